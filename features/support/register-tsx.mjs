@@ -1,0 +1,3 @@
+// TypeScript step definitions load through tsx.
+import { register } from 'tsx/esm/api';
+register();

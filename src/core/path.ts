@@ -1,0 +1,45 @@
+import { fail, ok, type Result } from './result.js';
+
+/** Longest repository-relative path we accept, in UTF-16 units (git's own PATH_MAX-ish bound). */
+export const MAX_PATH_LENGTH = 4096;
+/** Longest single segment, as on common filesystems. */
+export const MAX_SEGMENT_LENGTH = 255;
+
+// C0/C1 controls and Unicode "format" characters (zero-width, bidi overrides): invisible in a UI, so spoofable.
+const FORBIDDEN_CHARS = /[\p{Cc}\p{Cf}]/u;
+// A percent-escape that would decode to a separator, a dot or NUL: a second decoding must never change meaning.
+const ENCODED_SEPARATOR = /%(2f|5c|2e|00)/i;
+
+/**
+ * Validates a repository-relative path. Rejects instead of repairing, so the path that passes is byte-for-byte
+ * the path the agent sent: nothing downstream can disagree with the policy about what was asked.
+ * The repository root is the empty string.
+ */
+export function normalizePath(input: unknown): Result<string, 'invalid_path'> {
+  if (typeof input !== 'string') return fail('invalid_path', 'A path must be a string.');
+  if (input === '') return ok('');
+  if (input.length > MAX_PATH_LENGTH) return fail('invalid_path', `Path is longer than ${MAX_PATH_LENGTH} characters.`);
+  if (FORBIDDEN_CHARS.test(input)) return fail('invalid_path', 'Path contains control or invisible characters.');
+  if (input.includes('\\')) return fail('invalid_path', 'Use "/" as the path separator, not "\\".');
+  if (input.startsWith('/')) return fail('invalid_path', 'Paths are relative to the repository root: remove the leading "/".');
+  if (/^[A-Za-z]:/.test(input)) return fail('invalid_path', 'Paths are relative to the repository root: remove the drive letter.');
+  if (ENCODED_SEPARATOR.test(input)) return fail('invalid_path', 'Path contains a percent-encoded separator or dot; send it decoded.');
+  if (input.endsWith('/')) return fail('invalid_path', 'Remove the trailing "/" from the path.');
+  for (const segment of input.split('/')) {
+    if (segment === '') return fail('invalid_path', 'Path contains an empty segment ("//").');
+    if (segment === '.' || segment === '..') return fail('invalid_path', 'Path segments "." and ".." are not allowed.');
+    if (segment.length > MAX_SEGMENT_LENGTH) return fail('invalid_path', `A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`);
+  }
+  return ok(input);
+}
+
+/** True when `path` is `dir` itself or lies below it (segment-wise: `infra2` is not below `infra`). */
+export function isWithin(path: string, dir: string): boolean {
+  return dir === '' || path === dir || path.startsWith(`${dir}/`);
+}
+
+/** The parent directory of a repository path ('' for a top-level entry). */
+export function parentOf(path: string): string {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? '' : path.slice(0, i);
+}

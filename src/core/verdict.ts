@@ -1,0 +1,91 @@
+import { assertNever } from './result.js';
+import { isExposed, type Binding } from './binding.js';
+import { normalizePath } from './path.js';
+
+/** How a path in a tool's arguments is used. */
+export type PathRole = 'file' | 'dir' | 'write';
+
+/** One path the policy must judge before any upstream call. */
+export interface PathRef {
+  readonly path: unknown;
+  readonly role: PathRole;
+}
+
+/** Where a call lands upstream. Agents never choose it: the binding does. */
+export interface Target {
+  readonly repo: string;
+  readonly ref: string;
+}
+
+/** The policy-relevant half of a tool declaration. */
+export interface ToolPolicy<A> {
+  readonly name: string;
+  readonly access: 'read' | 'write';
+  /** False for tools that may only ever be served on the operator surface. */
+  readonly agentSurface: boolean;
+  /**
+   * `all`: one hidden path makes the whole call invisible (single-object reads).
+   * `each`: hidden paths are answered one by one as missing (multi-file reads).
+   */
+  readonly pathMode: 'all' | 'each';
+  /** Every path in the arguments. A tool that cannot say this is not exposable. */
+  paths(args: A): readonly PathRef[];
+  /** The operator surface takes repo and ref from the arguments. */
+  rootTarget(args: A): Target;
+}
+
+export type Verdict =
+  | { kind: 'allow'; target: Target; hidden: ReadonlySet<string> }
+  | { kind: 'deny'; reason: string }
+  | { kind: 'invisible' }
+  | { kind: 'invalid'; message: string };
+
+const NONE: ReadonlySet<string> = new Set();
+
+/**
+ * The one policy decision. Pure: the binding (perimeter × branch), the tool and its arguments in; a verdict out.
+ * Order matters: exposure first (an ungranted tool is invisible whatever its arguments), then syntax, then writes
+ * (refused as a whole, before anything is read or written), then reads.
+ */
+export function decide<A>(binding: Binding, tool: ToolPolicy<A>, args: A): Verdict {
+  if (!isExposed(binding, tool)) return { kind: 'invisible' };
+
+  const refs = tool.paths(args);
+  const paths: { path: string; role: PathRole }[] = [];
+  for (const ref of refs) {
+    const n = normalizePath(ref.path);
+    if (!n.ok) return { kind: 'invalid', message: n.message };
+    paths.push({ path: n.value, role: ref.role });
+  }
+
+  const target = binding.surface === 'root' ? tool.rootTarget(args) : { repo: binding.repo, ref: binding.branch };
+  if (binding.surface === 'root') return { kind: 'allow', target, hidden: NONE };
+
+  const { scope } = binding;
+  const refused = paths.filter((p) => p.role === 'write' && !scope.canWrite(p.path));
+  if (refused.length > 0) {
+    const list = refused.map((p) => `"${p.path}"`).join(', ');
+    return {
+      kind: 'deny',
+      reason: `${tool.name} refused: ${list} ${refused.length === 1 ? 'is' : 'are'} outside this perimeter's write scope. Nothing was written; change only files you are allowed to write.`,
+    };
+  }
+
+  const hidden = new Set<string>();
+  for (const { path, role } of paths) {
+    switch (role) {
+      case 'write':
+        break;
+      case 'file':
+        if (!scope.canRead(path)) hidden.add(path);
+        break;
+      case 'dir':
+        if (!scope.canList(path)) hidden.add(path);
+        break;
+      default:
+        assertNever(role, 'path role');
+    }
+  }
+  if (hidden.size > 0 && tool.pathMode === 'all') return { kind: 'invisible' };
+  return { kind: 'allow', target, hidden: hidden.size > 0 ? hidden : NONE };
+}

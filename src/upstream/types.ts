@@ -1,0 +1,128 @@
+// The upstream port: what git-blinder needs from a git host. Types only; adapters live beside it.
+// Upstreams know nothing about perimeters: every path and ref they receive was already judged by the core.
+import type { CommitDetail, CommitSummary, TreeEntry } from '../core/model.js';
+
+/** Why an upstream call failed, in terms the mcp layer can turn into an agent-facing message. */
+export type UpstreamErrorCode =
+  | 'not_found' // repository, ref, path or commit does not exist (or is not reachable from the ref)
+  | 'empty_repository' // the repository has no commits yet
+  | 'conflict' // the branch moved and the write could not be rebased safely, or a dirty checkout refused it
+  | 'invalid' // the upstream rejected the request's content (bad ref name, bad content, ...)
+  | 'too_large' // a file or response exceeds what the upstream serves
+  | 'unauthorized' // the process's credential is missing, wrong or lacks access
+  | 'rate_limited' // the upstream asked us to slow down; `retryAfterSeconds` says for how long
+  | 'unavailable'; // network failure, timeout, 5xx, git missing: worth retrying later
+
+export interface UpstreamError {
+  readonly code: UpstreamErrorCode;
+  /** Safe to show to an operator: never contains a token, and never a path the caller did not send. */
+  readonly message: string;
+  readonly retryAfterSeconds?: number;
+}
+
+export type UpResult<T> = { ok: true; value: T } | { ok: false; error: UpstreamError };
+
+export interface RepoInfo {
+  /** `owner/name` on GitHub, the configured path for a local repository. */
+  readonly name: string;
+  readonly defaultBranch: string;
+  readonly private?: boolean;
+}
+
+export interface BranchInfo {
+  readonly name: string;
+  readonly sha: string;
+}
+
+export interface TreeListing {
+  /** The commit the listing was read from. */
+  readonly commit: string;
+  /** Entries below the requested path (full repository paths), recursive, directories included. */
+  readonly entries: readonly TreeEntry[];
+}
+
+/** One file read: content or a per-path failure. Binary content is base64. */
+export type FileRead =
+  | {
+      readonly path: string;
+      readonly ok: true;
+      readonly sha: string;
+      readonly size: number;
+      readonly encoding: 'utf-8' | 'base64';
+      readonly content: string;
+      /** True for a committed symlink: `content` is the link target text, never the target file. */
+      readonly symlink?: boolean;
+    }
+  | { readonly path: string; readonly ok: false; readonly error: UpstreamError };
+
+export interface CommitPage {
+  readonly commits: readonly CommitSummary[];
+  /** True when more commits follow this page. */
+  readonly hasMore: boolean;
+}
+
+export interface Comparison {
+  readonly status: 'ahead' | 'behind' | 'identical' | 'diverged';
+  readonly ahead_by: number;
+  readonly behind_by: number;
+  readonly merge_base: string;
+  readonly commits: readonly CommitSummary[];
+  readonly files: CommitDetail['files'];
+}
+
+export interface FileWrite {
+  readonly path: string;
+  readonly content: string;
+  readonly encoding: 'utf-8' | 'base64';
+}
+
+export interface WriteRequest {
+  readonly message: string;
+  readonly files: readonly FileWrite[];
+  /** Paths to delete. A path that does not exist is ignored, so the answer never tells whether it existed. */
+  readonly deletes: readonly string[];
+}
+
+export interface WriteResult {
+  readonly sha: string;
+  readonly branch: string;
+  readonly parent: string;
+  /** Times the write was rebuilt on a branch head that moved under it. */
+  readonly retries: number;
+}
+
+export interface UpstreamHealth {
+  readonly ok: boolean;
+  readonly detail: string;
+  readonly rateLimit?: { readonly remaining: number; readonly limit: number; readonly resetAt: string };
+}
+
+export interface Upstream {
+  readonly kind: 'local' | 'github';
+  /** Repositories this process can serve. */
+  listRepos(): Promise<UpResult<readonly RepoInfo[]>>;
+  defaultBranch(repo: string): Promise<UpResult<string>>;
+  listBranches(repo: string): Promise<UpResult<readonly BranchInfo[]>>;
+  /** The head commit of a branch; `not_found` when it does not exist. */
+  branchHead(repo: string, branch: string): Promise<UpResult<string>>;
+  /** The recursive listing below `path` ('' = root) at `ref`; `not_found` when `path` is not a directory there. */
+  getTree(repo: string, ref: string, path: string): Promise<UpResult<TreeListing>>;
+  /** Reads files at `ref`; one result per path, in order. */
+  readFiles(repo: string, ref: string, paths: readonly string[]): Promise<UpResult<readonly FileRead[]>>;
+  /**
+   * Commits reachable from `ref`, newest first, touching at least one of `paths` (prefixes; `['']` = all).
+   * `skip`/`limit` page through that merged, deduplicated stream.
+   */
+  listCommits(
+    repo: string,
+    ref: string,
+    query: { readonly paths: readonly string[]; readonly skip: number; readonly limit: number },
+  ): Promise<UpResult<CommitPage>>;
+  /** A commit with its files; with `reachableFrom`, `not_found` unless the commit is an ancestor of that ref. */
+  getCommit(repo: string, sha: string, reachableFrom?: string): Promise<UpResult<CommitDetail>>;
+  compare(repo: string, base: string, head: string): Promise<UpResult<Comparison>>;
+  /** One atomic commit on `branch` (compare-and-swap on its head; rebuilt on a moved head when safe). */
+  commitFiles(repo: string, branch: string, request: WriteRequest): Promise<UpResult<WriteResult>>;
+  health(): Promise<UpstreamHealth>;
+  close(): Promise<void>;
+}

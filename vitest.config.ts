@@ -1,0 +1,12 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['test/**/*.test.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    // Two cores: keep parallel forks modest so git subprocesses do not starve each other.
+    pool: 'forks',
+    maxWorkers: 2,
+  },
+});
