@@ -81,6 +81,8 @@ export interface WriteRequest {
   readonly files: readonly FileWrite[];
   /** Paths to delete. A path that does not exist is ignored, so the answer never tells whether it existed. */
   readonly deletes: readonly string[];
+  /** Recorded as the commit author; the committer is always git-blinder. */
+  readonly author?: { readonly name: string; readonly email: string };
 }
 
 export interface WriteResult {
