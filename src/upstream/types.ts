@@ -128,3 +128,6 @@ export interface Upstream {
   health(): Promise<UpstreamHealth>;
   close(): Promise<void>;
 }
+
+/** Picks the upstream that serves a repository (`owner/name` → GitHub, a local path → local git), if any. */
+export type UpstreamFor = (repo: string) => Upstream | undefined;
