@@ -14,6 +14,8 @@ export interface AgentBinding {
   /** Tool names granted by the perimeter, or undefined for "the agent catalogue". */
   readonly granted: ReadonlySet<string> | undefined;
   readonly scope: Scope;
+  /** The perimeter's read globs, for deriving history prefixes. */
+  readonly readGlobs: readonly string[];
 }
 
 /** The operator surface (`/mcp/root`): unfiltered, repo and ref come from the arguments. */
@@ -40,6 +42,7 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined): Res
     branch: bound,
     granted: perimeter.tools ? new Set(perimeter.tools) : undefined,
     scope: scopeOf(perimeter),
+    readGlobs: perimeter.read,
   });
 }
 

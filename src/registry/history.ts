@@ -1,0 +1,83 @@
+import { filterCommit, historyPrefixes, isWithin, touchesReadable, type CommitSummary, type Scope } from '../core/index.js';
+import type { UpResult, Upstream } from '../upstream/types.js';
+
+/** How many upstream commits one call may inspect before it stops looking (a hostile page number cannot scan forever). */
+export const MAX_SCAN = 5_000;
+const BATCH = 100;
+
+export interface HistoryQuery {
+  readonly repo: string;
+  readonly ref: string;
+  /** Read globs of the binding, or undefined for the unfiltered operator surface. */
+  readonly readGlobs: readonly string[] | undefined;
+  /** Optional path the caller narrowed the history to. */
+  readonly path: string | undefined;
+  readonly skip: number;
+  readonly limit: number;
+}
+
+export interface HistoryPage {
+  readonly commits: readonly CommitSummary[];
+  readonly hasMore: boolean;
+  /** True when MAX_SCAN was reached before the page could be filled. */
+  readonly scanLimited: boolean;
+}
+
+/** Which prefixes to ask the upstream for, and whether every commit it returns is known to be visible. */
+function plan(q: HistoryQuery): { paths: string[]; exact: boolean } {
+  if (q.readGlobs === undefined) return { paths: [q.path ?? ''], exact: true };
+  const derived = historyPrefixes(q.readGlobs);
+  if (q.path === undefined || q.path === '') return { paths: [...derived.prefixes], exact: derived.exact };
+  // Narrowed to a path: ask for that path; commits are verified unless the path lies inside an exact prefix.
+  const inside = derived.exact && derived.prefixes.some((p) => isWithin(q.path ?? '', p));
+  return { paths: [q.path], exact: inside };
+}
+
+/**
+ * Lists the commits of a branch that touch at least one readable file (and the narrowing path, if any), newest
+ * first. Upstream commits come in batches; those that cannot be judged from the listing alone are fetched once
+ * and cut with the same filter get_commit uses, so the two tools never disagree.
+ */
+export async function visibleHistory(upstream: Upstream, scope: Scope, q: HistoryQuery): Promise<UpResult<HistoryPage>> {
+  const { paths, exact } = plan(q);
+  if (paths.length === 0) return { ok: true, value: { commits: [], hasMore: false, scanLimited: false } };
+  const want = q.skip + q.limit + 1;
+  const visible: CommitSummary[] = [];
+  let scanned = 0;
+  let more = true;
+  const narrowed = (p: string) => q.path === undefined || isWithin(p, q.path);
+  while (more && visible.length < want && scanned < MAX_SCAN) {
+    const page = await upstream.listCommits(q.repo, q.ref, { paths, skip: scanned, limit: BATCH });
+    if (!page.ok) return page;
+    scanned += page.value.commits.length;
+    more = page.value.hasMore && page.value.commits.length > 0;
+    for (const c of page.value.commits) {
+      const seen = await isVisible(upstream, scope, q, c, exact, narrowed);
+      if (!seen.ok) return seen;
+      if (seen.value) visible.push(stripFiles(c));
+    }
+  }
+  const commits = visible.slice(q.skip, q.skip + q.limit);
+  return { ok: true, value: { commits, hasMore: visible.length > q.skip + q.limit, scanLimited: more && scanned >= MAX_SCAN } };
+}
+
+async function isVisible(
+  upstream: Upstream,
+  scope: Scope,
+  q: HistoryQuery,
+  c: CommitSummary,
+  exact: boolean,
+  narrowed: (p: string) => boolean,
+): Promise<UpResult<boolean>> {
+  const narrowScope: Scope = { ...scope, canRead: (p) => narrowed(p) && scope.canRead(p) };
+  const quick = touchesReadable(c, narrowScope);
+  if (quick !== undefined) return { ok: true, value: quick };
+  if (exact) return { ok: true, value: true };
+  const detail = await upstream.getCommit(q.repo, c.sha, q.ref);
+  if (!detail.ok) return detail.error.code === 'not_found' ? { ok: true, value: false } : detail;
+  return { ok: true, value: filterCommit(detail.value, narrowScope).kind === 'visible' };
+}
+
+function stripFiles(c: CommitSummary): CommitSummary {
+  return { sha: c.sha, message: c.message, author: c.author, committer: c.committer, parents: c.parents };
+}

@@ -1,0 +1,22 @@
+// The one list of tools. Order is the order of tools/list (deterministic, as the 2026-07-28 protocol asks).
+import type { AnyTool } from './tool.js';
+import { compare } from './tools/compare.js';
+import { getCommit } from './tools/get_commit.js';
+import { getFile } from './tools/get_file.js';
+import { getFiles } from './tools/get_files.js';
+import { getTree } from './tools/get_tree.js';
+import { listBranches } from './tools/list_branches.js';
+import { listCommits } from './tools/list_commits.js';
+import { pushFiles } from './tools/push_files.js';
+
+export const ALL_TOOLS: readonly AnyTool[] = [getTree, getFile, getFiles, pushFiles, listCommits, getCommit, listBranches, compare];
+
+/** Names of the tools an agent perimeter gets when it grants none explicitly. */
+export const AGENT_CATALOGUE: readonly string[] = ALL_TOOLS.filter((t) => t.agentSurface).map((t) => t.name);
+
+/** Looks a tool up by name. */
+export function toolNamed(name: string): AnyTool | undefined {
+  return ALL_TOOLS.find((t) => t.name === name);
+}
+
+export type { AnyTool, Annotations, Log, ToolContext, ToolOutcome } from './tool.js';

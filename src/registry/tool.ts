@@ -1,0 +1,70 @@
+import type * as z from 'zod/v4';
+import type { Binding, Scope, Target, ToolPolicy } from '../core/index.js';
+import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
+
+/** Hints for clients; set explicitly on every tool because the protocol defaults are the pessimistic ones. */
+export interface Annotations {
+  readonly title: string;
+  readonly readOnlyHint: boolean;
+  readonly destructiveHint: boolean;
+  readonly idempotentHint: boolean;
+  readonly openWorldHint: boolean;
+}
+
+/** Structured log sink; fields never carry secrets. */
+export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+
+/** What a tool's run and filter receive. Everything is passed in: no module state. */
+export interface ToolContext {
+  readonly upstream: Upstream;
+  readonly binding: Binding;
+  readonly scope: Scope;
+  /** Where the call lands: forced by the binding for agents. */
+  readonly target: Target;
+  /** Paths the policy hid (multi-path reads answer them as missing). */
+  readonly hidden: ReadonlySet<string>;
+  /** Author recorded on writes. */
+  readonly author: { readonly name: string; readonly email: string };
+  readonly log: Log;
+}
+
+/** The agent-facing result of a tool, before MCP framing. */
+export type ToolOutcome<O> =
+  | { kind: 'ok'; value: O; commit?: string }
+  /** Missing or invisible: the message is built from the arguments only, so both read the same. */
+  | { kind: 'not_found' }
+  | { kind: 'error'; error: UpstreamError };
+
+/** One tool, declared as a value: schema, policy, upstream call and output filter. */
+export interface ToolDef<A, R, O> extends ToolPolicy<A> {
+  readonly description: string;
+  readonly annotations: Annotations;
+  /** Arguments on an agent surface: no repo, ref or branch (the binding forces them). */
+  readonly agentInput: z.ZodType<A>;
+  /** Arguments on the operator surface: the agent's plus repo and ref. */
+  readonly rootInput: z.ZodType<A>;
+  readonly output: z.ZodType<O>;
+  /** The upstream call(s). */
+  run(args: A, ctx: ToolContext): Promise<UpResult<R>>;
+  /** Cuts the upstream answer to what the binding may see. */
+  filter(raw: R, args: A, ctx: ToolContext): ToolOutcome<O>;
+  /** The not-found message, from the arguments alone. */
+  notFound(args: A): string;
+}
+
+/** A tool with its types erased, as the registry stores it. Arguments are validated by the schemas first. */
+export interface AnyTool extends ToolPolicy<unknown> {
+  readonly description: string;
+  readonly annotations: Annotations;
+  readonly agentInput: z.ZodType;
+  readonly rootInput: z.ZodType;
+  readonly output: z.ZodType;
+  run(args: unknown, ctx: ToolContext): Promise<UpResult<unknown>>;
+  filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
+  notFound(args: unknown): string;
+}
+
+/** Declares a tool. The erasure is sound because the MCP layer only calls it with schema-validated arguments. */
+export function defineTool<A, R, O>(def: ToolDef<A, R, O>): AnyTool {
+  return def as unknown as AnyTool;
+}

@@ -1,0 +1,49 @@
+import * as z from 'zod/v4';
+import type { FileRead } from '../../upstream/types.js';
+import { Path, rootTargetOf, withTarget } from '../schemas.js';
+import { defineTool } from '../tool.js';
+
+const shape = { path: Path.describe('File to read, relative to the repository root.') };
+type Args = { path: string };
+
+export const FileOut = z.object({
+  path: z.string(),
+  sha: z.string(),
+  size: z.number(),
+  encoding: z.enum(['utf-8', 'base64']),
+  content: z.string(),
+  symlink: z.boolean().optional(),
+});
+type Output = z.infer<typeof FileOut>;
+
+/** The agent view of a successful read. */
+export function fileView(f: Extract<FileRead, { ok: true }>): Output {
+  const out: Output = { path: f.path, sha: f.sha, size: f.size, encoding: f.encoding, content: f.content };
+  if (f.symlink) out.symlink = true;
+  return out;
+}
+
+export const notFoundFile = (path: string): string =>
+  `Not found: file "${path}" does not exist on this branch. Use get_tree to see which files exist.`;
+
+export const getFile = defineTool<Args, readonly FileRead[], Output>({
+  name: 'get_file',
+  access: 'read',
+  agentSurface: true,
+  pathMode: 'all',
+  description: 'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64.',
+  annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  agentInput: z.strictObject(shape),
+  rootInput: withTarget(shape),
+  output: FileOut,
+  paths: (a) => [{ path: a.path, role: 'file' }],
+  rootTarget: rootTargetOf,
+  run: (a, ctx) => ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path]),
+  filter: (reads, a, ctx) => {
+    const f = reads[0];
+    if (!f || !ctx.scope.canRead(a.path) || f.path !== a.path) return { kind: 'not_found' };
+    if (f.ok) return { kind: 'ok', value: fileView(f) };
+    return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
+  },
+  notFound: (a) => notFoundFile(a.path),
+});

@@ -1,0 +1,63 @@
+import * as z from 'zod/v4';
+import { visibleHistory, type HistoryPage } from '../history.js';
+import { CommitOut, Path, rootTargetOf, withTarget } from '../schemas.js';
+import { defineTool } from '../tool.js';
+
+export const MAX_PER_PAGE = 100;
+export const MAX_PAGE = 1_000;
+
+const shape = {
+  path: Path.optional().describe('Only commits touching this file or directory.'),
+  per_page: z.number().int().min(1).max(MAX_PER_PAGE).optional().describe(`Commits per page (default 30, at most ${MAX_PER_PAGE}).`),
+  page: z.number().int().min(1).max(MAX_PAGE).optional().describe('Page number, from 1.'),
+};
+type Args = { path?: string | undefined; per_page?: number | undefined; page?: number | undefined };
+
+const Output = z.object({
+  commits: z.array(CommitOut),
+  page: z.number(),
+  per_page: z.number(),
+  has_more: z.boolean(),
+});
+type Output = z.infer<typeof Output>;
+
+export const listCommits = defineTool<Args, HistoryPage, Output>({
+  name: 'list_commits',
+  access: 'read',
+  agentSurface: true,
+  pathMode: 'all',
+  description: 'List commits of the bound branch, newest first, that change files you can read. Optionally narrowed to a path.',
+  annotations: { title: 'List commits', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  agentInput: z.strictObject(shape),
+  rootInput: withTarget(shape),
+  output: Output,
+  paths: (a) => (a.path === undefined ? [] : [{ path: a.path, role: 'dir' }]),
+  rootTarget: rootTargetOf,
+  run: (a, ctx) => {
+    const perPage = a.per_page ?? 30;
+    return visibleHistory(ctx.upstream, ctx.scope, {
+      repo: ctx.target.repo,
+      ref: ctx.target.ref,
+      readGlobs: ctx.binding.surface === 'agent' ? ctx.binding.readGlobs : undefined,
+      path: a.path,
+      skip: ((a.page ?? 1) - 1) * perPage,
+      limit: perPage,
+    });
+  },
+  filter: (page, a, ctx) => {
+    const agent = ctx.binding.surface === 'agent';
+    const commits = page.commits.map((c) => ({
+      sha: c.sha,
+      message: c.message,
+      author: c.author,
+      committer: c.committer,
+      // Parent ids would point at commits the agent cannot see: they stay on the operator surface.
+      ...(agent ? {} : { parents: [...c.parents] }),
+    }));
+    return { kind: 'ok', value: { commits, page: a.page ?? 1, per_page: a.per_page ?? 30, has_more: page.hasMore } };
+  },
+  notFound: (a) =>
+    a.path === undefined
+      ? 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.'
+      : `Not found: path "${a.path}" does not exist on this branch. Use get_tree to see which paths exist.`,
+});
