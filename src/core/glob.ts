@@ -20,6 +20,12 @@ export function validateGlob(glob: unknown): Result<string, 'invalid_glob'> {
   // Globs are paths with wildcards: the same structural rules apply, wildcards aside.
   const shape = normalizePath(glob);
   if (!shape.ok) return fail('invalid_glob', `Invalid glob "${glob}": ${shape.message}`);
+  // Matching and history prefixes see the brace alternatives, so each one must be a valid path shape too
+  // (`{..,x}/y` and `{,a}/x` pass the check above but expand to `../y` and `/x`).
+  for (const alternative of expandBraces(glob)) {
+    const alt = normalizePath(alternative);
+    if (!alt.ok) return fail('invalid_glob', `Invalid glob "${glob}" (alternative "${alternative}"): ${alt.message}`);
+  }
   return ok(glob);
 }
 
