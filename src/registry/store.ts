@@ -1,0 +1,109 @@
+import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as z from 'zod/v4';
+import { describeIssues, fail, ok, Perimeter, type Result } from '../core/index.js';
+
+const STATE_FILE = 'perimeters.json';
+
+const StateFile = z.strictObject({ version: z.literal(1), perimeters: z.array(Perimeter) });
+
+/** Perimeters held in memory and written through to the state dir on every change. */
+export interface PerimeterStore {
+  list(): readonly Perimeter[];
+  get(id: string): Perimeter | undefined;
+  /** Bumps on every change, so callers can cache what they compile from a perimeter. */
+  revision(): number;
+  /** Inserts or replaces a perimeter, then persists. */
+  put(p: Perimeter): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  readonly file: string | undefined;
+}
+
+/** Writes a file so that a crash leaves either the old or the new content: temp file, fsync, rename, fsync dir. */
+export async function writeAtomic(file: string, content: string, mode = 0o600): Promise<void> {
+  const dir = join(file, '..');
+  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  const fh = await open(tmp, 'w', mode);
+  try {
+    await fh.writeFile(content);
+    await fh.sync();
+  } finally {
+    await fh.close();
+  }
+  try {
+    await rename(tmp, file);
+  } catch (err) {
+    await rm(tmp, { force: true });
+    throw err;
+  }
+  const d = await open(dir, 'r');
+  try {
+    await d.sync();
+  } finally {
+    await d.close();
+  }
+}
+
+/**
+ * Opens the store in `stateDir` (created 0700 if missing), or in memory when `stateDir` is undefined.
+ * A state file that does not parse is an error, never an empty start: silently forgetting perimeters
+ * would widen or drop an operator's decisions.
+ */
+export async function openStore(stateDir: string | undefined): Promise<Result<PerimeterStore, 'corrupt_state'>> {
+  const perimeters = new Map<string, Perimeter>();
+  const file = stateDir === undefined ? undefined : join(stateDir, STATE_FILE);
+  if (stateDir !== undefined && file !== undefined) {
+    await mkdir(stateDir, { recursive: true, mode: 0o700 });
+    let text: string | undefined;
+    try {
+      text = await readFile(file, 'utf8');
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+    if (text !== undefined) {
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        return fail('corrupt_state', `State file ${file} is not valid JSON. Restore it from a backup or move it away to start empty.`);
+      }
+      const parsed = StateFile.safeParse(json);
+      if (!parsed.success) {
+        return fail('corrupt_state', `State file ${file} is invalid (${describeIssues(parsed.error)}). Restore it or move it away to start empty.`);
+      }
+      for (const p of parsed.data.perimeters) perimeters.set(p.id, p);
+    }
+  }
+
+  let rev = 0;
+  let queue: Promise<unknown> = Promise.resolve();
+  /**
+   * Applies a change to a copy, persists the copy, and only then makes it current: a failed write leaves memory
+   * and disk as they were. Changes are serialized so two cannot interleave their snapshots.
+   */
+  const change = <T>(mutate: (next: Map<string, Perimeter>) => T): Promise<T> => {
+    const run = queue.then(async () => {
+      const next = new Map(perimeters);
+      const result = mutate(next);
+      if (file !== undefined) {
+        const snapshot = { version: 1, perimeters: [...next.values()] };
+        await writeAtomic(file, JSON.stringify(snapshot, null, 2) + '\n');
+      }
+      perimeters.clear();
+      for (const [k, v] of next) perimeters.set(k, v);
+      rev += 1;
+      return result;
+    });
+    queue = run.catch(() => undefined);
+    return run;
+  };
+
+  return ok({
+    file,
+    list: () => [...perimeters.values()].sort((a, b) => a.id.localeCompare(b.id)),
+    get: (id) => perimeters.get(id),
+    revision: () => rev,
+    put: (p) => change((next) => void next.set(p.id, p)),
+    delete: (id) => change((next) => next.delete(id)),
+  });
+}
