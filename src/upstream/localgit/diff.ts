@@ -1,0 +1,99 @@
+// Per-file changes between two commits: status and rename pairing from --raw, counts from --numstat (both -z),
+// and the unified patch split per file from a second, text diff in the same file order.
+import type { CommitFile, FileStatus } from '../../core/model.js';
+import { gitFailure, ok, type Failed } from './errors.js';
+import { runGit } from './exec.js';
+import type { Repo } from './repo.js';
+
+/** Patches longer than this are omitted for that file (GitHub omits large patches too). */
+export const MAX_PATCH_BYTES = 64 * 1024;
+
+const DIFF_OPTS = ['-r', '-M', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'];
+
+function status(letter: string): FileStatus {
+  switch (letter[0]) {
+    case 'A':
+      return 'added';
+    case 'D':
+      return 'removed';
+    case 'R':
+      return 'renamed';
+    case 'C':
+      return 'copied';
+    case 'M':
+      return 'modified';
+    default:
+      return 'changed'; // T (type change), U, X
+  }
+}
+
+interface Counted {
+  path: string;
+  status: FileStatus;
+  previous_path?: string;
+  additions: number;
+  deletions: number;
+  binary: boolean;
+}
+
+/** Parses `--raw --numstat -z`: all raw records first, then the numstat records in the same order. */
+export function parseRawNumstat(out: string): Counted[] {
+  const t = out.split('\0');
+  const files: Counted[] = [];
+  let i = 0;
+  while (i < t.length && t[i]?.startsWith(':')) {
+    const st = t[i]!.split(' ')[4] ?? '';
+    const renamed = st[0] === 'R' || st[0] === 'C';
+    const a = t[i + 1] ?? '';
+    const b = renamed ? (t[i + 2] ?? '') : a;
+    const base = { path: b, status: status(st), additions: 0, deletions: 0, binary: false };
+    files.push(renamed ? { ...base, previous_path: a } : base);
+    i += renamed ? 3 : 2;
+  }
+  for (const f of files) {
+    const rec = t[i] ?? '';
+    const [add, del, name] = rec.split('\t');
+    // A rename's numstat record has an empty name, then the two paths as separate fields.
+    i += name === '' ? 3 : 1;
+    f.binary = add === '-';
+    f.additions = f.binary ? 0 : Number(add);
+    f.deletions = f.binary ? 0 : Number(del);
+  }
+  return files;
+}
+
+/** Splits a text diff into per-file patches (hunks only, as GitHub shows them); headers are one line each. */
+export function splitPatches(text: string): string[] {
+  const parts = text.split(/^diff --git /m).slice(1);
+  return parts.map((p) => {
+    const at = p.search(/^@@ /m);
+    return at < 0 ? '' : p.slice(at).replace(/\n$/, '');
+  });
+}
+
+/** Files changed from `from` (a commit, or null for the empty tree) to `to`. */
+export async function diffFiles(repo: Repo, from: string | null, to: string): Promise<{ ok: true; value: CommitFile[] } | Failed> {
+  const range = from === null ? ['--root', '--no-commit-id', to] : [from, to];
+  const counts = await runGit(['diff-tree', '-z', '--raw', '--numstat', ...DIFF_OPTS, ...range], repo.call);
+  if (counts.code !== 0) return gitFailure(counts, 'diffing a commit', repo.log);
+  const files = parseRawNumstat(counts.stdout.toString('utf8'));
+  const patch = await runGit(['diff-tree', '-p', ...DIFF_OPTS, ...range], repo.call);
+  if (patch.code !== 0) return gitFailure(patch, 'diffing a commit', repo.log);
+  const patches = splitPatches(patch.stdout.toString('utf8'));
+  // A type change (file <-> symlink) is one raw record but two patch sections: then no file gets a patch.
+  const aligned = patches.length === files.length;
+  if (!aligned) repo.log('debug', 'patch sections do not align with files; patches omitted', { files: files.length });
+  return ok(
+    files.map((f, n): CommitFile => {
+      const p = aligned ? (patches[n] ?? '') : '';
+      const base: CommitFile = {
+        path: f.path,
+        status: f.status,
+        ...(f.previous_path !== undefined ? { previous_path: f.previous_path } : {}),
+        additions: f.additions,
+        deletions: f.deletions,
+      };
+      return !f.binary && p !== '' && Buffer.byteLength(p) <= MAX_PATCH_BYTES ? { ...base, patch: p } : base;
+    }),
+  );
+}

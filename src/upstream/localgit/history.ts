@@ -1,0 +1,89 @@
+// Reading history: pages of commits below path prefixes, one commit with its files, and comparisons.
+import type { CommitDetail } from '../../core/model.js';
+import type { CommitPage, Comparison } from '../types.js';
+import { diffFiles } from './diff.js';
+import { fail, gitFailure, ok, type Failed } from './errors.js';
+import { runGit } from './exec.js';
+import { logSummaries } from './log.js';
+import type { Repo } from './repo.js';
+import { isFullId } from './refs.js';
+
+/** Most commits a comparison lists (GitHub's limit too); counts stay exact. */
+export const MAX_COMPARE_COMMITS = 250;
+
+/** Commits reachable from `commit` touching any of `prefixes` ('' = everything), newest first. */
+export async function listCommits(
+  repo: Repo,
+  commit: string,
+  query: { readonly paths: readonly string[]; readonly skip: number; readonly limit: number },
+): Promise<{ ok: true; value: CommitPage } | Failed> {
+  const skip = Math.max(0, Math.floor(query.skip));
+  const limit = Math.max(0, Math.floor(query.limit));
+  if (limit === 0) return ok({ commits: [], hasMore: false });
+  if (query.paths.length === 0) return ok({ commits: [], hasMore: false });
+  // Pathspecs are literal (--literal-pathspecs) and match a directory prefix segment-wise.
+  const specs = query.paths.includes('') ? [] : ['--', ...new Set(query.paths)];
+  const page = await logSummaries(repo, [`--skip=${skip}`, `--max-count=${limit + 1}`, commit, ...(specs.length ? specs : ['--'])], true);
+  if (!page.ok) return page;
+  return ok({ commits: page.value.slice(0, limit), hasMore: page.value.length > limit });
+}
+
+/** True when `ancestor` is reachable from `descendant`. */
+async function isAncestor(repo: Repo, ancestor: string, descendant: string): Promise<{ ok: true; value: boolean } | Failed> {
+  const run = await runGit(['merge-base', '--is-ancestor', ancestor, descendant], repo.call);
+  if (run.code === 0) return ok(true);
+  if (run.code === 1) return ok(false);
+  return gitFailure(run, 'checking reachability', repo.log);
+}
+
+/** A commit by full id, its files against the first parent; `reachableFrom` (a resolved commit) must reach it. */
+export async function getCommit(repo: Repo, sha: string, reachableFrom?: string): Promise<{ ok: true; value: CommitDetail } | Failed> {
+  const notFound = fail('not_found', `Commit not found: ${sha}`);
+  // Only full ids: an abbreviated one would let a caller probe which prefixes exist.
+  if (!isFullId(sha)) return notFound;
+  const kind = await runGit(['cat-file', '-t', sha], repo.call);
+  if (kind.code !== 0 || kind.stdout.toString('utf8').trim() !== 'commit') {
+    return kind.code === 0 || kind.code === 128 ? notFound : gitFailure(kind, 'reading a commit', repo.log);
+  }
+  if (reachableFrom !== undefined) {
+    const reach = await isAncestor(repo, sha, reachableFrom);
+    if (!reach.ok) return reach;
+    if (!reach.value) return notFound;
+  }
+  const header = await logSummaries(repo, ['--no-walk', sha], false);
+  if (!header.ok) return header;
+  const summary = header.value[0];
+  if (!summary) throw new Error('git log printed no commit for an existing commit id');
+  const files = await diffFiles(repo, summary.parents[0] ?? null, sha);
+  if (!files.ok) return files;
+  return ok({ sha: summary.sha, message: summary.message, author: summary.author, committer: summary.committer, parents: summary.parents, files: files.value });
+}
+
+async function count(repo: Repo, range: string): Promise<{ ok: true; value: number } | Failed> {
+  const run = await runGit(['rev-list', '--count', range], repo.call);
+  if (run.code !== 0) return gitFailure(run, 'comparing commits', repo.log);
+  return ok(Number(run.stdout.toString('utf8').trim()));
+}
+
+/** Compares two resolved commits the way GitHub's compare does (commits oldest first, files from the merge base). */
+export async function compare(repo: Repo, base: string, head: string): Promise<{ ok: true; value: Comparison } | Failed> {
+  const mb = await runGit(['merge-base', base, head], repo.call);
+  if (mb.code === 1) return fail('not_found', 'The two refs have no common history.');
+  if (mb.code !== 0) return gitFailure(mb, 'comparing commits', repo.log);
+  const mergeBase = mb.stdout.toString('utf8').trim();
+  const ahead = await count(repo, `${base}..${head}`);
+  if (!ahead.ok) return ahead;
+  const behind = await count(repo, `${head}..${base}`);
+  if (!behind.ok) return behind;
+  const status: Comparison['status'] =
+    ahead.value === 0 && behind.value === 0 ? 'identical' : behind.value === 0 ? 'ahead' : ahead.value === 0 ? 'behind' : 'diverged';
+  let commits: Comparison['commits'] = [];
+  if (ahead.value > 0) {
+    const list = await logSummaries(repo, ['--reverse', `${base}..${head}`], true);
+    if (!list.ok) return list;
+    commits = list.value.slice(0, MAX_COMPARE_COMMITS);
+  }
+  const files = await diffFiles(repo, mergeBase, head);
+  if (!files.ok) return files;
+  return ok({ status, ahead_by: ahead.value, behind_by: behind.value, merge_base: mergeBase, commits, files: files.value });
+}

@@ -1,0 +1,144 @@
+// The local git upstream: the port implemented over the git CLI, reading only from the object database.
+import type { UpResult, Upstream, UpstreamHealth, RepoInfo } from '../types.js';
+import { fail, ok, type Failed, type Log } from './errors.js';
+import { runGit } from './exec.js';
+import { compare, getCommit, listCommits } from './history.js';
+import { readBlobs } from './blobs.js';
+import { createKeyedMutex } from './mutex.js';
+import { branchHead, resolveCommit } from './refs.js';
+import { openRepo, type Repo } from './repo.js';
+import { listTree } from './tree.js';
+import { commitFiles, type WriteHooks } from './write.js';
+
+export type { Log } from './errors.js';
+export type { WriteHooks } from './write.js';
+
+export interface LocalGitOptions {
+  /** Absolute repository paths listed by listRepos (any other absolute repository path may be used too). */
+  readonly repos?: readonly string[];
+  readonly log?: Log;
+  /** Largest file readFiles returns; bigger ones get `too_large`. Default 10 MiB. */
+  readonly maxFileBytes?: number;
+  /** Test and operator seam around writes. */
+  readonly hooks?: WriteHooks;
+}
+
+/** Default for `maxFileBytes`. */
+export const DEFAULT_MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+/** Creates the local git upstream. */
+export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
+  const log: Log = opts.log ?? (() => undefined);
+  const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+  const hooks = opts.hooks ?? {};
+  const known = new Set<string>(opts.repos ?? []);
+  const serial = createKeyedMutex();
+
+  async function open(path: string): Promise<{ ok: true; value: Repo } | Failed> {
+    const repo = await openRepo(path, log);
+    if (repo.ok) known.add(path);
+    return repo;
+  }
+
+  /** Opens the repository and resolves `ref`, then runs `fn`. */
+  async function atRef<T>(path: string, ref: string, fn: (repo: Repo, commit: string) => Promise<UpResult<T>>): Promise<UpResult<T>> {
+    const repo = await open(path);
+    if (!repo.ok) return repo;
+    const commit = await resolveCommit(repo.value, ref);
+    if (!commit.ok) return commit;
+    return fn(repo.value, commit.value);
+  }
+
+  async function defaultBranch(path: string): Promise<UpResult<string>> {
+    const repo = await open(path);
+    if (!repo.ok) return repo;
+    const run = await runGit(['symbolic-ref', '-q', '--short', 'HEAD'], repo.value.call);
+    if (run.code === 0) return ok(run.stdout.toString('utf8').trim());
+    // Detached HEAD: fall back to the conventional names, then to the first branch.
+    const branches = await upstream.listBranches(path);
+    if (!branches.ok) return branches;
+    const names = branches.value.map((b) => b.name);
+    const pick = ['main', 'master'].find((n) => names.includes(n)) ?? names[0];
+    return pick ? ok(pick) : fail('empty_repository', 'The repository has no commits yet.');
+  }
+
+  const upstream: Upstream = {
+    kind: 'local',
+
+    async listRepos() {
+      const out: RepoInfo[] = [];
+      for (const name of known) {
+        const branch = await defaultBranch(name);
+        if (branch.ok) out.push({ name, defaultBranch: branch.value });
+        else log('warn', 'configured repository is not usable', { repo: name, code: branch.error.code });
+      }
+      return ok(out);
+    },
+
+    defaultBranch,
+
+    async listBranches(path) {
+      const repo = await open(path);
+      if (!repo.ok) return repo;
+      const run = await runGit(['for-each-ref', '--sort=refname', '--format=%(refname)%00%(objectname)', 'refs/heads/'], repo.value.call);
+      if (run.code !== 0) return fail('unavailable', 'git failed while listing branches; try again later.');
+      const branches = run.stdout
+        .toString('utf8')
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => {
+          const [ref = '', sha = ''] = l.split('\0');
+          return { name: ref.slice('refs/heads/'.length), sha };
+        });
+      return ok(branches);
+    },
+
+    async branchHead(path, branch) {
+      const repo = await open(path);
+      if (!repo.ok) return repo;
+      return branchHead(repo.value, branch);
+    },
+
+    getTree: (path, ref, dir) => atRef(path, ref, (repo, commit) => listTree(repo, commit, dir)),
+
+    readFiles: (path, ref, paths) => atRef(path, ref, (repo, commit) => readBlobs(repo, commit, paths, maxFileBytes)),
+
+    listCommits: (path, ref, query) => atRef(path, ref, (repo, commit) => listCommits(repo, commit, query)),
+
+    async getCommit(path, sha, reachableFrom) {
+      const repo = await open(path);
+      if (!repo.ok) return repo;
+      if (reachableFrom === undefined) return getCommit(repo.value, sha);
+      const from = await resolveCommit(repo.value, reachableFrom);
+      if (!from.ok) return from;
+      return getCommit(repo.value, sha, from.value);
+    },
+
+    async compare(path, base, head) {
+      const repo = await open(path);
+      if (!repo.ok) return repo;
+      const b = await resolveCommit(repo.value, base);
+      if (!b.ok) return b;
+      const h = await resolveCommit(repo.value, head);
+      if (!h.ok) return h;
+      return compare(repo.value, b.value, h.value);
+    },
+
+    async commitFiles(path, branch, request) {
+      const repo = await open(path);
+      if (!repo.ok) return repo;
+      // One writer per repository and branch in this process; the ref's compare-and-swap covers other processes.
+      return serial(`${repo.value.commonDir}\0${branch}`, () => commitFiles(repo.value, branch, request, hooks));
+    },
+
+    async health(): Promise<UpstreamHealth> {
+      const run = await runGit(['--version'], { cwd: '/' });
+      return run.code === 0
+        ? { ok: true, detail: run.stdout.toString('utf8').trim() }
+        : { ok: false, detail: 'git is not available' };
+    },
+
+    async close() {},
+  };
+  return upstream;
+}

@@ -1,0 +1,63 @@
+// Commit summaries from `git log -z`. Records are framed by a per-call random marker, because file names in the
+// name list are repository content (an agent can commit any name) and must not be able to forge a record.
+import { randomBytes } from 'node:crypto';
+import type { CommitSummary, Person } from '../../core/model.js';
+import { gitFailure, ok, type Failed } from './errors.js';
+import { runGit } from './exec.js';
+import type { Repo } from './repo.js';
+
+const FIELDS = ['%H', '%P', '%an', '%ae', '%at', '%cn', '%ce', '%ct', '%B'];
+
+/** Seconds since the epoch as GitHub prints dates: UTC, no fraction. */
+export function isoDate(epochSeconds: string): string {
+  return new Date(Number(epochSeconds) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Strips the single trailing newline git adds after a message body. */
+function message(raw: string): string {
+  return raw.replace(/\n+$/, '');
+}
+
+/** Runs `git log` with `args` (revisions, options, `--` pathspecs) and parses summaries with their touched files. */
+export async function logSummaries(
+  repo: Repo,
+  args: readonly string[],
+  withFiles: boolean,
+): Promise<{ ok: true; value: CommitSummary[] } | Failed> {
+  const mark = randomBytes(16).toString('hex');
+  const format = `--format=%x00S${mark}%x00${FIELDS.join('%x00')}%x00E${mark}%x00`;
+  // Files are every path touched against the first parent (a merge shows what it brought in, the root shows all),
+  // without rename pairing, and --full-diff lists them all even when pathspecs selected the commit.
+  const fileArgs = withFiles ? ['--name-only', '--no-renames', '--full-diff', '--diff-merges=first-parent', '--root'] : [];
+  const run = await runGit(['log', '-z', '--no-color', '--no-show-signature', format, ...fileArgs, ...args], repo.call);
+  if (run.code !== 0) return gitFailure(run, 'listing commits', repo.log);
+  const out = run.stdout.toString('utf8');
+  const start = `\0S${mark}\0`;
+  const end = `\0E${mark}\0`;
+  const commits: CommitSummary[] = [];
+  for (const chunk of out.split(start)) {
+    if (chunk === '' || chunk === '\0') continue;
+    const e = chunk.indexOf(end);
+    if (e < 0) throw new Error('git log record without its end marker');
+    const [sha, parents, an, ae, at, cn, ce, ct, body] = chunk.slice(0, e).split('\0');
+    if (sha === undefined || body === undefined || at === undefined || ct === undefined) throw new Error('short git log record');
+    const author: Person = { name: an ?? '', email: ae ?? '', date: isoDate(at) };
+    const committer: Person = { name: cn ?? '', email: ce ?? '', date: isoDate(ct) };
+    const summary = { sha, message: message(body), author, committer, parents: parents ? parents.split(' ') : [] };
+    if (!withFiles) {
+      commits.push(summary);
+      continue;
+    }
+    // After the marker: nothing for a commit without changes, else "\0\n" then NUL-terminated names.
+    const names = chunk.slice(e + end.length).split('\0');
+    const files: string[] = [];
+    let first = true;
+    for (const n of names) {
+      if (n === '') continue;
+      files.push(first && n.startsWith('\n') ? n.slice(1) : n);
+      first = false;
+    }
+    commits.push({ ...summary, files });
+  }
+  return ok(commits);
+}

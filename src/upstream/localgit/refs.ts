@@ -1,0 +1,70 @@
+// Which ref strings we resolve, and how. Only names and full object ids: revision expressions (`a~1`, `a:path`,
+// `a^{/re}`, `@{-1}`) and abbreviated ids are refused, so a caller can neither reach objects by path syntax nor
+// probe for commits by prefix.
+import { fail, gitFailure, ok, type Failed } from './errors.js';
+import { runGit } from './exec.js';
+import type { Repo } from './repo.js';
+
+const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+// git's check-ref-format rules, as one expression: control chars, space and ~^:?*[\, "..", "@{", "//",
+// a leading "-", "/" or ".", a component starting with "." or ending with ".lock", a trailing "/" or ".".
+const BAD_REF = /[\p{Cc} ~^:?*[\\]|\.\.|@\{|\/\/|^[-/.]|\/\.|\.lock(?:\/|$)|[/.]$/u;
+
+/** True for a full (40 or 64 lowercase hex) object id. */
+export function isFullId(s: string): boolean {
+  return FULL_ID.test(s);
+}
+
+/** True when `name` could be a ref name (a cheap, shell-free subset of `git check-ref-format`). */
+export function isRefName(name: string): boolean {
+  return name !== '' && name !== '@' && !BAD_REF.test(name);
+}
+
+/** The refs a name may mean, in the order git's DWIM would try them. */
+function candidates(ref: string): string[] {
+  if (isFullId(ref)) return [ref];
+  if (!isRefName(ref)) return [];
+  if (ref === 'HEAD') return ['HEAD'];
+  if (ref.startsWith('refs/')) return [ref];
+  return [`refs/heads/${ref}`, `refs/tags/${ref}`];
+}
+
+/** True when the repository has no commit at all (no ref and no HEAD). */
+export async function isEmpty(repo: Repo): Promise<boolean> {
+  const refs = await runGit(['for-each-ref', '--count=1', '--format=%(refname)'], repo.call);
+  if (refs.code !== 0 || refs.stdout.length > 0) return false;
+  const head = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], repo.call);
+  return head.code !== 0;
+}
+
+/** Resolves a branch, tag or full commit id to a commit id; `not_found` (or `empty_repository`) otherwise. */
+export async function resolveCommit(repo: Repo, ref: string): Promise<{ ok: true; value: string } | Failed> {
+  for (const c of candidates(ref)) {
+    const run = await runGit(['rev-parse', '-q', '--verify', `${c}^{commit}`], repo.call);
+    if (run.code === 0) return ok(run.stdout.toString('utf8').trim());
+    if (run.code !== 1 && run.code !== 128) return gitFailure(run, 'resolving a ref', repo.log);
+  }
+  if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
+  return fail('not_found', `Ref not found: ${ref}`);
+}
+
+/** Validates a branch name the way `git check-ref-format` does for `refs/heads/<name>`. */
+export async function checkBranchName(repo: Repo, branch: string): Promise<{ ok: true; value: string } | Failed> {
+  // `--branch` would expand `@{-1}` against the repository, so we check the full ref name instead.
+  if (!isRefName(branch) || branch === 'HEAD') return fail('invalid', `Not a valid branch name: ${branch}`);
+  const run = await runGit(['check-ref-format', `refs/heads/${branch}`], repo.call);
+  if (run.code === 0) return ok(branch);
+  if (run.code === 1) return fail('invalid', `Not a valid branch name: ${branch}`);
+  return gitFailure(run, 'checking a branch name', repo.log);
+}
+
+/** The head of `refs/heads/<branch>`; `not_found` when missing, `empty_repository` when nothing exists yet. */
+export async function branchHead(repo: Repo, branch: string): Promise<{ ok: true; value: string } | Failed> {
+  const valid = await checkBranchName(repo, branch);
+  if (!valid.ok) return valid;
+  const run = await runGit(['show-ref', '--verify', '--hash', `refs/heads/${branch}`], repo.call);
+  if (run.code === 0) return ok(run.stdout.toString('utf8').trim());
+  if (run.code !== 1 && run.code !== 128) return gitFailure(run, 'reading a branch', repo.log);
+  if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
+  return fail('not_found', `Branch not found: ${branch}`);
+}

@@ -1,0 +1,200 @@
+// One atomic commit on a branch, built in a temporary index from the object database and published with a
+// compare-and-swap on the ref. Rebuilt on a moved head only when the move touched none of the written paths.
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { normalizePath } from '../../core/path.js';
+import type { WriteRequest, WriteResult } from '../types.js';
+import { fail, gitFailure, ok, type Failed } from './errors.js';
+import { runGit } from './exec.js';
+import { branchHead, checkBranchName } from './refs.js';
+import type { Repo } from './repo.js';
+import { findCheckout, isClean, moveCheckout, type Checkout } from './worktree.js';
+
+/** Rebuilds attempted after the first try before giving up with `conflict`. */
+export const MAX_RETRIES = 5;
+
+const COMMITTER = { name: 'git-blinder', email: 'git-blinder@localhost' };
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+const MOVED = 'The branch moved and touched the same files; read them again and retry.';
+
+/** Seam for tests and operators: runs after the commit object exists, just before the compare-and-swap. */
+export interface WriteHooks {
+  beforeUpdateRef?(info: { repo: string; branch: string; parent: string; attempt: number }): Promise<void>;
+}
+
+interface Prepared {
+  readonly writes: ReadonlyArray<{ path: string; bytes: Buffer }>;
+  readonly deletes: readonly string[];
+  readonly message: string;
+  readonly author: { name: string; email: string };
+}
+
+/** Checks the request's shape: paths, encodings, identity. */
+function prepare(req: WriteRequest): { ok: true; value: Prepared } | Failed {
+  if (typeof req.message !== 'string' || req.message.trim() === '') return fail('invalid', 'A commit message is required.');
+  const seen = new Set<string>();
+  const writes: Array<{ path: string; bytes: Buffer }> = [];
+  for (const f of req.files) {
+    const p = normalizePath(f.path);
+    if (!p.ok || p.value === '') return fail('invalid', `Not a valid file path: ${String(f.path)}`);
+    if (seen.has(p.value)) return fail('invalid', `The same path is written twice: ${p.value}`);
+    seen.add(p.value);
+    if (f.encoding === 'base64') {
+      const b64 = f.content.replace(/\s+/g, '');
+      if (!BASE64.test(b64) || b64.length % 4 === 1) return fail('invalid', `Content is not valid base64: ${p.value}`);
+      writes.push({ path: p.value, bytes: Buffer.from(b64, 'base64') });
+    } else if (f.encoding === 'utf-8') writes.push({ path: p.value, bytes: Buffer.from(f.content, 'utf8') });
+    else return fail('invalid', `Unknown encoding for ${p.value}`);
+  }
+  const deletes: string[] = [];
+  for (const d of req.deletes) {
+    const p = normalizePath(d);
+    if (!p.ok || p.value === '') return fail('invalid', `Not a valid file path: ${String(d)}`);
+    if (seen.has(p.value)) return fail('invalid', `A path is both written and deleted: ${p.value}`);
+    deletes.push(p.value);
+  }
+  const author = req.author ?? COMMITTER;
+  if (/[<>\n\0]/.test(author.name + author.email) || author.name.trim() === '' || author.email.trim() === '') {
+    return fail('invalid', 'The author needs a name and an email without <, > or line breaks.');
+  }
+  const message = req.message.endsWith('\n') ? req.message : `${req.message}\n`;
+  return ok({ writes, deletes, message, author });
+}
+
+/** Writes each file's bytes as a blob; returns path → blob id. */
+async function writeBlobs(repo: Repo, writes: Prepared['writes']): Promise<{ ok: true; value: Map<string, string> } | Failed> {
+  const ids = new Map<string, string>();
+  for (const w of writes) {
+    const run = await runGit(['hash-object', '-w', '--stdin'], { ...repo.call, input: w.bytes });
+    if (run.code !== 0) return gitFailure(run, 'writing a file', repo.log);
+    ids.set(w.path, run.stdout.toString('utf8').trim());
+  }
+  return ok(ids);
+}
+
+function parents(path: string): string[] {
+  const out: string[] = [];
+  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) out.push(path.slice(0, i));
+  return out;
+}
+
+/** Builds the new tree on top of `head` in a throwaway index; `invalid` when a file and a directory collide. */
+async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<string, string>): Promise<{ ok: true; value: string } | Failed> {
+  const dir = await mkdtemp(join(tmpdir(), 'gb-index-'));
+  const call = { ...repo.call, env: { GIT_INDEX_FILE: join(dir, 'index') } };
+  try {
+    const read = await runGit(['read-tree', head], call);
+    if (read.code !== 0) return gitFailure(read, 'preparing a commit', repo.log);
+    const ls = await runGit(['ls-files', '--stage', '-z'], call);
+    if (ls.code !== 0) return gitFailure(ls, 'preparing a commit', repo.log);
+    const modes = new Map<string, string>();
+    for (const rec of ls.stdout.toString('utf8').split('\0')) {
+      const tab = rec.indexOf('\t');
+      if (tab > 0) modes.set(rec.slice(tab + 1), rec.slice(0, rec.indexOf(' ')));
+    }
+    const lines: string[] = [];
+    const zero = '0'.repeat(head.length);
+    // A missing path is skipped without a trace; a directory path is not a file and is skipped the same way.
+    for (const d of req.deletes) {
+      if (modes.delete(d)) lines.push(`0 ${zero}\t${d}`);
+    }
+    const dirs = new Set<string>();
+    for (const p of [...modes.keys(), ...req.writes.map((w) => w.path)]) for (const d of parents(p)) dirs.add(d);
+    const files = new Set([...modes.keys(), ...req.writes.map((w) => w.path)]);
+    for (const w of req.writes) {
+      if (dirs.has(w.path) || parents(w.path).some((d) => files.has(d))) {
+        return fail('invalid', `Cannot write ${w.path}: it would be both a file and a directory.`);
+      }
+      const mode = modes.get(w.path) === '100755' ? '100755' : '100644';
+      lines.push(`${mode} ${blobs.get(w.path)}\t${w.path}`);
+    }
+    if (lines.length > 0) {
+      const upd = await runGit(['update-index', '-z', '--index-info'], { ...call, input: lines.map((l) => `${l}\0`).join('') });
+      if (upd.code !== 0) return gitFailure(upd, 'preparing a commit', repo.log);
+    }
+    const tree = await runGit(['write-tree'], call);
+    if (tree.code !== 0) return gitFailure(tree, 'preparing a commit', repo.log);
+    return ok(tree.stdout.toString('utf8').trim());
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+async function makeCommit(repo: Repo, tree: string, parent: string, req: Prepared): Promise<{ ok: true; value: string } | Failed> {
+  const run = await runGit(['commit-tree', tree, '-p', parent, '-F', '-'], {
+    ...repo.call,
+    input: req.message,
+    env: {
+      GIT_AUTHOR_NAME: req.author.name,
+      GIT_AUTHOR_EMAIL: req.author.email,
+      GIT_COMMITTER_NAME: COMMITTER.name,
+      GIT_COMMITTER_EMAIL: COMMITTER.email,
+    },
+  });
+  if (run.code !== 0) return gitFailure(run, 'creating a commit', repo.log);
+  return ok(run.stdout.toString('utf8').trim());
+}
+
+const DIRTY = (branch: string): Failed =>
+  fail('conflict', `The checked-out working tree of ${branch} has uncommitted changes; commit or stash them first.`);
+
+/** A checkout of `branch` that is safe to move, or a refusal. */
+async function cleanCheckout(repo: Repo, branch: string): Promise<{ ok: true; value: Checkout | null } | Failed> {
+  const co = await findCheckout(repo, branch);
+  if (!co.ok || co.value === null) return co;
+  const clean = await isClean(repo, co.value);
+  if (!clean.ok) return clean;
+  return clean.value ? co : DIRTY(branch);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Creates one commit on `branch` with the requested changes (always a new commit, even with an unchanged tree). */
+export async function commitFiles(repo: Repo, branch: string, request: WriteRequest, hooks: WriteHooks): Promise<{ ok: true; value: WriteResult } | Failed> {
+  const valid = await checkBranchName(repo, branch);
+  if (!valid.ok) return valid;
+  const req = prepare(request);
+  if (!req.ok) return req;
+  let head = await branchHead(repo, branch);
+  if (!head.ok) return head;
+  let checkout = await cleanCheckout(repo, branch);
+  if (!checkout.ok) return checkout;
+  const blobs = await writeBlobs(repo, req.value.writes);
+  if (!blobs.ok) return blobs;
+  const touched = [...req.value.writes.map((w) => w.path), ...req.value.deletes];
+  let retries = 0;
+  for (let attempt = 0; attempt <= MAX_RETRIES * 2; attempt++) {
+    const old = head.value;
+    const tree = await buildTree(repo, old, req.value, blobs.value);
+    if (!tree.ok) return tree;
+    const commit = await makeCommit(repo, tree.value, old, req.value);
+    if (!commit.ok) return commit;
+    await hooks.beforeUpdateRef?.({ repo: repo.name, branch, parent: old, attempt });
+    const co = checkout.value;
+    if (co && !(await moveCheckout(co, old, commit.value))) return DIRTY(branch);
+    const cas = await runGit(['update-ref', '-m', 'git-blinder: commit', `refs/heads/${branch}`, commit.value, old], repo.call);
+    if (cas.code === 0) return ok({ sha: commit.value, branch, parent: old, retries });
+    if (co && !(await moveCheckout(co, commit.value, old))) {
+      throw new Error(`could not roll back the working tree of ${branch} after a failed ref update`);
+    }
+    head = await branchHead(repo, branch);
+    if (!head.ok) return head;
+    if (head.value === old) {
+      // The ref did not move: another writer held its lock. Wait a little and try the same parent again.
+      repo.log('debug', 'ref update failed without a move; retrying', { branch, stderr: cas.stderr.slice(0, 500) });
+      await sleep(20 * (attempt + 1));
+      continue;
+    }
+    if (touched.length > 0) {
+      const moved = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', old, head.value, '--', ...touched], repo.call);
+      if (moved.code !== 0) return gitFailure(moved, 'checking what moved', repo.log);
+      if (moved.stdout.length > 0) return fail('conflict', MOVED);
+    }
+    retries += 1;
+    if (retries > MAX_RETRIES) break;
+    checkout = await cleanCheckout(repo, branch);
+    if (!checkout.ok) return checkout;
+  }
+  return fail('conflict', 'The branch kept moving while writing; try again.');
+}
