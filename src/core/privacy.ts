@@ -1,0 +1,186 @@
+import * as z from 'zod/v4';
+import { compileGlobs, validateGlob, type GlobSet } from './glob.js';
+import type { Scope } from './scope.js';
+
+/**
+ * Built-in privacy zones: secret and data files that are never served, even inside a read glob.
+ *
+ * Patterns use the perimeter glob dialect (anchored at the repository root, so "any depth" is spelled `**\/`), but
+ * they are matched **case-insensitively**: a committed `.ENV` is the live `.env` on a macOS or Windows checkout, and
+ * `ID_RSA`, `Prod.DB` or `Credentials.json` are as secret as their lower-case spellings. Hiding too much costs an
+ * agent one file; missing one case variant leaks it (Gumi-MCP learned this with `DATA/`).
+ *
+ * A pattern ending in `/**` also hides the directory itself: `**\/.git/**` makes `.git` unlistable, not an empty
+ * directory that hints at what it holds.
+ *
+ * Decisions (see the tests for the tables):
+ * - `.env.example`, `.env.sample`, `.env.template`, `.env.dist` (also `.env.<name>.example` …) stay readable: they are
+ *   made to be committed and shared, they are how an agent learns which settings exist, and hiding them breaks the
+ *   ordinary "add a setting" task. An operator who distrusts them adds `**\/.env.example` as an extra pattern: the
+ *   exemption only ever applies to the built-in env rule, never to an extra pattern.
+ * - `.envrc` (direnv) and `*.env` (docker `env_file`) are hidden: they routinely export real credentials.
+ *   Look-alikes `env.txt`, `environment.ts`, `env/`, `.envoy.yaml` stay visible.
+ * - SSH identities `id_rsa*`, `id_dsa*`, `id_ecdsa*`, `id_ed25519*` are hidden **including `*.pub`**: nothing in code
+ *   work needs a personal public key, its comment usually carries `user@host`, and an exemption would be one more
+ *   look-alike rule to get wrong (`id_rsa.pub.bak`, a private key saved as `.pub`).
+ * - Public certificates (`*.crt`, `*.cer`) stay readable; `*.pem` is hidden because the extension does not say whether
+ *   the file holds a certificate or a key.
+ * - Terraform state (`*.tfstate`) is hidden: it stores provider secrets in clear text.
+ */
+export const DEFAULT_PRIVACY_PATTERNS: readonly string[] = [
+  // Environment files.
+  '**/.env',
+  '**/.env.*',
+  '**/.envrc',
+  '**/*.env',
+  // Private keys, key stores and certificate bundles.
+  '**/*.pem',
+  '**/*.key',
+  '**/*.p12',
+  '**/*.pfx',
+  '**/*.p8',
+  '**/*.ppk',
+  '**/*.jks',
+  '**/*.keystore',
+  '**/id_rsa*',
+  '**/id_dsa*',
+  '**/id_ecdsa*',
+  '**/id_ed25519*',
+  '**/.ssh/**',
+  '**/.gnupg/**',
+  // Credential files.
+  '**/.npmrc',
+  '**/.pypirc',
+  '**/.netrc',
+  '**/_netrc',
+  '**/.pgpass',
+  '**/.htpasswd',
+  '**/.git-credentials',
+  '**/credentials',
+  '**/credentials.json',
+  '**/.aws/credentials',
+  '**/.aws/config',
+  '**/.docker/config.json',
+  '**/.kube/config',
+  '**/secrets.{yml,yaml}',
+  '**/*.tfstate',
+  '**/*.tfstate.backup',
+  // Local databases and their side files.
+  '**/*.db',
+  '**/*.sqlite',
+  '**/*.sqlite3',
+  '**/*-wal',
+  '**/*-shm',
+  '**/*-journal',
+  // Git's own metadata, at any depth (nested repositories, submodule gitlinks).
+  '**/.git/**',
+];
+
+// Shared templates exempted from the built-in env rule only (see the decisions above).
+const ENV_TEMPLATE_EXEMPTIONS: readonly string[] = [
+  '**/.env.{example,sample,template,dist}',
+  '**/.env.*.{example,sample,template,dist}',
+];
+const EXEMPTED_RULE = '**/.env.*';
+
+/** A compiled set of privacy zones: the built-in patterns plus any extras (extras can only add). */
+export interface PrivacyZones {
+  /** Every effective pattern, defaults first. For operators and logs, never for messages to an agent. */
+  readonly patterns: readonly string[];
+  /** True when the file (or directory) at `path` must never be served. The root ('') is never private. */
+  isPrivate(path: string): boolean;
+  /** True when every path at or below `dir` is private, so the directory itself must look missing. */
+  hidesDir(dir: string): boolean;
+}
+
+/** Extra privacy patterns, in the perimeter glob dialect: a perimeter's own, the server's, or both concatenated. */
+export interface PrivacyExtras {
+  readonly patterns?: readonly string[];
+}
+
+/** Zod schema for a list of extra privacy patterns (e.g. a perimeter's `private` field). */
+export const PrivacyPatternList = z.array(
+  z.string().superRefine((g, ctx) => {
+    const r = validateGlob(g);
+    if (!r.ok) ctx.addIssue({ code: 'custom', message: r.message });
+  }),
+);
+
+/**
+ * Compiles the privacy zones once (per server configuration and perimeter version, not per call).
+ * `extra.patterns` must already be valid globs (`PrivacyPatternList`); they are added to the defaults, never
+ * replace them: no configuration can make a default zone readable.
+ */
+export function compilePrivacy(extra: PrivacyExtras = {}): PrivacyZones {
+  const extras = extra.patterns ?? [];
+  const patterns = [...new Set([...DEFAULT_PRIVACY_PATTERNS, ...extras])];
+  const lower = (globs: readonly string[]): GlobSet => compileGlobs(globs.map((g) => g.toLowerCase()));
+
+  // The template exemption belongs to the built-in env rule only: an operator who lists `**/.env.*` means it all.
+  const plain = lower([...DEFAULT_PRIVACY_PATTERNS.filter((p) => p !== EXEMPTED_RULE), ...extras]);
+  const env = lower([EXEMPTED_RULE]);
+  const exempt = lower(ENV_TEMPLATE_EXEMPTIONS);
+  // Patterns that end in "/**" hide whole directories; their stems name the directory itself.
+  const dirGlobs = patterns.filter((p) => p.endsWith('/**'));
+  const wholeDirs = lower(dirGlobs);
+  const stems = lower(dirGlobs.map((p) => p.slice(0, -'/**'.length)).filter((s) => s !== ''));
+
+  const matchOne = (p: string): boolean =>
+    plain.matches(p) || stems.matches(p) || (env.matches(p) && !exempt.matches(p));
+
+  return {
+    patterns,
+    isPrivate(path) {
+      if (path === '') return false;
+      const folded = path.toLowerCase();
+      // Windows drops trailing dots and spaces from names (`.env.` opens `.env`): judge both spellings, so this
+      // can only ever hide more.
+      const trimmed = trimSegments(folded);
+      return matchOne(folded) || (trimmed !== folded && matchOne(trimmed));
+    },
+    hidesDir(dir) {
+      if (dir === '') return false;
+      const folded = dir.toLowerCase();
+      const trimmed = trimSegments(folded);
+      return [folded, trimmed].some((d) => wholeDirs.matches(d) || stems.matches(d));
+    },
+  };
+}
+
+/** The built-in zones alone, compiled once. */
+export const DEFAULT_PRIVACY: PrivacyZones = compilePrivacy();
+
+/** Options for `withPrivacy`. */
+export interface WithPrivacyOptions {
+  /**
+   * Private paths the perimeter explicitly granted for writing (see `compileProtected(...).isGranted`).
+   * Reading a private path is never granted.
+   */
+  readonly writeGrant?: (path: string) => boolean;
+}
+
+/**
+ * Layers privacy zones on a scope. The result never reads a private path, never lists a directory that is wholly
+ * private, never writes a private path unless `writeGrant` allows it, and never allows anything the base scope
+ * refuses. A directory stays listable when it could still hold a visible file (the listing is filtered after).
+ */
+export function withPrivacy(scope: Scope, zones: PrivacyZones, options: WithPrivacyOptions = {}): Scope {
+  const grant = options.writeGrant ?? (() => false);
+  return {
+    canRead: (p) => scope.canRead(p) && !zones.isPrivate(p),
+    canList: (d) => scope.canList(d) && !zones.hidesDir(d),
+    canWrite: (p) => scope.canWrite(p) && (!zones.isPrivate(p) || grant(p)),
+  };
+}
+
+// Drops trailing dots and spaces from each segment (a loop, not a regex: linear whatever the input).
+function trimSegments(path: string): string {
+  return path
+    .split('/')
+    .map((s) => {
+      let end = s.length;
+      while (end > 0 && (s[end - 1] === '.' || s[end - 1] === ' ')) end--;
+      return end === 0 ? s : s.slice(0, end);
+    })
+    .join('/');
+}
