@@ -1,0 +1,112 @@
+// One lock file serialises appenders across processes: created with `wx`, holding {pid, host, token, at}.
+// A lock is stale when its holder's pid is gone (same host) or it is older than staleMs.
+import { randomUUID } from 'node:crypto';
+import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** How long to wait for the lock, and when a held lock counts as abandoned. */
+export interface LockTiming {
+  timeoutMs: number;
+  staleMs: number;
+}
+
+interface Holder {
+  pid: number;
+  host: string;
+  token: string;
+  at: number;
+}
+
+const errno = (e: unknown): string | undefined => (e as NodeJS.ErrnoException | undefined)?.code;
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return errno(e) === 'EPERM';
+  }
+}
+
+function parseHolder(text: string): Holder | undefined {
+  try {
+    const h = JSON.parse(text) as Partial<Holder>;
+    return typeof h.pid === 'number' && typeof h.host === 'string' && typeof h.token === 'string'
+      ? (h as Holder)
+      : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+async function isStale(path: string, text: string, staleMs: number): Promise<boolean> {
+  const holder = parseHolder(text);
+  if (holder && holder.host === hostname() && holder.pid !== process.pid && !pidAlive(holder.pid)) return true;
+  // An unparseable lock is a holder caught between create and write: only age can condemn it.
+  const { mtimeMs } = await stat(path);
+  return Date.now() - mtimeMs > staleMs;
+}
+
+/**
+ * Removes a stale lock without removing a fresh one that replaced it meanwhile: move it aside, compare, and put it
+ * back if it was not the one judged stale. Known wart: a third process can take the lock in that short window and then
+ * two holders exist; it needs two processes breaking the same stale lock at the same instant.
+ */
+async function breakStale(path: string, judged: string): Promise<void> {
+  const aside = `${path}.stale-${randomUUID()}`;
+  try {
+    await rename(path, aside);
+  } catch (e) {
+    if (errno(e) === 'ENOENT') return;
+    throw e;
+  }
+  const moved = await readFile(aside, 'utf8');
+  if (moved !== judged) await link(aside, path).catch(() => undefined);
+  await unlink(aside);
+}
+
+async function tryCreate(path: string, holder: Holder): Promise<boolean> {
+  let fh;
+  try {
+    fh = await open(path, 'wx', 0o600);
+  } catch (e) {
+    if (errno(e) === 'EEXIST') return false;
+    throw e;
+  }
+  try {
+    await fh.writeFile(JSON.stringify(holder));
+  } finally {
+    await fh.close();
+  }
+  return true;
+}
+
+/** Runs fn while holding the lock file at `path`; rejects when the lock cannot be had within timeoutMs. */
+export async function withFileLock<T>(path: string, timing: LockTiming, fn: () => Promise<T>): Promise<T> {
+  const holder: Holder = { pid: process.pid, host: hostname(), token: randomUUID(), at: Date.now() };
+  const deadline = Date.now() + timing.timeoutMs;
+  for (;;) {
+    if (await tryCreate(path, holder)) break;
+    let text: string | undefined;
+    try {
+      text = await readFile(path, 'utf8');
+      if (await isStale(path, text, timing.staleMs)) {
+        await breakStale(path, text);
+        continue;
+      }
+    } catch (e) {
+      if (errno(e) !== 'ENOENT') throw e;
+      continue; // released between our attempts
+    }
+    if (Date.now() > deadline) throw new Error(`audit lock ${path} is held by another writer (timed out)`);
+    await sleep(2 + Math.floor(Math.random() * 10));
+  }
+  try {
+    return await fn();
+  } finally {
+    // Only remove our own lock: if it was judged stale and broken, the file now belongs to someone else.
+    const text = await readFile(path, 'utf8').catch(() => undefined);
+    if (text !== undefined && parseHolder(text)?.token === holder.token) await unlink(path).catch(() => undefined);
+  }
+}
