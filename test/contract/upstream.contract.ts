@@ -1,0 +1,222 @@
+// The behaviour every Upstream must have, through the port only. `git` (a bare GitDir behind the upstream) makes
+// out-of-band commits and checks results. Run by each adapter's *.contract.test.ts.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Upstream } from '../../src/upstream/types.js';
+import type { CommitSpec, GitDir } from '../support/gitdir.js';
+
+export interface ContractFixture {
+  upstream: Upstream;
+  repo: string;
+  git: GitDir;
+  cleanup(): Promise<void>;
+}
+
+/** Behaviours an upstream may skip, each with the reason it cannot do them. */
+export interface ContractOptions {
+  skip?: { symlinks?: string; concurrentWrites?: string };
+}
+
+const HISTORY: CommitSpec[] = [
+  { message: 'initial', files: { 'README.md': 'hello\n', 'src/a.ts': 'export const a = 1;\n', 'docs/guide.md': 'guide\n' } },
+  { message: 'binary and spaces', files: { 'img/logo.bin': Buffer.from([0, 1, 2, 255, 0]), 'docs/with space.md': 'spaced\n' } },
+  { message: 'touch src', files: { 'src/a.ts': 'export const a = 2;\nexport const b = 3;\n' } },
+  { message: 'feature work', files: { 'src/feature.ts': 'feature\n' }, branch: 'feature' },
+  { message: 'rename guide', files: { 'docs/guide.md': null, 'docs/manual.md': 'guide\n' }, branch: 'main' },
+];
+
+/** Registers the Upstream contract suite under `name`. */
+export function runUpstreamContract(
+  name: string,
+  setup: (commits: CommitSpec[]) => Promise<ContractFixture>,
+  options: ContractOptions = {},
+): void {
+  describe(`Upstream contract: ${name}`, () => {
+    let f: ContractFixture;
+    beforeEach(async () => {
+      f = await setup(HISTORY);
+    });
+    afterEach(async () => {
+      await f.cleanup();
+    });
+
+    it('names the repository and its default branch', async () => {
+      expect(await f.upstream.defaultBranch(f.repo)).toEqual({ ok: true, value: 'main' });
+      const repos = await f.upstream.listRepos();
+      expect(repos.ok && repos.value.find((r) => r.name === f.repo)?.defaultBranch).toBe('main');
+    });
+
+    it('lists branches with their heads and answers branchHead', async () => {
+      const branches = await f.upstream.listBranches(f.repo);
+      expect(branches.ok).toBe(true);
+      if (!branches.ok) return;
+      const byName = Object.fromEntries(branches.value.map((b) => [b.name, b.sha]));
+      expect(byName['main']).toBe(await f.git.head('main'));
+      expect(byName['feature']).toBe(await f.git.head('feature'));
+      expect(await f.upstream.branchHead(f.repo, 'main')).toEqual({ ok: true, value: await f.git.head('main') });
+      const missing = await f.upstream.branchHead(f.repo, 'no-such-branch');
+      expect(!missing.ok && missing.error.code).toBe('not_found');
+    });
+
+    it('lists a tree recursively with full paths, types and blob sizes', async () => {
+      const tree = await f.upstream.getTree(f.repo, 'main', '');
+      expect(tree.ok).toBe(true);
+      if (!tree.ok) return;
+      expect(tree.value.commit).toBe(await f.git.head('main'));
+      const byPath = new Map(tree.value.entries.map((e) => [e.path, e]));
+      expect(byPath.get('src')?.type).toBe('dir');
+      expect(byPath.get('src/a.ts')).toMatchObject({ type: 'file', size: 40 });
+      expect(byPath.get('docs/with space.md')?.type).toBe('file');
+      expect(byPath.has('docs/guide.md')).toBe(false);
+      expect(byPath.has('src/feature.ts')).toBe(false);
+
+      const sub = await f.upstream.getTree(f.repo, 'main', 'docs');
+      expect(sub.ok && sub.value.entries.map((e) => e.path).sort()).toEqual(['docs/manual.md', 'docs/with space.md']);
+    });
+
+    it('answers not_found for a tree path that is a file or missing', async () => {
+      for (const p of ['README.md', 'nope', 'src/nope']) {
+        const r = await f.upstream.getTree(f.repo, 'main', p);
+        expect(!r.ok && r.error.code).toBe('not_found');
+      }
+      const badRef = await f.upstream.getTree(f.repo, 'no-such-branch', '');
+      expect(!badRef.ok && badRef.error.code).toBe('not_found');
+    });
+
+    it('reads files in order: text, binary as base64, missing and directories as not_found', async () => {
+      const r = await f.upstream.readFiles(f.repo, 'main', ['src/a.ts', 'img/logo.bin', 'nope.txt', 'docs', 'docs/with space.md']);
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      const [text, bin, missing, dir, spaced] = r.value;
+      expect(text).toMatchObject({ path: 'src/a.ts', ok: true, encoding: 'utf-8', content: 'export const a = 2;\nexport const b = 3;\n', size: 40 });
+      expect(bin).toMatchObject({ path: 'img/logo.bin', ok: true, encoding: 'base64', size: 5 });
+      expect(bin?.ok && Buffer.from(bin.content, 'base64')).toEqual(Buffer.from([0, 1, 2, 255, 0]));
+      expect(missing).toMatchObject({ path: 'nope.txt', ok: false, error: { code: 'not_found' } });
+      expect(dir).toMatchObject({ path: 'docs', ok: false, error: { code: 'not_found' } });
+      expect(spaced).toMatchObject({ ok: true, content: 'spaced\n' });
+      expect(!missing?.ok && !dir?.ok && missing.error.message.replace('nope.txt', 'X')).toBe(!dir?.ok && dir?.error.message.replace('docs', 'X'));
+    });
+
+    it.skipIf(options.skip?.symlinks)('returns a committed symlink as its target text', async () => {
+      await f.git.commit({ message: 'link', files: { 'link-to-readme': { symlink: '../outside/secret' } } });
+      const r = await f.upstream.readFiles(f.repo, 'main', ['link-to-readme']);
+      expect(r.ok && r.value[0]).toMatchObject({ ok: true, symlink: true, content: '../outside/secret' });
+    });
+
+    it('pages commits newest first and filters by path prefix', async () => {
+      const all = await f.upstream.listCommits(f.repo, 'main', { paths: [''], skip: 0, limit: 2 });
+      expect(all.ok && all.value.commits.map((c) => c.message)).toEqual(['rename guide', 'touch src']);
+      expect(all.ok && all.value.hasMore).toBe(true);
+      const rest = await f.upstream.listCommits(f.repo, 'main', { paths: [''], skip: 2, limit: 10 });
+      expect(rest.ok && rest.value.commits.map((c) => c.message)).toEqual(['binary and spaces', 'initial']);
+      expect(rest.ok && rest.value.hasMore).toBe(false);
+      const src = await f.upstream.listCommits(f.repo, 'main', { paths: ['src'], skip: 0, limit: 10 });
+      expect(src.ok && src.value.commits.map((c) => c.message)).toEqual(['touch src', 'initial']);
+      const both = await f.upstream.listCommits(f.repo, 'main', { paths: ['img', 'docs/manual.md'], skip: 0, limit: 10 });
+      expect(both.ok && both.value.commits.map((c) => c.message)).toEqual(['rename guide', 'binary and spaces']);
+      const head = all.ok ? all.value.commits[0] : undefined;
+      expect(head).toMatchObject({ sha: await f.git.head('main'), author: { name: 'Test Author', email: 'author@example.test' } });
+      expect(head?.parents).toHaveLength(1);
+      expect(head?.author.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
+      // `files` is optional; when present it lists every touched path.
+      if (head?.files) expect([...head.files].sort()).toEqual(['docs/guide.md', 'docs/manual.md']);
+    });
+
+    it('gets a commit with per-file status, counts, renames and patches', async () => {
+      const sha = await f.git.head('main');
+      const c = await f.upstream.getCommit(f.repo, sha);
+      expect(c.ok).toBe(true);
+      if (!c.ok) return;
+      expect(c.value.message).toBe('rename guide');
+      expect(c.value.files).toEqual([expect.objectContaining({ path: 'docs/manual.md', status: 'renamed', previous_path: 'docs/guide.md', additions: 0, deletions: 0 })]);
+
+      const touch = (await f.git.git('rev-parse', 'main~1')).trim();
+      const t = await f.upstream.getCommit(f.repo, touch);
+      const file = t.ok ? t.value.files[0] : undefined;
+      expect(file).toMatchObject({ path: 'src/a.ts', status: 'modified', additions: 2, deletions: 1 });
+      expect(file?.patch).toContain('+export const b = 3;');
+
+      const bin = await f.upstream.getCommit(f.repo, (await f.git.git('rev-parse', 'main~2')).trim());
+      const logo = bin.ok ? bin.value.files.find((x) => x.path === 'img/logo.bin') : undefined;
+      expect(logo).toMatchObject({ status: 'added' });
+      expect(logo?.patch).toBeUndefined();
+    });
+
+    it('refuses abbreviated ids and commits not reachable from the given ref', async () => {
+      const feature = await f.git.head('feature');
+      const short = await f.upstream.getCommit(f.repo, feature.slice(0, 12));
+      expect(!short.ok && short.error.code).toBe('not_found');
+      const hidden = await f.upstream.getCommit(f.repo, feature, 'main');
+      expect(!hidden.ok && hidden.error.code).toBe('not_found');
+      const visible = await f.upstream.getCommit(f.repo, feature, 'feature');
+      expect(visible.ok).toBe(true);
+      const bogus = await f.upstream.getCommit(f.repo, 'f'.repeat(40));
+      expect(!bogus.ok && bogus.error.code).toBe('not_found');
+    });
+
+    it('compares refs: ahead, behind, identical, diverged', async () => {
+      const mb = (await f.git.git('merge-base', 'main', 'feature')).trim();
+      const div = await f.upstream.compare(f.repo, 'main', 'feature');
+      expect(div.ok && div.value).toMatchObject({ status: 'diverged', ahead_by: 1, behind_by: 1, merge_base: mb });
+      expect(div.ok && div.value.commits.map((c) => c.message)).toEqual(['feature work']);
+      expect(div.ok && div.value.files.map((x) => [x.path, x.status])).toEqual([['src/feature.ts', 'added']]);
+      const same = await f.upstream.compare(f.repo, 'main', 'main');
+      expect(same.ok && same.value).toMatchObject({ status: 'identical', ahead_by: 0, behind_by: 0 });
+      const ahead = await f.upstream.compare(f.repo, mb, 'main');
+      expect(ahead.ok && ahead.value).toMatchObject({ status: 'ahead', ahead_by: 1, behind_by: 0 });
+      const behind = await f.upstream.compare(f.repo, 'main', mb);
+      expect(behind.ok && behind.value).toMatchObject({ status: 'behind', ahead_by: 0, behind_by: 1 });
+    });
+
+    it('commits files and deletes atomically on top of the branch head', async () => {
+      const before = await f.git.head('main');
+      const w = await f.upstream.commitFiles(f.repo, 'main', {
+        message: 'agent edit',
+        files: [
+          { path: 'src/new file.ts', content: 'new\n', encoding: 'utf-8' },
+          { path: 'bin/data', content: Buffer.from([0, 9, 8]).toString('base64'), encoding: 'base64' },
+        ],
+        deletes: ['README.md', 'does/not/exist.txt'],
+        author: { name: 'Agent', email: 'agent@example.test' },
+      });
+      expect(w.ok && w.value).toMatchObject({ branch: 'main', parent: before, retries: 0 });
+      if (!w.ok) return;
+      expect(await f.git.head('main')).toBe(w.value.sha);
+      const r = await f.upstream.readFiles(f.repo, 'main', ['src/new file.ts', 'bin/data', 'README.md']);
+      expect(r.ok && r.value.map((x) => x.ok)).toEqual([true, true, false]);
+      const c = await f.upstream.getCommit(f.repo, w.value.sha);
+      expect(c.ok && c.value.author).toMatchObject({ name: 'Agent', email: 'agent@example.test' });
+      expect(c.ok && c.value.parents).toEqual([before]);
+    });
+
+    it('always creates a commit, even when nothing changes', async () => {
+      const before = await f.git.head('main');
+      const w = await f.upstream.commitFiles(f.repo, 'main', {
+        message: 'same content',
+        files: [{ path: 'README.md', content: 'hello\n', encoding: 'utf-8' }],
+        deletes: ['missing.txt'],
+      });
+      expect(w.ok && w.value.parent).toBe(before);
+      expect(w.ok && w.value.sha).not.toBe(before);
+    });
+
+    it('builds on commits made out of band and refuses unknown branches', async () => {
+      await f.git.commit({ message: 'out of band', files: { 'oob.txt': 'x\n' } });
+      const head = await f.git.head('main');
+      const w = await f.upstream.commitFiles(f.repo, 'main', { message: 'after', files: [{ path: 'a.txt', content: 'a', encoding: 'utf-8' }], deletes: [] });
+      expect(w.ok && w.value.parent).toBe(head);
+      const missing = await f.upstream.commitFiles(f.repo, 'nope', { message: 'x', files: [], deletes: [] });
+      expect(!missing.ok && missing.error.code).toBe('not_found');
+    });
+
+    it.skipIf(options.skip?.concurrentWrites)('lands concurrent writes to different files', async () => {
+      const results = await Promise.all(
+        [0, 1, 2, 3, 4].map((i) =>
+          f.upstream.commitFiles(f.repo, 'main', { message: `w${i}`, files: [{ path: `w/${i}.txt`, content: `${i}\n`, encoding: 'utf-8' }], deletes: [] }),
+        ),
+      );
+      expect(results.every((r) => r.ok)).toBe(true);
+      const tree = await f.upstream.getTree(f.repo, 'main', 'w');
+      expect(tree.ok && tree.value.entries.map((e) => e.path).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `w/${i}.txt`));
+    });
+  });
+}
