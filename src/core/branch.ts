@@ -20,6 +20,7 @@ export function validateBranchName(name: unknown): Result<string, 'invalid_branc
     name.includes('/.') ||
     name.startsWith('.') ||
     name.split('/').some((s) => s.endsWith('.lock')) ||
-    /[\x00-\x20\x7f~^:?*[\\]/.test(name);
+    [...name].some((ch) => ch.charCodeAt(0) <= 0x20 || ch.charCodeAt(0) === 0x7f) ||
+    /[~^:?*[\\]/.test(name);
   return bad ? fail('invalid_branch', `"${name}" is not a valid branch name.`) : ok(name);
 }

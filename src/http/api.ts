@@ -1,0 +1,152 @@
+import express, { type Request, type Response, type Router } from 'express';
+import type { Binding, Perimeter } from '../core/index.js';
+import { invoke, type InvokeDeps } from '../mcp/index.js';
+import { toolNamed } from '../registry/index.js';
+import type { PerimeterService } from '../registry/perimeters.js';
+import type { PerimeterStore } from '../registry/store.js';
+import type { RepoInfo, Upstream, UpstreamFor } from '../upstream/types.js';
+import { bearerOf, sameSecret } from './auth.js';
+import type { Endpoint } from './endpoint.js';
+import { statusFor } from './status.js';
+
+export interface ApiDeps {
+  readonly opsToken: string;
+  readonly store: PerimeterStore;
+  readonly service: PerimeterService;
+  readonly upstreamFor: UpstreamFor;
+  readonly upstreams: readonly Upstream[];
+  readonly resolve: (ep: Endpoint) => Binding | undefined;
+  readonly invoke: InvokeDeps;
+  readonly publicUrl: string;
+  /** Operator status (health route). */
+  readonly status: () => Promise<Record<string, unknown>>;
+}
+
+/** The agent URLs of a perimeter: its default branch, then every other allowlisted branch. */
+export function agentUrls(base: string, p: Perimeter): string[] {
+  const enc = (b: string) => b.split('/').map(encodeURIComponent).join('/');
+  return [`${base}/mcp/${p.id}`, ...p.branches.filter((b) => b !== p.default_branch).map((b) => `${base}/mcp/${p.id}/${enc(b)}`)];
+}
+
+const fail = (res: Response, code: Parameters<typeof statusFor>[0], message: string) => {
+  res.status(statusFor(code)).json({ error: { code, message } });
+};
+
+/** `/api/*`: every route needs the ops Bearer, compared in constant time. */
+export function apiRouter(deps: ApiDeps): Router {
+  const r = express.Router();
+  const view = (p: Perimeter) => ({ ...p, urls: agentUrls(deps.publicUrl, p) });
+
+  r.use((req, res, next) => {
+    if (!sameSecret(bearerOf(req.headers.authorization), deps.opsToken)) {
+      res.setHeader('WWW-Authenticate', 'Bearer realm="git-blinder"');
+      fail(res, 'unauthorized', 'Send the ops token as "Authorization: Bearer <token>".');
+      return;
+    }
+    next();
+  });
+
+  r.get('/health', async (_req, res) => {
+    res.json(await deps.status());
+  });
+
+  r.get('/perimeters', (_req, res) => {
+    res.json({ perimeters: deps.store.list().map(view) });
+  });
+
+  r.post('/perimeters', async (req, res) => {
+    const out = await deps.service.create(req.body);
+    if (!out.ok) return fail(res, out.code, out.message);
+    res.status(201).json({ perimeter: view(out.value) });
+  });
+
+  r.get('/perimeters/:id', (req, res) => {
+    const p = deps.store.get(req.params.id);
+    if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
+    res.json({ perimeter: view(p) });
+  });
+
+  r.delete('/perimeters/:id', async (req, res) => {
+    const out = await deps.service.remove(req.params.id);
+    if (!out.ok) return fail(res, out.code, out.message);
+    res.json({ deleted: req.params.id });
+  });
+
+  r.get('/perimeters/:id/branches', (req, res) => {
+    const p = deps.store.get(req.params.id);
+    if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
+    res.json({ default_branch: p.default_branch, branches: p.branches, urls: agentUrls(deps.publicUrl, p) });
+  });
+
+  r.post('/perimeters/:id/branches', async (req, res) => {
+    const name = (req.body as { name?: unknown } | undefined)?.name;
+    const out = await deps.service.addBranch(req.params.id, name);
+    if (!out.ok) return fail(res, out.code, out.message);
+    res.status(201).json({ perimeter: view(out.value) });
+  });
+
+  r.delete('/perimeters/:id/branches/*name', async (req: Request, res: Response) => {
+    const name = ([] as string[]).concat(req.params.name ?? []).join('/');
+    const out = await deps.service.removeBranch(String(req.params.id), name);
+    if (!out.ok) return fail(res, out.code, out.message);
+    res.json({ perimeter: view(out.value) });
+  });
+
+  // Filtered history for the operator: the very pipeline an agent bound to that branch goes through.
+  const history = async (req: Request, res: Response, toolName: 'list_commits' | 'get_commit', args: Record<string, unknown>) => {
+    const id = String(req.params.id);
+    const p = deps.store.get(id);
+    if (!p) return fail(res, 'not_found', `No perimeter "${id}".`);
+    const branch = typeof req.query.branch === 'string' ? req.query.branch : undefined;
+    const binding = deps.resolve({ kind: 'perimeter', id, branch });
+    if (!binding) return fail(res, 'not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
+    const tool = toolNamed(toolName);
+    if (!tool) throw new Error(`tool ${toolName} missing from the registry`);
+    const parsed = tool.agentInput.safeParse(args);
+    if (!parsed.success) return fail(res, 'invalid', parsed.error.issues.map((i) => i.message).join('; '));
+    // The operator asks as the perimeter would, whatever tools it grants.
+    const asAgent: Binding = binding.surface === 'agent' ? { ...binding, granted: undefined } : binding;
+    const out = await invoke(tool, asAgent, parsed.data, { upstreamFor: deps.invoke.upstreamFor, log: deps.invoke.log }, 'git-blinder-api');
+    const text = out.content[0]?.text ?? '';
+    if (out.isError) return fail(res, text.startsWith('Not found') ? 'not_found' : 'upstream', text);
+    res.json({ perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined, ...out.structuredContent });
+  };
+
+  r.get('/perimeters/:id/commits', (req, res) => {
+    const q = req.query;
+    const num = (v: unknown) => (typeof v === 'string' && v !== '' ? Number(v) : undefined);
+    const args: Record<string, unknown> = {};
+    if (typeof q.path === 'string') args.path = q.path;
+    if (num(q.per_page) !== undefined) args.per_page = num(q.per_page);
+    if (num(q.page) !== undefined) args.page = num(q.page);
+    return history(req, res, 'list_commits', args);
+  });
+
+  r.get('/perimeters/:id/commits/:sha', (req, res) => history(req, res, 'get_commit', { sha: req.params.sha }));
+
+  r.get('/repos', async (_req, res) => {
+    const repos: RepoInfo[] = [];
+    for (const u of deps.upstreams) {
+      const out = await u.listRepos();
+      if (!out.ok) return fail(res, 'upstream', out.error.message);
+      repos.push(...out.value);
+    }
+    res.json({ repos });
+  });
+
+  const branches = async (repo: string, res: Response) => {
+    const u = deps.upstreamFor(repo);
+    if (!u) return fail(res, 'not_found', `Repository "${repo}" is not served by this process.`);
+    const out = await u.listBranches(repo);
+    if (!out.ok) return fail(res, out.error.code === 'not_found' ? 'not_found' : 'upstream', out.error.message);
+    res.json({ repo, branches: out.value });
+  };
+  r.get('/repos/:owner/:repo/branches', (req, res) => branches(`${req.params.owner}/${req.params.repo}`, res));
+  r.get('/branches', (req, res) => {
+    if (typeof req.query.repo !== 'string') return fail(res, 'bad_request', 'Give ?repo=<owner/name or local path>.');
+    return branches(req.query.repo, res);
+  });
+
+  r.use((_req, res) => fail(res, 'not_found', 'No such API route.'));
+  return r;
+}

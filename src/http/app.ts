@@ -1,0 +1,125 @@
+import type { Express, Request, Response } from 'express';
+import { createMcpExpressApp } from '@modelcontextprotocol/express';
+import { isExposed, type Binding } from '../core/index.js';
+import { AGENT_CATALOGUE, ALL_TOOLS } from '../registry/index.js';
+import type { InvokeDeps } from '../mcp/index.js';
+import { perimeterService } from '../registry/perimeters.js';
+import type { PerimeterStore } from '../registry/store.js';
+import type { Upstream, UpstreamFor } from '../upstream/types.js';
+import { apiRouter } from './api.js';
+import { bindingResolver } from './bindings.js';
+import type { Endpoint } from './endpoint.js';
+import { mcpRoute } from './mcp-route.js';
+import { SessionTable } from './sessions.js';
+import { rpcError } from './status.js';
+
+export interface AppDeps {
+  readonly store: PerimeterStore;
+  readonly upstreamFor: UpstreamFor;
+  readonly upstreams: readonly Upstream[];
+  readonly opsToken: string;
+  readonly invoke: InvokeDeps;
+  readonly version: string;
+  /** Base URL agents use, e.g. http://127.0.0.1:7400 (printed in agent URLs). */
+  readonly publicUrl: string;
+  /** Interface the server binds to (Host/Origin checks follow it). */
+  readonly host: string;
+  readonly allowedHosts?: readonly string[];
+  readonly rootEnabled?: boolean;
+  readonly sessionIdleMs?: number;
+  readonly maxSessions?: number;
+  readonly jsonLimit?: string;
+  readonly stateDir?: string;
+}
+
+export interface App {
+  readonly app: Express;
+  readonly sessions: SessionTable;
+  /** Closes every session and the modern handler; the caller closes the listening socket. */
+  close(): Promise<void>;
+}
+
+/** Builds the HTTP app (routes, Bearer checks, Host/Origin checks). It does not listen. */
+export function createApp(deps: AppDeps): App {
+  const started = Date.now();
+  const app = createMcpExpressApp({
+    host: deps.host,
+    ...(deps.allowedHosts ? { allowedHosts: [...deps.allowedHosts] } : {}),
+    jsonLimit: deps.jsonLimit ?? '8mb',
+  });
+  app.disable('x-powered-by');
+  app.set('query parser', 'simple');
+
+  const resolve = bindingResolver(deps.store, { rootEnabled: deps.rootEnabled ?? true });
+  const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, max: deps.maxSessions ?? 1_000 });
+
+  const describe = (ep: Endpoint, binding: Binding): Record<string, unknown> => {
+    const tools = ALL_TOOLS.filter((t) => isExposed(binding, t)).map((t) => t.name);
+    if (binding.surface === 'root') return { surface: 'root', tools };
+    return { surface: 'agent', perimeter: binding.perimeterId, branch: binding.branch, tools, endpoint: ep.kind };
+  };
+
+  const status = async () => ({
+    name: 'git-blinder',
+    version: deps.version,
+    uptime_s: Math.round((Date.now() - started) / 1000),
+    state_dir: deps.stateDir ?? null,
+    sessions: { open: sessions.size, by_perimeter: sessions.counts() },
+    perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: sessions.counts()[p.id] ?? 0 })),
+    upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
+    agent_catalogue: AGENT_CATALOGUE,
+  });
+
+  const mcp = mcpRoute({ resolve, invoke: deps.invoke, sessions, version: deps.version, describe });
+
+  app.get('/mcp', (_req: Request, res: Response) => {
+    res.json({ name: 'git-blinder', version: deps.version, status: 'ok', perimeters: deps.store.list().map((p) => p.id) });
+  });
+  app.all('/mcp', (_req: Request, res: Response) => {
+    res.status(405).setHeader('Allow', 'GET').json(
+      rpcError(-32000, 'Method not allowed: /mcp serves no tools. Connect to /mcp/<perimeter>[/<branch>] (agents) or /mcp/root (operator).'),
+    );
+  });
+  app.all('/mcp/{*rest}', (req: Request, res: Response) => {
+    mcp.handle(req, res).catch((err: unknown) => {
+      deps.invoke.log('error', 'mcp request failed', { error: err instanceof Error ? err.message : String(err) });
+      if (!res.headersSent) res.status(500).json(rpcError(-32603, 'Internal error'));
+    });
+  });
+
+  app.use(
+    '/api',
+    apiRouter({
+      opsToken: deps.opsToken,
+      store: deps.store,
+      service: perimeterService(deps.store, deps.upstreamFor),
+      upstreamFor: deps.upstreamFor,
+      upstreams: deps.upstreams,
+      resolve,
+      invoke: deps.invoke,
+      publicUrl: deps.publicUrl,
+      status,
+    }),
+  );
+
+  app.use((_req: Request, res: Response) => {
+    res.status(404).json({ error: { code: 'not_found', message: 'Not found. MCP lives under /mcp/<perimeter>, the operator API under /api.' } });
+  });
+
+  // Body-parser and other middleware errors: a JSON answer with the right status, never an HTML stack trace.
+  app.use((err: { status?: number; type?: string }, _req: Request, res: Response, _next: (e?: unknown) => void) => {
+    const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
+    const message =
+      err.type === 'entity.parse.failed' ? 'Parse error: the body is not valid JSON.' : err.type === 'entity.too.large' ? 'Request body too large.' : 'Request failed.';
+    res.status(status).json(rpcError(err.type === 'entity.parse.failed' ? -32700 : -32600, message));
+  });
+
+  return {
+    app,
+    sessions,
+    close: async () => {
+      await sessions.closeAll();
+      await mcp.close();
+    },
+  };
+}

@@ -1,0 +1,98 @@
+import { randomUUID } from 'node:crypto';
+import type { Request, Response } from 'express';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { Binding } from '../core/index.js';
+import { createSessionServer, type InvokeDeps } from '../mcp/index.js';
+import { endpointKey, parseEndpoint, type Endpoint } from './endpoint.js';
+import type { SessionTable } from './sessions.js';
+import { NOT_FOUND_BODY, rpcError } from './status.js';
+
+export interface McpRouteDeps {
+  readonly resolve: (ep: Endpoint) => Binding | undefined;
+  readonly invoke: InvokeDeps;
+  readonly sessions: SessionTable;
+  readonly version: string;
+  /** Extra status fields for GET on an endpoint. */
+  readonly describe: (ep: Endpoint, binding: Binding) => Record<string, unknown>;
+}
+
+const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('text/event-stream');
+
+/**
+ * Serves `/mcp/<id>[/<branch>]` and `/mcp/root` in both protocol eras:
+ * 2025 clients get a real session (one server + transport each, bound to this URL, reaped when idle);
+ * 2026-07-28 clients are served statelessly with a fresh server per request.
+ */
+export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Response) => Promise<void>; close: () => Promise<void> } {
+  const serverFor = (ep: Endpoint | undefined) =>
+    createSessionServer({
+      resolve: () => (ep ? deps.resolve(ep) : undefined),
+      deps: deps.invoke,
+      version: deps.version,
+    });
+  const modern = createMcpHandler(({ requestInfo }) => serverFor(parseEndpoint(new URL(requestInfo?.url ?? 'http://x/').pathname)), {
+    legacy: 'reject',
+    responseMode: 'json',
+  });
+  const modernNode = toNodeHandler(modern);
+
+  const handle = async (req: Request, res: Response): Promise<void> => {
+    const ep = parseEndpoint(req.path);
+    const binding = ep ? deps.resolve(ep) : undefined;
+    if (!ep || !binding) {
+      res.status(404).json(NOT_FOUND_BODY);
+      return;
+    }
+    if (req.method === 'GET' && !wantsEventStream(req)) {
+      res.json({ status: 'ok', ...deps.describe(ep, binding) });
+      return;
+    }
+    const key = endpointKey(ep);
+    const sid = req.headers['mcp-session-id'];
+    if (typeof sid === 'string') {
+      const session = deps.sessions.lookup(sid, key);
+      if (!session) {
+        res.status(404).json(rpcError(-32001, 'Session not found'));
+        return;
+      }
+      if (req.method === 'GET') {
+        session.openStreams += 1;
+        res.on('close', () => {
+          session.openStreams -= 1;
+          session.lastSeen = Date.now();
+        });
+      }
+      await session.transport.handleRequest(req, res, req.body);
+      return;
+    }
+    const legacy = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
+    if (!legacy) {
+      await modernNode(req, res, req.body);
+      return;
+    }
+    if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
+      res.status(400).json(rpcError(-32000, 'Bad Request: no valid session id; send initialize first.'));
+      return;
+    }
+    if (!deps.sessions.hasRoom()) {
+      res.status(503).json(rpcError(-32000, 'Too many open sessions; retry later.'));
+      return;
+    }
+    const server = serverFor(ep);
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        deps.sessions.add({ id, key, perimeter: ep.kind === 'root' ? 'root' : ep.id, transport, server });
+      },
+      onsessionclosed: (id) => deps.sessions.forget(id),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) deps.sessions.forget(transport.sessionId);
+    };
+    await server.connect(transport);
+    await transport.handleRequest(req, res, req.body);
+  };
+
+  return { handle, close: () => modern.close() };
+}

@@ -1,0 +1,4 @@
+// The MCP room: one invoke pipeline, one session-server factory.
+export { invoke, type CallRecord, type CallResult, type InvokeDeps } from './invoke.js';
+export { createSessionServer, SERVER_NAME, type SessionServerOptions } from './server.js';
+export { agentMessage } from './messages.js';

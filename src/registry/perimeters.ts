@@ -1,0 +1,90 @@
+import {
+  describeIssues,
+  materialize,
+  PerimeterSpec,
+  validateBranchName,
+  type Perimeter,
+  type Result,
+} from '../core/index.js';
+import type { UpstreamFor } from '../upstream/types.js';
+import { ALL_TOOLS } from './index.js';
+import type { PerimeterStore } from './store.js';
+
+/** Why an operator change was refused; the HTTP layer maps each to one status code. */
+export type ChangeError = 'invalid' | 'not_found' | 'exists' | 'conflict' | 'upstream';
+
+export interface PerimeterService {
+  create(input: unknown, opts?: { replace?: boolean }): Promise<Result<Perimeter, ChangeError>>;
+  remove(id: string): Promise<Result<true, ChangeError>>;
+  addBranch(id: string, branch: unknown): Promise<Result<Perimeter, ChangeError>>;
+  removeBranch(id: string, branch: string): Promise<Result<Perimeter, ChangeError>>;
+}
+
+const err = (code: ChangeError, message: string) => ({ ok: false as const, code, message });
+
+/** Operator changes to perimeters: validated, checked against the upstream, then persisted. */
+export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor): PerimeterService {
+  const known = new Set(ALL_TOOLS.map((t) => t.name));
+  return {
+    async create(input, opts = {}) {
+      const parsed = PerimeterSpec.safeParse(input);
+      if (!parsed.success) return err('invalid', describeIssues(parsed.error));
+      const spec = parsed.data;
+      const unknownTools = (spec.tools ?? []).filter((t) => !known.has(t));
+      if (unknownTools.length > 0) return err('invalid', `tools: unknown tool(s) ${unknownTools.join(', ')}. Run "git-blinder tools" for the list.`);
+      const existing = store.get(spec.id);
+      if (existing && !opts.replace) return err('exists', `Perimeter "${spec.id}" already exists. Delete it first or choose another id.`);
+      const upstream = upstreamFor(spec.repo);
+      if (!upstream) return err('invalid', `repo: "${spec.repo}" is neither a local repository path nor served by a GitHub token on this server.`);
+      const def = await upstream.defaultBranch(spec.repo);
+      if (!def.ok) {
+        return def.error.code === 'not_found'
+          ? err('invalid', `repo: repository "${spec.repo}" was not found (or this server's credential cannot see it).`)
+          : err('upstream', `repo: ${def.error.message}`);
+      }
+      for (const b of spec.branches ?? []) {
+        if (b === def.value) continue;
+        const head = await upstream.branchHead(spec.repo, b);
+        if (!head.ok) return err(head.error.code === 'not_found' ? 'invalid' : 'upstream', `branches: branch "${b}" does not exist in ${spec.repo}; create it first.`);
+      }
+      // Keep allowlist additions made at runtime when a boot config re-declares a perimeter.
+      const kept = existing && existing.repo === spec.repo ? existing.branches : [];
+      const perimeter = materialize({ ...spec, branches: [...(spec.branches ?? []), ...kept] }, def.value);
+      await store.put(perimeter);
+      return { ok: true, value: perimeter };
+    },
+
+    async remove(id) {
+      return (await store.delete(id)) ? { ok: true, value: true } : err('not_found', `No perimeter "${id}".`);
+    },
+
+    async addBranch(id, branch) {
+      const p = store.get(id);
+      if (!p) return err('not_found', `No perimeter "${id}".`);
+      const name = validateBranchName(branch);
+      if (!name.ok) return err('invalid', name.message);
+      if (p.branches.includes(name.value)) return { ok: true, value: p };
+      const upstream = upstreamFor(p.repo);
+      if (!upstream) return err('upstream', `Repository "${p.repo}" is not served by this process any more.`);
+      const head = await upstream.branchHead(p.repo, name.value);
+      if (!head.ok) {
+        return head.error.code === 'not_found'
+          ? err('invalid', `Branch "${name.value}" does not exist in ${p.repo}. Create it there first, then add it.`)
+          : err('upstream', head.error.message);
+      }
+      const next: Perimeter = { ...p, branches: [...p.branches, name.value] };
+      await store.put(next);
+      return { ok: true, value: next };
+    },
+
+    async removeBranch(id, branch) {
+      const p = store.get(id);
+      if (!p) return err('not_found', `No perimeter "${id}".`);
+      if (branch === p.default_branch) return err('conflict', `"${branch}" is the default branch of ${id}; it cannot be removed from the allowlist.`);
+      if (!p.branches.includes(branch)) return err('not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
+      const next: Perimeter = { ...p, branches: p.branches.filter((b) => b !== branch) };
+      await store.put(next);
+      return { ok: true, value: next };
+    },
+  };
+}
