@@ -50,7 +50,10 @@ export function filterCommit(commit: CommitDetail, scope: Scope): CommitView {
     else omitted++;
   }
   if (files.length === 0) return { kind: 'invisible' };
-  return { kind: 'visible', commit: { ...commit, files }, omitted_count: omitted, stats: statsOf(files) };
+  // Copy the header field by field: a spread would carry any extra upstream field (a whole-commit `stats`, say).
+  const { sha, message, author, committer, parents } = commit;
+  const cut: CommitDetail = { sha, message, author, committer, parents, files };
+  return { kind: 'visible', commit: cut, omitted_count: omitted, stats: statsOf(files) };
 }
 
 function cutFile(f: CommitFile, scope: Scope): CommitFile | undefined {

@@ -7,7 +7,8 @@ export const MAX_SEGMENT_LENGTH = 255;
 
 // C0/C1 controls and Unicode "format" characters (zero-width, bidi overrides): invisible in a UI, so spoofable.
 // Lone surrogates (Cs) too: UTF-8 encoding turns them into U+FFFD, so git would get a path the policy never judged.
-const FORBIDDEN_CHARS = /[\p{Cc}\p{Cf}\p{Cs}]/u;
+// U+2028/U+2029 (Zl, Zp) are line breaks like "\n": they would split a log line.
+const FORBIDDEN_CHARS = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u;
 // A percent-escape that would decode to a separator, a dot or NUL: a second decoding must never change meaning.
 const ENCODED_SEPARATOR = /%(2f|5c|2e|00)/i;
 

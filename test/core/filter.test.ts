@@ -195,6 +195,15 @@ describe('filterCommit', () => {
     expect(v).toMatchObject({ kind: 'visible', omitted_count: 1 });
   });
 
+  it('carries no upstream field beyond the header and the cut files', () => {
+    const upstream = { ...commit([mod('infra/a', 1, 0), mod('src/b', 90, 9)]), stats: { additions: 91, deletions: 9, total: 100 } };
+    const v = filterCommit(upstream, scope);
+    expect(v.kind).toBe('visible');
+    if (v.kind !== 'visible') return;
+    expect(Object.keys(v.commit).sort()).toEqual(['author', 'committer', 'files', 'message', 'parents', 'sha']);
+    expect(v.stats).toEqual({ additions: 1, deletions: 0, total: 1 });
+  });
+
   it('does not modify its input', () => {
     const input = commit([mod('infra/a'), mod('src/b')]);
     const copy = structuredClone(input);

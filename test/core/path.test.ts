@@ -40,6 +40,8 @@ const REJECTED: [label: string, input: unknown][] = [
   ['escape', 'a\x1bb'],
   ['DEL', 'a\x7fb'],
   ['C1 control (NEL)', 'a\u0085b'],
+  ['line separator', 'a\u2028b'],
+  ['paragraph separator', 'a\u2029b'],
   // invisible and bidi
   ['zero-width space', 'infra\u200b/x'],
   ['zero-width non-joiner', 'in\u200cfra/x'],
