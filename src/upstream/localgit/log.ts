@@ -26,9 +26,10 @@ export async function logSummaries(
 ): Promise<{ ok: true; value: CommitSummary[] } | Failed> {
   const mark = randomBytes(16).toString('hex');
   const format = `--format=%x00S${mark}%x00${FIELDS.join('%x00')}%x00E${mark}%x00`;
-  // Files are every path touched against the first parent (a merge shows what it brought in, the root shows all),
-  // without rename pairing, and --full-diff lists them all even when pathspecs selected the commit.
-  const fileArgs = withFiles ? ['--name-only', '--no-renames', '--full-diff', '--diff-merges=first-parent', '--root'] : [];
+  // Files are every path touched against the first parent, without rename pairing; --full-diff lists them all
+  // even when pathspecs selected the commit. Merges get theirs below: any --diff-merges option would also stop
+  // git from simplifying away merges that did not touch the pathspecs.
+  const fileArgs = withFiles ? ['--name-only', '--no-renames', '--full-diff', '--root'] : [];
   const run = await runGit(['log', '-z', '--no-color', '--no-show-signature', format, ...fileArgs, ...args], repo.call);
   if (run.code !== 0) return gitFailure(run, 'listing commits', repo.log);
   const out = run.stdout.toString('utf8');
@@ -57,7 +58,19 @@ export async function logSummaries(
       files.push(first && n.startsWith('\n') ? n.slice(1) : n);
       first = false;
     }
+    if (summary.parents.length > 1) {
+      const merged = await mergeFiles(repo, summary.parents[0]!, sha);
+      if (!merged.ok) return merged;
+      files.push(...merged.value);
+    }
     commits.push({ ...summary, files });
   }
   return ok(commits);
+}
+
+/** What a merge brought in: its diff against the first parent. */
+async function mergeFiles(repo: Repo, firstParent: string, merge: string): Promise<{ ok: true; value: string[] } | Failed> {
+  const run = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', firstParent, merge], repo.call);
+  if (run.code !== 0) return gitFailure(run, 'listing commits', repo.log);
+  return ok(run.stdout.toString('utf8').split('\0').filter((n) => n !== ''));
 }
