@@ -1,0 +1,98 @@
+// Composes Octokit once (throttling before retry, so 429s reach the throttling handlers) and builds one client per
+// upstream: our logger as Octokit's `log`, an injectable fetch wrapped to count requests, time out, and remember
+// the last rate-limit headers.
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import { octokitLog, type LogFn } from './logger.js';
+import { writeSpacing } from './spacing.js';
+
+/** The one composed Octokit class. */
+export const GitHubOctokit = Octokit.plugin(throttling, retry);
+export type GitHubClient = InstanceType<typeof GitHubOctokit>;
+
+/** Counters behind `stats()`. */
+export interface Counters {
+  requests: number;
+  cacheHits: number;
+  notModified: number;
+}
+
+/** The last `x-ratelimit-*` headers seen on any response. */
+export interface RateSnapshot {
+  remaining: number;
+  limit: number;
+  resetAt: string;
+}
+
+export interface ClientOptions {
+  readonly token: string;
+  readonly baseUrl: string;
+  readonly log: LogFn;
+  readonly fetch: typeof fetch;
+  readonly maxRateLimitWaitSeconds: number;
+  readonly maxRetries: number;
+  readonly retryDelayMs: number;
+  readonly requestTimeoutMs: number;
+  readonly writeSpacingMs: number;
+  readonly counters: Counters;
+  readonly onRate: (rate: RateSnapshot) => void;
+}
+
+type ThrottleOptions = NonNullable<NonNullable<ConstructorParameters<typeof GitHubOctokit>[0]>['throttle']>;
+type ThrottleWriteGroup = ThrottleOptions extends { write?: infer W } ? W : never;
+
+// Statuses plugin-retry must leave alone: deterministic answers (409 empty repository would otherwise cost three
+// retries), and 403/429 which belong to the throttling plugin.
+const DO_NOT_RETRY = [400, 401, 403, 404, 409, 410, 422, 429, 451];
+// Rate-limit retries per request, each waiting at most maxRateLimitWaitSeconds.
+const RATE_LIMIT_RETRIES = 2;
+
+/** Wraps fetch: counts requests and 304s, applies the per-request timeout, records rate-limit headers. */
+function instrumentedFetch(o: ClientOptions): typeof fetch {
+  return async (input, init) => {
+    o.counters.requests += 1;
+    const timeout = AbortSignal.timeout(o.requestTimeoutMs);
+    const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;
+    const res = await o.fetch(input, { ...init, signal });
+    if (res.status === 304) o.counters.notModified += 1;
+    const remaining = Number(res.headers.get('x-ratelimit-remaining') ?? NaN);
+    const limit = Number(res.headers.get('x-ratelimit-limit') ?? NaN);
+    const reset = Number(res.headers.get('x-ratelimit-reset') ?? NaN);
+    if (Number.isFinite(remaining) && Number.isFinite(limit) && Number.isFinite(reset)) {
+      o.onRate({ remaining, limit, resetAt: new Date(reset * 1000).toISOString() });
+    }
+    return res;
+  };
+}
+
+/** Builds the Octokit client for one upstream. */
+export function createClient(o: ClientOptions): GitHubClient {
+  const log = o.log;
+  const onLimit =
+    (kind: 'primary' | 'secondary') =>
+    (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number): boolean => {
+      const wait = retryCount < RATE_LIMIT_RETRIES && retryAfter <= o.maxRateLimitWaitSeconds;
+      log('warn', wait ? `GitHub ${kind} rate limit; waiting ${retryAfter} s` : `GitHub ${kind} rate limit; giving up`, {
+        method: options.method ?? '',
+        route: options.url ?? '',
+        retryAfter,
+        retryCount,
+      });
+      return wait;
+    };
+  return new GitHubOctokit({
+    auth: o.token,
+    baseUrl: o.baseUrl,
+    userAgent: 'git-blinder',
+    log: octokitLog(log),
+    request: { fetch: instrumentedFetch(o) },
+    retry: { doNotRetry: DO_NOT_RETRY, retries: o.maxRetries, retryAfterBaseValue: o.retryDelayMs },
+    throttle: {
+      onRateLimit: onLimit('primary'),
+      onSecondaryRateLimit: onLimit('secondary'),
+      // The plugin's default group is module-global with a fixed 1 s spacing; ours is per client and configurable.
+      write: writeSpacing(o.writeSpacingMs) as unknown as ThrottleWriteGroup,
+    },
+  });
+}

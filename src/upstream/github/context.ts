@@ -1,0 +1,88 @@
+// What every operation module receives: the client, the cache and the logger. Built once per upstream in index.ts.
+import type { ByteLru } from './cache.js';
+import type { GitHubClient } from './client.js';
+import { failure, isHttpFailure } from './errors.js';
+import type { LogFn } from './logger.js';
+
+export interface Ctx {
+  readonly octokit: GitHubClient;
+  readonly cache: ByteLru;
+  readonly log: LogFn;
+}
+
+/** A parsed `owner/name`; `key` is the case-folded name used in cache keys (GitHub names are case-insensitive). */
+export interface RepoRef {
+  readonly owner: string;
+  readonly repo: string;
+  readonly key: string;
+}
+
+const NAME = /^[A-Za-z0-9_.-]+$/;
+export const FULL_SHA = /^[0-9a-f]{40}$/i;
+
+/** Parses `owner/name`; anything else is `invalid`. */
+export function parseRepo(name: string): RepoRef {
+  const parts = name.split('/');
+  const [owner, repo] = parts;
+  if (parts.length !== 2 || !owner || !repo || !NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..') {
+    throw failure('invalid', 'GitHub repositories are named owner/name');
+  }
+  return { owner, repo: repo.replace(/\.git$/, ''), key: `${owner}/${repo.replace(/\.git$/, '')}`.toLowerCase() };
+}
+
+/** Strips leading/trailing slashes: '' is the root. */
+export function cleanPath(path: string): string {
+  return path.replace(/^\/+|\/+$/g, '');
+}
+
+/** True when a `link` header has a next page. */
+export function hasNextPage(link: unknown): boolean {
+  return typeof link === 'string' && /<[^<>]+>;\s*rel="next"/.test(link);
+}
+
+/**
+ * A GET made conditional on the last ETag seen for `key`: a 304 (free on GitHub's primary limit) answers from the
+ * remembered value. `fetcher` receives the extra headers and returns the value to keep plus the response headers.
+ */
+export async function conditionalGet<T>(
+  ctx: Ctx,
+  key: string,
+  fetcher: (headers: Record<string, string>) => Promise<{ value: T; headers: Record<string, unknown> }>,
+  bytes: (value: T) => number,
+): Promise<T> {
+  const cacheKey = `etag:${key}`;
+  const prev = ctx.cache.peek<{ etag: string; value: T }>(cacheKey);
+  try {
+    const res = await fetcher(prev ? { 'if-none-match': prev.etag } : {});
+    const etag = res.headers['etag'];
+    if (typeof etag === 'string' && etag) ctx.cache.set(cacheKey, { etag, value: res.value }, bytes(res.value) + etag.length * 2 + 64);
+    else ctx.cache.delete(cacheKey);
+    return res.value;
+  } catch (err) {
+    if (prev && isHttpFailure(err) && err.status === 304) return prev.value;
+    throw err;
+  }
+}
+
+/** Returns the cached immutable value for `key`, or computes, caches and returns it. */
+export async function immutable<T>(ctx: Ctx, key: string, load: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
+  const hit = ctx.cache.get<T>(key);
+  if (hit !== undefined) return hit;
+  const value = await load();
+  ctx.cache.set(key, value, bytes(value));
+  return value;
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i] as T, i);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}

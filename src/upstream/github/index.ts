@@ -1,0 +1,94 @@
+// The GitHub upstream: `createGitHubUpstream` wires the client, cache and operation modules, and is the boundary
+// where every failure becomes an UpstreamError (through errors.ts, once).
+import type { UpResult, Upstream } from '../types.js';
+import { ByteLru } from './cache.js';
+import { createClient, type Counters, type RateSnapshot } from './client.js';
+import { parseRepo, type Ctx } from './context.js';
+import { translate } from './errors.js';
+import { readFiles } from './files.js';
+import { health } from './health.js';
+import { compare, getCommit, listCommits } from './history.js';
+import { makeRedactor, safeLog, type LogFn } from './logger.js';
+import { branchHead, defaultBranch, listBranches, listRepos } from './refs.js';
+import { getTree } from './tree.js';
+import { commitFiles } from './write.js';
+
+export type { LogFn, LogLevel } from './logger.js';
+
+export interface GitHubUpstreamOptions {
+  readonly token: string;
+  /** Default https://api.github.com; GitHub Enterprise Server: https://host/api/v3. */
+  readonly baseUrl?: string;
+  readonly log?: LogFn;
+  readonly fetch?: typeof fetch;
+  /** Byte budget of the immutable-object cache (default 64 MiB). */
+  readonly cacheBytes?: number;
+  /** Longest rate-limit wait that is sat out before answering `rate_limited` (default 30 s). */
+  readonly maxRateLimitWaitSeconds?: number;
+  /** Retries of 5xx and network failures (default 3). */
+  readonly maxRetries?: number;
+  readonly requestTimeoutMs?: number;
+  /** Base of plugin-retry's quadratic back-off: 1×, 4×, 9× this (default 1000 ms). For tests. */
+  readonly retryDelayMs?: number;
+  /** Minimum gap between mutating requests (default 1000 ms, GitHub's advice). For tests. */
+  readonly writeSpacingMs?: number;
+}
+
+export type GitHubUpstream = Upstream & { stats(): { requests: number; cacheHits: number; notModified: number } };
+
+/** Builds the GitHub adapter of the Upstream port. */
+export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstream {
+  const redact = makeRedactor(opts.token);
+  const log = safeLog(opts.log, redact);
+  const counters: Counters = { requests: 0, cacheHits: 0, notModified: 0 };
+  let lastRate: RateSnapshot | undefined;
+  const octokit = createClient({
+    token: opts.token,
+    baseUrl: (opts.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+    log,
+    fetch: opts.fetch ?? globalThis.fetch,
+    maxRateLimitWaitSeconds: opts.maxRateLimitWaitSeconds ?? 30,
+    maxRetries: opts.maxRetries ?? 3,
+    retryDelayMs: opts.retryDelayMs ?? 1000,
+    requestTimeoutMs: opts.requestTimeoutMs ?? 30_000,
+    writeSpacingMs: opts.writeSpacingMs ?? 1000,
+    counters,
+    onRate: (rate) => {
+      lastRate = rate;
+    },
+  });
+  const cache = new ByteLru(opts.cacheBytes ?? 64 * 1024 * 1024, () => {
+    counters.cacheHits += 1;
+  });
+  const ctx: Ctx = { octokit, cache, log };
+
+  /** Runs one operation; anything thrown is translated once, here. */
+  const guard = async <T>(op: string, fn: () => Promise<T>): Promise<UpResult<T>> => {
+    try {
+      return { ok: true, value: await fn() };
+    } catch (err) {
+      const error = translate(err, redact);
+      log(error.code === 'unavailable' ? 'warn' : 'debug', `github ${op} failed: ${error.message}`, { code: error.code });
+      return { ok: false, error };
+    }
+  };
+
+  return {
+    kind: 'github',
+    listRepos: () => guard('listRepos', () => listRepos(ctx)),
+    defaultBranch: (repo) => guard('defaultBranch', () => defaultBranch(ctx, parseRepo(repo))),
+    listBranches: (repo) => guard('listBranches', () => listBranches(ctx, parseRepo(repo))),
+    branchHead: (repo, branch) => guard('branchHead', () => branchHead(ctx, parseRepo(repo), branch)),
+    getTree: (repo, ref, path) => guard('getTree', () => getTree(ctx, parseRepo(repo), ref, path)),
+    readFiles: (repo, ref, paths) => guard('readFiles', () => readFiles(ctx, parseRepo(repo), ref, paths, redact)),
+    listCommits: (repo, ref, query) => guard('listCommits', () => listCommits(ctx, parseRepo(repo), ref, query)),
+    getCommit: (repo, sha, reachableFrom) => guard('getCommit', () => getCommit(ctx, parseRepo(repo), sha, reachableFrom)),
+    compare: (repo, base, head) => guard('compare', () => compare(ctx, parseRepo(repo), base, head)),
+    commitFiles: (repo, branch, request) => guard('commitFiles', () => commitFiles(ctx, parseRepo(repo), branch, request, redact)),
+    health: () => health(ctx, () => lastRate, redact),
+    close: async () => {
+      cache.clear();
+    },
+    stats: () => ({ ...counters }),
+  };
+}

@@ -1,0 +1,147 @@
+// Trees: the recursive listing (one request, cached by tree SHA) with a bounded level-by-level fallback when GitHub
+// truncates it, and single-path lookups that walk only the trees on the way to the path.
+import type { EntryType, TreeEntry } from '../../core/model.js';
+import type { TreeListing } from '../types.js';
+import { cleanPath, immutable, mapLimit, type Ctx, type RepoRef } from './context.js';
+import { failure } from './errors.js';
+import { resolveTree } from './refs.js';
+
+/** One tree entry as GitHub lists it; `path` is relative to the tree that was fetched. */
+export interface RawEntry {
+  readonly path: string;
+  readonly mode: string;
+  readonly type: string;
+  readonly sha: string;
+  readonly size?: number;
+}
+
+interface RawTree {
+  readonly entries: readonly RawEntry[];
+  readonly truncated: boolean;
+  /** path → entry, built lazily for lookups in recursive listings. */
+  index?: Map<string, RawEntry>;
+}
+
+// Level-by-level fallback bounds: trees fetched, and concurrency per level.
+const MAX_FALLBACK_TREES = 2000;
+const LEVEL_CONCURRENCY = 8;
+
+function entryBytes(t: RawTree): number {
+  return t.entries.reduce((n, e) => n + 160 + e.path.length * 2, 64);
+}
+
+/** `GET git/trees/{sha}` (optionally recursive), cached by SHA: trees are immutable. */
+export function fetchTree(ctx: Ctx, r: RepoRef, sha: string, recursive: boolean): Promise<RawTree> {
+  return immutable(
+    ctx,
+    `tree:${r.key}:${sha}:${recursive ? 'r' : '1'}`,
+    async () => {
+      const res = await ctx.octokit.rest.git.getTree({
+        owner: r.owner,
+        repo: r.repo,
+        tree_sha: sha,
+        ...(recursive ? { recursive: '1' } : {}),
+      });
+      const entries = res.data.tree.map((e) => {
+        const base = { path: e.path ?? '', mode: e.mode ?? '', type: e.type ?? '', sha: e.sha ?? '' };
+        return typeof e.size === 'number' ? { ...base, size: e.size } : base;
+      });
+      return { entries, truncated: res.data.truncated === true };
+    },
+    entryBytes,
+  );
+}
+
+/** Maps a GitHub entry to the model's entry kind. */
+export function entryType(e: Pick<RawEntry, 'mode' | 'type'>): EntryType {
+  if (e.mode === '120000') return 'symlink';
+  if (e.mode === '160000' || e.type === 'commit') return 'submodule';
+  if (e.type === 'tree') return 'dir';
+  return 'file';
+}
+
+function toEntry(e: RawEntry, prefix: string): TreeEntry {
+  const path = prefix ? `${prefix}/${e.path}` : e.path;
+  const type = entryType(e);
+  return (type === 'file' || type === 'symlink') && typeof e.size === 'number' ? { path, type, sha: e.sha, size: e.size } : { path, type, sha: e.sha };
+}
+
+/**
+ * The entry at `path` below `rootTree` (full path in the result), or undefined. Uses a cached, complete recursive
+ * listing when there is one; otherwise walks one non-recursive tree per path component.
+ */
+export async function lookupPath(ctx: Ctx, r: RepoRef, rootTree: string, path: string): Promise<RawEntry | undefined> {
+  const p = cleanPath(path);
+  if (!p) return { path: '', mode: '040000', type: 'tree', sha: rootTree };
+  const rec = ctx.cache.peek<RawTree>(`tree:${r.key}:${rootTree}:r`);
+  if (rec && !rec.truncated) {
+    rec.index ??= new Map(rec.entries.map((e) => [e.path, e]));
+    return rec.index.get(p);
+  }
+  const parts = p.split('/');
+  let tree = rootTree;
+  for (let i = 0; i < parts.length; i++) {
+    const level = await fetchTree(ctx, r, tree, false);
+    const e = level.entries.find((x) => x.path === parts[i]);
+    if (!e) return undefined;
+    if (i === parts.length - 1) return { ...e, path: p };
+    if (e.type !== 'tree') return undefined;
+    tree = e.sha;
+  }
+  return undefined;
+}
+
+/** Everything below `treeSha`, fetched one non-recursive tree per directory, in git's pre-order. */
+async function walkLevels(ctx: Ctx, r: RepoRef, treeSha: string): Promise<RawEntry[]> {
+  const children = new Map<string, readonly RawEntry[]>();
+  let level = [treeSha];
+  let fetched = 0;
+  while (level.length > 0) {
+    fetched += level.length;
+    if (fetched > MAX_FALLBACK_TREES) {
+      throw failure('too_large', 'The directory is too large to list through the GitHub API; list a subdirectory');
+    }
+    const trees = await mapLimit(level, LEVEL_CONCURRENCY, (sha) => fetchTree(ctx, r, sha, false));
+    const nextLevel: string[] = [];
+    trees.forEach((t, i) => {
+      children.set(level[i] as string, t.entries);
+      for (const e of t.entries) if (e.type === 'tree' && !children.has(e.sha)) nextLevel.push(e.sha);
+    });
+    level = [...new Set(nextLevel)];
+  }
+  const out: RawEntry[] = [];
+  const visit = (sha: string, prefix: string): void => {
+    for (const e of children.get(sha) ?? []) {
+      const path = prefix ? `${prefix}/${e.path}` : e.path;
+      out.push({ ...e, path });
+      if (e.type === 'tree') visit(e.sha, path);
+    }
+  };
+  visit(treeSha, '');
+  return out;
+}
+
+/** The recursive listing below `path` at `ref`. */
+export async function getTree(ctx: Ctx, r: RepoRef, ref: string, path: string): Promise<TreeListing> {
+  const commit = await resolveTree(ctx, r, ref);
+  const p = cleanPath(path);
+  const notADir = failure('not_found', `No directory ${p} at this ref`);
+  const root = await fetchTree(ctx, r, commit.tree, true);
+  if (!root.truncated) {
+    if (!p) return { commit: commit.sha, entries: root.entries.map((e) => toEntry(e, '')) };
+    const dir = root.entries.find((e) => e.path === p);
+    if (!dir || dir.type !== 'tree') throw notADir;
+    const below = root.entries.filter((e) => e.path.startsWith(`${p}/`));
+    return { commit: commit.sha, entries: below.map((e) => toEntry(e, '')) };
+  }
+  // GitHub cut the recursive listing short: never return it. Find the subtree, try it recursively, else walk it.
+  ctx.log('info', 'GitHub truncated a recursive tree; walking the subtree level by level', { repo: `${r.owner}/${r.repo}` });
+  const dir = await lookupPath(ctx, r, commit.tree, p);
+  if (!dir || dir.type !== 'tree') throw notADir;
+  if (p) {
+    const sub = await fetchTree(ctx, r, dir.sha, true);
+    if (!sub.truncated) return { commit: commit.sha, entries: sub.entries.map((e) => toEntry(e, p)) };
+  }
+  const all = await walkLevels(ctx, r, dir.sha);
+  return { commit: commit.sha, entries: all.map((e) => toEntry(e, p)) };
+}

@@ -1,0 +1,125 @@
+// One atomic commit through the Git Data API: blobs → tree on base_tree → commit → fast-forward-only ref update.
+// Objects created before the ref moves are unreachable until it does, so a failure never leaves a partial write.
+// When the branch moved underneath, the tree is rebuilt on the new head only if none of our paths changed there.
+import type { WriteRequest, WriteResult } from '../types.js';
+import { cleanPath, type Ctx, type RepoRef } from './context.js';
+import { failure, githubMessage, isHttpFailure, translate } from './errors.js';
+import { changedPaths } from './history.js';
+import { branchHead, gitCommit } from './refs.js';
+import { lookupPath } from './tree.js';
+
+const MAX_REBUILDS = 5;
+/** The committer of every write; the author is the caller's when given. */
+export const COMMITTER = { name: 'git-blinder', email: 'git-blinder@users.noreply.github.com' } as const;
+
+interface TreeItem {
+  path: string;
+  mode: '100644' | '100755' | '040000' | '160000' | '120000';
+  type: 'blob' | 'tree' | 'commit';
+  sha: string | null;
+}
+
+function checkPath(path: string): string {
+  const p = cleanPath(path);
+  const bad = !p || p !== path || p.split('/').some((s) => s === '' || s === '.' || s === '..' || s === '.git');
+  if (bad) throw failure('invalid', `Not a valid file path: ${path}`);
+  return p;
+}
+
+function overlaps(a: string, b: string): boolean {
+  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+}
+
+function isNotFastForward(err: unknown): boolean {
+  return isHttpFailure(err) && err.status === 422 && /fast.?forward/i.test(githubMessage(err) || err.message);
+}
+
+/** Builds the tree entries for `writes`/`deletes` over `baseTree`; deleting what is not a file there is a no-op. */
+async function treeItems(
+  ctx: Ctx,
+  r: RepoRef,
+  baseTree: string,
+  blobs: ReadonlyMap<string, string>,
+  deletes: readonly string[],
+): Promise<TreeItem[]> {
+  const items: TreeItem[] = [];
+  for (const [path, sha] of blobs) {
+    const existing = await lookupPath(ctx, r, baseTree, path);
+    items.push({ path, mode: existing?.mode === '100755' ? '100755' : '100644', type: 'blob', sha });
+  }
+  for (const path of deletes) {
+    const existing = await lookupPath(ctx, r, baseTree, path);
+    // Directories are not deleted wholesale: they may hold paths the caller was never allowed to judge.
+    if (!existing || existing.type === 'tree') continue;
+    const mode = (['100644', '100755', '160000', '120000'] as const).find((m) => m === existing.mode) ?? '100644';
+    items.push({ path, mode, type: existing.type === 'commit' ? 'commit' : 'blob', sha: null });
+  }
+  return items;
+}
+
+/** Commits `request` on `branch` as one commit, compare-and-swap on the branch head. */
+export async function commitFiles(ctx: Ctx, r: RepoRef, branch: string, request: WriteRequest, redact: (s: string) => string): Promise<WriteResult> {
+  const writes = new Map<string, { content: string; encoding: 'utf-8' | 'base64' }>();
+  for (const f of request.files) writes.set(checkPath(f.path), { content: f.content, encoding: f.encoding });
+  const deletes = [...new Set(request.deletes.map(checkPath))].filter((p) => !writes.has(p));
+  const pushed = [...writes.keys(), ...deletes];
+
+  let head = await branchHead(ctx, r, branch);
+  // Blobs do not depend on the base: create them once, reuse them on every rebuild.
+  const blobs = new Map<string, string>();
+  for (const [path, f] of writes) {
+    const res = await ctx.octokit.rest.git.createBlob({ owner: r.owner, repo: r.repo, content: f.content, encoding: f.encoding });
+    blobs.set(path, res.data.sha);
+  }
+
+  for (let attempt = 0; ; attempt++) {
+    const base = await gitCommit(ctx, r, head);
+    const items = await treeItems(ctx, r, base.tree, blobs, deletes);
+    const tree =
+      items.length === 0
+        ? base.tree // nothing to change: still commit, on the same tree
+        : (await ctx.octokit.rest.git.createTree({ owner: r.owner, repo: r.repo, base_tree: base.tree, tree: items })).data.sha;
+    const commit = await ctx.octokit.rest.git.createCommit({
+      owner: r.owner,
+      repo: r.repo,
+      message: request.message,
+      tree,
+      parents: [head],
+      ...(request.author ? { author: { name: request.author.name, email: request.author.email } } : {}),
+      committer: { ...COMMITTER },
+    });
+    const sha = commit.data.sha;
+    try {
+      await ctx.octokit.rest.git.updateRef({ owner: r.owner, repo: r.repo, ref: `heads/${branch}`, sha, force: false });
+      return { sha, branch, parent: head, retries: attempt };
+    } catch (err) {
+      if (isHttpFailure(err) && err.status === 422 && /reference does not exist/i.test(githubMessage(err))) {
+        throw failure('not_found', `Branch ${branch} not found`);
+      }
+      if (!isNotFastForward(err)) {
+        // The update may have landed before the connection failed: a head equal to our commit is a success.
+        if (translate(err, redact).code === 'unavailable' && (await branchHead(ctx, r, branch).catch(() => '')) === sha) {
+          return { sha, branch, parent: head, retries: attempt };
+        }
+        throw err;
+      }
+    }
+    // The branch moved. Rebuild on the new head only if the commits in between left every path of ours alone.
+    const moved = await branchHead(ctx, r, branch);
+    if (attempt + 1 > MAX_REBUILDS) {
+      throw failure('conflict', `Branch ${branch} kept moving during the write; nothing was written. Retry later.`);
+    }
+    if (moved !== head) {
+      const changed = await changedPaths(ctx, r, head, moved);
+      const touched = !changed.complete || changed.status !== 'ahead' || changed.paths.some((c) => pushed.some((p) => overlaps(c, p)));
+      if (touched) {
+        throw failure(
+          'conflict',
+          `Branch ${branch} moved during the write and the new commits change the same files; nothing was written. Read them again and retry.`,
+        );
+      }
+      ctx.log('info', 'branch moved during a write; rebuilding on the new head', { branch, attempt: attempt + 1 });
+      head = moved;
+    }
+  }
+}
