@@ -17,7 +17,7 @@ export interface ApiDeps {
   readonly upstreams: readonly Upstream[];
   readonly resolve: (ep: Endpoint) => Binding | undefined;
   readonly invoke: InvokeDeps;
-  readonly publicUrl: string;
+  readonly publicUrl: () => string;
   /** Operator status (health route). */
   readonly status: () => Promise<Record<string, unknown>>;
 }
@@ -35,7 +35,7 @@ const fail = (res: Response, code: Parameters<typeof statusFor>[0], message: str
 /** `/api/*`: every route needs the ops Bearer, compared in constant time. */
 export function apiRouter(deps: ApiDeps): Router {
   const r = express.Router();
-  const view = (p: Perimeter) => ({ ...p, urls: agentUrls(deps.publicUrl, p) });
+  const view = (p: Perimeter) => ({ ...p, urls: agentUrls(deps.publicUrl(), p) });
 
   r.use((req, res, next) => {
     if (!sameSecret(bearerOf(req.headers.authorization), deps.opsToken)) {
@@ -75,7 +75,7 @@ export function apiRouter(deps: ApiDeps): Router {
   r.get('/perimeters/:id/branches', (req, res) => {
     const p = deps.store.get(req.params.id);
     if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
-    res.json({ default_branch: p.default_branch, branches: p.branches, urls: agentUrls(deps.publicUrl, p) });
+    res.json({ default_branch: p.default_branch, branches: p.branches, urls: agentUrls(deps.publicUrl(), p) });
   });
 
   r.post('/perimeters/:id/branches', async (req, res) => {

@@ -21,7 +21,7 @@ export interface AppDeps {
   readonly invoke: InvokeDeps;
   readonly version: string;
   /** Base URL agents use, e.g. http://127.0.0.1:7400 (printed in agent URLs). */
-  readonly publicUrl: string;
+  readonly publicUrl: () => string;
   /** Interface the server binds to (Host/Origin checks follow it). */
   readonly host: string;
   readonly allowedHosts?: readonly string[];

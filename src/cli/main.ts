@@ -1,0 +1,67 @@
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { CommanderError } from 'commander';
+import { CliError } from './client.js';
+import { createLogger } from './log.js';
+import { buildProgram, type ServeFlags } from './program.js';
+import { serve } from './serve.js';
+
+/** The package version, read once from package.json next to dist/. */
+function version(): string {
+  try {
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+  } catch {
+    return '0.0.0';
+  }
+}
+
+/** Composition root: argv and env in, exit code out. The only place that touches process and console. */
+export async function main(argv: string[]): Promise<void> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const err = (line: string) => process.stderr.write(`${line}\n`);
+  const v = version();
+
+  const runServe = async (f: ServeFlags) => {
+    const log = createLogger(f.logLevel);
+    const running = await serve({
+      port: f.port,
+      host: f.host,
+      config: f.config,
+      stateDir: f.stateDir,
+      token: f.token,
+      opsToken: f.opsToken,
+      githubUrl: f.githubUrl,
+      root: f.root,
+      allowedHosts: f.allowedHost,
+      sessionIdleSeconds: f.sessionIdle,
+      cwd: process.cwd(),
+      home: homedir(),
+      version: v,
+      log,
+      out,
+    });
+    const stop = (signal: string) => {
+      log('info', 'shutting down', { signal });
+      running.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
+  };
+
+  const program = buildProgram({ out, err, env: process.env, version: v, serve: runServe }).exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (e) {
+    // Exit codes are chosen here only: 0 done, 1 failed, 2 usage.
+    if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
+    if (e instanceof CliError) {
+      err(`error: ${e.message}`);
+      process.exit(e.exitCode);
+    }
+    err(`error: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  }
+}

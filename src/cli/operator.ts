@@ -1,0 +1,139 @@
+import type { Perimeter } from '../core/index.js';
+import { ALL_TOOLS } from '../registry/index.js';
+import { apiClient, type ApiClient } from './client.js';
+import { readStored } from './ops-token.js';
+import { table } from './table.js';
+
+export interface OpsOptions {
+  url: string;
+  token?: string;
+  stateDir?: string;
+  json?: boolean;
+}
+
+type PerimeterView = Perimeter & { urls: string[] };
+type Out = (line: string) => void;
+
+/** The operator's token: flag, GIT_BLINDER_OPS_TOKEN, GITHUB_TOKEN, then the one the server stored in the state dir. */
+export async function opsClient(o: OpsOptions, env: NodeJS.ProcessEnv, stateDir: string): Promise<ApiClient> {
+  const token = o.token ?? env.GIT_BLINDER_OPS_TOKEN ?? env.GITHUB_TOKEN ?? (await readStored(stateDir));
+  return apiClient(o.url, token);
+}
+
+const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) => out(json ? JSON.stringify(value, null, 2) : human());
+
+/** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
+export function printTools(out: Out, json: boolean | undefined): void {
+  const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: t.agentSurface ? 'agent+root' : 'root only', access: t.access, description: t.description }));
+  print(out, json, { tools: rows }, () => table(['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'], rows.map((r) => [r.name, r.surface, r.access, r.description])));
+}
+
+const perimeterRows = (ps: PerimeterView[]) =>
+  table(
+    ['ID', 'REPO', 'READ', 'WRITE', 'BRANCHES', 'TOOLS'],
+    ps.map((p) => [p.id, p.repo, p.read.join(',') || '-', p.write.join(',') || '-', p.branches.join(','), p.tools?.join(',') ?? '(agent catalogue)']),
+  );
+
+function showPerimeter(p: PerimeterView): string {
+  return [
+    `id:             ${p.id}`,
+    `repo:           ${p.repo}`,
+    `read:           ${p.read.join(', ') || '(nothing)'}`,
+    `write:          ${p.write.join(', ') || '(nothing)'}`,
+    `tools:          ${p.tools?.join(', ') ?? '(agent catalogue)'}`,
+    `default branch: ${p.default_branch}`,
+    `branches:       ${p.branches.join(', ')}`,
+    ...p.urls.map((u, i) => `${i === 0 ? 'agent URLs:     ' : '                '}${u}`),
+  ].join('\n');
+}
+
+export const operator = {
+  async status(c: ApiClient, out: Out, json?: boolean) {
+    const s = await c.call<Record<string, unknown>>('GET', '/health');
+    print(out, json, s, () => {
+      const ps = (s.perimeters as { id: string; repo: string; sessions: number }[]) ?? [];
+      const ups = (s.upstreams as { kind: string; ok: boolean; detail: string; rateLimit?: { remaining: number; limit: number; resetAt: string } }[]) ?? [];
+      return [
+        `git-blinder ${String(s.version)} up ${String(s.uptime_s)} s, state dir ${String(s.state_dir)}`,
+        `sessions open: ${String((s.sessions as { open: number }).open)}`,
+        ...ups.map((u) => `upstream ${u.kind}: ${u.ok ? 'ok' : 'DOWN'} (${u.detail})${u.rateLimit ? ` rate limit ${u.rateLimit.remaining}/${u.rateLimit.limit}, resets ${u.rateLimit.resetAt}` : ''}`),
+        ...(s.audit ? [`audit: ${JSON.stringify(s.audit)}`] : []),
+        '',
+        table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),
+      ].join('\n');
+    });
+  },
+  async reposList(c: ApiClient, out: Out, json?: boolean) {
+    const r = await c.call<{ repos: { name: string; defaultBranch: string }[] }>('GET', '/repos');
+    print(out, json, r, () => table(['REPO', 'DEFAULT BRANCH'], r.repos.map((x) => [x.name, x.defaultBranch])));
+  },
+  async branchesList(c: ApiClient, out: Out, repo: string, json?: boolean) {
+    const r = await c.call<{ branches: { name: string; sha: string }[] }>('GET', `/branches?repo=${encodeURIComponent(repo)}`);
+    print(out, json, r, () => table(['BRANCH', 'HEAD'], r.branches.map((b) => [b.name, b.sha])));
+  },
+  async create(c: ApiClient, out: Out, body: Record<string, unknown>, json?: boolean) {
+    const r = await c.call<{ perimeter: PerimeterView }>('POST', '/perimeters', body);
+    print(out, json, r, () => `created perimeter ${r.perimeter.id}\n${showPerimeter(r.perimeter)}`);
+  },
+  async list(c: ApiClient, out: Out, json?: boolean) {
+    const r = await c.call<{ perimeters: PerimeterView[] }>('GET', '/perimeters');
+    print(out, json, r, () => (r.perimeters.length ? perimeterRows(r.perimeters) : 'no perimeters'));
+  },
+  async show(c: ApiClient, out: Out, id: string, json?: boolean) {
+    const r = await c.call<{ perimeter: PerimeterView }>('GET', `/perimeters/${encodeURIComponent(id)}`);
+    print(out, json, r, () => showPerimeter(r.perimeter));
+  },
+  async remove(c: ApiClient, out: Out, id: string, json?: boolean) {
+    const r = await c.call('DELETE', `/perimeters/${encodeURIComponent(id)}`);
+    print(out, json, r, () => `deleted perimeter ${id}`);
+  },
+  async branchList(c: ApiClient, out: Out, id: string, json?: boolean) {
+    const r = await c.call<{ default_branch: string; branches: string[]; urls: string[] }>('GET', `/perimeters/${encodeURIComponent(id)}/branches`);
+    print(out, json, r, () => table(['BRANCH', 'DEFAULT'], r.branches.map((b) => [b, b === r.default_branch ? 'yes' : ''])));
+  },
+  async branchAdd(c: ApiClient, out: Out, id: string, branch: string, json?: boolean) {
+    const r = await c.call<{ perimeter: PerimeterView }>('POST', `/perimeters/${encodeURIComponent(id)}/branches`, { name: branch });
+    const url = r.perimeter.urls.find((u) => u.endsWith(`/${branch.split('/').map(encodeURIComponent).join('/')}`));
+    print(out, json, r, () => `added ${branch} to ${id}${url ? `\nagent URL: ${url}` : ''}`);
+  },
+  async branchRemove(c: ApiClient, out: Out, id: string, branch: string, json?: boolean) {
+    const r = await c.call('DELETE', `/perimeters/${encodeURIComponent(id)}/branches/${branch.split('/').map(encodeURIComponent).join('/')}`);
+    print(out, json, r, () => `removed ${branch} from ${id}`);
+  },
+  async commitsList(c: ApiClient, out: Out, id: string, q: { branch?: string; path?: string; perPage?: string; page?: string }, json?: boolean) {
+    const params = new URLSearchParams();
+    if (q.branch) params.set('branch', q.branch);
+    if (q.path) params.set('path', q.path);
+    if (q.perPage) params.set('per_page', q.perPage);
+    if (q.page) params.set('page', q.page);
+    const qs = params.toString();
+    const r = await c.call<{ branch: string; commits: { sha: string; message: string; author: { name: string; date: string } }[]; has_more: boolean }>(
+      'GET',
+      `/perimeters/${encodeURIComponent(id)}/commits${qs ? `?${qs}` : ''}`,
+    );
+    print(out, json, r, () =>
+      r.commits.length === 0
+        ? `no visible commits on ${r.branch}`
+        : table(['SHA', 'DATE', 'AUTHOR', 'MESSAGE'], r.commits.map((x) => [x.sha.slice(0, 12), x.author.date, x.author.name, x.message.split('\n')[0] ?? ''])) +
+          (r.has_more ? '\n(more: use --page)' : ''),
+    );
+  },
+  async commitsShow(c: ApiClient, out: Out, id: string, sha: string, branch: string | undefined, json?: boolean) {
+    const qs = branch ? `?branch=${encodeURIComponent(branch)}` : '';
+    const r = await c.call<{ sha: string; message: string; author: { name: string; date: string }; files: { path: string; status: string; additions: number; deletions: number }[]; omitted_count: number }>(
+      'GET',
+      `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`,
+    );
+    print(out, json, r, () =>
+      [
+        `commit ${r.sha}`,
+        `author ${r.author.name} ${r.author.date}`,
+        '',
+        r.message,
+        '',
+        table(['STATUS', 'PATH', '+', '-'], r.files.map((f) => [f.status, f.path, String(f.additions), String(f.deletions)])),
+        `omitted (outside the perimeter): ${r.omitted_count}`,
+      ].join('\n'),
+    );
+  },
+};

@@ -1,0 +1,148 @@
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { ApiClient } from './client.js';
+import type { Level } from './log.js';
+import { isLevel } from './log.js';
+import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
+import { stateDirFrom } from './paths.js';
+
+export interface ProgramIO {
+  readonly out: (line: string) => void;
+  readonly err: (line: string) => void;
+  readonly env: NodeJS.ProcessEnv;
+  readonly version: string;
+  /** Starts the server and resolves once it listens. */
+  readonly serve: (o: ServeFlags) => Promise<void>;
+  /** Overridable for tests. */
+  readonly client?: (o: OpsOptions, stateDir: string) => Promise<ApiClient>;
+}
+
+export interface ServeFlags {
+  port: number;
+  host: string;
+  config?: string;
+  stateDir: string;
+  token?: string;
+  opsToken?: string;
+  githubUrl?: string;
+  root: boolean;
+  allowedHost?: string[];
+  sessionIdle: number;
+  logLevel: Level;
+}
+
+const int = (name: string) => (v: string) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number.`);
+  return n;
+};
+const collect = (v: string, prev: string[] = []) => [...prev, v];
+const DEFAULT_URL = 'http://127.0.0.1:7400';
+
+/** Builds the commander program. Pure wiring: every effect goes through `io`. */
+export function buildProgram(io: ProgramIO): Command {
+  const program = new Command('git-blinder')
+    .description('Blinders for AI coding agents: one MCP server, many perimeters over a git repository or GitHub.')
+    .version(io.version)
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .showHelpAfterError();
+
+  const clientFor = async (o: OpsOptions) => {
+    const stateDir = stateDirFrom(o.stateDir, io.env);
+    return io.client ? io.client(o, stateDir) : opsClient(o, io.env, stateDir);
+  };
+  // Operator commands talk to the running server.
+  const ops = (cmd: Command) =>
+    cmd
+      .option('--url <url>', 'server to talk to', io.env.GIT_BLINDER_URL ?? DEFAULT_URL)
+      .option('--token <token>', 'ops token (default: GIT_BLINDER_OPS_TOKEN, GITHUB_TOKEN, or the one stored in the state dir)')
+      .option('--state-dir <dir>', 'where the server keeps its state (to find the stored ops token)')
+      .option('--json', 'print JSON for scripts');
+
+  program
+    .command('serve')
+    .description('Run the server. With no token and no config it serves the current repository read-only.')
+    .option('--port <n>', 'port to listen on', int('--port'), 7400)
+    .option('--host <host>', 'interface to bind', '127.0.0.1')
+    .option('--config <file>', 'YAML file of perimeters preloaded at boot')
+    .option('--state-dir <dir>', 'state directory (perimeters, allowlists, ops token)')
+    .addOption(new Option('--token <token>', 'GitHub token held by the server').env('GITHUB_TOKEN'))
+    .addOption(new Option('--ops-token <token>', 'Bearer token for /api (default: the GitHub token, else generated)').env('GIT_BLINDER_OPS_TOKEN'))
+    .addOption(new Option('--github-url <url>', 'GitHub API base URL (GitHub Enterprise Server: https://HOST/api/v3)').env('GITHUB_API_URL'))
+    .option('--no-root', 'disable the unfiltered operator surface /mcp/root')
+    .option('--allowed-host <host>', 'Host header value to accept (repeatable; needed when binding beyond loopback)', collect)
+    .option('--session-idle <seconds>', 'close MCP sessions idle this long', int('--session-idle'), 1800)
+    .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL'))
+    .action(async (o: Omit<ServeFlags, 'stateDir' | 'logLevel'> & { stateDir?: string; logLevel: string }) => {
+      if (!isLevel(o.logLevel)) throw new InvalidArgumentError('--log-level must be debug, info, warn or error.');
+      await io.serve({ ...o, stateDir: stateDirFrom(o.stateDir, io.env), logLevel: o.logLevel });
+    });
+
+  program
+    .command('tools')
+    .description('List the tools and where they are served.')
+    .option('--json', 'print JSON')
+    .action((o: { json?: boolean }) => printTools(io.out, o.json));
+
+  ops(program.command('status').description('Show the running server: uptime, sessions, upstream health and rate limit.')).action(async (o: OpsOptions) =>
+    operator.status(await clientFor(o), io.out, o.json),
+  );
+
+  const repos = program.command('repos').description('Repositories the server can reach (operator discovery).');
+  ops(repos.command('list').description('List repositories.')).action(async (o: OpsOptions) => operator.reposList(await clientFor(o), io.out, o.json));
+
+  const branches = program.command('branches').description('Branches of a repository (operator discovery, never offered to agents).');
+  ops(branches.command('list').description('List branches of a repository.').requiredOption('--repo <repo>', 'owner/name or local path')).action(
+    async (o: OpsOptions & { repo: string }) => operator.branchesList(await clientFor(o), io.out, o.repo, o.json),
+  );
+
+  const perimeter = program.command('perimeter').description('Manage perimeters.');
+  ops(
+    perimeter
+      .command('create <id>')
+      .description('Create a perimeter and print its agent URL(s).')
+      .requiredOption('--repo <repo>', 'owner/name, or a local repository path')
+      .option('--read <glob>', 'readable paths (repeatable)', collect)
+      .option('--write <glob>', 'writable paths (repeatable)', collect)
+      .option('--tools <list>', 'comma-separated tool subset (default: the agent catalogue)')
+      .option('--branch <name>', 'extra allowlisted branch (repeatable; must exist)', collect),
+  ).action(async (id: string, o: OpsOptions & { repo: string; read?: string[]; write?: string[]; tools?: string; branch?: string[] }) => {
+    const body: Record<string, unknown> = { id, repo: o.repo, read: o.read ?? [], write: o.write ?? [] };
+    if (o.tools) body.tools = o.tools.split(',').map((t) => t.trim()).filter(Boolean);
+    if (o.branch) body.branches = o.branch;
+    await operator.create(await clientFor(o), io.out, body, o.json);
+  });
+  ops(perimeter.command('list').description('List perimeters.')).action(async (o: OpsOptions) => operator.list(await clientFor(o), io.out, o.json));
+  ops(perimeter.command('show <id>').description('Show one perimeter.')).action(async (id: string, o: OpsOptions) => operator.show(await clientFor(o), io.out, id, o.json));
+  ops(perimeter.command('delete <id>').description('Delete a perimeter (its agents lose access at their next call).')).action(async (id: string, o: OpsOptions) =>
+    operator.remove(await clientFor(o), io.out, id, o.json),
+  );
+
+  const branch = perimeter.command('branch').description("Manage a perimeter's branch allowlist.");
+  ops(branch.command('list <id>').description('List allowlisted branches.')).action(async (id: string, o: OpsOptions) =>
+    operator.branchList(await clientFor(o), io.out, id, o.json),
+  );
+  ops(branch.command('add <id> <branch>').description('Allowlist a branch (it must exist upstream).')).action(async (id: string, b: string, o: OpsOptions) =>
+    operator.branchAdd(await clientFor(o), io.out, id, b, o.json),
+  );
+  ops(branch.command('remove <id> <branch>').description('Remove a branch from the allowlist (never the default branch).')).action(
+    async (id: string, b: string, o: OpsOptions) => operator.branchRemove(await clientFor(o), io.out, id, b, o.json),
+  );
+
+  const commits = perimeter.command('commits').description('Filtered history, exactly as an agent of the perimeter sees it.');
+  ops(
+    commits
+      .command('list <id>')
+      .description('List visible commits.')
+      .option('--branch <name>', 'allowlisted branch (default: the default branch)')
+      .option('--path <path>', 'only commits touching this path')
+      .option('--per-page <n>', 'commits per page (max 100)')
+      .option('--page <n>', 'page number'),
+  ).action(async (id: string, o: OpsOptions & { branch?: string; path?: string; perPage?: string; page?: string }) =>
+    operator.commitsList(await clientFor(o), io.out, id, o, o.json),
+  );
+  ops(commits.command('show <id> <sha>').description('Show a commit cut to the perimeter.').option('--branch <name>', 'allowlisted branch')).action(
+    async (id: string, sha: string, o: OpsOptions & { branch?: string }) => operator.commitsShow(await clientFor(o), io.out, id, sha, o.branch, o.json),
+  );
+
+  return program;
+}
