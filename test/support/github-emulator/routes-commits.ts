@@ -26,9 +26,10 @@ function escapeBre(s: string): string {
 
 /** GET /repos/{o}/{r}/commits */
 export async function listCommits(ctx: Ctx, r: RepoEntry): Promise<Reply> {
-  if (await isEmpty(r.dir)) throw emptyRepo(DOCS.list);
+  const [empty, defaultRef] = await Promise.all([isEmpty(r.dir), defaultBranch(r.dir)]);
+  if (empty) throw emptyRepo(DOCS.list);
   const q = ctx.query;
-  const start = q.get('sha') || (await defaultBranch(r.dir));
+  const start = q.get('sha') || defaultRef;
   const sha = await resolveCommit(r.dir, start);
   if (!sha) throw new GitHubError(404, `No commit found for SHA: ${start}`, DOCS.list);
   const rawPath = q.get('path');
@@ -47,8 +48,10 @@ export async function listCommits(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   }
   const p = pageParams(q);
   const pathArg = path === '' ? undefined : path;
-  const total = await countCommits(r.dir, [...filters, '--end-of-options', sha], pathArg);
-  const commits = await log(r.dir, [...filters, `--skip=${(p.page - 1) * p.perPage}`, `--max-count=${p.perPage}`, '--end-of-options', sha], pathArg);
+  const [total, commits] = await Promise.all([
+    countCommits(r.dir, [...filters, '--end-of-options', sha], pathArg),
+    log(r.dir, [...filters, `--skip=${(p.page - 1) * p.perPage}`, `--max-count=${p.perPage}`, '--end-of-options', sha], pathArg),
+  ]);
   const last = Math.max(1, Math.ceil(total / p.perPage));
   const link = linker(ctx)(p.page, last);
   return json(200, commits.map((c) => commitShape(ctx.s, r, c)), link ? { link } : {});
@@ -74,8 +77,8 @@ function diffEntry(ctx: Ctx, r: RepoEntry, at: string, f: FileChange): Record<st
 
 /** GET /repos/{o}/{r}/commits/{ref} */
 export async function getCommit(ctx: Ctx, r: RepoEntry, ref: string): Promise<Reply> {
-  if (await isEmpty(r.dir)) throw emptyRepo(DOCS.get);
-  const sha = await resolveCommit(r.dir, ref);
+  const [empty, sha] = await Promise.all([isEmpty(r.dir), resolveCommit(r.dir, ref)]);
+  if (empty) throw emptyRepo(DOCS.get);
   if (!sha) throw new GitHubError(422, `No commit found for SHA: ${ref}`, DOCS.get);
   const info = await commitInfo(r.dir, sha);
   const parent = info.parents[0] ?? EMPTY_TREE;

@@ -134,8 +134,9 @@ async function fileObject(ctx: Ctx, w: Where, path: string, sha: string, content
 
 /** GET /repos/{o}/{r}/contents/{path} */
 export async function getContents(ctx: Ctx, r: RepoEntry, rawPathParam: string): Promise<Reply> {
-  if (await isEmpty(r.dir)) throw new GitHubError(404, 'This repository is empty.', DOCS.contents);
-  const ref = ctx.query.get('ref') || (await defaultBranch(r.dir));
+  const [empty, defaultRef] = await Promise.all([isEmpty(r.dir), defaultBranch(r.dir)]);
+  if (empty) throw new GitHubError(404, 'This repository is empty.', DOCS.contents);
+  const ref = ctx.query.get('ref') || defaultRef;
   const commit = await resolveCommit(r.dir, ref);
   if (!commit) throw new GitHubError(404, `No commit found for the ref ${ref}`, DOCS.contents);
   const w: Where = { r, ref, commit };

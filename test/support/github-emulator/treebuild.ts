@@ -22,7 +22,8 @@ export async function buildTree(dir: string, base: string | null, edits: readonl
       // Whatever lives at the path now: the file itself, or everything beneath a directory.
       const present = (await run(['--literal-pathspecs', 'ls-files', '-z', '--', e.path])).split('\0').filter(Boolean);
       if (e.sha === null && present.length === 0) return { ok: false, code: 'missing_path', path: e.path };
-      if (present.length) await run(['update-index', '--force-remove', '-z', '--stdin'], present.map((p) => `${p}\0`).join(''));
+      // Mode 0 through --index-info removes an entry without needing a work tree (this is a bare repository).
+      if (present.length) await run(['update-index', '-z', '--index-info'], present.map((p) => `0 ${'0'.repeat(40)}\t${p}\0`).join(''));
       if (e.sha === null) continue;
       if (e.mode === '040000') {
         await run(['read-tree', `--prefix=${e.path}/`, '--end-of-options', e.sha]);
