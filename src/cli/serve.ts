@@ -5,7 +5,7 @@ import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
 import { openStore } from '../registry/store.js';
 import { agentUrls } from '../http/api.js';
-import type { Log } from '../registry/index.js';
+import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { CliError } from './client.js';
 import { loadConfig } from './config.js';
 import { resolveServeOpsToken } from './ops-token.js';
@@ -35,6 +35,8 @@ export interface Running {
 }
 
 const DEFAULT_PERIMETER = 'local';
+/** The embedded default is read-only: it does not even list a write tool. */
+const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read').map((t) => t.name);
 
 async function repoRoot(cwd: string): Promise<string | undefined> {
   try {
@@ -72,7 +74,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
     if (!made.ok) throw new CliError(`Invalid config: perimeters.${spec.id}.${made.message}`);
   }
   if (here) {
-    const made = await service.create({ id: DEFAULT_PERIMETER, repo: here, read: ['**'], write: [] }, { replace: true });
+    const made = await service.create({ id: DEFAULT_PERIMETER, repo: here, read: ['**'], write: [], tools: READ_TOOLS }, { replace: true });
     if (!made.ok) throw new CliError(`Cannot serve ${here}: ${made.message}`);
   }
 

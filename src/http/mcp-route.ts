@@ -33,7 +33,6 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
     });
   const modern = createMcpHandler(({ requestInfo }) => serverFor(parseEndpoint(new URL(requestInfo?.url ?? 'http://x/').pathname)), {
     legacy: 'reject',
-    responseMode: 'json',
   });
   const modernNode = toNodeHandler(modern);
 
