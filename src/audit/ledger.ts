@@ -11,6 +11,7 @@ import { withFileLock, type LockTiming } from './lock.js';
 import {
   AuditEvent,
   eventBody,
+  saltId,
   sealRecord,
   type CheckpointRecord,
   type EventRecord,
@@ -185,9 +186,11 @@ class Writer {
   warn: (message: string) => void = () => undefined;
 
   private readonly c: WriterConfig;
+  private readonly saltId: string;
 
   constructor(c: WriterConfig) {
     this.c = c;
+    this.saltId = saltId(c.salt);
     this.active = join(c.dir, c.base);
   }
 
@@ -333,7 +336,7 @@ class Writer {
   /** Seals an event as one line; an oversized clear event is stored redacted rather than lost. */
   private eventLine(e: AuditEvent, at: { seq: number; ts: string; prevHash: string }): string {
     const make = (mode: Redaction): string =>
-      `${canonicalJson(sealRecord<EventRecord>(eventBody(e, at, { mode, salt: this.c.salt }), this.c.signer))}\n`;
+      `${canonicalJson(sealRecord<EventRecord>(eventBody(e, at, { mode, salt: this.c.salt, saltId: this.saltId }), this.c.signer))}\n`;
     let line = make(this.c.redaction);
     if (Buffer.byteLength(line) > MAX_LINE_BYTES && this.c.redaction === 'clear') {
       this.warn('audit: event too large for a clear line; its paths and args are stored as HMACs');

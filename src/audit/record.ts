@@ -141,7 +141,7 @@ const clean = (s: string): string =>
 export function eventBody(
   e: AuditEvent,
   at: { seq: number; ts: string; prevHash: string },
-  redact: { mode: Redaction; salt: Buffer },
+  redact: { mode: Redaction; salt: Buffer; saltId?: string },
 ): Unsealed<EventRecord> {
   const body: Record<string, unknown> = {
     v: 1,
@@ -162,7 +162,7 @@ export function eventBody(
     prev_hash: at.prevHash,
   };
   if (redact.mode === 'hmac-sha256') {
-    body['salt_id'] = saltId(redact.salt);
+    body['salt_id'] = redact.saltId ?? saltId(redact.salt);
     if (e.paths !== undefined) body['paths'] = e.paths.map((p) => pathDigest(redact.salt, p));
     if (e.args !== undefined) body['args'] = argsDigest(redact.salt, e.args);
   } else {

