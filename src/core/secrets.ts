@@ -85,7 +85,7 @@ const notPlaceholder = (s: string): boolean => !PLACEHOLDER_WORDS.test(s) && sha
 const RULES: readonly Rule[] = [
   {
     kind: 'private_key',
-    re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\r?\n|\\r?\\n){1,2}(?:[A-Za-z0-9+/=]{16}|Proc-Type:|Version:|Comment:)/g,
+    re: /-----BEGIN [A-Z0-9 ]{0,40}PRIVATE KEY(?: BLOCK)?-----(?:\r?\n|(?:\\r)?\\n){1,2}(?:[A-Za-z0-9+/=]{16}|Proc-Type:|Version:|Comment:)/g,
     hint: 0,
   },
   { kind: 'github_token', re: /(?<![A-Za-z0-9_])gh[pousr]_[A-Za-z0-9]{36,251}/g, hint: 4, accept: notPlaceholder },
@@ -180,8 +180,7 @@ function isReference(v: string): boolean {
 
 // Looks like a generated credential: not a reference, not a placeholder, two or more character classes, and
 // enough entropy (hex alphabets get a lower bar: 16 symbols cap their entropy at 4 bits).
-function looksRandom(raw: string): boolean {
-  const v = raw.length > 4096 ? raw.slice(0, 4096) : raw;
+function looksRandom(v: string): boolean {
   if (isReference(v) || PLACEHOLDER_WORDS.test(v)) return false;
   const classes = [/[a-z]/, /[A-Z]/, /[0-9]/, /[^A-Za-z0-9_.\-/]/].filter((c) => c.test(v)).length;
   if (classes < 2) return false;
@@ -207,7 +206,8 @@ function scanOne({ path, content }: ScannedFile): Finding[] {
     for (const m of content.matchAll(rule.re)) {
       const secret = lastGroup(m);
       const start = (m.index ?? 0) + m[0].length - secret.length;
-      if (rule.accept && !rule.accept(secret, m)) continue;
+      // Judge a bounded prefix: a 1 MB "token" is as suspicious from its first 4 KB, and the checks stay cheap.
+      if (rule.accept && !rule.accept(secret.length > 4096 ? secret.slice(0, 4096) : secret, m)) continue;
       const hit = { kind: rule.kind, start, end: start + secret.length, context: rule.context === true };
       hits.push(rule.hint > 0 ? { ...hit, hint: m[0].slice(0, rule.hint) } : hit);
     }
