@@ -8,6 +8,23 @@ export interface Ctx {
   readonly octokit: GitHubClient;
   readonly cache: ByteLru;
   readonly log: LogFn;
+  /** Tails of the per-key queues used by `serial`. */
+  readonly queues: Map<string, Promise<unknown>>;
+}
+
+/**
+ * Runs `fn` after every earlier `serial` call with the same key has settled. Writes to one branch from this process
+ * queue up instead of racing each other into not-a-fast-forward rebuilds; other writers are still handled by CAS.
+ */
+export function serial<T>(ctx: Ctx, key: string, fn: () => Promise<T>): Promise<T> {
+  const prev = ctx.queues.get(key) ?? Promise.resolve();
+  const run = prev.then(fn, fn);
+  const tail = run.catch(() => undefined);
+  ctx.queues.set(key, tail);
+  void tail.then(() => {
+    if (ctx.queues.get(key) === tail) ctx.queues.delete(key);
+  });
+  return run;
 }
 
 /** A parsed `owner/name`; `key` is the case-folded name used in cache keys (GitHub names are case-insensitive). */

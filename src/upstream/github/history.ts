@@ -207,8 +207,19 @@ export async function compare(ctx: Ctx, r: RepoRef, base: string, head: string):
   return { ...rest, commits };
 }
 
-/** Files changed between two commits (for the write path's rebase check); `complete` is false when GitHub capped it. */
-export async function changedPaths(ctx: Ctx, r: RepoRef, base: string, head: string): Promise<{ status: string; paths: string[]; complete: boolean }> {
+/** What changed between two commits, for the write path's rebase check. */
+export interface Changes {
+  readonly status: string;
+  /** Paths touched (both sides of a rename). */
+  readonly paths: readonly string[];
+  /** False when GitHub capped the file list (300), so `paths` may miss some. */
+  readonly complete: boolean;
+  /** The head commit's tree when the comparison listed it. */
+  readonly headTree?: string;
+}
+
+/** Files changed between two commits (three-dot compare), cached: both ends are SHAs. */
+export async function changedPaths(ctx: Ctx, r: RepoRef, base: string, head: string): Promise<Changes> {
   return immutable(
     ctx,
     `changed:${r.key}:${base}:${head}`,
@@ -216,7 +227,10 @@ export async function changedPaths(ctx: Ctx, r: RepoRef, base: string, head: str
       const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({ owner: r.owner, repo: r.repo, basehead: `${base}...${head}` });
       const files = res.data.files ?? [];
       const paths = files.flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]));
-      return { status: res.data.status, paths, complete: files.length < 300 };
+      const last = res.data.commits.at(-1);
+      const headTree = last?.sha === head ? last.commit.tree.sha : undefined;
+      const changes = { status: res.data.status, paths, complete: files.length < 300 };
+      return headTree ? { ...changes, headTree } : changes;
     },
     approxBytes,
   );

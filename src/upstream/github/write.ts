@@ -2,15 +2,15 @@
 // Objects created before the ref moves are unreachable until it does, so a failure never leaves a partial write.
 // When the branch moved underneath, the tree is rebuilt on the new head only if none of our paths changed there.
 import type { WriteRequest, WriteResult } from '../types.js';
-import { cleanPath, type Ctx, type RepoRef } from './context.js';
+import { cleanPath, serial, type Ctx, type RepoRef } from './context.js';
 import { failure, githubMessage, isHttpFailure, translate } from './errors.js';
 import { changedPaths } from './history.js';
 import { branchHead, gitCommit } from './refs.js';
 import { lookupPath } from './tree.js';
 
 const MAX_REBUILDS = 5;
-/** The committer of every write; the author is the caller's when given. */
-export const COMMITTER = { name: 'git-blinder', email: 'git-blinder@users.noreply.github.com' } as const;
+/** The committer of every write, and its author when the caller names none (as the local adapter does). */
+export const COMMITTER = { name: 'git-blinder', email: 'git-blinder@localhost' } as const;
 
 interface TreeItem {
   path: string;
@@ -62,30 +62,44 @@ export async function commitFiles(ctx: Ctx, r: RepoRef, branch: string, request:
   const writes = new Map<string, { content: string; encoding: 'utf-8' | 'base64' }>();
   for (const f of request.files) writes.set(checkPath(f.path), { content: f.content, encoding: f.encoding });
   const deletes = [...new Set(request.deletes.map(checkPath))].filter((p) => !writes.has(p));
-  const pushed = [...writes.keys(), ...deletes];
 
-  let head = await branchHead(ctx, r, branch);
-  // Blobs do not depend on the base: create them once, reuse them on every rebuild.
+  await branchHead(ctx, r, branch); // an unknown branch fails before anything is created
+  // Blobs do not depend on the base: create them once (outside the branch queue), reuse them on every rebuild.
   const blobs = new Map<string, string>();
   for (const [path, f] of writes) {
     const res = await ctx.octokit.rest.git.createBlob({ owner: r.owner, repo: r.repo, content: f.content, encoding: f.encoding });
     blobs.set(path, res.data.sha);
   }
+  return serial(ctx, `write:${r.key}:${branch}`, () => land(ctx, r, branch, request, blobs, deletes, redact));
+}
 
+/** Tree → commit → fast-forward, rebuilt (bounded) on a head that moved without touching our paths. */
+async function land(
+  ctx: Ctx,
+  r: RepoRef,
+  branch: string,
+  request: WriteRequest,
+  blobs: ReadonlyMap<string, string>,
+  deletes: readonly string[],
+  redact: (s: string) => string,
+): Promise<WriteResult> {
+  const pushed = [...blobs.keys(), ...deletes];
+  let head = await branchHead(ctx, r, branch);
+  let baseTree = (await gitCommit(ctx, r, head)).tree;
+  // Computed once: a rebuild only happens when none of these paths changed, so the entries stay right.
+  const items = await treeItems(ctx, r, baseTree, blobs, deletes);
   for (let attempt = 0; ; attempt++) {
-    const base = await gitCommit(ctx, r, head);
-    const items = await treeItems(ctx, r, base.tree, blobs, deletes);
     const tree =
       items.length === 0
-        ? base.tree // nothing to change: still commit, on the same tree
-        : (await ctx.octokit.rest.git.createTree({ owner: r.owner, repo: r.repo, base_tree: base.tree, tree: items })).data.sha;
+        ? baseTree // nothing to change: still commit, on the same tree
+        : (await ctx.octokit.rest.git.createTree({ owner: r.owner, repo: r.repo, base_tree: baseTree, tree: items })).data.sha;
     const commit = await ctx.octokit.rest.git.createCommit({
       owner: r.owner,
       repo: r.repo,
       message: request.message,
       tree,
       parents: [head],
-      ...(request.author ? { author: { name: request.author.name, email: request.author.email } } : {}),
+      author: request.author ? { name: request.author.name, email: request.author.email } : { ...COMMITTER },
       committer: { ...COMMITTER },
     });
     const sha = commit.data.sha;
@@ -105,21 +119,21 @@ export async function commitFiles(ctx: Ctx, r: RepoRef, branch: string, request:
       }
     }
     // The branch moved. Rebuild on the new head only if the commits in between left every path of ours alone.
-    const moved = await branchHead(ctx, r, branch);
     if (attempt + 1 > MAX_REBUILDS) {
       throw failure('conflict', `Branch ${branch} kept moving during the write; nothing was written. Retry later.`);
     }
-    if (moved !== head) {
-      const changed = await changedPaths(ctx, r, head, moved);
-      const touched = !changed.complete || changed.status !== 'ahead' || changed.paths.some((c) => pushed.some((p) => overlaps(c, p)));
-      if (touched) {
-        throw failure(
-          'conflict',
-          `Branch ${branch} moved during the write and the new commits change the same files; nothing was written. Read them again and retry.`,
-        );
-      }
-      ctx.log('info', 'branch moved during a write; rebuilding on the new head', { branch, attempt: attempt + 1 });
-      head = moved;
+    const moved = await branchHead(ctx, r, branch);
+    if (moved === head) continue; // a stale replica answered; try again
+    const changes = await changedPaths(ctx, r, head, moved);
+    const touched = !changes.complete || changes.status !== 'ahead' || changes.paths.some((c) => pushed.some((p) => overlaps(c, p)));
+    if (touched) {
+      throw failure(
+        'conflict',
+        `Branch ${branch} moved during the write and the new commits change the same files; nothing was written. Read them again and retry.`,
+      );
     }
+    ctx.log('info', 'branch moved during a write; rebuilding on the new head', { branch, attempt: attempt + 1 });
+    head = moved;
+    baseTree = changes.headTree ?? (await gitCommit(ctx, r, moved)).tree;
   }
 }
