@@ -1,0 +1,119 @@
+// An in-process git-blinder over real repositories: createApp + a listening socket on port 0 + real MCP clients.
+import type { Server } from 'node:http';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createApp, type App } from '../../src/http/app.js';
+import type { CallRecord } from '../../src/mcp/index.js';
+import { perimeterService } from '../../src/registry/perimeters.js';
+import { openStore, type PerimeterStore } from '../../src/registry/store.js';
+import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
+import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
+
+export const OPS_TOKEN = 'test-ops-token-0123456789';
+
+export interface TestServer {
+  readonly url: string;
+  readonly app: App;
+  readonly store: PerimeterStore;
+  readonly stateDir: string;
+  readonly records: CallRecord[];
+  /** Creates a perimeter through the same service the API uses. */
+  perimeter(spec: Record<string, unknown>): Promise<void>;
+  /** Connects a real MCP client to a path such as `/mcp/infra`. */
+  connect(path: string, mode?: 'legacy' | 'auto', headers?: Record<string, string>): Promise<Agent>;
+  api(method: string, path: string, body?: unknown, token?: string | null): Promise<{ status: number; json: any }>;
+  close(): Promise<void>;
+}
+
+export interface Agent {
+  readonly client: Client;
+  readonly transport: StreamableHTTPClientTransport;
+  call(name: string, args: Record<string, unknown>): Promise<{ isError?: boolean; text: string; structured: any }>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(opts: { upstream?: Upstream; upstreamFor?: UpstreamFor; rootEnabled?: boolean; sessionIdleMs?: number } = {}): Promise<TestServer> {
+  const stateDir = await mkdtemp(join(tmpdir(), 'gb-state-'));
+  const opened = await openStore(stateDir);
+  if (!opened.ok) throw new Error(opened.message);
+  const store = opened.value;
+  const local = opts.upstream ?? createLocalGitUpstream();
+  const upstreamFor: UpstreamFor = opts.upstreamFor ?? (() => local);
+  const records: CallRecord[] = [];
+  let url = '';
+  const app = createApp({
+    store,
+    upstreamFor,
+    upstreams: [local],
+    opsToken: OPS_TOKEN,
+    invoke: { upstreamFor, log: () => undefined, record: (r) => records.push(r) },
+    version: 'test',
+    publicUrl: () => url,
+    host: '127.0.0.1',
+    rootEnabled: opts.rootEnabled ?? true,
+    ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
+    stateDir,
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const addr = server.address();
+  url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  const agents: Agent[] = [];
+  const service = perimeterService(store, upstreamFor);
+
+  return {
+    url,
+    app,
+    store,
+    stateDir,
+    records,
+    async perimeter(spec) {
+      const out = await service.create(spec);
+      if (!out.ok) throw new Error(out.message);
+    },
+    async connect(path, mode = 'legacy', headers = {}) {
+      const client = new Client({ name: 'test-agent', version: '1.0.0' }, { versionNegotiation: { mode } });
+      const transport = new StreamableHTTPClientTransport(new URL(url + path), { requestInit: { headers } });
+      await client.connect(transport);
+      const agent: Agent = {
+        client,
+        transport,
+        async call(name, args) {
+          const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
+          return { ...(r.isError ? { isError: true } : {}), text: r.content.map((c) => c.text).join('\n'), structured: r.structuredContent };
+        },
+        async close() {
+          if (transport.sessionId) await transport.terminateSession().catch(() => undefined);
+          await client.close();
+        },
+      };
+      agents.push(agent);
+      return agent;
+    },
+    async api(method, path, body, token = OPS_TOKEN) {
+      const res = await fetch(`${url}${path}`, {
+        method,
+        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      let json: unknown = text;
+      try {
+        json = JSON.parse(text);
+      } catch {
+        /* not JSON: keep the text */
+      }
+      return { status: res.status, json };
+    },
+    async close() {
+      await Promise.all(agents.map((a) => a.close().catch(() => undefined)));
+      await app.close();
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+      await rm(stateDir, { recursive: true, force: true });
+    },
+  };
+}
