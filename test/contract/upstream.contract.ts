@@ -93,7 +93,10 @@ export function runUpstreamContract(
       expect(missing).toMatchObject({ path: 'nope.txt', ok: false, error: { code: 'not_found' } });
       expect(dir).toMatchObject({ path: 'docs', ok: false, error: { code: 'not_found' } });
       expect(spaced).toMatchObject({ ok: true, content: 'spaced\n' });
-      expect(!missing?.ok && !dir?.ok && missing.error.message.replace('nope.txt', 'X')).toBe(!dir?.ok && dir?.error.message.replace('docs', 'X'));
+      // A directory and a missing file get the same message shape, so one cannot be told from the other.
+      const shape = (x: typeof missing, p: string) => (x && !x.ok ? x.error.message.replace(p, 'X') : undefined);
+      expect(shape(missing, 'nope.txt')).toBeDefined();
+      expect(shape(missing, 'nope.txt')).toBe(shape(dir, 'docs'));
     });
 
     it.skipIf(options.skip?.symlinks)('returns a committed symlink as its target text', async () => {

@@ -4,6 +4,7 @@ import { gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from './exec.js';
 import type { Repo } from './repo.js';
 import { parseLsTree, type RawEntry } from './tree.js';
+import { isTreePath } from './paths.js';
 
 const SNIFF_BYTES = 8000;
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -47,7 +48,8 @@ export async function readBlobs(
   paths: readonly string[],
   maxFileBytes: number,
 ): Promise<{ ok: true; value: FileRead[] } | Failed> {
-  const wanted = paths.filter((p) => p !== '');
+  // A path git would resolve outside the tree (or reject as a pathspec) simply does not exist here.
+  const wanted = paths.filter((p) => p !== '' && isTreePath(p));
   const entries = new Map<string, RawEntry>();
   if (wanted.length > 0) {
     // Non-recursive ls-tree with literal pathspecs lists exactly the named entries (descending as needed).

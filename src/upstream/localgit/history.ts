@@ -7,6 +7,7 @@ import { runGit } from './exec.js';
 import { logSummaries } from './log.js';
 import type { Repo } from './repo.js';
 import { isFullId } from './refs.js';
+import { isTreePath } from './paths.js';
 
 /** Most commits a comparison lists (GitHub's limit too); counts stay exact. */
 export const MAX_COMPARE_COMMITS = 250;
@@ -20,9 +21,11 @@ export async function listCommits(
   const skip = Math.max(0, Math.floor(query.skip));
   const limit = Math.max(0, Math.floor(query.limit));
   if (limit === 0) return ok({ commits: [], hasMore: false });
-  if (query.paths.length === 0) return ok({ commits: [], hasMore: false });
-  // Pathspecs are literal (--literal-pathspecs) and match a directory prefix segment-wise.
-  const specs = query.paths.includes('') ? [] : ['--', ...new Set(query.paths)];
+  // Pathspecs are literal (--literal-pathspecs) and match a directory prefix segment-wise; a prefix that is not
+  // a valid repository path matches nothing.
+  const prefixes = query.paths.filter((p) => isTreePath(p));
+  if (prefixes.length === 0) return ok({ commits: [], hasMore: false });
+  const specs = prefixes.includes('') ? [] : ['--', ...new Set(prefixes)];
   const page = await logSummaries(repo, [`--skip=${skip}`, `--max-count=${limit + 1}`, commit, ...(specs.length ? specs : ['--'])], true);
   if (!page.ok) return page;
   return ok({ commits: page.value.slice(0, limit), hasMore: page.value.length > limit });

@@ -1,6 +1,6 @@
 // The local git upstream: the port implemented over the git CLI, reading only from the object database.
 import type { UpResult, Upstream, UpstreamHealth, RepoInfo } from '../types.js';
-import { fail, ok, type Failed, type Log } from './errors.js';
+import { fail, gitFailure, ok, type Failed, type Log } from './errors.js';
 import { runGit } from './exec.js';
 import { compare, getCommit, listCommits } from './history.js';
 import { readBlobs } from './blobs.js';
@@ -81,7 +81,7 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
       const repo = await open(path);
       if (!repo.ok) return repo;
       const run = await runGit(['for-each-ref', '--sort=refname', '--format=%(refname)%00%(objectname)', 'refs/heads/'], repo.value.call);
-      if (run.code !== 0) return fail('unavailable', 'git failed while listing branches; try again later.');
+      if (run.code !== 0) return gitFailure(run, 'listing branches', log);
       const branches = run.stdout
         .toString('utf8')
         .split('\n')

@@ -4,6 +4,7 @@ import type { TreeListing } from '../types.js';
 import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from './exec.js';
 import type { Repo } from './repo.js';
+import { isTreePath } from './paths.js';
 
 /** One `ls-tree -l -z` record with its mode kept (symlinks and submodules are told apart by mode). */
 export interface RawEntry {
@@ -44,6 +45,8 @@ export function toTreeEntry(e: RawEntry): TreeEntry {
 
 /** Recursive listing below `path` at `commit`; `not_found` unless `path` is a directory there. */
 export async function listTree(repo: Repo, commit: string, path: string): Promise<{ ok: true; value: TreeListing } | Failed> {
+  // `./` and `../` would be resolved against the working directory; the core never sends them, we refuse them too.
+  if (path !== '' && !isTreePath(path)) return fail('not_found', `Directory not found: ${path}`);
   // `<commit>:<path>` takes the path literally (no pathspec magic) and fails for a blob, a submodule or nothing.
   const treeish = path === '' ? `${commit}^{tree}` : `${commit}:${path}`;
   const kind = await runGit(['cat-file', '-t', treeish], repo.call);

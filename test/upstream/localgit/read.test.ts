@@ -141,6 +141,18 @@ describe('localgit repositories', () => {
     await up.close();
   });
 
+  it('treats paths git would resolve outside the tree as missing', async () => {
+    const up = createLocalGitUpstream();
+    const r = await up.readFiles(g.dir, 'main', ['../x', './sub/x.txt', 'sub/x.txt', '/etc/passwd']);
+    expect(r.ok && r.value.map((x) => x.ok)).toEqual([false, false, true, false]);
+    for (const p of ['../', './sub', '/etc']) {
+      const t = await up.getTree(g.dir, 'main', p);
+      expect(!t.ok && t.error.code).toBe('not_found');
+    }
+    const c = await up.listCommits(g.dir, 'main', { paths: ['../x'], skip: 0, limit: 5 });
+    expect(c).toEqual({ ok: true, value: { commits: [], hasMore: false } });
+  });
+
   it('never echoes git stderr or other paths in messages', async () => {
     const up = createLocalGitUpstream();
     const r = await up.getTree(notRepo, 'main', '');
