@@ -1,0 +1,59 @@
+// Invariants over the whole tool table, and the published schemas under review (__toolsnaps__).
+import { describe, expect, it } from 'vitest';
+import * as z from 'zod/v4';
+import { ROOT_ONLY_TOOLS } from '../../src/core/index.js';
+import { AGENT_CATALOGUE, ALL_TOOLS } from '../../src/registry/index.js';
+
+describe('every tool', () => {
+  it.each(ALL_TOOLS.map((t) => [t.name, t] as const))('%s declares everything the policy needs', (_name, tool) => {
+    expect(tool.description.length).toBeGreaterThan(20);
+    for (const hint of ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const) {
+      expect(typeof tool.annotations[hint]).toBe('boolean');
+    }
+    expect(tool.annotations.readOnlyHint).toBe(tool.access === 'read');
+    expect(tool.annotations.openWorldHint).toBe(false);
+    expect(typeof tool.paths).toBe('function');
+    expect(typeof tool.filter).toBe('function');
+    expect(typeof tool.notFound).toBe('function');
+    expect(['all', 'each']).toContain(tool.pathMode);
+  });
+
+  it('keeps ref discovery off the agent catalogue', () => {
+    for (const name of ROOT_ONLY_TOOLS) {
+      expect(AGENT_CATALOGUE).not.toContain(name);
+      expect(ALL_TOOLS.find((t) => t.name === name)?.agentSurface).toBe(false);
+    }
+    expect(AGENT_CATALOGUE).toEqual(['get_tree', 'get_file', 'get_files', 'push_files', 'list_commits', 'get_commit']);
+  });
+
+  it('never lets an agent name a repository, ref or branch', () => {
+    for (const tool of ALL_TOOLS.filter((t) => t.agentSurface)) {
+      const schema = z.toJSONSchema(tool.agentInput) as { properties?: Record<string, unknown>; additionalProperties?: unknown };
+      for (const key of ['repo', 'ref', 'branch', 'owner', 'sha_ref']) expect(Object.keys(schema.properties ?? {})).not.toContain(key);
+      expect(schema.additionalProperties).toBe(false);
+    }
+  });
+
+  it('extracts every path argument, so decide judges them all', () => {
+    const paths = (name: string, args: unknown) => ALL_TOOLS.find((t) => t.name === name)!.paths(args).map((p) => `${p.role}:${String(p.path)}`);
+    expect(paths('get_file', { path: 'a' })).toEqual(['file:a']);
+    expect(paths('get_files', { paths: ['a', 'b'] })).toEqual(['file:a', 'file:b']);
+    expect(paths('get_tree', {})).toEqual(['dir:']);
+    expect(paths('list_commits', { path: 'd' })).toEqual(['dir:d']);
+    expect(paths('push_files', { message: 'm', files: [{ path: 'w', content: '' }], delete: ['x'] })).toEqual(['write:w', 'write:x']);
+  });
+});
+
+describe('published schemas', () => {
+  it.each(ALL_TOOLS.map((t) => [t.name, t] as const))('%s matches its reviewed snapshot', async (name, tool) => {
+    const published = {
+      name,
+      description: tool.description,
+      annotations: tool.annotations,
+      agentInput: tool.agentSurface ? z.toJSONSchema(tool.agentInput) : null,
+      rootInput: z.toJSONSchema(tool.rootInput),
+      output: z.toJSONSchema(tool.output),
+    };
+    await expect(JSON.stringify(published, null, 2) + '\n').toMatchFileSnapshot(`__toolsnaps__/${name}.json`);
+  });
+});
