@@ -34,14 +34,15 @@ export interface RepoRef {
   readonly key: string;
 }
 
-const NAME = /^[A-Za-z0-9_.-]+$/;
+// GitHub owners and repositories: letters, digits, '-', '_' and '.', never starting with a dot.
+const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
 export const FULL_SHA = /^[0-9a-f]{40}$/i;
 
 /** Parses `owner/name`; anything else is `invalid`. */
 export function parseRepo(name: string): RepoRef {
   const parts = name.split('/');
   const [owner, repo] = parts;
-  if (parts.length !== 2 || !owner || !repo || !NAME.test(owner) || !NAME.test(repo) || repo === '.' || repo === '..') {
+  if (parts.length !== 2 || !owner || !repo || !NAME.test(owner) || !NAME.test(repo)) {
     throw failure('invalid', 'GitHub repositories are named owner/name');
   }
   return { owner, repo: repo.replace(/\.git$/, ''), key: `${owner}/${repo.replace(/\.git$/, '')}`.toLowerCase() };
