@@ -29,7 +29,10 @@ const matches = (r: EventRecord, f: QueryFilter): boolean => {
   return true;
 };
 
-/** Streams matching events; throws on a line that is not JSON (a torn last line of the active file is skipped). */
+/**
+ * Streams matching events; throws on a line that is not JSON (a torn last line of the active file is skipped).
+ * Not a snapshot: a rotation racing the query can make it miss or repeat the events of the file being rotated.
+ */
 export async function* queryLedger(file: string, filter: QueryFilter = {}): AsyncGenerator<LedgerEntry> {
   const dir = dirname(file);
   const base = basename(file);
@@ -57,8 +60,8 @@ export async function* queryLedger(file: string, filter: QueryFilter = {}): Asyn
         if (++found >= limit) return;
       }
     } catch (e) {
-      // The active file may not exist yet (or only segments remain after a crash).
-      if (name === base && (e as NodeJS.ErrnoException).code === 'ENOENT') return;
+      // The active file may not exist yet, and a segment may be pruned while we read.
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
       throw e;
     }
   }

@@ -1,4 +1,5 @@
-import { mkdir, readFile, rmdir, utimes, writeFile, appendFile } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, rename, rmdir, utimes, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -212,6 +213,20 @@ describe('torn tails and locks', () => {
     expect(ledger.state()).toMatchObject({ ok: false, failures: 1 });
     expect(ledger.state().lastError).toMatch(/lock/);
     await ledger.close();
+  });
+});
+
+describe('crash windows', () => {
+  it('recovers from a crash between renaming the active file and writing the new checkpoint', async () => {
+    const ledger = await openLedger({ dir: t.dir, salt: SALT, keep: 10 });
+    for (let i = 0; i < 3; i++) await ledger.append(event(i));
+    // What the rotation's rename leaves behind if the process dies before the new active file exists.
+    await rename(t.file, join(t.dir, 'audit.jsonl.segment-00000000000000000001-00000000000000000003'));
+    expect(await verifyLedger(t.file)).toMatchObject({ ok: true, counters: { events: 3, files: 1 } });
+    await ledger.append(event(3));
+    await ledger.close();
+    const report = await verifyLedger(t.file);
+    expect(report).toMatchObject({ ok: true, counters: { events: 4, checkpoints: 1, segments: 1, lastSeq: 5 } });
   });
 });
 
