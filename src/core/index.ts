@@ -10,3 +10,7 @@ export * from './verdict.js';
 export * from './model.js';
 export * from './filter.js';
 export * from './prefixes.js';
+export * from './privacy.js';
+export * from './protected.js';
+export * from './secrets.js';
+export * from './binary.js';

@@ -66,7 +66,7 @@ export interface ProtectedPolicy {
   isProtected(path: string): boolean;
   /** True when `path` is protected and the perimeter granted it (never true inside `.git`). */
   isGranted(path: string): boolean;
-  /** Judges every path of one write; refuses the whole write when any path is protected and not granted. */
+  /** Judges every path one write creates, changes or deletes; refuses it whole when any is protected and not granted. */
   check(paths: readonly string[]): ProtectedCheck;
 }
 
