@@ -51,7 +51,7 @@ export async function main(argv: string[]): Promise<void> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   };
 
-  const program = buildProgram({ out, err, env: process.env, version: v, serve: runServe }).exitOverride();
+  const program = buildProgram({ out, err, env: process.env, version: v, serve: runServe });
   try {
     await program.parseAsync(argv);
   } catch (e) {

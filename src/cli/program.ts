@@ -44,7 +44,9 @@ export function buildProgram(io: ProgramIO): Command {
     .description('Blinders for AI coding agents: one MCP server, many perimeters over a git repository or GitHub.')
     .version(io.version)
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
-    .showHelpAfterError();
+    .showHelpAfterError()
+    // Set before subcommands are created so they inherit it: usage errors reach main as CommanderError (exit 2).
+    .exitOverride();
 
   const clientFor = async (o: OpsOptions) => {
     const stateDir = stateDirFrom(o.stateDir, io.env);
