@@ -75,4 +75,4 @@ export async function startFixture(history: CommitSpec[] = HISTORY, opts: Emulat
 }
 
 /** Loose record type for response bodies in assertions. */
-export type Obj = Record<string, unknown> & { [k: string]: any }; // eslint-disable-line @typescript-eslint/no-explicit-any
+export type Obj = Record<string, unknown> & { [k: string]: any };

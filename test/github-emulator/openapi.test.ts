@@ -64,7 +64,7 @@ const cases: Case[] = [
   { name: 'list commits', method: 'GET', template: `${R}/commits`, path: () => '/repos/octo/demo/commits?path=src&per_page=2', status: 200 },
   { name: 'list commits: empty repo', method: 'GET', template: `${R}/commits`, path: () => '/repos/octo/empty/commits', status: 409 },
   { name: 'list commits: missing repo', method: 'GET', template: `${R}/commits`, path: () => '/repos/octo/nope/commits', status: 404 },
-  { name: 'get commit', method: 'GET', template: `${R}/commits/{ref}`, path: () => '/repos/octo/demo/commits/main~0'.replace('~0', ''), status: 200 },
+  { name: 'get commit', method: 'GET', template: `${R}/commits/{ref}`, path: () => '/repos/octo/demo/commits/main', status: 200 },
   { name: 'get root commit', method: 'GET', template: `${R}/commits/{ref}`, path: () => '/repos/octo/demo/commits/feature%2Fx', status: 200 },
   { name: 'get unknown commit', method: 'GET', template: `${R}/commits/{ref}`, path: () => '/repos/octo/demo/commits/nope', status: 422 },
   { name: 'get commit: empty repo', method: 'GET', template: `${R}/commits/{ref}`, path: () => '/repos/octo/empty/commits/main', status: 409 },

@@ -47,20 +47,6 @@ export async function git(dir: string, args: readonly string[], opts: { input?: 
   return r.stdout.toString('utf8');
 }
 
-/** Resolves a revision expression to a full SHA, or null when it does not name an object of that kind. */
-export async function revParse(dir: string, rev: string): Promise<string | null> {
-  const r = await gitRaw(dir, ['rev-parse', '--verify', '--quiet', '--end-of-options', rev]);
-  if (r.code !== 0) return null;
-  return r.stdout.toString('utf8').trim() || null;
-}
-
-/** The object type (`blob`, `tree`, `commit`, `tag`) or null when the object does not exist. */
-export async function objectType(dir: string, sha: string): Promise<string | null> {
-  if (!/^[0-9a-f]{40}$/.test(sha)) return null;
-  const r = await gitRaw(dir, ['cat-file', '-t', sha]);
-  return r.code === 0 ? r.stdout.toString('utf8').trim() : null;
-}
-
 /** One entry of `git ls-tree -l -z`. */
 export interface LsEntry {
   mode: string;
@@ -93,19 +79,6 @@ export function parseLsTree(out: Buffer): LsEntry[] {
 export async function lsTree(dir: string, treeish: string, recursive: boolean): Promise<LsEntry[]> {
   const args = ['ls-tree', '-l', '-z', ...(recursive ? ['-r', '-t'] : []), '--end-of-options', treeish];
   return parseLsTree((await gitRaw(dir, args)).stdout);
-}
-
-/** The single entry at `path` inside `commit`, or null. */
-export async function entryAt(dir: string, commit: string, path: string): Promise<LsEntry | null> {
-  const r = await gitRaw(dir, ['--literal-pathspecs', 'ls-tree', '-l', '-z', '--end-of-options', commit, '--', path]);
-  return parseLsTree(r.stdout).find((e) => e.path === path) ?? null;
-}
-
-/** Reads a blob's bytes. */
-export async function readBlob(dir: string, sha: string): Promise<Buffer> {
-  const r = await gitRaw(dir, ['cat-file', 'blob', sha]);
-  if (r.code !== 0) throw new Error(`cat-file blob ${sha}: ${r.stderr.trim()}`);
-  return r.stdout;
 }
 
 /** Parsed commit metadata. */

@@ -98,6 +98,7 @@ export async function startGitHubEmulator(opts: EmulatorOptions = {}): Promise<E
     requests: s.requests,
     close: () =>
       new Promise<void>((resolve, reject) => {
+        s.batch.closeAll();
         server.closeAllConnections();
         server.close((err) => (err ? reject(err) : resolve()));
       }),

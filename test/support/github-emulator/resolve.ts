@@ -1,8 +1,7 @@
 // Turning what a caller names (branch, tag, `heads/x`, SHA) into objects, and repository-wide facts.
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { git, gitRaw } from './git.js';
-import { plausibleRef } from './refname.js';
+import { git } from './git.js';
 import type { RepoFacts } from './shapes.js';
 import type { RepoEntry } from './state.js';
 
@@ -47,41 +46,4 @@ export async function repoFacts(r: RepoEntry): Promise<RepoFacts> {
     sizeKb: empty ? 0 : Math.max(1, kb),
     pushedAt: empty ? r.createdAt : new Date(Number(latest) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
   };
-}
-
-/** Candidate full ref names for what a caller wrote, in GitHub's lookup order (branch before tag). */
-function candidates(ref: string): string[] {
-  if (ref.startsWith('refs/')) return [ref];
-  if (ref.startsWith('heads/') || ref.startsWith('tags/')) return [`refs/${ref}`, `refs/heads/${ref}`, `refs/tags/${ref}`];
-  return [`refs/heads/${ref}`, `refs/tags/${ref}`];
-}
-
-/** The first expression that names an object, resolved in one `cat-file --batch-check` (one process, not one per try). */
-async function firstExisting(dir: string, exprs: readonly string[]): Promise<{ sha: string; type: string } | null> {
-  if (exprs.length === 0) return null;
-  const r = await gitRaw(dir, ['cat-file', '--batch-check=%(objectname) %(objecttype)'], { input: exprs.map((e) => `${e}\n`).join('') });
-  for (const line of r.stdout.toString('utf8').split('\n')) {
-    const m = /^([0-9a-f]{40}) (\w+)$/.exec(line);
-    if (m?.[1] && m[2]) return { sha: m[1], type: m[2] };
-  }
-  return null;
-}
-
-/** Expressions worth trying for what a caller wrote, in GitHub's order: full SHA, branch, tag, abbreviated SHA. */
-function commitExprs(ref: string): string[] {
-  if (/^[0-9a-f]{40}$/i.test(ref)) return [`${ref.toLowerCase()}^{commit}`];
-  const out = plausibleRef(ref) ? candidates(ref).map((c) => `${c}^{commit}`) : [];
-  if (/^[0-9a-f]{7,39}$/i.test(ref)) out.push(`${ref.toLowerCase()}^{commit}`);
-  return out;
-}
-
-/** A commit SHA for a branch, tag, qualified ref or (possibly abbreviated) SHA; null when nothing matches. */
-export async function resolveCommit(dir: string, ref: string): Promise<string | null> {
-  return (await firstExisting(dir, commitExprs(ref)))?.sha ?? null;
-}
-
-/** A tree SHA for a tree SHA, commit SHA, branch or tag name; null when nothing matches. */
-export async function resolveTree(dir: string, ref: string): Promise<string | null> {
-  if (/^[0-9a-f]{40}$/i.test(ref)) return (await firstExisting(dir, [`${ref.toLowerCase()}^{tree}`]))?.sha ?? null;
-  return (await firstExisting(dir, commitExprs(ref).map((e) => e.replace(/\^\{commit\}$/, '^{tree}'))))?.sha ?? null;
 }

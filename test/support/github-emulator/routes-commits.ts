@@ -1,9 +1,10 @@
 // Commit history: list commits, get a commit (with paged files), compare, and the Git Data commit read.
 import type { Ctx } from './context.js';
-import { commitInfo, countCommits, git, gitRaw, log, objectType } from './git.js';
+import { commitInfo, countCommits, git, gitRaw, log } from './git.js';
+import { objectType, resolveCommit } from './objects.js';
 import { EMPTY_TREE, diffFiles, type FileChange } from './diff.js';
 import { GitHubError, json, linkHeader, pageParams, paginate, type Reply } from './reply.js';
-import { defaultBranch, isEmpty, resolveCommit } from './resolve.js';
+import { defaultBranch, isEmpty } from './resolve.js';
 import { emptyRepo } from './routes-content.js';
 import { linker } from './routes-repo.js';
 import { commitShape, encPath, gitCommitShape, repoApi, repoHtml } from './shapes.js';
@@ -30,7 +31,7 @@ export async function listCommits(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   if (empty) throw emptyRepo(DOCS.list);
   const q = ctx.query;
   const start = q.get('sha') || defaultRef;
-  const sha = await resolveCommit(r.dir, start);
+  const sha = await resolveCommit(r, start);
   if (!sha) throw new GitHubError(404, `No commit found for SHA: ${start}`, DOCS.list);
   const rawPath = q.get('path');
   const path = rawPath ? rawPath.replace(/^\/+|\/+$/g, '') : '';
@@ -77,7 +78,7 @@ function diffEntry(ctx: Ctx, r: RepoEntry, at: string, f: FileChange): Record<st
 
 /** GET /repos/{o}/{r}/commits/{ref} */
 export async function getCommit(ctx: Ctx, r: RepoEntry, ref: string): Promise<Reply> {
-  const [empty, sha] = await Promise.all([isEmpty(r.dir), resolveCommit(r.dir, ref)]);
+  const [empty, sha] = await Promise.all([isEmpty(r.dir), resolveCommit(r, ref)]);
   if (empty) throw emptyRepo(DOCS.get);
   if (!sha) throw new GitHubError(422, `No commit found for SHA: ${ref}`, DOCS.get);
   const info = await commitInfo(r.dir, sha);
@@ -121,8 +122,8 @@ export async function compare(ctx: Ctx, r: RepoEntry, basehead: string): Promise
   if (await isEmpty(r.dir)) throw new GitHubError(404, 'Not Found', DOCS.compare);
   const baseName = stripOwner(r, basehead.slice(0, dots));
   const headName = stripOwner(r, basehead.slice(dots + 3));
-  const base = baseName === null ? null : await resolveCommit(r.dir, baseName);
-  const head = headName === null ? null : await resolveCommit(r.dir, headName);
+  const base = baseName === null ? null : await resolveCommit(r, baseName);
+  const head = headName === null ? null : await resolveCommit(r, headName);
   if (!base || !head) throw new GitHubError(404, 'Not Found', DOCS.compare);
   // base and head are full SHAs here, so they cannot be mistaken for options.
   const mbRun = await gitRaw(r.dir, ['merge-base', base, head]);
@@ -173,6 +174,6 @@ export async function compare(ctx: Ctx, r: RepoEntry, basehead: string): Promise
 export async function getGitCommit(ctx: Ctx, r: RepoEntry, sha: string): Promise<Reply> {
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.gitCommit);
   const lower = sha.toLowerCase();
-  if (!/^[0-9a-f]{40}$/.test(lower) || (await objectType(r.dir, lower)) !== 'commit') throw new GitHubError(404, 'Not Found', DOCS.gitCommit);
+  if (!/^[0-9a-f]{40}$/.test(lower) || (await objectType(r, lower)) !== 'commit') throw new GitHubError(404, 'Not Found', DOCS.gitCommit);
   return json(200, gitCommitShape(ctx.s, r, await commitInfo(r.dir, lower)));
 }

@@ -1,9 +1,10 @@
 // Trees, contents and blobs: the read side of files.
 import { posix } from 'node:path';
 import type { Ctx } from './context.js';
-import { entryAt, gitRaw, lsTree, objectType, readBlob, type LsEntry } from './git.js';
+import { gitRaw, lsTree, type LsEntry } from './git.js';
+import { entryAt, objectType, readBlob, resolveCommit, resolveTree } from './objects.js';
 import { GitHubError, json, type Reply } from './reply.js';
-import { defaultBranch, isEmpty, resolveCommit, resolveTree } from './resolve.js';
+import { defaultBranch, isEmpty } from './resolve.js';
 import { encPath, repoApi, repoHtml, wrappedBase64 } from './shapes.js';
 import type { RepoEntry } from './state.js';
 
@@ -34,7 +35,7 @@ function rawType(accept: string): string {
 /** GET /repos/{o}/{r}/git/trees/{tree_sha} */
 export async function getTree(ctx: Ctx, r: RepoEntry, treeish: string): Promise<Reply> {
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.tree);
-  const sha = await resolveTree(r.dir, treeish);
+  const sha = await resolveTree(r, treeish);
   if (!sha) throw new GitHubError(404, 'Not Found', DOCS.tree);
   // Any value of `recursive`, even "false" or "0", asks for a recursive listing.
   const recursive = ctx.query.has('recursive');
@@ -137,11 +138,11 @@ export async function getContents(ctx: Ctx, r: RepoEntry, rawPathParam: string):
   const [empty, defaultRef] = await Promise.all([isEmpty(r.dir), defaultBranch(r.dir)]);
   if (empty) throw new GitHubError(404, 'This repository is empty.', DOCS.contents);
   const ref = ctx.query.get('ref') || defaultRef;
-  const commit = await resolveCommit(r.dir, ref);
+  const commit = await resolveCommit(r, ref);
   if (!commit) throw new GitHubError(404, `No commit found for the ref ${ref}`, DOCS.contents);
   const w: Where = { r, ref, commit };
   const path = rawPathParam.replace(/^\/+|\/+$/g, '');
-  const entry: LsEntry | null = path === '' ? { mode: '040000', type: 'tree', sha: (await resolveTree(r.dir, commit)) ?? '', size: null, path: '' } : await entryAt(r.dir, commit, path);
+  const entry: LsEntry | null = path === '' ? { mode: '040000', type: 'tree', sha: (await resolveTree(r, commit)) ?? '', size: null, path: '' } : await entryAt(r, commit, path);
   if (!entry) throw new GitHubError(404, 'Not Found', DOCS.contents);
 
   if (entry.type === 'tree') {
@@ -169,14 +170,14 @@ export async function getContents(ctx: Ctx, r: RepoEntry, rawPathParam: string):
       download_url: null,
     });
   }
-  const bytes = await readBlob(r.dir, entry.sha);
+  const bytes = await readBlob(r, entry.sha);
   if (entry.mode === '120000') {
     const target = bytes.toString('utf8');
     const resolved = posix.normalize(posix.join(posix.dirname(path), target));
-    const pointee = !target.startsWith('/') && !resolved.startsWith('..') ? await entryAt(r.dir, commit, resolved) : null;
+    const pointee = !target.startsWith('/') && !resolved.startsWith('..') ? await entryAt(r, commit, resolved) : null;
     if (pointee && pointee.type === 'blob' && pointee.mode !== '120000') {
       // A link to a regular file in the repository answers with the target's content under the link's path and sha.
-      const content = await readBlob(r.dir, pointee.sha);
+      const content = await readBlob(r, pointee.sha);
       if (wantsRaw(ctx.accept)) return { kind: 'raw', status: 200, body: content, contentType: rawType(ctx.accept) };
       return json(200, await fileObject(ctx, w, path, entry.sha, content));
     }
@@ -198,18 +199,18 @@ export async function getContents(ctx: Ctx, r: RepoEntry, rawPathParam: string):
 
 /** GET /_raw/{o}/{r}/{commit}/{path}: the download_url target. */
 export async function getRaw(r: RepoEntry, commit: string, path: string): Promise<Reply> {
-  const sha = await resolveCommit(r.dir, commit);
-  const entry = sha ? await entryAt(r.dir, sha, path) : null;
+  const sha = await resolveCommit(r, commit);
+  const entry = sha ? await entryAt(r, sha, path) : null;
   if (!entry || entry.type !== 'blob') return { kind: 'raw', status: 404, body: Buffer.from('404: Not Found'), contentType: 'text/plain; charset=utf-8' };
-  return { kind: 'raw', status: 200, body: await readBlob(r.dir, entry.sha), contentType: 'text/plain; charset=utf-8' };
+  return { kind: 'raw', status: 200, body: await readBlob(r, entry.sha), contentType: 'text/plain; charset=utf-8' };
 }
 
 /** GET /repos/{o}/{r}/git/blobs/{file_sha} */
 export async function getBlob(ctx: Ctx, r: RepoEntry, sha: string): Promise<Reply> {
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.blob);
   const lower = sha.toLowerCase();
-  if ((await objectType(r.dir, lower)) !== 'blob') throw new GitHubError(404, 'Not Found', DOCS.blob);
-  const bytes = await readBlob(r.dir, lower);
+  if ((await objectType(r, lower)) !== 'blob') throw new GitHubError(404, 'Not Found', DOCS.blob);
+  const bytes = await readBlob(r, lower);
   if (bytes.length > 100 * MB) throw new GitHubError(403, 'This API returns blobs up to 100 MB in size.', DOCS.blob, { errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }] });
   if (wantsRaw(ctx.accept)) return { kind: 'raw', status: 200, body: bytes, contentType: rawType(ctx.accept) };
   return json(200, {

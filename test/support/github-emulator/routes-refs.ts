@@ -1,6 +1,7 @@
 // References: read, list by prefix, create, update (fast-forward check applied atomically per ref), delete.
 import { jsonBody, requireString, wrongType, type Ctx } from './context.js';
-import { git, gitRaw, objectType } from './git.js';
+import { git, gitRaw } from './git.js';
+import { objectType } from './objects.js';
 import { GitHubError, json, pageParams, paginate, type Reply } from './reply.js';
 import { isEmpty } from './resolve.js';
 import { emptyRepo } from './routes-content.js';
@@ -114,7 +115,7 @@ export async function updateRef(ctx: Ctx, r: RepoEntry, ref: string): Promise<Re
     }
     const current = await currentSha(r.dir, full);
     if (!current) throw new GitHubError(422, 'Reference does not exist', DOCS.update);
-    const type = await objectType(r.dir, sha);
+    const type = await objectType(r, sha);
     if (type === null || (full.startsWith('refs/heads/') && type !== 'commit')) throw new GitHubError(422, 'Object does not exist', DOCS.update);
     if (!force && current !== sha) {
       const ff = await gitRaw(r.dir, ['merge-base', '--is-ancestor', current, sha]);
@@ -137,7 +138,7 @@ export async function createRef(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   }
   if (!validRefName(ref)) throw new GitHubError(422, `${ref} is not a valid ref name.`, DOCS.create);
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.create);
-  const type = await objectType(r.dir, sha);
+  const type = await objectType(r, sha);
   if (type === null) throw new GitHubError(422, 'Object does not exist', DOCS.create);
   return withRefLock(`${r.dir}\0${ref}`, async () => {
     if (await currentSha(r.dir, ref)) throw new GitHubError(422, 'Reference already exists', DOCS.create);

@@ -2,7 +2,8 @@
 import type { Ctx } from './context.js';
 import { commitInfo, git } from './git.js';
 import { GitHubError, json, linkHeader, pageParams, paginate, type Reply } from './reply.js';
-import { repoFacts, resolveCommit } from './resolve.js';
+import { resolveCommit } from './objects.js';
+import { repoFacts } from './resolve.js';
 import { commitShape, encPath, repoApi, repoHtml, repoShape } from './shapes.js';
 import type { RepoEntry } from './state.js';
 
@@ -69,7 +70,7 @@ export async function getBranch(ctx: Ctx, r: RepoEntry, branch: string): Promise
   const heads = await branchHeads(r);
   const head = heads.find((h) => h.name === branch);
   if (!head) throw new GitHubError(404, 'Branch not found', DOCS.branch);
-  const sha = await resolveCommit(r.dir, head.sha);
+  const sha = await resolveCommit(r, head.sha);
   if (!sha) throw new GitHubError(404, 'Branch not found', DOCS.branch);
   const info = await commitInfo(r.dir, sha);
   const self = repoApi(ctx.s, r, `branches/${encPath(branch)}`);

@@ -1,6 +1,7 @@
 // Git Data writes: blobs, trees (base_tree layering, inline content, `sha: null` deletions) and commits.
 import { jsonBody, missing, requireString, wrongType, type Ctx } from './context.js';
-import { commitInfo, lsTree, objectType } from './git.js';
+import { commitInfo, lsTree } from './git.js';
+import { objectType } from './objects.js';
 import { GitHubError, json, type Reply } from './reply.js';
 import { isEmpty } from './resolve.js';
 import { emptyRepo, treeEntry } from './routes-content.js';
@@ -46,7 +47,7 @@ export async function createTree(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   const baseTree = body.base_tree;
   if (baseTree !== undefined && baseTree !== null && typeof baseTree !== 'string') throw wrongType('base_tree', baseTree, 'a string', DOCS.tree);
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.tree);
-  if (typeof baseTree === 'string' && (await objectType(r.dir, baseTree.toLowerCase())) !== 'tree') {
+  if (typeof baseTree === 'string' && (await objectType(r, baseTree.toLowerCase())) !== 'tree') {
     throw new GitHubError(422, 'base_tree is not a valid tree oid', DOCS.tree);
   }
 
@@ -71,7 +72,7 @@ export async function createTree(ctx: Ctx, r: RepoEntry): Promise<Reply> {
       edits.push({ path, sha: null });
     } else if (typeof sha === 'string') {
       const lower = sha.toLowerCase();
-      if (type !== 'commit' && (await objectType(r.dir, lower)) !== type) throw new GitHubError(422, `tree.sha ${sha} is not a valid ${type}`, DOCS.tree);
+      if (type !== 'commit' && (await objectType(r, lower)) !== type) throw new GitHubError(422, `tree.sha ${sha} is not a valid ${type}`, DOCS.tree);
       if (type === 'commit' && !/^[0-9a-f]{40}$/.test(lower)) throw new GitHubError(422, `tree.sha ${sha} is not a valid commit`, DOCS.tree);
       edits.push({ path, mode, sha: lower });
     } else {
@@ -111,10 +112,10 @@ export async function createCommit(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   const author = signature(body.author, 'author', me);
   const committer = signature(body.committer, 'committer', author);
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.commit);
-  if ((await objectType(r.dir, tree)) !== 'tree') throw new GitHubError(422, 'Tree SHA does not exist', DOCS.commit);
+  if ((await objectType(r, tree)) !== 'tree') throw new GitHubError(422, 'Tree SHA does not exist', DOCS.commit);
   const parentShas = (parents as string[]).map((p) => p.toLowerCase());
   for (const p of parentShas) {
-    if ((await objectType(r.dir, p)) !== 'commit') throw new GitHubError(422, 'Parent SHA does not exist or is not a commit object', DOCS.commit);
+    if ((await objectType(r, p)) !== 'commit') throw new GitHubError(422, 'Parent SHA does not exist or is not a commit object', DOCS.commit);
   }
   const sha = await writeCommit(r.dir, { tree, parents: parentShas, message, author, committer });
   const shape = gitCommitShape(ctx.s, r, await commitInfo(r.dir, sha));

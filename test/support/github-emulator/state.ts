@@ -1,5 +1,6 @@
 // The emulator's mutable world: repositories by name, tokens, rate-limit budgets, faults and the request log.
 import { createHash } from 'node:crypto';
+import { BatchPool } from './batch.js';
 import { GitHubError } from './reply.js';
 
 /** The user every accepted token authenticates as. */
@@ -33,6 +34,8 @@ export interface RepoEntry {
   name: string;
   fullName: string;
   dir: string;
+  /** The emulator's cat-file processes (shared by every repository). */
+  batch: BatchPool;
   id: number;
   createdAt: string;
 }
@@ -66,6 +69,7 @@ export function stableId(s: string): number {
 export class EmulatorState {
   url = '';
   readonly repos = new Map<string, RepoEntry>();
+  readonly batch = new BatchPool();
   readonly budgets = new Map<string, Budget>();
   readonly pending: PendingFault[] = [];
   readonly races: RefRace[] = [];
@@ -94,6 +98,7 @@ export class EmulatorState {
       name,
       fullName,
       dir,
+      batch: this.batch,
       id: stableId(fullName.toLowerCase()),
       createdAt: '2026-01-01T00:00:00Z',
     });
