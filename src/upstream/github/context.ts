@@ -10,6 +10,8 @@ export interface Ctx {
   readonly log: LogFn;
   /** Tails of the per-key queues used by `serial`. */
   readonly queues: Map<string, Promise<unknown>>;
+  /** Loads in progress by cache key, so parallel readers of one object share one request. */
+  readonly inflight: Map<string, Promise<unknown>>;
 }
 
 /**
@@ -82,13 +84,22 @@ export async function conditionalGet<T>(
   }
 }
 
-/** Returns the cached immutable value for `key`, or computes, caches and returns it. */
+/** Returns the cached immutable value for `key`, or loads (once, however many ask at the same time) and caches it. */
 export async function immutable<T>(ctx: Ctx, key: string, load: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
   const hit = ctx.cache.get<T>(key);
   if (hit !== undefined) return hit;
-  const value = await load();
-  ctx.cache.set(key, value, bytes(value));
-  return value;
+  const pending = ctx.inflight.get(key) as Promise<T> | undefined;
+  if (pending) return pending;
+  const run = load().then((value) => {
+    ctx.cache.set(key, value, bytes(value));
+    return value;
+  });
+  ctx.inflight.set(key, run);
+  try {
+    return await run;
+  } finally {
+    ctx.inflight.delete(key);
+  }
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping order. */

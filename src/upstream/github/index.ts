@@ -60,7 +60,7 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
   const cache = new ByteLru(opts.cacheBytes ?? 64 * 1024 * 1024, () => {
     counters.cacheHits += 1;
   });
-  const ctx: Ctx = { octokit, cache, log, queues: new Map() };
+  const ctx: Ctx = { octokit, cache, log, queues: new Map(), inflight: new Map() };
 
   /** Runs one operation; anything thrown is translated once, here. */
   const guard = async <T>(op: string, fn: () => Promise<T>): Promise<UpResult<T>> => {
