@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitDir } from '../../support/gitdir.js';
-import { startHarness, type Harness } from './harness.js';
+import { startHarness, TOKEN, type Harness } from './harness.js';
 
 let h: Harness;
 let repo: string;
@@ -166,5 +166,35 @@ describe('history', () => {
     expect(c.ok && c.value.files.map((f) => f.path)).toEqual(['feature/f.ts']);
     const missing = await u.compare(repo, 'main', 'nope');
     expect(!missing.ok && missing.error.code).toBe('not_found');
+  });
+});
+
+describe('empty repositories and injected fetch', () => {
+  it('answers empty_repository (without retrying the 409) where GitHub says the repository is empty', async () => {
+    const { name } = await h.repo([]);
+    const u = h.upstream({ retryDelayMs: 1000 });
+    const mark = h.mark();
+    const head = await u.branchHead(name, 'main');
+    expect(!head.ok && head.error.code).toBe('empty_repository');
+    const tree = await u.getTree(name, 'main', '');
+    expect(!tree.ok && tree.error.code).toBe('empty_repository');
+    expect(mark().filter((r) => r.status === 409).length).toBe(2); // one each: plugin-retry leaves 409 alone
+    const branches = await u.listBranches(name);
+    expect(branches).toEqual({ ok: true, value: [] });
+  });
+
+  it('sends every request through the injected fetch, with the token only in its Authorization header', async () => {
+    const calls: string[] = [];
+    const u = h.upstream({
+      fetch: (input, init) => {
+        calls.push(String(input));
+        expect(String(input)).not.toContain('ghp_');
+        expect(new Headers(init?.headers).get('authorization')).toBe(`token ${TOKEN}`);
+        return fetch(input, init);
+      },
+    });
+    expect((await u.defaultBranch(repo)).ok).toBe(true);
+    expect(calls).toEqual([`${h.emulator.url}/repos/${repo}`]);
+    expect(u.stats().requests).toBe(1);
   });
 });
