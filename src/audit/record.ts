@@ -131,11 +131,13 @@ export function saltId(salt: Buffer): string {
 }
 
 // Control characters would make a self-reported name misleading in a terminal; they become spaces.
-const clean = (s: string): string =>
-  Array.from(s, (ch) => {
-    const code = ch.charCodeAt(0);
-    return code < 0x20 || code === 0x7f ? ' ' : ch;
-  }).join('');
+const isControl = (code: number): boolean => code < 0x20 || code === 0x7f;
+const clean = (s: string): string => {
+  for (let i = 0; i < s.length; i++) {
+    if (isControl(s.charCodeAt(i))) return Array.from(s, (ch) => (isControl(ch.charCodeAt(0)) ? ' ' : ch)).join('');
+  }
+  return s;
+};
 
 /** Builds the unsealed stored form of an event: clamps counters, redacts paths and args unless `clear`. */
 export function eventBody(
