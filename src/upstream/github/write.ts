@@ -123,6 +123,8 @@ async function land(
       throw failure('conflict', `Branch ${branch} kept moving during the write; nothing was written. Retry later.`);
     }
     const moved = await branchHead(ctx, r, branch);
+    // A retried PATCH whose first attempt had landed reads as not-a-fast-forward: the head is our commit.
+    if (moved === sha) return { sha, branch, parent: head, retries: attempt };
     if (moved === head) continue; // a stale replica answered; try again
     const changes = await changedPaths(ctx, r, head, moved);
     const touched = !changes.complete || changes.status !== 'ahead' || changes.paths.some((c) => pushed.some((p) => overlaps(c, p)));
