@@ -52,7 +52,7 @@ describe('verifyLedger edge cases', () => {
     };
     await write([...lines, next({ extra: 1 })]);
     expect(problem(await verifyLedger(t.file))).toMatchObject({ code: 'malformed', line: 4 });
-    await write([...lines, next({ sneaky: undefined })]);
+    await write([...lines, next({})]);
     expect(await verifyLedger(t.file)).toMatchObject({ ok: true, counters: { events: 4 } });
     const checkpoint = {
       kind: 'checkpoint', prev_seq: 3, prev_segment: 'audit.jsonl.segment-x', prev_digest: last['hash'], retained: 0,
