@@ -33,6 +33,8 @@ export async function main(argv: string[]): Promise<void> {
       githubUrl: f.githubUrl,
       root: f.root,
       allowedHosts: f.allowedHost,
+      openPerimeters: f.openPerimeters,
+      privatePatterns: f.private,
       sessionIdleSeconds: f.sessionIdle,
       cwd: process.cwd(),
       home: homedir(),

@@ -100,6 +100,20 @@ export const operator = {
     const r = await c.call('DELETE', `/perimeters/${encodeURIComponent(id)}/branches/${branch.split('/').map(encodeURIComponent).join('/')}`);
     print(out, json, r, () => `removed ${branch} from ${id}`);
   },
+  async keyIssue(c: ApiClient, out: Out, id: string, json?: boolean) {
+    const r = await c.call<{ id: string; key: string; urls: string[] }>('POST', `/perimeters/${encodeURIComponent(id)}/keys`);
+    print(out, json, r, () =>
+      [`agent key ${r.id} for ${id} (shown once, store it now):`, r.key, '', 'agents send it as "Authorization: Bearer <key>" to:', ...r.urls].join('\n'),
+    );
+  },
+  async keyList(c: ApiClient, out: Out, id: string, json?: boolean) {
+    const r = await c.call<{ keys: { id: string; created_at: string }[] }>('GET', `/perimeters/${encodeURIComponent(id)}/keys`);
+    print(out, json, r, () => (r.keys.length ? table(['KEY ID', 'CREATED'], r.keys.map((k) => [k.id, k.created_at])) : 'no keys'));
+  },
+  async keyRevoke(c: ApiClient, out: Out, id: string, keyId: string, json?: boolean) {
+    const r = await c.call('DELETE', `/perimeters/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`);
+    print(out, json, r, () => `revoked key ${keyId} of ${id}`);
+  },
   async commitsList(c: ApiClient, out: Out, id: string, q: { branch?: string; path?: string; perPage?: string; page?: string }, json?: boolean) {
     const params = new URLSearchParams();
     if (q.branch) params.set('branch', q.branch);

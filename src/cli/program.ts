@@ -26,6 +26,8 @@ export interface ServeFlags {
   githubUrl?: string;
   root: boolean;
   allowedHost?: string[];
+  openPerimeters: boolean;
+  private?: string[];
   sessionIdle: number;
   logLevel: Level;
 }
@@ -72,6 +74,8 @@ export function buildProgram(io: ProgramIO): Command {
     .addOption(new Option('--github-url <url>', 'GitHub API base URL (GitHub Enterprise Server: https://HOST/api/v3)').env('GITHUB_API_URL'))
     .option('--no-root', 'disable the unfiltered operator surface /mcp/root')
     .option('--allowed-host <host>', 'Host header value to accept (repeatable; needed when binding beyond loopback)', collect)
+    .option('--open-perimeters', 'serve perimeter URLs without agent keys (V0 behaviour; loopback only)', false)
+    .option('--private <glob>', 'extra privacy pattern hidden in every perimeter (repeatable)', collect)
     .option('--session-idle <seconds>', 'close MCP sessions idle this long', int('--session-idle'), 1800)
     .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL'))
     .action(async (o: Omit<ServeFlags, 'stateDir' | 'logLevel'> & { stateDir?: string; logLevel: string }) => {
@@ -128,6 +132,15 @@ export function buildProgram(io: ProgramIO): Command {
   );
   ops(branch.command('remove <id> <branch>').description('Remove a branch from the allowlist (never the default branch).')).action(
     async (id: string, b: string, o: OpsOptions) => operator.branchRemove(await clientFor(o), io.out, id, b, o.json),
+  );
+
+  const key = perimeter.command('key').description("Manage a perimeter's agent keys (agents send them as a Bearer).");
+  ops(key.command('issue <id>').description('Issue an agent key; it is printed once and stored only as a hash.')).action(async (id: string, o: OpsOptions) =>
+    operator.keyIssue(await clientFor(o), io.out, id, o.json),
+  );
+  ops(key.command('list <id>').description('List key ids.')).action(async (id: string, o: OpsOptions) => operator.keyList(await clientFor(o), io.out, id, o.json));
+  ops(key.command('revoke <id> <keyId>').description('Revoke a key: requests carrying it are refused at once.')).action(async (id: string, keyId: string, o: OpsOptions) =>
+    operator.keyRevoke(await clientFor(o), io.out, id, keyId, o.json),
   );
 
   const commits = perimeter.command('commits').description('Filtered history, exactly as an agent of the perimeter sees it.');

@@ -5,6 +5,8 @@ import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
 import { openStore } from '../registry/store.js';
 import { agentUrls } from '../http/api.js';
+import { issueKey } from '../http/keys.js';
+import { DEFAULT_LIMITS, RateLimiter } from '../mcp/index.js';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { CliError } from './client.js';
 import { loadConfig } from './config.js';
@@ -21,6 +23,8 @@ export interface ServeOptions {
   readonly githubUrl?: string | undefined;
   readonly root: boolean;
   readonly allowedHosts?: string[] | undefined;
+  readonly openPerimeters: boolean;
+  readonly privatePatterns?: string[] | undefined;
   readonly sessionIdleSeconds: number;
   readonly cwd: string;
   readonly home: string;
@@ -47,8 +51,14 @@ async function repoRoot(cwd: string): Promise<string | undefined> {
   }
 }
 
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+
 /** Starts the server: state → config → upstreams → app → listen. Nothing listens if any step fails. */
 export async function serve(o: ServeOptions): Promise<Running> {
+  if (!LOOPBACK.has(o.host)) {
+    if (!o.allowedHosts?.length) throw new CliError(`Binding to ${o.host} needs --allowed-host (the Host names clients use), to block DNS rebinding.`);
+    if (o.openPerimeters) throw new CliError(`--open-perimeters is refused beyond loopback: anyone reaching ${o.host} could use any perimeter.`);
+  }
   const opened = await openStore(o.stateDir);
   if (!opened.ok) throw new CliError(opened.message);
   const store = opened.value;
@@ -78,6 +88,15 @@ export async function serve(o: ServeOptions): Promise<Running> {
     if (!made.ok) throw new CliError(`Cannot serve ${here}: ${made.message}`);
   }
 
+  // The embedded default perimeter gets a key at first start when keys are required; shown once, here.
+  let embeddedKey: string | undefined;
+  const local = store.get(DEFAULT_PERIMETER);
+  if (here && !o.openPerimeters && local && !(local.keys ?? []).length) {
+    const issued = issueKey(new Date());
+    await service.addKey(DEFAULT_PERIMETER, issued.record);
+    embeddedKey = issued.key;
+  }
+
   const ops = await resolveServeOpsToken({ opsToken: o.opsToken, githubToken: o.token, stateDir: o.stateDir });
 
   let publicUrl = '';
@@ -86,12 +105,15 @@ export async function serve(o: ServeOptions): Promise<Running> {
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log },
+    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter() },
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,
     ...(o.allowedHosts ? { allowedHosts: o.allowedHosts } : {}),
     rootEnabled: o.root,
+    openPerimeters: o.openPerimeters,
+    ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
+    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: DEFAULT_LIMITS },
     sessionIdleMs: o.sessionIdleSeconds * 1000,
     stateDir: o.stateDir,
   });
@@ -110,6 +132,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
   o.out(`git-blinder ${o.version} listening on ${publicUrl}`);
   o.out(`ops token: ${ops.source}`);
   for (const p of store.list()) for (const url of agentUrls(publicUrl, p)) o.out(`agent URL: ${url}  (${p.id} → ${p.repo})`);
+  if (embeddedKey) o.out(`agent key for ${DEFAULT_PERIMETER} (shown once; send it as "Authorization: Bearer <key>"): ${embeddedKey}`);
+  if (o.openPerimeters) o.out('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
   if (o.root) o.out(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
   o.log('info', 'server started', { url: publicUrl, perimeters: store.list().length, github: upstreams.github !== undefined });
 

@@ -1,4 +1,6 @@
-import type { Perimeter } from './perimeter.js';
+import type { Limits, Perimeter } from './perimeter.js';
+import { compilePrivacy, withPrivacy } from './privacy.js';
+import { compileProtected } from './protected.js';
 import { fail, ok, type Result } from './result.js';
 import { scopeOf, UNRESTRICTED, type Scope } from './scope.js';
 
@@ -16,6 +18,24 @@ export interface AgentBinding {
   readonly scope: Scope;
   /** The perimeter's read globs, for deriving history prefixes. */
   readonly readGlobs: readonly string[];
+  /**
+   * False when something beyond `read` hides files (privacy zones always do): a commit touching a read prefix may
+   * still touch only hidden files, so history must verify commits instead of trusting prefixes.
+   */
+  readonly prefixesExact: boolean;
+  /** Checks run on the paths of a write after the write scope (protected paths); a message refuses the write. */
+  readonly writeGuards: readonly ((paths: readonly string[]) => string | undefined)[];
+  readonly allowSecrets: boolean;
+  readonly allowBinary: boolean;
+  readonly limits: Limits;
+}
+
+/** Server-wide additions to every perimeter's policy (they can only hide or protect more). */
+export interface ServerPolicy {
+  readonly privatePatterns?: readonly string[];
+  readonly protectedPatterns?: readonly string[];
+  /** Limits for perimeters that set none of their own. */
+  readonly defaultLimits?: Limits;
 }
 
 /** The operator surface (`/mcp/root`): unfiltered, repo and ref come from the arguments. */
@@ -32,17 +52,27 @@ export const ROOT_BINDING: RootBinding = { surface: 'root', scope: UNRESTRICTED 
  * Binds a perimeter to a branch. A branch outside the allowlist is `not_found`, like an unknown perimeter:
  * the caller must answer both the same way.
  */
-export function bindAgent(perimeter: Perimeter, branch: string | undefined): Result<AgentBinding, 'not_found'> {
+export function bindAgent(perimeter: Perimeter, branch: string | undefined, server: ServerPolicy = {}): Result<AgentBinding, 'not_found'> {
   const bound = branch ?? perimeter.default_branch;
   if (!perimeter.branches.includes(bound)) return fail('not_found', 'not found');
+  const zones = compilePrivacy({ patterns: [...(server.privatePatterns ?? []), ...(perimeter.private ?? [])] });
+  const protect = compileProtected({ grants: perimeter.allow_protected ?? [], zones, patterns: server.protectedPatterns ?? [] });
   return ok({
     surface: 'agent',
     perimeterId: perimeter.id,
     repo: perimeter.repo,
     branch: bound,
     granted: perimeter.tools ? new Set(perimeter.tools) : undefined,
-    scope: scopeOf(perimeter),
+    scope: withPrivacy(scopeOf(perimeter), zones, { writeGrant: protect.isGranted }),
     readGlobs: perimeter.read,
+    prefixesExact: false,
+    writeGuards: [(paths) => {
+      const c = protect.check(paths);
+      return c.ok ? undefined : c.message;
+    }],
+    allowSecrets: perimeter.allow_secrets ?? false,
+    allowBinary: perimeter.allow_binary ?? false,
+    limits: { ...server.defaultLimits, ...perimeter.limits },
   });
 }
 

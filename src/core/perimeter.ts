@@ -1,6 +1,8 @@
 import * as z from 'zod/v4';
 import { validateBranchName } from './branch.js';
 import { validateGlob } from './glob.js';
+import { PrivacyPatternList } from './privacy.js';
+import { AllowProtectedList } from './protected.js';
 
 /** Perimeter ids are URL path segments; `root` names the operator surface. */
 export const RESERVED_IDS: readonly string[] = ['root'];
@@ -21,6 +23,36 @@ export const PerimeterId = z
   .max(64, 'Perimeter ids are at most 64 characters.')
   .refine((id) => !RESERVED_IDS.includes(id), { message: 'The id "root" is reserved for the operator surface.' });
 
+/** Per-perimeter request limits; absent fields take the server's defaults. */
+export const Limits = z.strictObject({
+  calls_per_minute: z.number().int().min(1).max(1_000_000).optional(),
+  commits_per_hour: z.number().int().min(0).max(1_000_000).optional(),
+  files_per_commit: z.number().int().min(1).max(100).optional(),
+  max_file_bytes: z.number().int().min(1).max(100 * 1024 * 1024).optional(),
+});
+export type Limits = z.infer<typeof Limits>;
+
+/** Options every perimeter may set on top of read/write; none of them can loosen the built-in privacy zones. */
+const Hardening = {
+  /** Extra privacy patterns (hidden even inside `read`). */
+  private: PrivacyPatternList.optional(),
+  /** Protected paths this perimeter may write anyway (must also match `write`). */
+  allow_protected: AllowProtectedList.optional(),
+  /** Let push_files commit content that looks like a credential. */
+  allow_secrets: z.boolean().optional(),
+  /** Serve binary files as base64 (otherwise they are refused). */
+  allow_binary: z.boolean().optional(),
+  limits: Limits.optional(),
+};
+
+/** An agent key as stored: never the key itself, only its hash. */
+export const AgentKey = z.strictObject({
+  id: z.string().regex(/^[a-z0-9]{8,32}$/),
+  hash: z.string().regex(/^[0-9a-f]{64}$/),
+  created_at: z.string(),
+});
+export type AgentKey = z.infer<typeof AgentKey>;
+
 /** What an operator sends to create a perimeter (default branch resolved by the server). */
 export const PerimeterSpec = z.strictObject({
   id: PerimeterId,
@@ -29,6 +61,7 @@ export const PerimeterSpec = z.strictObject({
   read: z.array(Glob).default([]),
   write: z.array(Glob).default([]),
   branches: z.array(Branch).optional(),
+  ...Hardening,
 });
 export type PerimeterSpec = z.infer<typeof PerimeterSpec>;
 
@@ -41,6 +74,8 @@ export const Perimeter = z.strictObject({
   write: z.array(Glob),
   default_branch: Branch,
   branches: z.array(Branch).min(1),
+  ...Hardening,
+  keys: z.array(AgentKey).optional(),
 });
 export type Perimeter = z.infer<typeof Perimeter>;
 
@@ -56,6 +91,11 @@ export function materialize(spec: PerimeterSpec, defaultBranch: string): Perimet
     branches: [...new Set(branches)],
   };
   if (spec.tools) perimeter.tools = [...new Set(spec.tools)];
+  if (spec.private) perimeter.private = spec.private;
+  if (spec.allow_protected) perimeter.allow_protected = spec.allow_protected;
+  if (spec.allow_secrets !== undefined) perimeter.allow_secrets = spec.allow_secrets;
+  if (spec.allow_binary !== undefined) perimeter.allow_binary = spec.allow_binary;
+  if (spec.limits) perimeter.limits = spec.limits;
   return perimeter;
 }
 

@@ -71,6 +71,14 @@ export function decide<A>(binding: Binding, tool: ToolPolicy<A>, args: A): Verdi
     };
   }
 
+  const writes = paths.filter((p) => p.role === 'write').map((p) => p.path);
+  if (writes.length > 0) {
+    for (const guard of binding.writeGuards) {
+      const refusal = guard(writes);
+      if (refusal !== undefined) return { kind: 'deny', reason: refusal };
+    }
+  }
+
   const hidden = new Set<string>();
   for (const { path, role } of paths) {
     switch (role) {

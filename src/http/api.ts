@@ -7,6 +7,7 @@ import type { PerimeterStore } from '../registry/store.js';
 import type { RepoInfo, Upstream, UpstreamFor } from '../upstream/types.js';
 import { bearerOf, sameSecret } from './auth.js';
 import type { Endpoint } from './endpoint.js';
+import { issueKey, publicKeys } from './keys.js';
 import { statusFor } from './status.js';
 
 export interface ApiDeps {
@@ -35,7 +36,10 @@ const fail = (res: Response, code: Parameters<typeof statusFor>[0], message: str
 /** `/api/*`: every route needs the ops Bearer, compared in constant time. */
 export function apiRouter(deps: ApiDeps): Router {
   const r = express.Router();
-  const view = (p: Perimeter) => ({ ...p, urls: agentUrls(deps.publicUrl(), p) });
+  const view = (p: Perimeter) => {
+    const { keys: _hashes, ...rest } = p;
+    return { ...rest, keys: publicKeys(p), urls: agentUrls(deps.publicUrl(), p) };
+  };
 
   r.use((req, res, next) => {
     if (!sameSecret(bearerOf(req.headers.authorization), deps.opsToken)) {
@@ -90,6 +94,26 @@ export function apiRouter(deps: ApiDeps): Router {
     const out = await deps.service.removeBranch(String(req.params.id), name);
     if (!out.ok) return fail(res, out.code, out.message);
     res.json({ perimeter: view(out.value) });
+  });
+
+  r.get('/perimeters/:id/keys', (req, res) => {
+    const p = deps.store.get(req.params.id);
+    if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
+    res.json({ keys: publicKeys(p) });
+  });
+
+  // The key is in this answer and nowhere else: only its hash is stored.
+  r.post('/perimeters/:id/keys', async (req, res) => {
+    const issued = issueKey(new Date());
+    const out = await deps.service.addKey(req.params.id, issued.record);
+    if (!out.ok) return fail(res, out.code, out.message);
+    res.status(201).json({ id: issued.record.id, key: issued.key, urls: agentUrls(deps.publicUrl(), out.value) });
+  });
+
+  r.delete('/perimeters/:id/keys/:keyId', async (req, res) => {
+    const out = await deps.service.revokeKey(req.params.id, req.params.keyId);
+    if (!out.ok) return fail(res, out.code, out.message);
+    res.json({ revoked: req.params.keyId });
   });
 
   // Filtered history for the operator: the very pipeline an agent bound to that branch goes through.

@@ -1,6 +1,8 @@
 import type { Express, Request, Response } from 'express';
 import { createMcpExpressApp } from '@modelcontextprotocol/express';
-import { isExposed, type Binding } from '../core/index.js';
+import { isExposed, type Binding, type ServerPolicy } from '../core/index.js';
+import { bearerOf, sameSecret } from './auth.js';
+import { keyMatches } from './keys.js';
 import { AGENT_CATALOGUE, ALL_TOOLS } from '../registry/index.js';
 import type { InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
@@ -26,6 +28,11 @@ export interface AppDeps {
   readonly host: string;
   readonly allowedHosts?: readonly string[];
   readonly rootEnabled?: boolean;
+  /** Serve perimeter URLs without agent keys (the founding spec's V0). */
+  readonly openPerimeters?: boolean;
+  readonly allowedOrigins?: readonly string[];
+  /** Server-wide policy additions (privacy patterns, protected paths, default limits). */
+  readonly policy?: ServerPolicy;
   readonly sessionIdleMs?: number;
   readonly maxSessions?: number;
   readonly jsonLimit?: string;
@@ -45,12 +52,20 @@ export function createApp(deps: AppDeps): App {
   const app = createMcpExpressApp({
     host: deps.host,
     ...(deps.allowedHosts ? { allowedHosts: [...deps.allowedHosts] } : {}),
+    ...(deps.allowedOrigins ? { allowedOrigins: [...deps.allowedOrigins] } : {}),
     jsonLimit: deps.jsonLimit ?? '8mb',
   });
   app.disable('x-powered-by');
   app.set('query parser', 'simple');
 
-  const resolve = bindingResolver(deps.store, { rootEnabled: deps.rootEnabled ?? true });
+  const resolve = bindingResolver(deps.store, { rootEnabled: deps.rootEnabled ?? true, policy: deps.policy ?? {} });
+  const isOps = (req: Request) => sameSecret(bearerOf(req.headers.authorization), deps.opsToken);
+  const admits = (ep: Endpoint, req: Request): boolean => {
+    if (ep.kind === 'root') return isOps(req);
+    if (deps.openPerimeters) return true;
+    const p = deps.store.get(ep.id);
+    return p !== undefined && keyMatches(p, bearerOf(req.headers.authorization));
+  };
   const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, max: deps.maxSessions ?? 1_000 });
 
   const describe = (ep: Endpoint, binding: Binding): Record<string, unknown> => {
@@ -70,10 +85,11 @@ export function createApp(deps: AppDeps): App {
     agent_catalogue: AGENT_CATALOGUE,
   });
 
-  const mcp = mcpRoute({ resolve, invoke: deps.invoke, sessions, version: deps.version, describe });
+  const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, sessions, version: deps.version, describe });
 
-  app.get('/mcp', (_req: Request, res: Response) => {
-    res.json({ name: 'git-blinder', version: deps.version, status: 'ok', perimeters: deps.store.list().map((p) => p.id) });
+  // Perimeter ids are shown to the operator only: an id plus a key is what opens a perimeter.
+  app.get('/mcp', (req: Request, res: Response) => {
+    res.json({ name: 'git-blinder', version: deps.version, status: 'ok', ...(isOps(req) ? { perimeters: deps.store.list().map((p) => p.id) } : {}) });
   });
   app.all('/mcp', (_req: Request, res: Response) => {
     res.status(405).setHeader('Allow', 'GET').json(

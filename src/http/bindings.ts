@@ -1,4 +1,4 @@
-import { bindAgent, ROOT_BINDING, type Binding } from '../core/index.js';
+import { bindAgent, ROOT_BINDING, type Binding, type ServerPolicy } from '../core/index.js';
 import type { PerimeterStore } from '../registry/store.js';
 import type { Endpoint } from './endpoint.js';
 
@@ -6,7 +6,7 @@ import type { Endpoint } from './endpoint.js';
  * Resolves endpoints to bindings, compiling each perimeter's globs once per store revision
  * (decide runs per call; glob compilation must not).
  */
-export function bindingResolver(store: PerimeterStore, opts: { rootEnabled: boolean }): (ep: Endpoint) => Binding | undefined {
+export function bindingResolver(store: PerimeterStore, opts: { rootEnabled: boolean; policy: ServerPolicy }): (ep: Endpoint) => Binding | undefined {
   let revision = -1;
   const cache = new Map<string, Binding | undefined>();
   return (ep) => {
@@ -18,7 +18,7 @@ export function bindingResolver(store: PerimeterStore, opts: { rootEnabled: bool
     const key = `${ep.id}\u0000${ep.branch ?? ''}`;
     if (cache.has(key)) return cache.get(key);
     const p = store.get(ep.id);
-    const bound = p ? bindAgent(p, ep.branch) : undefined;
+    const bound = p ? bindAgent(p, ep.branch, opts.policy) : undefined;
     const binding = bound?.ok ? bound.value : undefined;
     cache.set(key, binding);
     return binding;

@@ -10,6 +10,8 @@ import { NOT_FOUND_BODY, rpcError } from './status.js';
 
 export interface McpRouteDeps {
   readonly resolve: (ep: Endpoint) => Binding | undefined;
+  /** True when the request's credentials open this endpoint (agent key, or the ops token for root). */
+  readonly admits: (ep: Endpoint, req: Request) => boolean;
   readonly invoke: InvokeDeps;
   readonly sessions: SessionTable;
   readonly version: string;
@@ -39,7 +41,8 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
   const handle = async (req: Request, res: Response): Promise<void> => {
     const ep = parseEndpoint(req.path);
     const binding = ep ? deps.resolve(ep) : undefined;
-    if (!ep || !binding) {
+    // A missing or wrong credential reads exactly like an unknown endpoint, so ids cannot be probed.
+    if (!ep || !binding || !deps.admits(ep, req)) {
       res.status(404).json(NOT_FOUND_BODY);
       return;
     }

@@ -1,6 +1,7 @@
 import { decide, type Binding, type Target } from '../core/index.js';
 import type { AnyTool, Log, ToolContext } from '../registry/index.js';
 import type { UpstreamFor } from '../upstream/types.js';
+import { DEFAULT_LIMITS, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 
 /** One tool call as the operator's audit sees it (paths in clear here; the ledger decides how to store them). */
@@ -23,6 +24,8 @@ export interface InvokeDeps {
   readonly log: Log;
   /** Called once per call after the answer is built; must not throw. */
   readonly record?: (r: CallRecord) => void;
+  /** Per-perimeter call rate and commit budget; absent = unlimited (tests, benchmarks of the raw pipeline). */
+  readonly limiter?: RateLimiter;
   readonly now?: () => number;
 }
 
@@ -68,6 +71,15 @@ export async function invoke(
       resultClass = 'not_found';
       return errorResult(tool.notFound(args));
     }
+    if (binding.surface === 'agent' && deps.limiter) {
+      const perMinute = binding.limits.calls_per_minute ?? DEFAULT_LIMITS.calls_per_minute;
+      const wait = deps.limiter.take(`calls:${binding.perimeterId}`, perMinute, 60_000);
+      if (wait !== undefined) {
+        verdictKind = 'deny';
+        resultClass = 'rate_limited';
+        return errorResult(`Rate limited: this perimeter allows ${perMinute} calls per minute; retry after ${wait} s.`);
+      }
+    }
     const verdict = decide(binding, tool, args);
     switch (verdict.kind) {
       case 'invisible':
@@ -112,6 +124,21 @@ export async function invoke(
           : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
       log: deps.log,
     };
+    const refusal = tool.guard?.(args, ctx);
+    if (refusal !== undefined) {
+      verdictKind = 'deny';
+      resultClass = 'refused';
+      return errorResult(refusal);
+    }
+    const commitBudget = tool.access === 'write' && binding.surface === 'agent' && deps.limiter ? binding.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour : undefined;
+    if (commitBudget !== undefined && deps.limiter && binding.surface === 'agent') {
+      const wait = deps.limiter.take(`commits:${binding.perimeterId}`, commitBudget, 3_600_000);
+      if (wait !== undefined) {
+        verdictKind = 'deny';
+        resultClass = 'rate_limited';
+        return errorResult(`Write budget spent: this perimeter allows ${commitBudget} commits per hour; retry after ${wait} s.`);
+      }
+    }
     const raw = await tool.run(args, ctx);
     if (!raw.ok) {
       if (raw.error.code === 'not_found') {
@@ -132,6 +159,10 @@ export async function invoke(
         verdictKind = 'error';
         resultClass = out.error.code;
         return errorResult(agentMessage(out.error));
+      case 'refused':
+        verdictKind = 'deny';
+        resultClass = 'refused';
+        return errorResult(out.message);
       case 'ok': {
         commit = out.commit;
         const value = out.value as Record<string, unknown>;

@@ -10,6 +10,8 @@ export interface HistoryQuery {
   readonly ref: string;
   /** Read globs of the binding, or undefined for the unfiltered operator surface. */
   readonly readGlobs: readonly string[] | undefined;
+  /** False when files inside read prefixes may still be hidden (privacy zones): every commit is then verified. */
+  readonly trustPrefixes: boolean;
   /** Optional path the caller narrowed the history to. */
   readonly path: string | undefined;
   readonly skip: number;
@@ -27,9 +29,10 @@ export interface HistoryPage {
 function plan(q: HistoryQuery): { paths: string[]; exact: boolean } {
   if (q.readGlobs === undefined) return { paths: [q.path ?? ''], exact: true };
   const derived = historyPrefixes(q.readGlobs);
-  if (q.path === undefined || q.path === '') return { paths: [...derived.prefixes], exact: derived.exact };
+  const exact = derived.exact && q.trustPrefixes;
+  if (q.path === undefined || q.path === '') return { paths: [...derived.prefixes], exact };
   // Narrowed to a path: ask for that path; commits are verified unless the path lies inside an exact prefix.
-  const inside = derived.exact && derived.prefixes.some((p) => isWithin(q.path ?? '', p));
+  const inside = exact && derived.prefixes.some((p) => isWithin(q.path ?? '', p));
   return { paths: [q.path], exact: inside };
 }
 

@@ -2,6 +2,7 @@ import {
   describeIssues,
   materialize,
   PerimeterSpec,
+  type AgentKey,
   validateBranchName,
   type Perimeter,
   type Result,
@@ -18,6 +19,9 @@ export interface PerimeterService {
   remove(id: string): Promise<Result<true, ChangeError>>;
   addBranch(id: string, branch: unknown): Promise<Result<Perimeter, ChangeError>>;
   removeBranch(id: string, branch: string): Promise<Result<Perimeter, ChangeError>>;
+  /** Stores an agent key's hash (the key itself is never stored). */
+  addKey(id: string, key: AgentKey): Promise<Result<Perimeter, ChangeError>>;
+  revokeKey(id: string, keyId: string): Promise<Result<Perimeter, ChangeError>>;
 }
 
 const err = (code: ChangeError, message: string) => ({ ok: false as const, code, message });
@@ -47,9 +51,11 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
         const head = await upstream.branchHead(spec.repo, b);
         if (!head.ok) return err(head.error.code === 'not_found' ? 'invalid' : 'upstream', `branches: branch "${b}" does not exist in ${spec.repo}; create it first.`);
       }
-      // Keep allowlist additions made at runtime when a boot config re-declares a perimeter.
-      const kept = existing && existing.repo === spec.repo ? existing.branches : [];
+      // Keep allowlist additions and agent keys made at runtime when a boot config re-declares a perimeter.
+      const same = existing !== undefined && existing.repo === spec.repo;
+      const kept = same ? existing.branches : [];
       const perimeter = materialize({ ...spec, branches: [...(spec.branches ?? []), ...kept] }, def.value);
+      if (same && existing.keys) perimeter.keys = existing.keys;
       await store.put(perimeter);
       return { ok: true, value: perimeter };
     },
@@ -83,6 +89,23 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
       if (branch === p.default_branch) return err('conflict', `"${branch}" is the default branch of ${id}; it cannot be removed from the allowlist.`);
       if (!p.branches.includes(branch)) return err('not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
       const next: Perimeter = { ...p, branches: p.branches.filter((b) => b !== branch) };
+      await store.put(next);
+      return { ok: true, value: next };
+    },
+
+    async addKey(id, key) {
+      const p = store.get(id);
+      if (!p) return err('not_found', `No perimeter "${id}".`);
+      const next: Perimeter = { ...p, keys: [...(p.keys ?? []), key] };
+      await store.put(next);
+      return { ok: true, value: next };
+    },
+
+    async revokeKey(id, keyId) {
+      const p = store.get(id);
+      if (!p) return err('not_found', `No perimeter "${id}".`);
+      if (!(p.keys ?? []).some((k) => k.id === keyId)) return err('not_found', `No key "${keyId}" on perimeter ${id}.`);
+      const next: Perimeter = { ...p, keys: (p.keys ?? []).filter((k) => k.id !== keyId) };
       await store.put(next);
       return { ok: true, value: next };
     },

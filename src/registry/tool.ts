@@ -33,7 +33,9 @@ export type ToolOutcome<O> =
   | { kind: 'ok'; value: O; commit?: string }
   /** Missing or invisible: the message is built from the arguments only, so both read the same. */
   | { kind: 'not_found' }
-  | { kind: 'error'; error: UpstreamError };
+  | { kind: 'error'; error: UpstreamError }
+  /** Refused on content, after the policy allowed the call (binary content, a credential in a write, a limit). */
+  | { kind: 'refused'; message: string };
 
 /** One tool, declared as a value: schema, policy, upstream call and output filter. */
 export interface ToolDef<A, R, O> extends ToolPolicy<A> {
@@ -44,6 +46,8 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   /** Arguments on the operator surface: the agent's plus repo and ref. */
   readonly rootInput: z.ZodType<A>;
   readonly output: z.ZodType<O>;
+  /** Checks on the arguments' content that need no upstream; a message refuses the call before anything is sent. */
+  guard?(args: A, ctx: ToolContext): string | undefined;
   /** The upstream call(s). */
   run(args: A, ctx: ToolContext): Promise<UpResult<R>>;
   /** Cuts the upstream answer to what the binding may see. */
@@ -59,6 +63,7 @@ export interface AnyTool extends ToolPolicy<unknown> {
   readonly agentInput: z.ZodType;
   readonly rootInput: z.ZodType;
   readonly output: z.ZodType;
+  guard?(args: unknown, ctx: ToolContext): string | undefined;
   run(args: unknown, ctx: ToolContext): Promise<UpResult<unknown>>;
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;

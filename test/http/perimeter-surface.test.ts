@@ -1,7 +1,7 @@
 // The spine end to end in-process: real repository, real HTTP server, real MCP clients of both protocol eras.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { startTestServer, type TestServer } from '../support/server.js';
+import { OPS_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 
 let repo: GitDir;
 let srv: TestServer;
@@ -43,7 +43,7 @@ describe('binding by URL', () => {
     const a = await srv.connect('/mcp/infra');
     const names = (await a.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(['get_tree', 'get_file', 'get_files', 'push_files', 'list_commits', 'get_commit']);
-    const root = await srv.connect('/mcp/root');
+    const root = await srv.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
     expect((await root.client.listTools()).tools).toHaveLength(8);
   });
 

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp, type App } from '../../src/http/app.js';
-import type { CallRecord } from '../../src/mcp/index.js';
+import type { ServerPolicy } from '../../src/core/index.js';
+import type { CallRecord, RateLimiter } from '../../src/mcp/index.js';
 import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore, type PerimeterStore } from '../../src/registry/store.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
@@ -34,7 +35,18 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-export async function startTestServer(opts: { upstream?: Upstream; upstreamFor?: UpstreamFor; rootEnabled?: boolean; sessionIdleMs?: number } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  upstream?: Upstream;
+  upstreamFor?: UpstreamFor;
+  rootEnabled?: boolean;
+  sessionIdleMs?: number;
+  /** Default true here; the key tests turn it off. */
+  openPerimeters?: boolean;
+  limiter?: RateLimiter;
+  policy?: ServerPolicy;
+}
+
+export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const stateDir = await mkdtemp(join(tmpdir(), 'gb-state-'));
   const opened = await openStore(stateDir);
   if (!opened.ok) throw new Error(opened.message);
@@ -48,11 +60,13 @@ export async function startTestServer(opts: { upstream?: Upstream; upstreamFor?:
     upstreamFor,
     upstreams: [local],
     opsToken: OPS_TOKEN,
-    invoke: { upstreamFor, log: () => undefined, record: (r) => records.push(r) },
+    invoke: { upstreamFor, log: () => undefined, record: (r) => records.push(r), ...(opts.limiter ? { limiter: opts.limiter } : {}) },
     version: 'test',
     publicUrl: () => url,
     host: '127.0.0.1',
     rootEnabled: opts.rootEnabled ?? true,
+    openPerimeters: opts.openPerimeters ?? true,
+    ...(opts.policy ? { policy: opts.policy } : {}),
     ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
     stateDir,
   });

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
-import { defineTool } from '../tool.js';
+import { defineTool, type ToolContext } from '../tool.js';
 
 const shape = { path: Path.describe('File to read, relative to the repository root.') };
 type Args = { path: string };
@@ -23,6 +23,12 @@ export function fileView(f: Extract<FileRead, { ok: true }>): Output {
   return out;
 }
 
+/** A binary file on a perimeter that does not serve binary content gets this instead of its bytes. */
+export function binaryRefusal(f: FileRead, binding: ToolContext['binding']): string | undefined {
+  if (!f.ok || f.encoding !== 'base64' || f.symlink || binding.surface === 'root' || binding.allowBinary) return undefined;
+  return `"${f.path}" is a binary file (${f.size} bytes); this perimeter serves text only. Ask the operator to allow binary content if you need it.`;
+}
+
 export const notFoundFile = (path: string): string =>
   `Not found: file "${path}" does not exist on this branch. Use get_tree to see which files exist.`;
 
@@ -42,6 +48,8 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   filter: (reads, a, ctx) => {
     const f = reads[0];
     if (!f || !ctx.scope.canRead(a.path) || f.path !== a.path) return { kind: 'not_found' };
+    const refusal = binaryRefusal(f, ctx.binding);
+    if (refusal !== undefined) return { kind: 'refused', message: refusal };
     if (f.ok) return { kind: 'ok', value: fileView(f) };
     return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
   },

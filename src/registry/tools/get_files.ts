@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { FileOut, fileView, notFoundFile } from './get_file.js';
+import { binaryRefusal, FileOut, fileView, notFoundFile } from './get_file.js';
 
 /** Bound on one call, so a hostile list cannot turn one call into thousands of reads. */
 export const MAX_FILES_PER_READ = 100;
@@ -43,7 +43,8 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     for (const path of a.paths) {
       const r = byPath.get(path);
       if (r && r.ok && ctx.scope.canRead(path)) {
-        files.push({ ok: true, ...fileView(r) });
+        const refusal = binaryRefusal(r, ctx.binding);
+        files.push(refusal === undefined ? { ok: true, ...fileView(r) } : { ok: false, path, error: refusal });
         continue;
       }
       // Only visible paths reach the upstream, so a real failure here can be told as it is.

@@ -39,6 +39,7 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
       repo: ctx.target.repo,
       ref: ctx.target.ref,
       readGlobs: ctx.binding.surface === 'agent' ? ctx.binding.readGlobs : undefined,
+      trustPrefixes: ctx.binding.surface === 'agent' ? ctx.binding.prefixesExact : true,
       path: a.path,
       skip: ((a.page ?? 1) - 1) * perPage,
       limit: perPage,

@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import type { WriteResult } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
+import { checkLimits, checkSecrets, checkShape } from './push-checks.js';
 
 /** Bounds on one commit, so a single call cannot write an unbounded amount. */
 export const MAX_FILES_PER_PUSH = 100;
@@ -23,25 +24,6 @@ type Args = { message: string; files: z.infer<typeof FileIn>[]; delete?: string[
 const Output = z.object({ commit: z.string(), branch: z.string(), files_written: z.number(), files_deleted: z.number() });
 type Output = z.infer<typeof Output>;
 
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
-
-/** Argument checks that need no upstream: duplicates, a path both written and deleted, malformed base64. */
-function checkShape(a: Args): string | undefined {
-  const deletes = a.delete ?? [];
-  if (a.files.length + deletes.length === 0) return 'Nothing to commit: give at least one file or one path to delete.';
-  const seen = new Set<string>();
-  for (const p of [...a.files.map((f) => f.path), ...deletes]) {
-    if (seen.has(p)) return `Path "${p}" appears twice; write or delete each path once per commit.`;
-    seen.add(p);
-  }
-  for (const f of a.files) {
-    if (f.encoding === 'base64' && (f.content.length % 4 !== 0 || !BASE64.test(f.content))) {
-      return `Content of "${f.path}" is not valid base64.`;
-    }
-  }
-  return undefined;
-}
-
 export const pushFiles = defineTool<Args, WriteResult, Output>({
   name: 'push_files',
   access: 'write',
@@ -55,16 +37,18 @@ export const pushFiles = defineTool<Args, WriteResult, Output>({
   output: Output,
   paths: (a) => [...a.files.map((f) => ({ path: f.path, role: 'write' as const })), ...(a.delete ?? []).map((path) => ({ path, role: 'write' as const }))],
   rootTarget: rootTargetOf,
-  run: async (a, ctx) => {
-    const problem = checkShape(a);
-    if (problem) return { ok: false, error: { code: 'invalid', message: problem } };
-    return ctx.upstream.commitFiles(ctx.target.repo, ctx.target.ref, {
+  guard: (a, ctx) => {
+    const shape = checkShape(a);
+    if (shape !== undefined || ctx.binding.surface === 'root') return shape;
+    return checkLimits(a, ctx.binding) ?? checkSecrets(a, ctx.binding);
+  },
+  run: (a, ctx) =>
+    ctx.upstream.commitFiles(ctx.target.repo, ctx.target.ref, {
       message: a.message,
       files: a.files.map((f) => ({ path: f.path, content: f.content, encoding: f.encoding ?? 'utf-8' })),
       deletes: a.delete ?? [],
       author: ctx.author,
-    });
-  },
+    }),
   // Counts are what was asked, never what existed: the answer must not tell whether a hidden file was there.
   filter: (w, a) => ({
     kind: 'ok',
