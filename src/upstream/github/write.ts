@@ -111,7 +111,8 @@ async function land(
         throw failure('not_found', `Branch ${branch} not found`);
       }
       if (!isNotFastForward(err)) {
-        // The update may have landed before the connection failed: a head equal to our commit is a success.
+        // The update may have landed before the connection failed: a head equal to our commit is a success. (Known
+        // wart: an update that lands only after this check is reported unavailable though it succeeded.)
         if (translate(err, redact).code === 'unavailable' && (await branchHead(ctx, r, branch).catch(() => '')) === sha) {
           return { sha, branch, parent: head, retries: attempt };
         }
@@ -119,12 +120,12 @@ async function land(
       }
     }
     // The branch moved. Rebuild on the new head only if the commits in between left every path of ours alone.
-    if (attempt + 1 > MAX_REBUILDS) {
-      throw failure('conflict', `Branch ${branch} kept moving during the write; nothing was written. Retry later.`);
-    }
     const moved = await branchHead(ctx, r, branch);
     // A retried PATCH whose first attempt had landed reads as not-a-fast-forward: the head is our commit.
     if (moved === sha) return { sha, branch, parent: head, retries: attempt };
+    if (attempt + 1 > MAX_REBUILDS) {
+      throw failure('conflict', `Branch ${branch} kept moving during the write; nothing was written. Retry later.`);
+    }
     if (moved === head) continue; // a stale replica answered; try again
     const changes = await changedPaths(ctx, r, head, moved);
     const touched = !changes.complete || changes.status !== 'ahead' || changes.paths.some((c) => pushed.some((p) => overlaps(c, p)));

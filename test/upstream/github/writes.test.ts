@@ -95,6 +95,16 @@ describe('commitFiles', () => {
     expect(!d.ok && d.error.code).toBe('conflict');
   });
 
+  it('retries a write through 5xx answers and lands exactly one commit', async () => {
+    const { name, git } = await h.repo(BASE);
+    const u = h.upstream();
+    const before = await git.head();
+    h.emulator.faults.serverError({ status: 502, count: 2 });
+    const w = await u.commitFiles(name, 'main', { message: 'through errors', files: [{ path: 'x.txt', content: 'x\n', encoding: 'utf-8' }], deletes: [] });
+    expect(w.ok && w.value.parent).toBe(before);
+    expect((await git.git('log', '--format=%s', 'main')).trim().split('\n')).toEqual(['through errors', 'initial']);
+  });
+
   it('lands concurrent writes to one branch from this process and from another', async () => {
     const { name, git } = await h.repo(BASE);
     const a = h.upstream();
