@@ -130,13 +130,6 @@ export async function log(dir: string, args: readonly string[], path?: string): 
   return parseLog(await git(dir, full));
 }
 
-/** Metadata of one commit SHA. */
-export async function commitInfo(dir: string, sha: string): Promise<CommitInfo> {
-  const [c] = await log(dir, ['-1', '--no-walk', '--end-of-options', sha]);
-  if (!c) throw new Error(`no commit ${sha}`);
-  return c;
-}
-
 /** Counts commits reachable from `rev` (optionally limited to `path`). */
 export async function countCommits(dir: string, revs: readonly string[], path?: string): Promise<number> {
   const out = await git(dir, ['--literal-pathspecs', 'rev-list', '--count', ...revs, ...(path !== undefined ? ['--', path] : [])]);

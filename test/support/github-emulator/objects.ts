@@ -1,5 +1,5 @@
 // Object lookups through the repository's long-lived cat-file process: resolving names, reading blobs and entries.
-import type { LsEntry } from './git.js';
+import type { CommitInfo, LsEntry } from './git.js';
 import { parseTreeObject } from './batch.js';
 import { plausibleRef } from './refname.js';
 import type { RepoEntry } from './state.js';
@@ -65,4 +65,44 @@ export async function entryAt(r: RepoEntry, commit: string, path: string): Promi
   const type = TYPE_OF_MODE[hit.mode] ?? 'blob';
   const size = type === 'blob' ? ((await r.batch.info(r.dir, hit.sha))?.size ?? 0) : null;
   return { mode: hit.mode, type, sha: hit.sha, size, path };
+}
+
+function isoSeconds(epoch: string): string {
+  return new Date(Number(epoch) * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/** Metadata of one commit, parsed from the raw object (the same facts `git log` prints). */
+export async function commitInfo(r: RepoEntry, sha: string): Promise<CommitInfo> {
+  const got = await r.batch.contents(r.dir, sha);
+  if (!got || got.info.type !== 'commit') throw new Error(`no commit ${sha}`);
+  const text = got.content.toString('utf8');
+  const split = text.indexOf('\n\n');
+  const headers = (split >= 0 ? text.slice(0, split) : text).split('\n');
+  const message = split >= 0 ? text.slice(split + 2).replace(/\n$/, '') : '';
+  const info: CommitInfo = {
+    sha: got.info.sha,
+    tree: '',
+    parents: [],
+    authorName: '',
+    authorEmail: '',
+    authorDate: '',
+    committerName: '',
+    committerEmail: '',
+    committerDate: '',
+    message,
+  };
+  for (const h of headers) {
+    const sp = h.indexOf(' ');
+    const key = h.slice(0, sp);
+    const value = h.slice(sp + 1);
+    if (key === 'tree') info.tree = value;
+    else if (key === 'parent') info.parents.push(value);
+    else if (key === 'author' || key === 'committer') {
+      const m = /^(.*) <([^>]*)> (\d+) [+-]\d{4}$/.exec(value);
+      if (!m) continue;
+      if (key === 'author') [info.authorName, info.authorEmail, info.authorDate] = [m[1] ?? '', m[2] ?? '', isoSeconds(m[3] ?? '0')];
+      else [info.committerName, info.committerEmail, info.committerDate] = [m[1] ?? '', m[2] ?? '', isoSeconds(m[3] ?? '0')];
+    }
+  }
+  return info;
 }

@@ -1,7 +1,7 @@
 // Commit history: list commits, get a commit (with paged files), compare, and the Git Data commit read.
 import type { Ctx } from './context.js';
-import { commitInfo, countCommits, git, gitRaw, log } from './git.js';
-import { objectType, resolveCommit } from './objects.js';
+import { countCommits, git, gitRaw, log } from './git.js';
+import { commitInfo, objectType, resolveCommit } from './objects.js';
 import { EMPTY_TREE, diffFiles, type FileChange } from './diff.js';
 import { GitHubError, json, linkHeader, pageParams, paginate, type Reply } from './reply.js';
 import { defaultBranch, isEmpty } from './resolve.js';
@@ -81,7 +81,7 @@ export async function getCommit(ctx: Ctx, r: RepoEntry, ref: string): Promise<Re
   const [empty, sha] = await Promise.all([isEmpty(r.dir), resolveCommit(r, ref)]);
   if (empty) throw emptyRepo(DOCS.get);
   if (!sha) throw new GitHubError(422, `No commit found for SHA: ${ref}`, DOCS.get);
-  const info = await commitInfo(r.dir, sha);
+  const info = await commitInfo(r, sha);
   const parent = info.parents[0] ?? EMPTY_TREE;
   if (ctx.accept.includes('application/vnd.github.sha') || ctx.accept.includes('application/vnd.github.v3.sha')) {
     return { kind: 'raw', status: 200, body: Buffer.from(sha), contentType: 'application/vnd.github.sha; charset=utf-8' };
@@ -157,8 +157,8 @@ export async function compare(ctx: Ctx, r: RepoEntry, basehead: string): Promise
       permalink_url: repoHtml(ctx.s, r, `compare/${r.owner}:${base.slice(0, 7)}...${r.owner}:${head.slice(0, 7)}`),
       diff_url: `${html}.diff`,
       patch_url: `${html}.patch`,
-      base_commit: commitShape(ctx.s, r, await commitInfo(r.dir, base)),
-      merge_base_commit: commitShape(ctx.s, r, await commitInfo(r.dir, mb)),
+      base_commit: commitShape(ctx.s, r, await commitInfo(r, base)),
+      merge_base_commit: commitShape(ctx.s, r, await commitInfo(r, mb)),
       status,
       ahead_by: ahead,
       behind_by: behind,
@@ -175,5 +175,5 @@ export async function getGitCommit(ctx: Ctx, r: RepoEntry, sha: string): Promise
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.gitCommit);
   const lower = sha.toLowerCase();
   if (!/^[0-9a-f]{40}$/.test(lower) || (await objectType(r, lower)) !== 'commit') throw new GitHubError(404, 'Not Found', DOCS.gitCommit);
-  return json(200, gitCommitShape(ctx.s, r, await commitInfo(r.dir, lower)));
+  return json(200, gitCommitShape(ctx.s, r, await commitInfo(r, lower)));
 }

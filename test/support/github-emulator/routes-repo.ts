@@ -1,8 +1,9 @@
 // Repositories, branches and the rate-limit endpoint.
 import type { Ctx } from './context.js';
-import { commitInfo, git } from './git.js';
+import { git } from './git.js';
 import { GitHubError, json, linkHeader, pageParams, paginate, type Reply } from './reply.js';
-import { resolveCommit } from './objects.js';
+import { commitInfo } from './objects.js';
+import { plausibleRef } from './refname.js';
 import { repoFacts } from './resolve.js';
 import { commitShape, encPath, repoApi, repoHtml, repoShape } from './shapes.js';
 import type { RepoEntry } from './state.js';
@@ -67,12 +68,10 @@ export async function listBranches(ctx: Ctx, r: RepoEntry): Promise<Reply> {
 
 /** GET /repos/{o}/{r}/branches/{branch} */
 export async function getBranch(ctx: Ctx, r: RepoEntry, branch: string): Promise<Reply> {
-  const heads = await branchHeads(r);
-  const head = heads.find((h) => h.name === branch);
+  // The exact branch, peeled to its commit; git rejects nothing here that GitHub would accept as a branch name.
+  const head = plausibleRef(branch) ? await r.batch.info(r.dir, `refs/heads/${branch}^{commit}`) : null;
   if (!head) throw new GitHubError(404, 'Branch not found', DOCS.branch);
-  const sha = await resolveCommit(r, head.sha);
-  if (!sha) throw new GitHubError(404, 'Branch not found', DOCS.branch);
-  const info = await commitInfo(r.dir, sha);
+  const info = await commitInfo(r, head.sha);
   const self = repoApi(ctx.s, r, `branches/${encPath(branch)}`);
   return json(200, {
     name: branch,

@@ -1,7 +1,7 @@
 // Git Data writes: blobs, trees (base_tree layering, inline content, `sha: null` deletions) and commits.
 import { jsonBody, missing, requireString, wrongType, type Ctx } from './context.js';
-import { commitInfo, lsTree } from './git.js';
-import { objectType } from './objects.js';
+import { lsTree } from './git.js';
+import { commitInfo, objectType } from './objects.js';
 import { GitHubError, json, type Reply } from './reply.js';
 import { isEmpty } from './resolve.js';
 import { emptyRepo, treeEntry } from './routes-content.js';
@@ -118,6 +118,6 @@ export async function createCommit(ctx: Ctx, r: RepoEntry): Promise<Reply> {
     if ((await objectType(r, p)) !== 'commit') throw new GitHubError(422, 'Parent SHA does not exist or is not a commit object', DOCS.commit);
   }
   const sha = await writeCommit(r.dir, { tree, parents: parentShas, message, author, committer });
-  const shape = gitCommitShape(ctx.s, r, await commitInfo(r.dir, sha));
+  const shape = gitCommitShape(ctx.s, r, await commitInfo(r, sha));
   return json(201, shape, { location: String(shape.url) });
 }
