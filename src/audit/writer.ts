@@ -83,7 +83,7 @@ export class Writer {
       if (!st.isFile() || st.nlink !== 1) throw new Error('the active file must be a regular file with one link');
       const head = await this.readHead(fh, st.size);
       const ts = this.c.now().toISOString();
-      if (head.kind === 'head' && head.lastKind === 'event') {
+      if (head.kind === 'head' && head.lastKind !== 'checkpoint') {
         const line = this.eventLine(e, { seq: head.seq + 1, ts, prevHash: head.hash });
         if (head.size + Buffer.byteLength(line) <= this.c.maxBytes) {
           await this.writeAndSync(fh, line);
