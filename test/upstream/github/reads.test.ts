@@ -159,6 +159,17 @@ describe('history', () => {
     expect((await u.getCommit(repo, first, 'main')).ok).toBe(true);
   });
 
+  it('pages through a commit with more than 300 files', async () => {
+    const many = Object.fromEntries(Array.from({ length: 305 }, (_, i) => [`gen/f${String(i).padStart(3, '0')}.txt`, `${i}\n`]));
+    const { name, git: g } = await h.repo([{ message: 'many', files: many }]);
+    const u = h.upstream();
+    const mark = h.mark();
+    const c = await u.getCommit(name, await g.head('main'));
+    expect(c.ok && c.value.files.length).toBe(305);
+    expect(c.ok && new Set(c.value.files.map((f) => f.path)).size).toBe(305);
+    expect(mark().filter((r) => r.route?.endsWith('/commits/{ref}')).length).toBe(2);
+  });
+
   it('compares two refs', async () => {
     const u = h.upstream();
     const c = await u.compare(repo, 'main', 'feature/x');
