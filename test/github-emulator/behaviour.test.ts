@@ -189,6 +189,15 @@ describe('trees and contents details', () => {
     expect((await raw.text()).length).toBe(1_100_000);
   });
 
+  it('largeFileContents: "forbidden" gives the legacy 403 too_large', async () => {
+    const legacy = await startFixture([{ message: 'big', files: { 'big.txt': 'z'.repeat(1_100_000) } }], { largeFileContents: 'forbidden' });
+    try {
+      expect(await legacy.call('GET', '/repos/octo/demo/contents/big.txt')).toMatchObject({ status: 403, body: { errors: [{ code: 'too_large' }] } });
+    } finally {
+      await legacy.close();
+    }
+  });
+
   it('symlinks: to a file → the file’s content under the link’s path; dangling → type symlink with target', async () => {
     const link = (await (await fx.get('/repos/octo/demo/contents/link-to-readme')).json()) as Obj;
     expect(link).toMatchObject({ type: 'file', path: 'link-to-readme', size: 7 });

@@ -193,4 +193,17 @@ describe('refs', () => {
     const dir = (await fx.call('GET', '/repos/octo/demo/contents/vendor?ref=with-sub')).body as Obj[];
     expect(dir[0]).toMatchObject({ type: 'file', name: 'lib' });
   });
+
+  it('reads are never stale: pushes from outside (loose or packed refs) show up at once', async () => {
+    await fx.repo.git('pack-refs', '--all');
+    const before = (await fx.call('GET', '/repos/octo/demo/branches/main')).body as Obj;
+    const pushed = await fx.repo.commit({ message: 'outside push', files: { 'outside.txt': 'o\n' } });
+    expect(pushed).not.toBe(before.commit.sha);
+    expect(await fx.call('GET', '/repos/octo/demo/branches/main')).toMatchObject({ body: { commit: { sha: pushed } } });
+    expect(await fx.call('GET', '/repos/octo/demo/contents/outside.txt')).toMatchObject({ status: 200, body: { size: 2 } });
+    expect(await fx.call('GET', '/repos/octo/demo/commits/main')).toMatchObject({ body: { sha: pushed, commit: { message: 'outside push' } } });
+    await fx.repo.git('pack-refs', '--all');
+    await fx.repo.git('update-ref', 'refs/heads/main', before.commit.sha);
+    expect(await fx.call('GET', '/repos/octo/demo/branches/main')).toMatchObject({ body: { commit: { sha: before.commit.sha } } });
+  });
 });

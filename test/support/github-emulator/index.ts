@@ -20,6 +20,11 @@ export interface EmulatorOptions {
   treeEntryLimit?: number;
   /** The account every token authenticates as. */
   user?: EmulatedUser;
+  /**
+   * How GET contents answers a 1–100 MB file with the JSON media type: `'empty'` (current GitHub: content "" and
+   * encoding "none", the default) or `'forbidden'` (the legacy 403 `too_large`).
+   */
+  largeFileContents?: 'empty' | 'forbidden';
 }
 
 export interface FaultController {
@@ -74,6 +79,7 @@ function faultsFor(s: EmulatorState): FaultController {
 export async function startGitHubEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const tokens = opts.token === undefined ? null : Array.isArray(opts.token) ? opts.token : [opts.token];
   const s = new EmulatorState(tokens, opts.rateLimit?.limit ?? 5000, opts.treeEntryLimit ?? 100_000, opts.user ?? DEFAULT_USER);
+  s.largeFileContents = opts.largeFileContents ?? 'empty';
   for (const [name, dir] of Object.entries(opts.repos ?? {})) s.addRepo(name, dir);
 
   const server = createServer((req, res) => {

@@ -120,6 +120,14 @@ async function fileObject(ctx: Ctx, w: Where, path: string, sha: string, content
     });
   }
   const big = content.length > MB;
+  if (big && ctx.s.largeFileContents === 'forbidden') {
+    throw new GitHubError(
+      403,
+      'This API returns blobs up to 1 MB in size. The requested blob is too large to fetch via the API, but you can use the Git Data API to request blobs up to 100 MB in size.',
+      DOCS.contents,
+      { errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }] },
+    );
+  }
   return {
     type: 'file',
     encoding: big ? 'none' : 'base64',

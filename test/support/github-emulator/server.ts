@@ -188,6 +188,7 @@ function send(res: ServerResponse, reply: Reply, headers: Record<string, string>
   const h: Record<string, string> = {
     ...headers,
     'x-github-media-type': 'github.v3; format=json',
+    'x-github-api-version-selected': '2022-11-28',
     'x-github-request-id': randomBytes(8).toString('hex').toUpperCase(),
     ...reply.headers,
   };

@@ -76,6 +76,7 @@ export class EmulatorState {
   readonly denied: { repo: string; token: string | undefined }[] = [];
   readonly requests: RecordedRequest[] = [];
   latencyMs = 0;
+  largeFileContents: 'empty' | 'forbidden' = 'empty';
 
   readonly tokens: readonly string[] | null;
   readonly limit: number;
