@@ -4,7 +4,7 @@ import type { UpResult, Upstream } from '../types.js';
 import { ByteLru } from './cache.js';
 import { createClient, type Counters, type RateSnapshot } from './client.js';
 import { parseRepo, type Ctx } from './context.js';
-import { translate } from './errors.js';
+import { isHttpFailure, translate, UpstreamFailure } from './errors.js';
 import { readFiles } from './files.js';
 import { health } from './health.js';
 import { compare, getCommit, listCommits } from './history.js';
@@ -68,7 +68,13 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
       return { ok: true, value: await fn() };
     } catch (err) {
       const error = translate(err, redact);
-      log(error.code === 'unavailable' ? 'warn' : 'debug', `github ${op} failed: ${error.message}`, { code: error.code });
+      const expected = isHttpFailure(err) || err instanceof UpstreamFailure || (err instanceof Error && /^(Abort|Timeout)Error$/.test(err.name));
+      if (!expected) {
+        // Not an HTTP answer: most likely a bug here. Keep the cause for the operator (scrubbed like every line).
+        log('error', `github ${op} failed unexpectedly`, { error: err instanceof Error ? err.message : String(err) });
+      } else {
+        log(error.code === 'unavailable' ? 'warn' : 'debug', `github ${op} failed: ${error.message}`, { code: error.code });
+      }
       return { ok: false, error };
     }
   };
