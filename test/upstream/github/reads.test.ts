@@ -1,6 +1,8 @@
 // Reads through the real Octokit stack against the GitHub emulator: repos, branches, trees (and the truncated-tree
 // fallback), files (text, binary, > 1 MB, symlinks, submodule-free dirs), history and compare.
 import { execFileSync } from 'node:child_process';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { GitDir } from '../../support/gitdir.js';
 import { startHarness, TOKEN, type Harness } from './harness.js';
@@ -207,5 +209,30 @@ describe('empty repositories and injected fetch', () => {
     expect((await u.defaultBranch(repo)).ok).toBe(true);
     expect(calls).toEqual([`${h.emulator.url}/repos/${repo}`]);
     expect(u.stats().requests).toBe(1);
+  });
+});
+
+describe('GitHub Enterprise Server base URL', () => {
+  it('works under an /api/v3 prefix (a forwarding proxy strips it)', async () => {
+    const target = new URL(h.emulator.url);
+    const proxy = createServer((req, res) => {
+      const path = (req.url ?? '/').replace(/^\/api\/v3/, '');
+      const up = request({ host: target.hostname, port: target.port, method: req.method, path, headers: req.headers }, (r) => {
+        res.writeHead(r.statusCode ?? 502, r.headers);
+        r.pipe(res);
+      });
+      req.pipe(up);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = proxy.address() as AddressInfo;
+      const u = h.upstream({ baseUrl: `http://127.0.0.1:${port}/api/v3/` });
+      expect(await u.defaultBranch(repo)).toEqual({ ok: true, value: 'main' });
+      const r = await u.readFiles(repo, 'feature/x', ['feature/f.ts']);
+      expect(r.ok && r.value[0]).toMatchObject({ ok: true, content: 'f\n' });
+    } finally {
+      proxy.closeAllConnections();
+      await new Promise((resolve) => proxy.close(resolve));
+    }
   });
 });
