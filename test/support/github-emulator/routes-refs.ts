@@ -63,9 +63,9 @@ export async function matchingRefs(ctx: Ctx, r: RepoEntry, ref: string): Promise
   return json(200, page.items.map((row) => refShape(ctx.s, r, row.ref, row.sha, row.type)), page.headers);
 }
 
-/** Per-ref critical sections: one check-and-set at a time for each (repository, ref). */
-const locks = new Map<string, Promise<unknown>>();
-async function withRefLock<T>(key: string, fn: () => Promise<T>): Promise<T> {
+/** Per-ref critical sections (locks live in the emulator's state): one check-and-set at a time per (repository, ref). */
+async function withRefLock<T>(ctx: Ctx, key: string, fn: () => Promise<T>): Promise<T> {
+  const locks = ctx.s.refLocks;
   const prev = locks.get(key) ?? Promise.resolve();
   const next = prev.then(fn, fn);
   const tail = next.catch(() => undefined);
@@ -107,7 +107,7 @@ export async function updateRef(ctx: Ctx, r: RepoEntry, ref: string): Promise<Re
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.update);
   const full = qualify(ref);
   if (!full) throw new GitHubError(422, 'Reference does not exist', DOCS.update);
-  return withRefLock(`${r.dir}\0${full}`, async () => {
+  return withRefLock(ctx, `${r.dir}\0${full}`, async () => {
     const raceAt = ctx.s.races.findIndex((x) => x.repo.toLowerCase() === r.fullName.toLowerCase() && `refs/heads/${x.branch}` === full);
     if (raceAt >= 0) {
       const [race] = ctx.s.races.splice(raceAt, 1);
@@ -140,7 +140,7 @@ export async function createRef(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.create);
   const type = await objectType(r, sha);
   if (type === null) throw new GitHubError(422, 'Object does not exist', DOCS.create);
-  return withRefLock(`${r.dir}\0${ref}`, async () => {
+  return withRefLock(ctx, `${r.dir}\0${ref}`, async () => {
     if (await currentSha(r.dir, ref)) throw new GitHubError(422, 'Reference already exists', DOCS.create);
     // An empty old value means "must not exist yet"; a directory/file clash (a vs a/b) fails here too.
     const made = await gitRaw(r.dir, ['update-ref', ref, sha, '']);
@@ -151,11 +151,11 @@ export async function createRef(ctx: Ctx, r: RepoEntry): Promise<Reply> {
 }
 
 /** DELETE /repos/{o}/{r}/git/refs/{ref} */
-export async function deleteRef(_ctx: Ctx, r: RepoEntry, ref: string): Promise<Reply> {
+export async function deleteRef(ctx: Ctx, r: RepoEntry, ref: string): Promise<Reply> {
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.delete);
   const full = qualify(ref);
   if (!full) throw new GitHubError(422, 'Reference does not exist', DOCS.delete);
-  return withRefLock(`${r.dir}\0${full}`, async () => {
+  return withRefLock(ctx, `${r.dir}\0${full}`, async () => {
     const current = await currentSha(r.dir, full);
     if (!current) throw new GitHubError(422, 'Reference does not exist', DOCS.delete);
     await git(r.dir, ['update-ref', '-d', full, current]);

@@ -75,6 +75,8 @@ export class EmulatorState {
   readonly races: RefRace[] = [];
   readonly denied: { repo: string; token: string | undefined }[] = [];
   readonly requests: RecordedRequest[] = [];
+  /** Tail of each ref's queue of check-and-set updates. */
+  readonly refLocks = new Map<string, Promise<unknown>>();
   latencyMs = 0;
   largeFileContents: 'empty' | 'forbidden' = 'empty';
 
