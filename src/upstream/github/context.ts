@@ -38,6 +38,7 @@ export interface RepoRef {
 
 // GitHub owners and repositories: letters, digits, '-', '_' and '.', never starting with a dot.
 const NAME = /^[A-Za-z0-9_-][A-Za-z0-9_.-]*$/;
+/** A full 40-hex commit id (abbreviations are never accepted: they would let callers probe for SHAs). */
 export const FULL_SHA = /^[0-9a-f]{40}$/i;
 
 /** Parses `owner/name`; anything else is `invalid`. */

@@ -32,13 +32,6 @@ export function failure(code: UpstreamErrorCode, message: string, retryAfterSeco
   return new UpstreamFailure(retryAfterSeconds === undefined ? { code, message } : { code, message, retryAfterSeconds });
 }
 
-/** The HTTP status of an Octokit error, or undefined for anything else. */
-export function statusOf(err: unknown): number | undefined {
-  if (isHttpFailure(err)) return err.status;
-  if (err instanceof Error && err.name === 'AbortError') return 0;
-  return undefined;
-}
-
 /** GitHub's own `message` from an error body (not Octokit's composed text with docs links). */
 export function githubMessage(err: unknown): string {
   if (!(isHttpFailure(err))) return '';
@@ -77,16 +70,11 @@ function tooLarge(err: HttpFailure): boolean {
   return data.errors.some((e: unknown) => typeof e === 'object' && e !== null && 'code' in e && e.code === 'too_large');
 }
 
-/** Context for a translation: what a 404 means at this call site. */
-export interface TranslateHints {
-  readonly notFound?: string;
-}
-
 /**
  * Turns anything thrown below a public method into an UpstreamError. `redact` scrubs the token from the few bits of
  * GitHub text that are passed on (422 reasons).
  */
-export function translate(err: unknown, redact: (s: string) => string, hints: TranslateHints = {}): UpstreamError {
+export function translate(err: unknown, redact: (s: string) => string): UpstreamError {
   if (err instanceof UpstreamFailure) return { ...err.error, message: redact(err.error.message) };
   if (isHttpFailure(err)) {
     const status = err.status;
@@ -99,7 +87,7 @@ export function translate(err: unknown, redact: (s: string) => string, hints: Tr
     if (status === 403) {
       return { code: 'unauthorized', message: 'GitHub refused access with this token; check its scopes and the repository permissions' };
     }
-    if (status === 404) return { code: 'not_found', message: hints.notFound ?? 'Not found on GitHub' };
+    if (status === 404) return { code: 'not_found', message: 'Not found on GitHub' };
     if (status === 409) {
       if (/empty/i.test(githubMessage(err))) return { code: 'empty_repository', message: 'The repository is empty (it has no commits yet)' };
       return { code: 'conflict', message: 'GitHub reported a conflict; re-read and retry' };
