@@ -1,5 +1,9 @@
 // Shared fixtures for the emulator's tests: a bare repository with a known history, and a started emulator.
-import { makeRepo, type CommitSpec, type GitDir } from '../support/gitdir.js';
+import { createHash } from 'node:crypto';
+import { cp, mkdtemp, rename, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gitIn, makeRepo, type CommitSpec, type GitDir } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator, type EmulatorOptions } from '../support/github-emulator/index.js';
 
 export const TOKEN = 'ghp_test_token';
@@ -37,9 +41,37 @@ export interface Fixture {
   close(): Promise<void>;
 }
 
+/**
+ * A private copy of the bare repository built from HISTORY. Building it costs ~40 git processes, so the first test
+ * file to need it builds it once into the temp directory (atomic rename) and every file copies that. The copy has no
+ * scratch working tree: `commit()` is not available (use makeRepo for tests that push from outside).
+ */
+async function historyCopy(): Promise<GitDir> {
+  const key = createHash('sha256')
+    .update(JSON.stringify(HISTORY, (_k, v: unknown) => (v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer' ? `buf:${JSON.stringify(v)}` : v)))
+    .digest('hex')
+    .slice(0, 16);
+  const cached = join(tmpdir(), `gb-emulator-history-${key}.git`);
+  if (!(await stat(join(cached, 'HEAD')).catch(() => null))) {
+    const built = await makeRepo(HISTORY, { bare: true });
+    await rename(built.dir, cached).catch(() => undefined); // another worker may have won the race: fine
+    await built.cleanup();
+  }
+  const root = await mkdtemp(join(tmpdir(), 'gb-emulator-'));
+  const dir = join(root, 'repo.git');
+  await cp(cached, dir, { recursive: true });
+  return {
+    dir,
+    git: (...args) => gitIn(dir, args),
+    head: async (branch = 'main') => (await gitIn(dir, ['rev-parse', `refs/heads/${branch}`])).trim(),
+    commit: () => Promise.reject(new Error('commit() needs a repository from makeRepo')),
+    cleanup: () => rm(root, { recursive: true, force: true }),
+  };
+}
+
 /** Builds a bare repository from `history` and serves it as `octo/demo`. */
 export async function startFixture(history: CommitSpec[] = HISTORY, opts: EmulatorOptions = {}): Promise<Fixture> {
-  const repo = await makeRepo(history, { bare: true });
+  const repo = history === HISTORY ? await historyCopy() : await makeRepo(history, { bare: true });
   const em = await startGitHubEmulator({ token: TOKEN, ...opts, repos: { 'octo/demo': repo.dir, ...opts.repos } });
   const get = (path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> => {
     const { token = TOKEN, headers, ...rest } = init;

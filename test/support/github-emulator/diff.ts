@@ -26,12 +26,8 @@ const STATUS: Record<string, FileChange['status']> = {
 
 /** Changed files between two tree-ish objects, with rename detection (`-M`) like GitHub. */
 export async function diffFiles(dir: string, from: string, to: string): Promise<FileChange[]> {
-  const base = ['diff-tree', '-r', '-M', '--no-color', '--end-of-options', from, to];
-  const [raw, numstat, patch] = await Promise.all([
-    git(dir, [...base.slice(0, 3), '--raw', '-z', ...base.slice(3)]),
-    git(dir, [...base.slice(0, 3), '--numstat', '-z', ...base.slice(3)]),
-    git(dir, [...base.slice(0, 3), '-p', ...base.slice(3)]),
-  ]);
+  const tail = ['--no-color', '--end-of-options', from, to];
+  const [raw, patch] = await Promise.all([git(dir, ['diff-tree', '-r', '-M', '--raw', '-z', ...tail]), git(dir, ['diff-tree', '-r', '-M', '-p', ...tail])]);
 
   const changes: FileChange[] = [];
   const tok = raw.split('\0');
@@ -51,26 +47,19 @@ export async function diffFiles(dir: string, from: string, to: string): Promise<
     }
   }
 
-  const nt = numstat.split('\0');
-  let k = 0;
-  for (let i = 0; i < nt.length && k < changes.length; ) {
-    const rec = nt[i++];
-    if (!rec) continue;
-    const [a = '-', d = '-', path = ''] = rec.split('\t');
-    if (path === '') i += 2; // rename: old and new names follow as separate fields
-    const c = changes[k++];
-    if (!c) break;
-    c.additions = a === '-' ? 0 : Number(a);
-    c.deletions = d === '-' ? 0 : Number(d);
-  }
-
   // Patch chunks come in the same order as the raw records; content lines never start with "diff --git ".
   const chunks = patch.split(/^(?=diff --git )/m).filter((ch) => ch.startsWith('diff --git '));
   chunks.forEach((ch, idx) => {
     const c = changes[idx];
     if (!c || /^(Binary files |GIT binary patch)/m.test(ch)) return;
     const at = ch.search(/^@@/m);
-    if (at >= 0) c.patch = ch.slice(at).replace(/\n$/, '');
+    if (at < 0) return;
+    c.patch = ch.slice(at).replace(/\n$/, '');
+    // Line counts as --numstat gives them: hunk lines starting with + or - (headers are before the first @@).
+    for (const line of c.patch.split('\n')) {
+      if (line.startsWith('+')) c.additions += 1;
+      else if (line.startsWith('-')) c.deletions += 1;
+    }
   });
   return changes;
 }
