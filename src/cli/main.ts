@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { CommanderError } from 'commander';
 import { CliError } from './client.js';
 import { createLogger } from './log.js';
 import { buildProgram, type ServeFlags } from './program.js';
 import { serve } from './serve.js';
+import { runStdioBridge } from './stdio.js';
 
 /** The package version, read once from package.json next to dist/. */
 function version(): string {
@@ -35,6 +37,9 @@ export async function main(argv: string[]): Promise<void> {
       allowedHosts: f.allowedHost,
       openPerimeters: f.openPerimeters,
       privatePatterns: f.private,
+      audit: f.audit
+        ? { dir: f.auditDir ?? join(f.stateDir, 'audit'), clearPaths: f.auditClearPaths, signingKeyFile: f.auditKey, maxBytes: f.auditMaxBytes, keep: f.auditKeep }
+        : undefined,
       sessionIdleSeconds: f.sessionIdle,
       cwd: process.cwd(),
       home: homedir(),
@@ -53,14 +58,15 @@ export async function main(argv: string[]): Promise<void> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   };
 
-  const program = buildProgram({ out, err, env: process.env, version: v, serve: runServe });
+  const runStdio = (o: { url: string; perimeter: string; branch?: string; key?: string }) => runStdioBridge({ ...o, err });
+  const program = buildProgram({ out, err, env: process.env, version: v, serve: runServe, stdio: runStdio });
   try {
     await program.parseAsync(argv);
   } catch (e) {
     // Exit codes are chosen here only: 0 done, 1 failed, 2 usage.
     if (e instanceof CommanderError) process.exit(e.exitCode === 0 ? 0 : 2);
     if (e instanceof CliError) {
-      err(`error: ${e.message}`);
+      if (e.message) err(`error: ${e.message}`);
       process.exit(e.exitCode);
     }
     err(`error: ${e instanceof Error ? e.message : String(e)}`);

@@ -1,5 +1,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { ApiClient } from './client.js';
+import { runAuditVerify } from '../audit/index.js';
+import { defaultLedgerFile, printAudit } from './audit.js';
+import { CliError, type ApiClient } from './client.js';
 import type { Level } from './log.js';
 import { isLevel } from './log.js';
 import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
@@ -12,6 +14,8 @@ export interface ProgramIO {
   readonly version: string;
   /** Starts the server and resolves once it listens. */
   readonly serve: (o: ServeFlags) => Promise<void>;
+  /** Runs the stdio bridge until stdin closes. */
+  readonly stdio: (o: { url: string; perimeter: string; branch?: string; key?: string }) => Promise<void>;
   /** Overridable for tests. */
   readonly client?: (o: OpsOptions, stateDir: string) => Promise<ApiClient>;
 }
@@ -30,6 +34,12 @@ export interface ServeFlags {
   private?: string[];
   sessionIdle: number;
   logLevel: Level;
+  audit: boolean;
+  auditDir?: string;
+  auditKey?: string;
+  auditClearPaths: boolean;
+  auditMaxBytes?: number;
+  auditKeep?: number;
 }
 
 const int = (name: string) => (v: string) => {
@@ -78,6 +88,12 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--private <glob>', 'extra privacy pattern hidden in every perimeter (repeatable)', collect)
     .option('--session-idle <seconds>', 'close MCP sessions idle this long', int('--session-idle'), 1800)
     .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL'))
+    .option('--no-audit', 'do not keep the audit ledger')
+    .option('--audit-dir <dir>', 'audit ledger folder (default: <state dir>/audit)')
+    .option('--audit-key <file>', 'Ed25519 private key (PKCS#8 PEM) to sign ledger entries; startup fails if unusable')
+    .option('--audit-clear-paths', 'store paths in clear in the ledger (default: salted hashes)', false)
+    .option('--audit-max-bytes <n>', 'rotate the ledger past this size', int('--audit-max-bytes'))
+    .option('--audit-keep <n>', 'rotated ledger segments kept', int('--audit-keep'))
     .action(async (o: Omit<ServeFlags, 'stateDir' | 'logLevel'> & { stateDir?: string; logLevel: string }) => {
       if (!isLevel(o.logLevel)) throw new InvalidArgumentError('--log-level must be debug, info, warn or error.');
       await io.serve({ ...o, stateDir: stateDirFrom(o.stateDir, io.env), logLevel: o.logLevel });
@@ -100,6 +116,49 @@ export function buildProgram(io: ProgramIO): Command {
   ops(branches.command('list').description('List branches of a repository.').requiredOption('--repo <repo>', 'owner/name or local path')).action(
     async (o: OpsOptions & { repo: string }) => operator.branchesList(await clientFor(o), io.out, o.repo, o.json),
   );
+
+  program
+    .command('stdio')
+    .description('A stdio MCP server forwarding to a running daemon, for clients that only launch stdio servers.')
+    .requiredOption('--perimeter <id>', 'perimeter to connect to')
+    .option('--branch <name>', 'allowlisted branch (default: the default branch)')
+    .option('--url <url>', 'daemon URL', io.env.GIT_BLINDER_URL ?? DEFAULT_URL)
+    .option('--key <key>', 'agent key (default: GIT_BLINDER_AGENT_KEY)')
+    .action(async (o: { perimeter: string; branch?: string; url: string; key?: string }) => {
+      const key = o.key ?? io.env.GIT_BLINDER_AGENT_KEY;
+      await io.stdio({ url: o.url, perimeter: o.perimeter, ...(o.branch ? { branch: o.branch } : {}), ...(key ? { key } : {}) });
+    });
+
+  const audit = program.command('audit').description('Read and verify the audit ledger (works offline, on the files).');
+  audit
+    .command('verify <file>')
+    .description('Check sequence, hash chain, checkpoints and signatures. Exit 0 intact, 3 broken or tampered, 2 usage.')
+    .option('--pubkey <file>', 'public key (PEM) to check signatures, as <file> or <keyId>=<file> (repeatable)', collect)
+    .option('--require-signed', 'fail when an entry is not signed', false)
+    .action(async (file: string, o: { pubkey?: string[]; requireSigned: boolean }) => {
+      const r = await runAuditVerify({ file, pubkey: o.pubkey ?? [], requireSigned: o.requireSigned });
+      for (const line of r.lines) io.out(line);
+      if (r.exitCode !== 0) throw new CliError('', r.exitCode);
+    });
+  for (const [name, what] of [
+    ['tail', 'Show the last entries.'],
+    ['query', 'Show entries matching filters.'],
+  ] as const) {
+    audit
+      .command(name)
+      .description(what)
+      .option('--file <file>', 'ledger file (default: <state dir>/audit/audit.jsonl)')
+      .option('--state-dir <dir>', 'state dir holding the ledger')
+      .option('--perimeter <id>', 'only this perimeter')
+      .option('--since <time>', 'only entries at or after this ISO time')
+      .option('--verdict <v>', 'allow, deny, invisible or error')
+      .option('--tool <name>', 'only this tool')
+      .option('-n, --limit <n>', 'at most this many (the newest)', int('--limit'), name === 'tail' ? 20 : undefined)
+      .option('--json', 'one JSON entry per line')
+      .action(async (o: { file?: string; stateDir?: string; perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean }) =>
+        printAudit(o.file ?? defaultLedgerFile(stateDirFrom(o.stateDir, io.env)), o, io.out),
+      );
+  }
 
   const perimeter = program.command('perimeter').description('Manage perimeters.');
   ops(

@@ -8,6 +8,7 @@ import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
 import { DEFAULT_LIMITS, RateLimiter } from '../mcp/index.js';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
+import { openAudit, type AuditSetup } from './audit.js';
 import { CliError } from './client.js';
 import { loadConfig } from './config.js';
 import { resolveServeOpsToken } from './ops-token.js';
@@ -25,6 +26,8 @@ export interface ServeOptions {
   readonly allowedHosts?: string[] | undefined;
   readonly openPerimeters: boolean;
   readonly privatePatterns?: string[] | undefined;
+  /** Undefined switches the audit ledger off. */
+  readonly audit?: AuditSetup | undefined;
   readonly sessionIdleSeconds: number;
   readonly cwd: string;
   readonly home: string;
@@ -97,6 +100,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
     embeddedKey = issued.key;
   }
 
+  const audit = o.audit ? await openAudit(o.audit, o.stateDir, o.log) : undefined;
+
   const ops = await resolveServeOpsToken({ opsToken: o.opsToken, githubToken: o.token, stateDir: o.stateDir });
 
   let publicUrl = '';
@@ -105,7 +110,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter() },
+    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), ...(audit ? { record: audit.record } : {}) },
+    ...(audit ? { recordApi: audit.recordApi, statusExtra: () => ({ audit: audit.state() }) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,
@@ -134,6 +140,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
   for (const p of store.list()) for (const url of agentUrls(publicUrl, p)) o.out(`agent URL: ${url}  (${p.id} → ${p.repo})`);
   if (embeddedKey) o.out(`agent key for ${DEFAULT_PERIMETER} (shown once; send it as "Authorization: Bearer <key>"): ${embeddedKey}`);
   if (o.openPerimeters) o.out('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
+  if (audit) o.out(`audit ledger: ${audit.ledger.state().file}`);
   if (o.root) o.out(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
   o.log('info', 'server started', { url: publicUrl, perimeters: store.list().length, github: upstreams.github !== undefined });
 
@@ -144,6 +151,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
       await Promise.all(upstreams.all.map((u) => u.close()));
+      await audit?.ledger.close();
     },
   };
 }

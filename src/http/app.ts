@@ -37,6 +37,10 @@ export interface AppDeps {
   readonly maxSessions?: number;
   readonly jsonLimit?: string;
   readonly stateDir?: string;
+  /** Called once per /api request after the answer is sent (the audit ledger). */
+  readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number }) => void;
+  /** Extra fields for the operator status (audit ledger state). */
+  readonly statusExtra?: () => Record<string, unknown>;
 }
 
 export interface App {
@@ -83,6 +87,7 @@ export function createApp(deps: AppDeps): App {
     perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: sessions.counts()[p.id] ?? 0 })),
     upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
     agent_catalogue: AGENT_CATALOGUE,
+    ...deps.statusExtra?.(),
   });
 
   const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, sessions, version: deps.version, describe });
@@ -102,6 +107,23 @@ export function createApp(deps: AppDeps): App {
       if (!res.headersSent) res.status(500).json(rpcError(-32603, 'Internal error'));
     });
   });
+
+  if (deps.recordApi) {
+    const recordApi = deps.recordApi;
+    app.use('/api', (req: Request, res: Response, next: () => void) => {
+      const started = performance.now();
+      res.on('finish', () => {
+        recordApi({
+          method: req.method,
+          route: req.originalUrl.split('?')[0] ?? req.originalUrl,
+          status: res.statusCode,
+          durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+          bytes: Number(res.getHeader('content-length') ?? 0),
+        });
+      });
+      next();
+    });
+  }
 
   app.use(
     '/api',

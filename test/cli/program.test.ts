@@ -15,6 +15,7 @@ function harness() {
     serve: async (f) => {
       served.push(f);
     },
+    stdio: async () => undefined,
     client: async (o) =>
       ({
         call: async (method: string, path: string, body?: unknown) => {

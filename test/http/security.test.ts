@@ -84,8 +84,8 @@ describe('agent keys', () => {
     expect((await post(`${srv.url}/mcp/root`)).status).toBe(404);
     expect((await post(`${srv.url}/mcp/root`, auth(key))).status).toBe(404);
     expect((await post(`${srv.url}/mcp/root`, auth(OPS_TOKEN))).status).toBe(200);
-    expect((await (await fetch(`${srv.url}/mcp`)).json()).perimeters).toBeUndefined();
-    expect((await (await fetch(`${srv.url}/mcp`, { headers: auth(OPS_TOKEN) })).json()).perimeters).toEqual(['app', 'granted', 'tight']);
+    expect(((await (await fetch(`${srv.url}/mcp`)).json()) as any).perimeters).toBeUndefined();
+    expect(((await (await fetch(`${srv.url}/mcp`, { headers: auth(OPS_TOKEN) })).json()) as any).perimeters).toEqual(['app', 'granted', 'tight']);
   });
 });
 

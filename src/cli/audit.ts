@@ -1,0 +1,122 @@
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { keyIdOf, loadOrCreateSalt, openLedger, queryLedger, type Ledger } from '../audit/index.js';
+import type { CallRecord } from '../mcp/index.js';
+import type { Log } from '../registry/index.js';
+import { CliError } from './client.js';
+import { table } from './table.js';
+
+export interface AuditSetup {
+  readonly dir: string;
+  readonly clearPaths: boolean;
+  /** Path to an Ed25519 private key (PKCS#8 PEM); a missing or invalid one stops startup. */
+  readonly signingKeyFile?: string | undefined;
+  readonly maxBytes?: number | undefined;
+  readonly keep?: number | undefined;
+}
+
+export interface Audit {
+  readonly ledger: Ledger;
+  record(r: CallRecord): void;
+  recordApi(r: { method: string; route: string; status: number; durationMs: number; bytes: number }): void;
+  state(): Record<string, unknown>;
+}
+
+/** Opens the ledger for the server. Fails closed: a configured key that cannot be loaded stops the server. */
+export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Promise<Audit> {
+  let signingKey: { keyId: string; privateKeyPem: string } | undefined;
+  if (o.signingKeyFile) {
+    let pem: string;
+    try {
+      pem = await readFile(o.signingKeyFile, 'utf8');
+      signingKey = { keyId: keyIdOf(pem), privateKeyPem: pem };
+    } catch (e) {
+      throw new CliError(`Audit signing key ${o.signingKeyFile} cannot be used (${(e as Error).message}); fix it or drop --audit-key.`);
+    }
+  }
+  const salt = await loadOrCreateSalt(stateDir);
+  let ledger: Ledger;
+  try {
+    ledger = await openLedger({
+      dir: o.dir,
+      salt,
+      clearPaths: o.clearPaths,
+      ...(signingKey ? { signingKey } : {}),
+      ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
+      ...(o.keep ? { keep: o.keep } : {}),
+      log: (level, msg, fields) => log(level === 'error' ? 'error' : 'warn', `audit: ${msg}`, fields),
+    });
+  } catch (e) {
+    throw new CliError(`Cannot open the audit ledger in ${o.dir}: ${(e as Error).message}`);
+  }
+  return {
+    ledger,
+    // append() never rejects; a failure is visible in state() and the log, never in a tool answer.
+    record: (r) =>
+      void ledger.append({
+        surface: r.surface,
+        ...(r.perimeter === undefined ? {} : { perimeter: r.perimeter }),
+        ...(r.branch === undefined ? {} : { branch: r.branch }),
+        tool: r.tool,
+        ...(r.client === undefined ? {} : { client: r.client }),
+        verdict: r.verdict,
+        result: r.result,
+        bytes: r.bytes,
+        durationMs: r.durationMs,
+        ...(r.commit === undefined ? {} : { commit: r.commit }),
+        paths: [...r.paths],
+      }),
+    recordApi: (r) =>
+      void ledger.append({
+        surface: 'api',
+        tool: `${r.method} ${r.route}`,
+        verdict: r.status === 401 || r.status === 403 ? 'deny' : r.status >= 500 ? 'error' : 'allow',
+        result: String(r.status),
+        bytes: r.bytes,
+        durationMs: r.durationMs,
+      }),
+    state: () => {
+      const s = ledger.state();
+      return { status: s.ok ? 'ok' : 'degraded', file: s.file, entries: s.entries, failures: s.failures, ...(s.lastError ? { last_error: s.lastError } : {}), signed: signingKey !== undefined, clear_paths: o.clearPaths };
+    },
+  };
+}
+
+/** The active ledger file of a state dir. */
+export const defaultLedgerFile = (stateDir: string) => join(stateDir, 'audit', 'audit.jsonl');
+
+/** `audit tail` / `audit query`: reads the ledger file directly (no server needed). */
+export async function printAudit(
+  file: string,
+  f: { perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean },
+  out: (l: string) => void,
+): Promise<void> {
+  const since = f.since ? new Date(f.since) : undefined;
+  if (since && Number.isNaN(since.getTime())) throw new CliError(`--since "${f.since}" is not a date (use ISO 8601, e.g. 2026-11-30T10:00:00Z).`, 2);
+  const verdicts = ['allow', 'deny', 'invisible', 'error'];
+  if (f.verdict && !verdicts.includes(f.verdict)) throw new CliError(`--verdict must be one of ${verdicts.join(', ')}.`, 2);
+  const rows: Record<string, unknown>[] = [];
+  try {
+    for await (const e of queryLedger(file, {
+      ...(f.perimeter ? { perimeter: f.perimeter } : {}),
+      ...(since ? { since } : {}),
+      ...(f.verdict ? { verdict: f.verdict as 'allow' } : {}),
+      ...(f.tool ? { tool: f.tool } : {}),
+    })) {
+      rows.push(e as unknown as Record<string, unknown>);
+    }
+  } catch (e) {
+    throw new CliError(`Cannot read ${file}: ${(e as Error).message}`);
+  }
+  const shown = f.limit ? rows.slice(-f.limit) : rows;
+  if (f.json) {
+    for (const r of shown) out(JSON.stringify(r));
+    return;
+  }
+  out(
+    table(
+      ['SEQ', 'TIME', 'SURFACE', 'PERIMETER', 'BRANCH', 'TOOL', 'CLIENT', 'VERDICT', 'RESULT', 'BYTES', 'COMMIT'],
+      shown.map((r) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, r.client ?? '', r.verdict, r.result, r.bytes, r.commit ?? ''].map((v) => String(v))),
+    ),
+  );
+}
