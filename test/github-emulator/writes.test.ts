@@ -69,6 +69,29 @@ describe('blobs, trees and commits', () => {
     expect((await fx.repo.git('ls-tree', '-r', '--name-only', d.sha)).trim().split('\n')).toEqual(['README.md', 'keep/k.txt']);
   });
 
+  it('trees: a file may become a directory, and a subtree can be grafted by its tree SHA', async () => {
+    const main = await fx.repo.head('main');
+    const baseTree = (await fx.repo.git('rev-parse', `${main}^{tree}`)).trim();
+    const src = (await fx.repo.git('rev-parse', `${main}:src`)).trim();
+    const t = await post('/repos/octo/demo/git/trees', {
+      base_tree: baseTree,
+      tree: [
+        { path: 'README.md/inner.txt', mode: '100644', type: 'blob', content: 'now a dir' },
+        { path: 'copy/of/src', mode: '040000', type: 'tree', sha: src },
+        { path: 'keep', mode: '100644', type: 'blob', content: 'now a file' },
+      ],
+    });
+    expect((await fx.repo.git('ls-tree', '-r', '--name-only', t.sha)).trim().split('\n')).toEqual([
+      'README.md/inner.txt',
+      'copy/of/src/a.ts',
+      'copy/of/src/b.ts',
+      'keep',
+      'src/a.ts',
+      'src/b.ts',
+    ]);
+    expect((await fx.repo.git('rev-parse', `${t.sha}:copy/of/src`)).trim()).toBe(src);
+  });
+
   it('tree errors: deleting a missing path, neither sha nor content, a bad base_tree, a non-blob sha', async () => {
     const main = await fx.repo.head('main');
     const baseTree = (await fx.repo.git('rev-parse', `${main}^{tree}`)).trim();

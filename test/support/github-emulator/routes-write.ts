@@ -51,7 +51,7 @@ export async function createTree(ctx: Ctx, r: RepoEntry): Promise<Reply> {
     throw new GitHubError(422, 'base_tree is not a valid tree oid', DOCS.tree);
   }
 
-  const edits: TreeEdit[] = [];
+  const edits: (TreeEdit | Promise<TreeEdit>)[] = [];
   for (const [i, raw] of entries.entries()) {
     if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw wrongType(`tree/items/${i}`, raw, 'an object', DOCS.tree);
     const e = raw as Record<string, unknown>;
@@ -67,7 +67,8 @@ export async function createTree(ctx: Ctx, r: RepoEntry): Promise<Reply> {
     if (hasContent && typeof sha === 'string') throw new GitHubError(422, 'Must supply either tree.sha or tree.content. Request will be rejected if both are present.', DOCS.tree);
     if (hasContent) {
       if (type !== 'blob') throw new GitHubError(422, 'tree.content can only be used with blobs', DOCS.tree);
-      edits.push({ path, mode, sha: await writeBlob(r.dir, Buffer.from(e.content as string, 'utf8')) });
+      // Inline content becomes a blob; the writes run in parallel and are awaited before the tree is built.
+      edits.push(writeBlob(r.dir, Buffer.from(e.content as string, 'utf8')).then((blobSha): TreeEdit => ({ path, mode, sha: blobSha })));
     } else if (sha === null) {
       edits.push({ path, sha: null });
     } else if (typeof sha === 'string') {
@@ -79,7 +80,7 @@ export async function createTree(ctx: Ctx, r: RepoEntry): Promise<Reply> {
       throw new GitHubError(422, 'Must supply either tree.sha or tree.content. Request will be rejected if both are present.', DOCS.tree);
     }
   }
-  const built = await buildTree(r.dir, typeof baseTree === 'string' ? baseTree.toLowerCase() : null, edits);
+  const built = await buildTree(r.dir, typeof baseTree === 'string' ? baseTree.toLowerCase() : null, await Promise.all(edits));
   if (!built.ok) throw new GitHubError(422, 'GitRPC::BadObjectState', DOCS.tree);
   const url = repoApi(ctx.s, r, `git/trees/${built.sha}`);
   const listing = await lsTree(r.dir, built.sha, false);

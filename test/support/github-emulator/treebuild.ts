@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { git, gitRaw } from './git.js';
+import { git, gitRaw, lsTree } from './git.js';
 
 /** One change to a tree: put an object at `path`, or delete what is there (`sha: null`). */
 export type TreeEdit = { path: string; mode: string; sha: string } | { path: string; sha: null };
@@ -11,26 +11,47 @@ export type TreeEdit = { path: string; mode: string; sha: string } | { path: str
 /** Outcome of a tree build: the new tree, or the path whose deletion found nothing. */
 export type BuildResult = { ok: true; sha: string } | { ok: false; code: 'missing_path'; path: string };
 
-/** Applies `edits` in order on top of `base` (or an empty tree) and writes the result. */
+/** Paths that are proper ancestors of `path` (`a`, `a/b` for `a/b/c`). */
+function ancestors(path: string): string[] {
+  const parts = path.split('/');
+  return parts.slice(1).map((_, i) => parts.slice(0, i + 1).join('/'));
+}
+
+/**
+ * Applies `edits` in order on top of `base` (or an empty tree) and writes the result. The index is modelled in
+ * memory and changed with one `update-index --index-info` stream (mode 0 removes), so a tree costs a handful of git
+ * processes however many entries it has.
+ */
 export async function buildTree(dir: string, base: string | null, edits: readonly TreeEdit[]): Promise<BuildResult> {
   const index = join(tmpdir(), `gh-emulator-index-${randomUUID()}`);
   const env = { GIT_INDEX_FILE: index };
   const run = (args: string[], input?: string) => git(dir, args, input === undefined ? { env } : { env, input });
   try {
     await run(base ? ['read-tree', '--end-of-options', base] : ['read-tree', '--empty']);
+    const present = new Set(base ? (await run(['ls-files', '-z'])).split('\0').filter(Boolean) : []);
+    const lines: string[] = [];
+    const remove = (p: string): void => {
+      present.delete(p);
+      lines.push(`0 ${'0'.repeat(40)}\t${p}`);
+    };
     for (const e of edits) {
-      // Whatever lives at the path now: the file itself, or everything beneath a directory.
-      const present = (await run(['--literal-pathspecs', 'ls-files', '-z', '--', e.path])).split('\0').filter(Boolean);
-      if (e.sha === null && present.length === 0) return { ok: false, code: 'missing_path', path: e.path };
-      // Mode 0 through --index-info removes an entry without needing a work tree (this is a bare repository).
-      if (present.length) await run(['update-index', '-z', '--index-info'], present.map((p) => `0 ${'0'.repeat(40)}\t${p}\0`).join(''));
+      // Whatever lives at the path now (the file itself, or everything beneath a directory), and files in the way.
+      const under = [...present].filter((p) => p === e.path || p.startsWith(`${e.path}/`));
+      if (e.sha === null && under.length === 0) return { ok: false, code: 'missing_path', path: e.path };
+      under.forEach(remove);
       if (e.sha === null) continue;
+      ancestors(e.path).filter((a) => present.has(a)).forEach(remove);
+      const add = (mode: string, sha: string, path: string): void => {
+        present.add(path);
+        lines.push(`${mode} ${sha}\t${path}`);
+      };
       if (e.mode === '040000') {
-        await run(['read-tree', `--prefix=${e.path}/`, '--end-of-options', e.sha]);
+        for (const f of await lsTree(dir, e.sha, true)) if (f.type !== 'tree') add(f.mode, f.sha, `${e.path}/${f.path}`);
       } else {
-        await run(['update-index', '--add', '--replace', '--cacheinfo', `${e.mode},${e.sha},${e.path}`]);
+        add(e.mode, e.sha, e.path);
       }
     }
+    if (lines.length) await run(['update-index', '-z', '--index-info'], lines.map((l) => `${l}\0`).join(''));
     return { ok: true, sha: (await run(['write-tree'])).trim() };
   } finally {
     await rm(index, { force: true });
