@@ -25,7 +25,9 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
   name: 'list_commits',
   access: 'read',
   agentSurface: true,
-  pathMode: 'all',
+  // A hidden narrowing path is answered like a readable path with no history (an empty page), never with the
+  // not-found message: a missing path inside the scope gets an empty page too, so the two must read the same.
+  pathMode: 'each',
   description: 'List commits of the bound branch, newest first, that change files you can read. Optionally narrowed to a path.',
   annotations: { title: 'List commits', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
@@ -34,6 +36,7 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
   paths: (a) => (a.path === undefined ? [] : [{ path: a.path, role: 'dir' }]),
   rootTarget: rootTargetOf,
   run: (a, ctx) => {
+    if (a.path !== undefined && ctx.hidden.has(a.path)) return Promise.resolve({ ok: true, value: { commits: [], hasMore: false, scanLimited: false } });
     const perPage = a.per_page ?? 30;
     return visibleHistory(ctx.upstream, ctx.scope, {
       repo: ctx.target.repo,

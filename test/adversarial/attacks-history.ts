@@ -1,0 +1,146 @@
+// Attacks through history and refs: renames across the boundary, other branches, SHA prefixes, argument pivots.
+import { blockedRead, sameAnswers, whole, type Ctx } from './context.js';
+import { callTool, check, noLeak, type Attack } from './harness.js';
+
+const ZERO = '0'.repeat(40);
+
+export function historyAttacks(ctx: Ctx): Attack[] {
+  const { shas } = ctx.fx;
+  const out: Attack[] = [];
+
+  // Renames across the boundary.
+  out.push(
+    {
+      category: 'rename',
+      name: 'get_commit: rename out of the perimeter hides the new path',
+      run: async () => {
+        const r = await callTool(ctx.app, 'get_commit', { sha: shas.renameOut });
+        check(!r.isError, r.text);
+        const files = r.structured.files as { path: string; status: string; previous_path?: string; patch?: string }[];
+        check(files.length === 1 && files[0]?.path === 'app/moved.ts' && files[0].status === 'removed', JSON.stringify(files));
+        check(files[0]?.previous_path === undefined && files[0].patch === undefined, 'rename pair or patch shown');
+        noLeak(ctx.fx, whole(r), {});
+      },
+    },
+    {
+      category: 'rename',
+      name: 'get_commit: rename into the perimeter hides the old path and its lines',
+      run: async () => {
+        const r = await callTool(ctx.app, 'get_commit', { sha: shas.renameIn });
+        check(!r.isError, r.text);
+        const files = r.structured.files as { path: string; status: string; previous_path?: string; patch?: string }[];
+        check(files.length === 1 && files[0]?.path === 'app/arrived.ts' && files[0].status === 'added', JSON.stringify(files));
+        check(files[0]?.previous_path === undefined && files[0].patch === undefined, 'rename pair or patch shown');
+        check(r.structured.omitted_count === 0 || r.structured.omitted_count === 1, 'odd omitted_count');
+        noLeak(ctx.fx, whole(r), {});
+      },
+    },
+    { category: 'rename', name: 'list_commits: narrowed to the renamed-out file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/moved.ts' })) },
+    { category: 'rename', name: 'list_commits: narrowed to the renamed-in file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/arrived.ts' })) },
+    { category: 'rename', name: 'get_commit: rename out through the 2026 client', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.renameOut }, { agent: ctx.modern, mustFail: false })) },
+    { category: 'rename', name: 'get_file: the hidden rename target', run: async () => void (await blockedRead(ctx, 'get_file', { path: 'secret/CANARY_PATH_moved.ts' })) },
+  );
+
+  // Commits that exist only on other branches.
+  out.push(
+    { category: 'other-branch', name: 'get_commit: commit only on a non-allowlisted branch', run: () => sameAnswers(ctx, [{ tool: 'get_commit', args: { sha: shas.branchOnly }, mask: [shas.branchOnly] }, { tool: 'get_commit', args: { sha: ZERO }, mask: [ZERO] }]) },
+    { category: 'other-branch', name: 'get_commit: commit only on another allowlisted branch', run: () => sameAnswers(ctx, [{ tool: 'get_commit', args: { sha: shas.featureOk }, mask: [shas.featureOk] }, { tool: 'get_commit', args: { sha: ZERO }, mask: [ZERO] }]) },
+    { category: 'other-branch', name: 'get_file: file only on another branch', run: () => sameAnswers(ctx, [{ tool: 'get_file', args: { path: 'app/branch-only.ts' }, mask: ['app/branch-only.ts'] }, { tool: 'get_file', args: { path: 'app/nothing-x.ts' }, mask: ['app/nothing-x.ts'] }]) },
+    { category: 'other-branch', name: 'list_commits: every page of main omits the other branch', run: async () => {
+      for (let page = 1; page <= 3; page++) await blockedRead(ctx, 'list_commits', { per_page: 3, page });
+      await blockedRead(ctx, 'list_commits', { per_page: 100 });
+    } },
+    { category: 'other-branch', name: 'list_commits: narrowed to the branch-only file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/branch-only.ts' })) },
+    { category: 'other-branch', name: 'get_commit: branch-only commit through the 2026 client', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.branchOnly }, { agent: ctx.modern })) },
+  );
+
+  // Hidden-only commits.
+  out.push(
+    { category: 'hidden-history', name: 'get_commit: commit touching only out-of-scope files', run: () => sameAnswers(ctx, [{ tool: 'get_commit', args: { sha: shas.hiddenOnly }, mask: [shas.hiddenOnly] }, { tool: 'get_commit', args: { sha: ZERO }, mask: [ZERO] }]) },
+    { category: 'hidden-history', name: 'get_commit: commit touching only a private file', run: () => sameAnswers(ctx, [{ tool: 'get_commit', args: { sha: shas.privateOnly }, mask: [shas.privateOnly] }, { tool: 'get_commit', args: { sha: ZERO }, mask: [ZERO] }]) },
+    { category: 'hidden-history', name: 'get_commit: mixed commit names no hidden file', run: async () => {
+      const r = await callTool(ctx.app, 'get_commit', { sha: shas.mixed });
+      check(!r.isError && r.structured.omitted_count === 1, r.text);
+      check(JSON.stringify(r.structured.files.map((f: { path: string }) => f.path)) === '["app/main.ts"]', 'wrong files');
+      check(r.structured.parents === undefined, 'parent SHAs shown to an agent');
+      noLeak(ctx.fx, whole(r), {});
+    } },
+    // The symlink app/link-out shows its target text in the patch (a documented known limit), nothing more.
+    { category: 'hidden-history', name: 'get_commit: initial commit lists readable files only', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.init }, { mustFail: false, allow: ['../secret/keys.txt', '../secret'] })) },
+    { category: 'hidden-history', name: 'list_commits: whole history leaks no hidden commit', run: async () => {
+      const r = await blockedRead(ctx, 'list_commits', { per_page: 100 });
+      for (const c of r.structured.commits as { parents?: unknown }[]) check(c.parents === undefined, 'parents shown');
+    } },
+    { category: 'hidden-history', name: 'list_commits: narrowed to a hidden directory', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'secret' })) },
+    { category: 'hidden-history', name: 'list_commits: narrowed to the private file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/.env' })) },
+    { category: 'hidden-history', name: 'get_commit: hidden-only commit through the narrow perimeter', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.hiddenOnly }, { agent: ctx.narrow })) },
+  );
+
+  // SHA prefixes and ref syntax instead of a full SHA.
+  const sha = shas.mixed;
+  const bad: [string, unknown][] = [
+    ['7-char prefix', sha.slice(0, 7)],
+    ['12-char prefix', sha.slice(0, 12)],
+    ['39-char prefix', sha.slice(0, 39)],
+    ['prefix of a hidden commit', shas.hiddenOnly.slice(0, 8)],
+    ['prefix of a branch-only commit', shas.branchOnly.slice(0, 10)],
+    ['upper-case SHA', sha.toUpperCase()],
+    ['41 characters', `${sha}0`],
+    ['SHA with newline', `${sha}\n`],
+    ['SHA with leading space', ` ${sha}`],
+    ['HEAD', 'HEAD'],
+    ['branch name', 'main'],
+    ['hidden branch name', 'feature-hidden'],
+    ['full ref', 'refs/heads/feature-hidden'],
+    ['ancestry', 'HEAD~1'],
+    ['parent of main', 'main^'],
+    ['reflog', '@{-1}'],
+    ['tree of a commit', `${sha}^{tree}`],
+    ['blob path syntax', `${sha}:secret/keys.txt`],
+    ['range', `${shas.init}..${sha}`],
+    ['number', 1234567],
+    ['array', [sha]],
+    ['empty', ''],
+  ];
+  for (const [label, value] of bad) {
+    out.push({ category: 'sha', name: `get_commit: ${label}`, run: async () => void (await blockedRead(ctx, 'get_commit', { sha: value })) });
+  }
+
+  // Branch and repository pivots through tool arguments: strict schemas refuse them, nothing is read elsewhere.
+  const pivots: [string, string, Record<string, unknown>][] = [
+    ['get_file', 'ref', { path: 'app/branch-only.ts', ref: 'feature-hidden' }],
+    ['get_file', 'branch', { path: 'app/branch-only.ts', branch: 'feature-hidden' }],
+    ['get_file', 'repo', { path: 'secret/keys.txt', repo: ctx.fx.repo }],
+    ['get_file', 'owner', { path: 'app/main.ts', owner: 'acme' }],
+    ['get_file', 'sha', { path: 'app/branch-only.ts', sha: shas.branchOnly }],
+    ['get_file', 'perimeter', { path: 'secret/keys.txt', perimeter: 'other' }],
+    ['get_file', '__proto__', JSON.parse('{"path":"app/branch-only.ts","__proto__":{"ref":"feature-hidden"}}')],
+    ['get_file', 'constructor', { path: 'app/branch-only.ts', constructor: { ref: 'feature-hidden' } }],
+    ['get_files', 'ref', { paths: ['app/branch-only.ts'], ref: 'feature-hidden' }],
+    ['get_tree', 'ref', { path: 'app', ref: 'feature-hidden', recursive: true }],
+    ['get_tree', 'branch', { branch: 'feature-hidden', recursive: true }],
+    ['list_commits', 'ref', { ref: 'feature-hidden' }],
+    ['list_commits', 'sha', { sha: 'feature-hidden' }],
+    ['list_commits', 'repo', { repo: ctx.fx.repo }],
+    ['get_commit', 'ref', { sha: shas.branchOnly, ref: 'feature-hidden' }],
+    ['get_commit', 'repo', { sha: shas.hiddenOnly, repo: ctx.fx.repo }],
+  ];
+  for (const [tool, key, args] of pivots) {
+    out.push({ category: 'pivot', name: `${tool}: pivot through "${key}"`, run: async () => void (await blockedRead(ctx, tool, args, { mustFail: true })) });
+  }
+  for (const key of ['branch', 'ref', 'repo', 'owner']) {
+    out.push({
+      category: 'pivot',
+      name: `push_files: pivot through "${key}"`,
+      run: async () => {
+        const heads = await ctx.fx.heads();
+        const value = key === 'repo' ? ctx.fx.repo : key === 'owner' ? 'acme' : 'feature-hidden';
+        const r = await callTool(ctx.app, 'push_files', { message: 'pivot', files: [{ path: 'app/pivot.ts', content: 'x\n' }], [key]: value });
+        check(r.isError === true, `push accepted: ${r.text}`);
+        noLeak(ctx.fx, whole(r), { key, value });
+        check((await ctx.fx.heads()) === heads, 'a branch moved');
+      },
+    });
+  }
+  return out;
+}

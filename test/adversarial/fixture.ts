@@ -1,0 +1,190 @@
+// The adversarial fixture: one repository full of hidden things (each carrying a CANARY_* marker), served through
+// the real server over either upstream (local git on a bare clone, or the GitHub adapter talking to the emulator).
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect } from 'vitest';
+import { DEFAULT_LIMITS, RateLimiter } from '../../src/mcp/index.js';
+import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
+import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
+import { gitIn, makeRepo } from '../support/gitdir.js';
+import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
+import { startTestServer, type TestServer } from '../support/server.js';
+
+export const GITHUB_TOKEN = 'ghp_AdversarialEmulatorToken0123456789ab';
+
+/** The perimeters every attack runs against. */
+export const APP_READ = ['app/**', 'docs/*.md'];
+export const APP_WRITE = ['app/**', 'drop/**', '.github/**', 'CODEOWNERS', '.gitmodules'];
+
+// Renames need similar content on both sides for git to pair them.
+const BODY = Array.from({ length: 30 }, (_, i) => `export const line${i} = ${i};`).join('\n') + '\n';
+
+export interface Shas {
+  init: string;
+  hiddenOnly: string;
+  privateOnly: string;
+  mixed: string;
+  renameOut: string;
+  renameIn: string;
+  branchOnly: string;
+  featureOk: string;
+  submodule: string;
+}
+
+export interface Fixture {
+  readonly kind: 'local' | 'github';
+  readonly srv: TestServer;
+  /** Repository name as perimeters see it (a path for local, owner/name on GitHub). */
+  readonly repo: string;
+  /** The bare repository the upstream serves (for checking branch heads after refused writes). */
+  readonly bare: string;
+  readonly shas: Shas;
+  readonly keys: { app: string; narrow: string; other: string; revoked: string };
+  head(branch?: string): Promise<string>;
+  /** Every branch head, as one string (one git call). */
+  heads(): Promise<string>;
+  /** Paths on a branch, from git itself. */
+  lsTree(branch?: string): Promise<string[]>;
+  close(): Promise<void>;
+}
+
+/** Builds the repository once (source work tree), returns its directory and the named commits. */
+async function buildSource(): Promise<{ dir: string; shas: Shas; cleanup: () => Promise<void> }> {
+  const src = await makeRepo([
+    {
+      message: 'initial layout',
+      files: {
+        'app/main.ts': 'export const main = 1;\n',
+        'app/lib/util.ts': 'export const util = 2;\n',
+        'app/moved.ts': BODY,
+        'app/.env': 'DB_PASSWORD=CANARY_ENV_FILE\n',
+        'app/.ENV': 'CANARY_ENV_UPPER\n',
+        'app/.env.': 'CANARY_ENV_TRAILING_DOT\n',
+        'app/.env.example': 'DB_PASSWORD=\n',
+        'app/id_rsa': 'CANARY_ID_RSA\n',
+        'app/ID_RSA.pub': 'CANARY_ID_RSA_PUB\n',
+        'app/certs/server.pem': 'CANARY_PEM\n',
+        'app/config/credentials.json': '{"k":"CANARY_CREDENTIALS"}\n',
+        'app/link-out': { symlink: '../secret/keys.txt' },
+        'app/link-abs': { symlink: '/etc/passwd' },
+        'app/link-up': { symlink: '../../../../../../etc/hostname' },
+        'app/link-dir': { symlink: '../secret' },
+        'app/link-env': { symlink: '.env' },
+        'docs/guide.md': '# guide\n',
+        'docs/internal/plan.md': 'CANARY_DOCS_NESTED\n',
+        'docs/notes.txt': 'CANARY_DOCS_TXT\n',
+        'secret/keys.txt': 'CANARY_SECRET_KEYS\n',
+        'secret/CANARY_PATH_origin.ts': BODY.replace('line0', 'lineZero'),
+        'app2/leak.ts': 'CANARY_APP2\n',
+        'app.bak/main.ts': 'CANARY_APP_BAK\n',
+        'app-old/main.ts': 'CANARY_APP_OLD\n',
+        'App/main.ts': 'CANARY_APP_CASE\n',
+        'APP/main.ts': 'CANARY_APP_UPPER\n',
+        '\uff41\uff50\uff50/main.ts': 'CANARY_FULLWIDTH\n',
+        '\u0430pp/main.ts': 'CANARY_CYRILLIC\n',
+        'app\u0307/main.ts': 'CANARY_COMBINING\n',
+        'app /main.ts': 'CANARY_TRAILING_SPACE\n',
+        'drop/existing.txt': 'CANARY_DROP_EXISTING\n',
+        '.github/workflows/ci.yml': 'on: push # CANARY_WORKFLOW\n',
+        'CODEOWNERS': '* @CANARY_OWNER\n',
+        'README.md': '# CANARY_README\n',
+      },
+    },
+    { message: 'rotate CANARY_MSG_HIDDEN_ONLY', files: { 'secret/keys.txt': 'CANARY_SECRET_KEYS rotated\n' } },
+    { message: 'touch CANARY_MSG_PRIVATE_ONLY', files: { 'app/.env': 'DB_PASSWORD=CANARY_ENV_FILE_2\n' } },
+    { message: 'mixed update', files: { 'app/main.ts': 'export const main = 2;\n', 'secret/keys.txt': 'CANARY_SECRET_KEYS mixed\n' } },
+    { message: 'rename out', files: { 'app/moved.ts': null, 'secret/CANARY_PATH_moved.ts': BODY } },
+    { message: 'rename in', files: { 'secret/CANARY_PATH_origin.ts': null, 'app/arrived.ts': BODY.replace('line0', 'lineZero') } },
+    { message: 'CANARY_MSG_BRANCH_ONLY', branch: 'feature-hidden', files: { 'app/branch-only.ts': 'CANARY_BRANCH_FILE\n' } },
+    { message: 'feature ok', branch: 'feature/ok', files: { 'app/feature.ts': 'export const feature = true;\n' } },
+  ]);
+  const log = async (ref: string) => (await src.git('log', '--format=%H %s', ref)).trim().split('\n');
+  const main = await log('main');
+  const find = (lines: string[], msg: string) => lines.find((l) => l.endsWith(` ${msg}`))?.split(' ')[0] ?? '';
+  // A submodule gitlink inside the readable tree, with its URL (a marker) in the hidden root .gitmodules.
+  await src.git('checkout', '-q', 'main');
+  await gitIn(src.dir, ['update-index', '--add', '--cacheinfo', `160000,${find(main, 'initial layout')},app/vendor/lib`]);
+  await gitIn(src.dir, ['config', '-f', '.gitmodules', 'submodule.lib.path', 'app/vendor/lib']);
+  await gitIn(src.dir, ['config', '-f', '.gitmodules', 'submodule.lib.url', 'https://CANARY_SUBMODULE_URL.example/lib.git']);
+  await gitIn(src.dir, ['add', '.gitmodules']);
+  await gitIn(src.dir, ['commit', '-q', '-m', 'vendor lib'], { GIT_AUTHOR_DATE: '2026-02-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-02-01T00:00:00Z' });
+  const after = await log('main');
+  const shas: Shas = {
+    init: find(main, 'initial layout'),
+    hiddenOnly: find(main, 'rotate CANARY_MSG_HIDDEN_ONLY'),
+    privateOnly: find(main, 'touch CANARY_MSG_PRIVATE_ONLY'),
+    mixed: find(main, 'mixed update'),
+    renameOut: find(main, 'rename out'),
+    renameIn: find(main, 'rename in'),
+    branchOnly: find(await log('feature-hidden'), 'CANARY_MSG_BRANCH_ONLY'),
+    featureOk: find(await log('feature/ok'), 'feature ok'),
+    submodule: find(after, 'vendor lib'),
+  };
+  for (const [k, v] of Object.entries(shas)) if (!/^[0-9a-f]{40}$/.test(v)) throw new Error(`fixture commit ${k} missing`);
+  return { dir: src.dir, shas, cleanup: src.cleanup };
+}
+
+/** A bare clone with every branch as a local head. */
+async function bareClone(source: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
+  const root = await mkdtemp(join(tmpdir(), 'gb-adv-'));
+  const dir = join(root, 'repo.git');
+  await gitIn(root, ['clone', '-q', '--bare', '--no-local', source, dir]);
+  for (const line of (await gitIn(source, ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads'])).split('\n')) {
+    const [name, sha] = line.split(' ');
+    if (name && sha) await gitIn(dir, ['update-ref', `refs/heads/${name}`, sha]);
+  }
+  for (const [k, v] of [['gc.auto', '0'], ['user.name', 'x'], ['user.email', 'x@example.test']] as const) await gitIn(dir, ['config', k, v]);
+  return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
+}
+
+/** Starts the server over one upstream with the adversarial perimeters and keys. */
+export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
+  const source = await buildSource();
+  const bare = await bareClone(source.dir);
+  let emulator: Emulator | undefined;
+  let github: GitHubUpstream | undefined;
+  let repo = bare.dir;
+  let srv: TestServer;
+  if (kind === 'github') {
+    emulator = await startGitHubEmulator({ token: GITHUB_TOKEN, repos: { 'acme/blind': bare.dir } });
+    github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
+    const up = github;
+    repo = 'acme/blind';
+    srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
+  } else {
+    const local = createLocalGitUpstream();
+    srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local });
+  }
+  await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
+  await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });
+  await srv.perimeter({ id: 'other', repo, read: ['secret/**'], write: ['secret/**'] });
+  const issue = async (id: string): Promise<string> => {
+    const r = await srv.api('POST', `/api/perimeters/${id}/keys`);
+    expect(r.status).toBe(201);
+    return r.json.key as string;
+  };
+  const keys = { app: await issue('app'), narrow: await issue('narrow'), other: await issue('other'), revoked: '' };
+  const rev = await srv.api('POST', '/api/perimeters/app/keys');
+  keys.revoked = rev.json.key;
+  expect((await srv.api('DELETE', `/api/perimeters/app/keys/${rev.json.id}`)).status).toBe(200);
+
+  return {
+    kind,
+    srv,
+    repo,
+    bare: bare.dir,
+    shas: source.shas,
+    keys,
+    head: async (branch = 'main') => (await gitIn(bare.dir, ['rev-parse', `refs/heads/${branch}`])).trim(),
+    heads: () => gitIn(bare.dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads']),
+    lsTree: async (branch = 'main') => (await gitIn(bare.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`])).split('\0').filter(Boolean),
+    close: async () => {
+      await srv.close();
+      await github?.close();
+      await emulator?.close();
+      await bare.cleanup();
+      await source.cleanup();
+    },
+  };
+}
