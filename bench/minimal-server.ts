@@ -1,0 +1,85 @@
+// Baseline (b) of the overhead section: the same SDK, transport and express serving as git-blinder, with the same
+// tool names and input schemas, calling the same upstream adapter directly: no binding, no decide, no filter, no
+// output schema, no audit record.
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import type { Request, Response } from 'express';
+import { createMcpExpressApp } from '@modelcontextprotocol/express';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest, McpServer } from '@modelcontextprotocol/server';
+import { toolNamed } from '../src/registry/index.js';
+import type { UpResult, Upstream } from '../src/upstream/types.js';
+
+type Handler = (a: any) => Promise<UpResult<unknown>>;
+
+function handlers(up: Upstream, repo: string, ref: string): Record<string, Handler> {
+  return {
+    get_tree: (a) => up.getTree(repo, ref, a.path ?? ''),
+    get_file: async (a) => {
+      const r = await up.readFiles(repo, ref, [a.path]);
+      return r.ok ? { ok: true, value: r.value[0] } : r;
+    },
+    list_commits: (a) => up.listCommits(repo, ref, { paths: [a.path ?? ''], skip: ((a.page ?? 1) - 1) * (a.per_page ?? 30), limit: a.per_page ?? 30 }),
+    get_commit: (a) => up.getCommit(repo, a.sha, ref),
+  };
+}
+
+function sessionServer(up: Upstream, repo: string, ref: string): McpServer {
+  const server = new McpServer({ name: 'minimal', version: '0.0.0' });
+  for (const [name, run] of Object.entries(handlers(up, repo, ref))) {
+    const tool = toolNamed(name);
+    if (!tool) throw new Error(`no tool ${name}`);
+    server.registerTool(name, { description: tool.description, inputSchema: tool.agentInput }, async (args: unknown) => {
+      const r = await run(args);
+      if (!r.ok) return { content: [{ type: 'text' as const, text: r.error.message }], isError: true };
+      const value = r.value as Record<string, unknown>;
+      return { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: value };
+    });
+  }
+  return server;
+}
+
+/** Starts the minimal server on an ephemeral port; its MCP URL is `${url}/mcp`. */
+export async function startMinimalServer(up: Upstream, repo: string, ref: string): Promise<{ url: string; close(): Promise<void> }> {
+  const app = createMcpExpressApp({ host: '127.0.0.1', jsonLimit: '8mb' });
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  app.all('/mcp', (req: Request, res: Response) => {
+    void (async () => {
+      const sid = req.headers['mcp-session-id'];
+      if (typeof sid === 'string') {
+        const t = sessions.get(sid);
+        if (!t) {
+          res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+          return;
+        }
+        await t.handleRequest(req, res, req.body);
+        return;
+      }
+      if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
+        res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'initialize first' }, id: null });
+        return;
+      }
+      const server = sessionServer(up, repo, ref);
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, transport),
+        onsessionclosed: (id) => void sessions.delete(id),
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    })();
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const addr = server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  return {
+    url,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
