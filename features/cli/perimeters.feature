@@ -6,7 +6,7 @@ Feature: Perimeters and branch allowlists, managed with the CLI
     Given the platform repository
     And a running git-blinder server
 
-  Scenario: Two disjoint perimeters over one repository
+  Scenario: Two disjoint perimeters over one repository, and never one named "root"
     When the operator runs "perimeter create infra --repo <repo> --read infra/** --write infra/aws/**"
     Then the command succeeds and prints "<url>/mcp/infra"
     When the operator runs "perimeter create landing --repo <repo> --read apps/landing/** --write apps/landing/**"
@@ -15,22 +15,17 @@ Feature: Perimeters and branch allowlists, managed with the CLI
     Then the command succeeds and prints "infra"
     And the output also prints "landing"
     And the perimeters "infra" and "landing" share no read or write glob
-
-  Scenario: The id "root" is refused
     When the operator runs "perimeter create root --repo <repo> --read **"
     Then the command fails with a message mentioning "reserved"
     And the server has no perimeter "root"
 
-  Scenario: A branch must exist upstream before it is allowlisted
+  Scenario: Only branches that exist upstream join the allowlist; the default branch never leaves it
     Given the perimeter "infra" exists
     When the operator runs "perimeter branch add infra feat-ghost"
     Then the command fails with a message mentioning "does not exist"
     And the perimeter "infra" allowlists exactly the branches "main", its default branch
     And the agent URL "/mcp/infra/feat-ghost" answers 404
-
-  Scenario: A branch leaves the allowlist and stops binding, but the default branch never leaves
-    Given the perimeter "infra" exists
-    And the branch "feat-aws" exists upstream
+    Given the branch "feat-aws" exists upstream
     And the operator has allowlisted "feat-aws" on "infra"
     Then the agent URL "/mcp/infra/feat-aws" binds to the branch "feat-aws"
     When the operator runs "perimeter branch remove infra main"

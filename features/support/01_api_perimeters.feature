@@ -14,7 +14,10 @@ Feature: The operator API and the surfaces around the agents
     When the operator lists the perimeters through the API with the ops token
     Then the API answers 200
 
-  Scenario: A perimeter's life through the API
+  Scenario: A perimeter's life through the API; the id "root" is reserved for the operator surface
+    When the operator creates through the API the perimeter "root" reading "**" and writing "**"
+    Then the API answers 400 with a message mentioning "reserved"
+    And the server has no perimeter "root"
     When the operator creates through the API the perimeter "infra" reading "infra/**" and writing "infra/aws/**"
     Then the API answers 201
     And the perimeter "infra" allowlists exactly the branches "main", its default branch
@@ -22,11 +25,6 @@ Feature: The operator API and the surfaces around the agents
     When the operator deletes the perimeter "infra" through the API
     Then the API answers 200
     And the agent URL "/mcp/infra" answers 404
-
-  Scenario: The id "root" is reserved for the operator surface
-    When the operator creates through the API the perimeter "root" reading "**" and writing "**"
-    Then the API answers 400 with a message mentioning "reserved"
-    And the server has no perimeter "root"
 
   Scenario: /mcp serves no tools; /mcp/root serves the whole catalogue of 8 tools in both protocol eras
     Given the perimeters "infra" and "landing" exist
