@@ -49,6 +49,9 @@ Feature: Agents at their perimeter
     And get_tree on "secrets" and on "infra/nothing" give the same answer apart from the path
     And get_files on "apps/landing/index.html" and on "infra/none.tf" give the same answer apart from the path
     And get_tree of the root lists only "infra"
+    When agent B connects to "/mcp/infra" speaking the auto protocol
+    Then get_file on "secrets/prod.env" and on "secrets/none.env" give the same answer apart from the path
+    And get_tree on "apps" and on "nothing" give the same answer apart from the path
 
   Scenario: A write outside the write globs fails clearly and writes nothing
     When agent A connects to "/mcp/infra"
