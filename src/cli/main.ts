@@ -5,8 +5,6 @@ import { CommanderError } from 'commander';
 import { CliError } from './client.js';
 import { createLogger } from './log.js';
 import { buildProgram, type ServeFlags } from './program.js';
-import { serve } from './serve.js';
-import { runStdioBridge } from './stdio.js';
 
 /** The package version, read once from package.json next to dist/. */
 function version(): string {
@@ -25,6 +23,8 @@ export async function main(argv: string[]): Promise<void> {
 
   const runServe = async (f: ServeFlags) => {
     const log = createLogger(f.logLevel);
+    // Server code (express, the SDK, Octokit) loads only for the commands that need it: operator commands stay quick.
+    const { serve } = await import('./serve.js');
     const running = await serve({
       port: f.port,
       host: f.host,
@@ -58,7 +58,10 @@ export async function main(argv: string[]): Promise<void> {
     process.once('SIGTERM', () => stop('SIGTERM'));
   };
 
-  const runStdio = (o: { url: string; perimeter: string; branch?: string; key?: string }) => runStdioBridge({ ...o, err });
+  const runStdio = async (o: { url: string; perimeter: string; branch?: string; key?: string }) => {
+    const { runStdioBridge } = await import('./stdio.js');
+    await runStdioBridge({ ...o, err });
+  };
   const program = buildProgram({ out, err, env: process.env, version: v, serve: runServe, stdio: runStdio });
   try {
     await program.parseAsync(argv);
