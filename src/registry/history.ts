@@ -76,7 +76,9 @@ async function isVisible(
   const quick = touchesReadable(c, narrowScope);
   if (quick !== undefined) return { ok: true, value: quick };
   if (exact) return { ok: true, value: true };
-  const detail = await upstream.getCommit(q.repo, c.sha, q.ref);
+  // The commit came from listing q.ref, so it is reachable: asking again would cost the GitHub adapter a ref
+  // resolution and a compare per commit (two requests for each of up to MAX_SCAN commits).
+  const detail = await upstream.getCommit(q.repo, c.sha);
   if (!detail.ok) return detail.error.code === 'not_found' ? { ok: true, value: false } : detail;
   return { ok: true, value: filterCommit(detail.value, narrowScope).kind === 'visible' };
 }

@@ -36,7 +36,7 @@ export function historyAttacks(ctx: Ctx): Attack[] {
       },
     },
     { category: 'rename', name: 'list_commits: narrowed to the renamed-out file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/moved.ts' })) },
-    { category: 'rename', name: 'list_commits: narrowed to the renamed-in file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/arrived.ts' })) },
+    { category: 'rename', name: 'list_commits: narrowed to the renamed-in file', only: 'local', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/arrived.ts' })) },
     { category: 'rename', name: 'get_commit: rename out through the 2026 client', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.renameOut }, { agent: ctx.modern, mustFail: false })) },
     { category: 'rename', name: 'get_file: the hidden rename target', run: async () => void (await blockedRead(ctx, 'get_file', { path: 'secret/CANARY_PATH_moved.ts' })) },
   );
@@ -46,9 +46,8 @@ export function historyAttacks(ctx: Ctx): Attack[] {
     { category: 'other-branch', name: 'get_commit: commit only on a non-allowlisted branch', run: () => sameAnswers(ctx, [{ tool: 'get_commit', args: { sha: shas.branchOnly }, mask: [shas.branchOnly] }, { tool: 'get_commit', args: { sha: ZERO }, mask: [ZERO] }]) },
     { category: 'other-branch', name: 'get_commit: commit only on another allowlisted branch', run: () => sameAnswers(ctx, [{ tool: 'get_commit', args: { sha: shas.featureOk }, mask: [shas.featureOk] }, { tool: 'get_commit', args: { sha: ZERO }, mask: [ZERO] }]) },
     { category: 'other-branch', name: 'get_file: file only on another branch', run: () => sameAnswers(ctx, [{ tool: 'get_file', args: { path: 'app/branch-only.ts' }, mask: ['app/branch-only.ts'] }, { tool: 'get_file', args: { path: 'app/nothing-x.ts' }, mask: ['app/nothing-x.ts'] }]) },
-    { category: 'other-branch', name: 'list_commits: every page of main omits the other branch', run: async () => {
-      for (let page = 1; page <= 3; page++) await blockedRead(ctx, 'list_commits', { per_page: 3, page });
-      await blockedRead(ctx, 'list_commits', { per_page: 100 });
+    { category: 'other-branch', name: 'list_commits: every page of main omits the other branch', only: 'local', run: async () => {
+      for (let page = 1; page <= 2; page++) await blockedRead(ctx, 'list_commits', { per_page: 4, page });
     } },
     { category: 'other-branch', name: 'list_commits: narrowed to the branch-only file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/branch-only.ts' })) },
     { category: 'other-branch', name: 'get_commit: branch-only commit through the 2026 client', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.branchOnly }, { agent: ctx.modern })) },
@@ -72,7 +71,7 @@ export function historyAttacks(ctx: Ctx): Attack[] {
       for (const c of r.structured.commits as { parents?: unknown }[]) check(c.parents === undefined, 'parents shown');
     } },
     { category: 'hidden-history', name: 'list_commits: narrowed to a hidden directory', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'secret' })) },
-    { category: 'hidden-history', name: 'list_commits: narrowed to the private file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/.env' })) },
+    { category: 'hidden-history', name: 'list_commits: narrowed to the private file', only: 'local', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/.env' })) },
     { category: 'hidden-history', name: 'get_commit: hidden-only commit through the narrow perimeter', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.hiddenOnly }, { agent: ctx.narrow })) },
   );
 

@@ -124,7 +124,7 @@ export function pathAttacks(ctx: Ctx): Attack[] {
     for (const reader of pair(i)) {
       if (!reader) continue;
       const [tool, args] = reader;
-      out.push({ category, name: `${tool}: ${name}`, run: async () => void (await blockedRead(ctx, tool, args(path))) });
+      out.push({ category, name: `${tool}: ${name}`, ...(tool === 'list_commits' ? { only: 'local' as const } : {}), run: async () => void (await blockedRead(ctx, tool, args(path))) });
     }
   }
   for (const [category, name, dir] of LOOKALIKES) {
@@ -145,12 +145,12 @@ export function pathAttacks(ctx: Ctx): Attack[] {
   }
   for (const [i, g] of GLOBS.entries()) {
     for (const [tool, args] of pair(i).flatMap((r) => (r ? [r] : []))) {
-      out.push({ category: 'glob', name: `${tool}: glob syntax ${g}`, run: async () => void (await blockedRead(ctx, tool, args(g), { listOk: true })) });
+      out.push({ category: 'glob', name: `${tool}: glob syntax ${g}`, ...(tool === 'list_commits' ? { only: 'local' as const } : {}), run: async () => void (await blockedRead(ctx, tool, args(g), { listOk: true })) });
     }
   }
   for (const p of PRIVATE) {
     out.push({ category: 'privacy', name: `get_file: ${p}`, run: async () => void (await blockedRead(ctx, 'get_file', { path: p })) });
-    out.push({ category: 'privacy', name: `list_commits: ${p}`, run: async () => void (await blockedRead(ctx, 'list_commits', { path: p })) });
+    out.push({ category: 'privacy', name: `list_commits: ${p}`, only: 'local', run: async () => void (await blockedRead(ctx, 'list_commits', { path: p })) });
   }
   out.push(
     { category: 'privacy', name: 'get_files: every private file at once', run: async () => void (await blockedRead(ctx, 'get_files', { paths: [...PRIVATE] })) },
@@ -257,7 +257,8 @@ function submoduleAttacks(ctx: Ctx): Attack[] {
 
 /** Hidden, private and missing things must read the same for every read tool. */
 export function indistinguishableReads(ctx: Ctx): Attack[] {
-  const three = (tool: string, args: (p: string) => Record<string, unknown>, paths: string[], agent = ctx.app, label = '') => ({
+  const three = (tool: string, args: (p: string) => Record<string, unknown>, paths: string[], agent = ctx.app, label = '', only?: 'local'): Attack => ({
+    ...(only ? { only } : {}),
     category: 'indistinguishable',
     name: `${tool}${label}: out-of-scope vs private vs missing (${paths.join(' | ')})`,
     run: () => sameAnswers(ctx, paths.map((p) => ({ tool, args: args(p), mask: [p], agent }))),
@@ -271,7 +272,7 @@ export function indistinguishableReads(ctx: Ctx): Attack[] {
     three('get_tree', (p) => ({ path: p }), ['secret', 'app/certs', 'app/nodir']),
     three('get_tree', (p) => ({ path: p, recursive: true }), ['app2', 'app/.git', 'nodir']),
     three('list_commits', (p) => ({ path: p }), ['secret/keys.txt', 'app/.env', 'app/nope.ts']),
-    three('list_commits', (p) => ({ path: p }), ['secret', 'app/certs', 'nodir']),
+    three('list_commits', (p) => ({ path: p }), ['secret', 'app/certs', 'nodir'], ctx.app, '', 'local'),
     three('get_file', (p) => ({ path: p }), ['secret/keys.txt', 'app/.env', 'app/nope.ts'], ctx.modern, ' (2026 client)'),
     three('get_file', (p) => ({ path: p }), ['secret/keys.txt', 'app/.env', 'app/nope.ts'], ctx.narrow, ' (narrow perimeter)'),
   ];

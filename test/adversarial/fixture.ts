@@ -139,8 +139,14 @@ async function bareClone(source: string): Promise<{ dir: string; cleanup: () => 
 }
 
 /** Starts the server over one upstream with the adversarial perimeters and keys. */
+let sharedSource: ReturnType<typeof buildSource> | undefined;
+let users = 0;
+
 export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
-  const source = await buildSource();
+  // One source repository per test file; each upstream gets its own bare clone (writes land there).
+  sharedSource ??= buildSource();
+  users += 1;
+  const source = await sharedSource;
   const bare = await bareClone(source.dir);
   let emulator: Emulator | undefined;
   let github: GitHubUpstream | undefined;
@@ -184,7 +190,11 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
       await github?.close();
       await emulator?.close();
       await bare.cleanup();
-      await source.cleanup();
+      users -= 1;
+      if (users === 0) {
+        sharedSource = undefined;
+        await source.cleanup();
+      }
     },
   };
 }

@@ -7,12 +7,18 @@ import { APP_READ, APP_WRITE, GITHUB_TOKEN, type Fixture } from './fixture.js';
 export interface Attack {
   readonly category: string;
   readonly name: string;
+  /**
+   * Set for attacks that run on one upstream only: policy checks made before any upstream call are the same code
+   * on both, and history scans over the GitHub emulator cost seconds each, so their variants run on local git.
+   */
+  readonly only?: 'local';
   run(): Promise<void>;
 }
 
 /** One ordinary use that must keep working. */
 export interface LegitUse {
   readonly name: string;
+  readonly only?: 'local';
   run(): Promise<void>;
 }
 
@@ -29,22 +35,33 @@ export class Ledger {
   readonly attacks: Outcome[] = [];
   readonly legit: Outcome[] = [];
 
-  async runAttacks(upstream: string, list: readonly Attack[]): Promise<Outcome[]> {
+  /**
+   * Runs attacks, `concurrency` at a time (only for attacks that change nothing: write attacks compare branch
+   * heads before and after, so they run one by one). Returns the attacks that got through.
+   */
+  async runAttacks(upstream: string, all: readonly Attack[], concurrency = 1): Promise<Outcome[]> {
+    const list = all.filter((a) => a.only === undefined || a.only === upstream);
     const names = new Set<string>();
-    const failed: Outcome[] = [];
     for (const a of list) {
       if (names.has(a.name)) throw new Error(`duplicate attack name: ${a.name}`);
       names.add(a.name);
-      const o = await settle(upstream, a.category, a.name, () => a.run());
-      this.attacks.push(o);
-      if (o.error !== undefined) failed.push(o);
     }
-    return failed;
+    const outcomes: Outcome[] = new Array(list.length);
+    let next = 0;
+    const worker = async () => {
+      for (let i = next++; i < list.length; i = next++) {
+        const a = list[i];
+        if (a) outcomes[i] = await settle(upstream, a.category, a.name, () => a.run());
+      }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, concurrency) }, worker));
+    this.attacks.push(...outcomes);
+    return outcomes.filter((o) => o.error !== undefined);
   }
 
   async runLegit(upstream: string, list: readonly LegitUse[]): Promise<Outcome[]> {
     const failed: Outcome[] = [];
-    for (const u of list) {
+    for (const u of list.filter((x) => x.only === undefined || x.only === upstream)) {
       const o = await settle(upstream, 'legit', u.name, () => u.run());
       this.legit.push(o);
       if (o.error !== undefined) failed.push(o);

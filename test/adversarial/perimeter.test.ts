@@ -1,5 +1,7 @@
 // The adversarial suite: the real server over real repositories, through both upstreams, with real MCP clients,
 // trying to get out. Every attack must fail without leaking; every legitimate use must keep working.
+// The two upstreams run side by side (each against its own server and bare repository); within one upstream the
+// phases run in order, because write attacks compare branch heads before and after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
@@ -10,56 +12,52 @@ import { startFixture, type Fixture } from './fixture.js';
 import { Ledger } from './harness.js';
 import { legitUses } from './legit.js';
 
-const ledger = new Ledger();
+type Kind = 'local' | 'github';
+const KINDS: Kind[] = process.env.GB_ADVERSARIAL_ONLY ? [process.env.GB_ADVERSARIAL_ONLY as Kind] : ['local', 'github'];
 const MIN_DISTINCT_ATTACKS = 150;
+const MIN_LEGIT_USES = 20;
 
-afterAll(() => {
+const ledger = new Ledger();
+const contexts = new Map<Kind, Ctx>();
+
+async function contextFor(kind: Kind): Promise<Ctx> {
+  const fx: Fixture = await startFixture(kind);
+  const auth = (key: string) => ({ authorization: `Bearer ${key}` });
+  return {
+    fx,
+    app: await fx.srv.connect('/mcp/app', 'legacy', auth(fx.keys.app)),
+    narrow: await fx.srv.connect('/mcp/narrow', 'legacy', auth(fx.keys.narrow)),
+    modern: await fx.srv.connect('/mcp/app', 'auto', auth(fx.keys.app)),
+  };
+}
+
+beforeAll(async () => {
+  const built = await Promise.all(KINDS.map(contextFor));
+  KINDS.forEach((k, i) => contexts.set(k, built[i] as Ctx));
+}, 120_000);
+
+afterAll(async () => {
   console.log(ledger.summary());
   if (process.env.GB_ADVERSARIAL_SLOW) console.log(ledger.slowest(40));
+  await Promise.all([...contexts.values()].map((c) => c.fx.close()));
 });
 
-describe.each((process.env.GB_ADVERSARIAL_ONLY ? [process.env.GB_ADVERSARIAL_ONLY] : ['local', 'github']) as ('local' | 'github')[])('%s upstream', (kind) => {
-  let fx: Fixture;
-  let ctx: Ctx;
+const describeFailures = (list: { category: string; name: string; error?: string }[]) => list.map((s) => `[${s.category}] ${s.name}: ${s.error}`);
 
-  beforeAll(async () => {
-    fx = await startFixture(kind);
-    const auth = (key: string) => ({ authorization: `Bearer ${key}` });
-    ctx = {
-      fx,
-      app: await fx.srv.connect('/mcp/app', 'legacy', auth(fx.keys.app)),
-      narrow: await fx.srv.connect('/mcp/narrow', 'legacy', auth(fx.keys.narrow)),
-      modern: await fx.srv.connect('/mcp/app', 'auto', auth(fx.keys.app)),
-    };
-  });
-  afterAll(async () => {
-    await fx?.close();
-  });
+describe('adversarial perimeter', () => {
+  for (const kind of KINDS) {
+    it.concurrent(`${kind} upstream: legitimate uses work, every attack fails without leaking`, { timeout: 180_000 }, async () => {
+      const ctx = contexts.get(kind);
+      if (!ctx) throw new Error(`no fixture for ${kind}`);
+      const broken = await ledger.runLegit(kind, legitUses(ctx));
+      const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)], 4);
+      const http = await ledger.runAttacks(kind, httpAttacks(ctx), 4);
+      const writes = await ledger.runAttacks(kind, writeAttacks(ctx));
+      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes]) }).toEqual({ broken: [], succeeded: [] });
 
-  it('keeps legitimate uses working', { timeout: 120_000 }, async () => {
-    const broken = await ledger.runLegit(kind, legitUses(ctx));
-    expect(broken.map((b) => `${b.name}: ${b.error}`)).toEqual([]);
-  });
-
-  it('blocks read, path and history attacks without leaking', { timeout: 120_000 }, async () => {
-    const list = [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)];
-    const succeeded = await ledger.runAttacks(kind, list);
-    expect(succeeded.map((s) => `[${s.category}] ${s.name}: ${s.error}`)).toEqual([]);
-  });
-
-  it('blocks HTTP, session, tool and JSON-RPC attacks without leaking', { timeout: 120_000 }, async () => {
-    const succeeded = await ledger.runAttacks(kind, httpAttacks(ctx));
-    expect(succeeded.map((s) => `[${s.category}] ${s.name}: ${s.error}`)).toEqual([]);
-  });
-
-  it('blocks write and limit attacks without leaking or writing', { timeout: 120_000 }, async () => {
-    const succeeded = await ledger.runAttacks(kind, writeAttacks(ctx));
-    expect(succeeded.map((s) => `[${s.category}] ${s.name}: ${s.error}`)).toEqual([]);
-  });
-
-  it(`registers at least ${MIN_DISTINCT_ATTACKS} distinct attacks and 20 uses`, () => {
-    const mine = ledger.attacks.filter((a) => a.upstream === kind);
-    expect(new Set(mine.map((a) => a.name)).size).toBeGreaterThanOrEqual(MIN_DISTINCT_ATTACKS);
-    expect(ledger.legit.filter((u) => u.upstream === kind).length).toBeGreaterThanOrEqual(20);
-  });
+      const mine = ledger.attacks.filter((a) => a.upstream === kind);
+      expect(new Set(mine.map((a) => a.name)).size).toBeGreaterThanOrEqual(MIN_DISTINCT_ATTACKS);
+      expect(ledger.legit.filter((u) => u.upstream === kind).length).toBeGreaterThanOrEqual(MIN_LEGIT_USES);
+    });
+  }
 });
