@@ -76,7 +76,7 @@ Then('the agent URL {string} binds to the branch {string}', async function (this
  */
 async function replay(w: BlinderWorld, name: string, path: string): Promise<HttpAnswer> {
   const t = w.agent(name).transport;
-  assert.ok(t.sessionId, `agent ${name} has no session id (2025 era only)`);
+  assert.ok(t?.sessionId, `agent ${name} has no session id (2025 era only)`);
   return w.mcp('POST', path, {
     headers: { ...ACCEPT, 'mcp-session-id': t.sessionId, 'mcp-protocol-version': t.protocolVersion ?? '2025-06-18' },
     body: { jsonrpc: '2.0', id: 99, method: 'tools/list', params: {} },

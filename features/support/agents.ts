@@ -16,19 +16,15 @@ export interface Agent {
   readonly name: string;
   readonly path: string;
   readonly era: Era;
-  readonly transport: StreamableHTTPClientTransport;
+  /** The HTTP transport (undefined for an agent behind the stdio bridge). */
+  readonly transport: StreamableHTTPClientTransport | undefined;
   tools(): Promise<string[]>;
   call(tool: string, args?: Record<string, unknown>): Promise<ToolAnswer>;
   close(): Promise<void>;
 }
 
-/** Connects a real MCP client to `base + path`. */
-export async function connectAgent(name: string, base: string, path: string, era: Era, bearer?: string): Promise<Agent> {
-  const client = new Client({ name: `agent-${name}`, version: '1.0.0' }, { versionNegotiation: { mode: era } });
-  const transport = new StreamableHTTPClientTransport(new URL(base + path), {
-    requestInit: { headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } },
-  });
-  await client.connect(transport);
+/** Wraps a connected client as an Agent. */
+export function asAgent(name: string, path: string, era: Era, client: Client, transport: StreamableHTTPClientTransport | undefined, onClose: () => Promise<void>): Agent {
   let closed = false;
   return {
     name,
@@ -55,8 +51,20 @@ export async function connectAgent(name: string, base: string, path: string, era
     async close() {
       if (closed) return;
       closed = true;
-      if (transport.sessionId) await transport.terminateSession().catch(() => undefined);
-      await client.close().catch(() => undefined);
+      await onClose();
     },
   };
+}
+
+/** Connects a real MCP client to `base + path`. */
+export async function connectAgent(name: string, base: string, path: string, era: Era, bearer?: string): Promise<Agent> {
+  const client = new Client({ name: `agent-${name}`, version: '1.0.0' }, { versionNegotiation: { mode: era } });
+  const transport = new StreamableHTTPClientTransport(new URL(base + path), {
+    requestInit: { headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } },
+  });
+  await client.connect(transport);
+  return asAgent(name, path, era, client, transport, async () => {
+    if (transport.sessionId) await transport.terminateSession().catch(() => undefined);
+    await client.close().catch(() => undefined);
+  });
 }
