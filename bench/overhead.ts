@@ -81,7 +81,7 @@ async function checked(p: Promise<any>): Promise<void> {
 export async function benchOverhead(smoke: boolean): Promise<Record<string, unknown>> {
   const n = smoke ? 30 : 1000;
   const warm = smoke ? 5 : 50;
-  const budget = smoke ? 1_500 : 15_000;
+  const budget = smoke ? 600 : 6_000;
   const fx = await selfFixture();
   const series: Series[] = [];
   const add = (tool: string, mode: string, samples: number[]) => {

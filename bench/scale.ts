@@ -1,6 +1,7 @@
 // Section 3: many concurrent MCP clients across perimeters and branches against one real server process:
 // throughput, latency, errors, cross-session leaks (checked on every answer), and the server's memory.
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -130,7 +131,9 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
   const idleSessions = smoke ? 20 : 200;
   const idleSeconds = smoke ? 2 : 3;
   const root = new URL('..', import.meta.url).pathname;
-  const build = await run('npm', ['run', 'build'], { cwd: root }).then(() => 'ok', (e: unknown) => `failed (${String(e).slice(0, 200)}); using the existing dist/`);
+  // Smoke runs reuse an existing dist/ to stay short; full runs always build first.
+  const reuse = smoke && existsSync(join(root, 'dist', 'cli', 'main.js'));
+  const build = reuse ? 'skipped (smoke, existing dist/)' : await run('npm', ['run', 'build'], { cwd: root }).then(() => 'ok', (e: unknown) => `failed (${String(e).slice(0, 200)}); using the existing dist/`);
   progress(`scale: npm run build ${build}`);
 
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-scale-'));

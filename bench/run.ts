@@ -1,0 +1,69 @@
+// Entry point of `npm run bench` and `npm run bench:smoke` (`--smoke`: tiny sizes). Runs every section (or those
+// named with `--only a,b`), prints the JSON results on stdout, writes REPORT.md, results.json and latency.svg.
+// Smoke runs write to bench/.cache/smoke/ so they never overwrite the committed report.
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { boxPlotSvg } from './chart.js';
+import { benchContext } from './context.js';
+import { benchCore } from './core.js';
+import { benchLargeRepo } from './large-repo.js';
+import { describeMachine } from './machine.js';
+import { benchOverhead, type Series } from './overhead.js';
+import { renderReport } from './report.js';
+import { benchScale } from './scale.js';
+import { progress } from './stats.js';
+import { benchUpstreamCost } from './upstream-cost.js';
+
+const smoke = process.argv.includes('--smoke');
+const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
+const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
+const here = new URL('.', import.meta.url).pathname;
+const outDir = smoke ? join(here, '.cache', 'smoke') : here;
+
+const sections: [string, () => Promise<Record<string, unknown>> | Record<string, unknown>][] = [
+  ['core', () => benchCore(smoke)],
+  ['overhead', () => benchOverhead(smoke)],
+  ['scale', () => benchScale(smoke)],
+  ['upstream_cost', () => benchUpstreamCost(smoke)],
+  ['context', () => benchContext()],
+  ['large_repo', () => benchLargeRepo(smoke)],
+];
+
+const machine = describeMachine();
+const started = Date.now();
+const results: { machine: typeof machine; mode: string; sections: Record<string, unknown>; failures: Record<string, string>; durations_s: Record<string, number> } = {
+  machine,
+  mode: smoke ? 'smoke' : 'full',
+  sections: {},
+  failures: {},
+  durations_s: {},
+};
+for (const [name, fn] of sections) {
+  if (only && !only.has(name)) continue;
+  progress(`section ${name}…`);
+  const t = Date.now();
+  try {
+    results.sections[name] = await fn();
+  } catch (err) {
+    results.failures[name] = err instanceof Error ? `${err.message}` : String(err);
+    progress(`section ${name} FAILED: ${results.failures[name]}`);
+  }
+  results.durations_s[name] = Math.round((Date.now() - t) / 100) / 10;
+}
+
+await mkdir(outDir, { recursive: true });
+const overhead = results.sections.overhead as { series: Series[] } | undefined;
+if (overhead) {
+  const series = overhead.series.map((s) => ({ group: s.tool, label: s.mode, summary: s.summary }));
+  await writeFile(join(outDir, 'latency.svg'), boxPlotSvg(`Tool call latency by mode (${machine.cores} cores, load ${machine.loadavg_start[0]})`, series));
+}
+const findings = join(here, 'findings.md');
+const notes = existsSync(findings) ? await readFile(findings, 'utf8') : '';
+const loadEnd = loadavg().map((x) => Math.round(x * 100) / 100);
+await writeFile(join(outDir, 'REPORT.md'), renderReport(machine, results, results.mode, loadEnd, (Date.now() - started) / 1000, notes));
+await writeFile(join(outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+progress(`done in ${Math.round((Date.now() - started) / 1000)} s; report: ${join(outDir, 'REPORT.md')}`);
+process.exit(Object.keys(results.failures).length > 0 ? 1 : 0);
