@@ -111,9 +111,13 @@ describe('localgit writes', () => {
     const before = await g.head();
     const up = createLocalGitUpstream({
       hooks: {
-        beforeUpdateRef: async () => {
-          // Someone moves the ref without touching the checkout: our update must not leave the tree half-moved.
-          await g.git('update-ref', 'refs/heads/main', (await g.git('commit-tree', `${before}^{tree}`, '-p', before, '-m', 'elsewhere')).trim());
+        beforeUpdateRef: async ({ attempt }) => {
+          // Someone moves the ref before every attempt without touching the checkout: our update must not leave the tree
+          // half-moved. Each move is a distinct commit (its message names the attempt), so the ref really moves every
+          // time; an identical commit-tree in the same second would not move it, and the retry would then land.
+          const head = (await g.git('rev-parse', 'refs/heads/main')).trim();
+          const moved = (await g.git('commit-tree', `${before}^{tree}`, '-p', head, '-m', `elsewhere ${attempt}`)).trim();
+          await g.git('update-ref', 'refs/heads/main', moved);
         },
       },
     });
