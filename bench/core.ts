@@ -56,7 +56,7 @@ function medianMs(runs: number, fn: () => unknown): { median: number; min: numbe
 
 /** Runs section 1. */
 export function benchCore(smoke: boolean): Record<string, unknown> {
-  const loopMs = smoke ? 200 : 2000;
+  const loopMs = smoke ? 100 : 2000;
   const bound = bindAgent(perimeter, undefined);
   if (!bound.ok) throw new Error('bindAgent failed');
   const full = bound.value;

@@ -52,7 +52,7 @@ export async function benchLargeRepo(smoke: boolean): Promise<Record<string, unk
     const deep = await connectAgent(`${srv.url}/mcp/deep`);
     gc();
     const before = process.memoryUsage();
-    const runs = 3;
+    const runs = smoke ? 1 : 3;
     const size = (r: any) => Buffer.byteLength((r.content ?? []).map((c: any) => c.text).join(''));
     const tree = await timed(runs, () => all.call('get_tree', { recursive: true }));
     progress(`large repo: get_tree ${tree.ms.median} ms`);
