@@ -146,6 +146,7 @@ export async function benchOverhead(smoke: boolean): Promise<Record<string, unkn
         'git CLI spawn': () => exec('git', ['-C', fx.dir, ...c.git], { maxBuffer: 64 << 20 }),
       },
       budget * 7,
+      smoke ? 3 : 20,
     );
     for (const [mode, samples] of Object.entries(got)) add(c.tool, mode, samples);
   }
@@ -178,6 +179,7 @@ export async function benchOverhead(smoke: boolean): Promise<Record<string, unkn
         'Octokit raw': () => octokitCall(octokit, c)(),
       },
       budget * 3,
+      smoke ? 3 : 20,
     );
     for (const [mode, samples] of Object.entries(got)) add(c.tool, mode, samples);
   }

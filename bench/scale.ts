@@ -128,7 +128,7 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number): Promis
 export async function benchScale(smoke: boolean): Promise<Record<string, unknown>> {
   const clients = smoke ? 10 : 100;
   const seconds = smoke ? 5 : 60;
-  const idleSessions = smoke ? 20 : 200;
+  const idleSessions = smoke ? 10 : 200;
   const idleSeconds = smoke ? 2 : 3;
   const root = new URL('..', import.meta.url).pathname;
   // Smoke runs reuse an existing dist/ to stay short; full runs always build first.

@@ -87,20 +87,21 @@ export function progress(msg: string): void {
 /**
  * Times several ways of doing the same work round-robin (a, b, c, a, b, c, …) so that load swings on a shared
  * machine hit every mode alike; the ratios between modes are then fairer than with one series after the other.
- * Stops after `n` rounds or once `budgetMs` is spent (after at least 20 rounds).
+ * Stops after `n` rounds or once `budgetMs` is spent (after at least `minRounds` rounds).
  */
 export async function timeInterleaved(
   n: number,
   warmup: number,
   fns: Record<string, () => Promise<unknown>>,
   budgetMs = Infinity,
+  minRounds = 20,
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(fns);
   const out: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
   for (let i = 0; i < warmup; i++) for (const k of names) await fns[k]?.();
   const start = performance.now();
   for (let i = 0; i < n; i++) {
-    if (i >= 20 && performance.now() - start > budgetMs) break;
+    if (i >= minRounds && performance.now() - start > budgetMs) break;
     for (const k of names) {
       const t = performance.now();
       await fns[k]?.();

@@ -74,10 +74,10 @@ async function session(em: Emulator, url: string, run: number, sha: string): Pro
 export async function benchUpstreamCost(smoke: boolean): Promise<Record<string, unknown>> {
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-cost-'));
   const repo = join(work, 'cost.git');
-  const bigFiles = smoke ? 200 : 5_000;
+  const bigFiles = smoke ? 100 : 5_000;
   await buildRepo(repo, {
     paths: layout(bigFiles),
-    commits: smoke ? 40 : 200,
+    commits: smoke ? 20 : 200,
     churn: (c, n) => {
       // Mostly one area per commit, a third of them in a/, so prefix streams interleave.
       const top = c % 3 === 0 ? 0 : c % 5;
