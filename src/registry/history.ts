@@ -4,6 +4,8 @@ import type { UpResult, Upstream } from '../upstream/types.js';
 /** How many upstream commits one call may inspect before it stops looking (a hostile page number cannot scan forever). */
 export const MAX_SCAN = 5_000;
 const BATCH = 100;
+/** Commit fetches in flight at once while verifying a listing (GitHub: bounded parallel requests). */
+const VERIFY_CONCURRENCY = 8;
 
 export interface HistoryQuery {
   readonly repo: string;
@@ -54,10 +56,16 @@ export async function visibleHistory(upstream: Upstream, scope: Scope, q: Histor
     if (!page.ok) return page;
     scanned += page.value.commits.length;
     more = page.value.hasMore && page.value.commits.length > 0;
-    for (const c of page.value.commits) {
-      const seen = await isVisible(upstream, scope, q, c, exact, narrowed);
-      if (!seen.ok) return seen;
-      if (seen.value) visible.push(stripFiles(c));
+    // Commits that need fetching are verified a few at a time, in order, and only until the page is full.
+    const batch = page.value.commits;
+    for (let i = 0; i < batch.length && visible.length < want; i += VERIFY_CONCURRENCY) {
+      const chunk = batch.slice(i, i + VERIFY_CONCURRENCY);
+      const seen = await Promise.all(chunk.map((c) => isVisible(upstream, scope, q, c, exact, narrowed)));
+      for (const [j, s] of seen.entries()) {
+        if (!s.ok) return s;
+        const c = chunk[j];
+        if (s.value && c) visible.push(stripFiles(c));
+      }
     }
   }
   const commits = visible.slice(q.skip, q.skip + q.limit);

@@ -1,4 +1,5 @@
 // The local git upstream: the port implemented over the git CLI, reading only from the object database.
+import { stat } from 'node:fs/promises';
 import type { UpResult, Upstream, UpstreamHealth, RepoInfo } from '../types.js';
 import { fail, gitFailure, ok, type Failed, type Log } from './errors.js';
 import { runGit } from './exec.js';
@@ -34,9 +35,24 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
   const known = new Set<string>(opts.repos ?? []);
   const serial = createKeyedMutex();
 
+  // Opening costs one or two git processes; a repository's layout does not change under a running server, so a
+  // successful open is kept and only re-checked with a stat of its git dir (a deleted repository is opened afresh).
+  const opened = new Map<string, Repo>();
   async function open(path: string): Promise<{ ok: true; value: Repo } | Failed> {
+    const cached = opened.get(path);
+    if (cached) {
+      const alive = await stat(cached.gitDir).then(
+        (s) => s.isDirectory(),
+        () => false,
+      );
+      if (alive) return ok(cached);
+      opened.delete(path);
+    }
     const repo = await openRepo(path, log);
-    if (repo.ok) known.add(path);
+    if (repo.ok) {
+      known.add(path);
+      opened.set(path, repo.value);
+    }
     return repo;
   }
 
