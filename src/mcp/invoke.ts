@@ -1,4 +1,4 @@
-import { decide, type Binding, type Target } from '../core/index.js';
+import { decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
 import type { AnyTool, Log, ToolContext } from '../registry/index.js';
 import type { UpstreamFor } from '../upstream/types.js';
 import { DEFAULT_LIMITS, type RateLimiter } from './limits.js';
@@ -47,6 +47,23 @@ function pathsOf(tool: AnyTool, args: unknown): string[] {
   }
 }
 
+const BUDGETS = {
+  calls: { windowMs: 60_000, limit: (b: AgentBinding) => b.limits.calls_per_minute ?? DEFAULT_LIMITS.calls_per_minute },
+  commits: { windowMs: 3_600_000, limit: (b: AgentBinding) => b.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour },
+} as const;
+
+/** Counts one call (or commit) against the agent perimeter's budget; the refusal message when it is spent. */
+function budgetSpent(limiter: RateLimiter | undefined, binding: Binding, what: keyof typeof BUDGETS): string | undefined {
+  if (!limiter || binding.surface !== 'agent') return undefined;
+  const { windowMs, limit } = BUDGETS[what];
+  const max = limit(binding);
+  const wait = limiter.take(`${what}:${binding.perimeterId}`, max, windowMs);
+  if (wait === undefined) return undefined;
+  return what === 'calls'
+    ? `Rate limited: this perimeter allows ${max} calls per minute; retry after ${wait} s.`
+    : `Write budget spent: this perimeter allows ${max} commits per hour; retry after ${wait} s.`;
+}
+
 /**
  * The one straight line of a tool call: decide → upstream → filter → MCP result. Used by every MCP surface and by
  * the operator API's filtered history, so the two can never disagree. `binding` is resolved per call: a perimeter
@@ -71,14 +88,11 @@ export async function invoke(
       resultClass = 'not_found';
       return errorResult(tool.notFound(args));
     }
-    if (binding.surface === 'agent' && deps.limiter) {
-      const perMinute = binding.limits.calls_per_minute ?? DEFAULT_LIMITS.calls_per_minute;
-      const wait = deps.limiter.take(`calls:${binding.perimeterId}`, perMinute, 60_000);
-      if (wait !== undefined) {
-        verdictKind = 'deny';
-        resultClass = 'rate_limited';
-        return errorResult(`Rate limited: this perimeter allows ${perMinute} calls per minute; retry after ${wait} s.`);
-      }
+    const callsSpent = budgetSpent(deps.limiter, binding, 'calls');
+    if (callsSpent !== undefined) {
+      verdictKind = 'deny';
+      resultClass = 'rate_limited';
+      return errorResult(callsSpent);
     }
     const verdict = decide(binding, tool, args);
     switch (verdict.kind) {
@@ -130,14 +144,11 @@ export async function invoke(
       resultClass = 'refused';
       return errorResult(refusal);
     }
-    const commitBudget = tool.access === 'write' && binding.surface === 'agent' && deps.limiter ? binding.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour : undefined;
-    if (commitBudget !== undefined && deps.limiter && binding.surface === 'agent') {
-      const wait = deps.limiter.take(`commits:${binding.perimeterId}`, commitBudget, 3_600_000);
-      if (wait !== undefined) {
-        verdictKind = 'deny';
-        resultClass = 'rate_limited';
-        return errorResult(`Write budget spent: this perimeter allows ${commitBudget} commits per hour; retry after ${wait} s.`);
-      }
+    const commitsSpent = tool.access === 'write' ? budgetSpent(deps.limiter, binding, 'commits') : undefined;
+    if (commitsSpent !== undefined) {
+      verdictKind = 'deny';
+      resultClass = 'rate_limited';
+      return errorResult(commitsSpent);
     }
     const raw = await tool.run(args, ctx);
     if (!raw.ok) {
