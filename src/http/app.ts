@@ -78,17 +78,20 @@ export function createApp(deps: AppDeps): App {
     return { surface: 'agent', perimeter: binding.perimeterId, branch: binding.branch, tools, endpoint: ep.kind };
   };
 
-  const status = async () => ({
-    name: 'git-blinder',
-    version: deps.version,
-    uptime_s: Math.round((Date.now() - started) / 1000),
-    state_dir: deps.stateDir ?? null,
-    sessions: { open: sessions.size, by_perimeter: sessions.counts() },
-    perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: sessions.counts()[p.id] ?? 0 })),
-    upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
-    agent_catalogue: AGENT_CATALOGUE,
-    ...deps.statusExtra?.(),
-  });
+  const status = async () => {
+    const counts = sessions.counts();
+    return {
+      name: 'git-blinder',
+      version: deps.version,
+      uptime_s: Math.round((Date.now() - started) / 1000),
+      state_dir: deps.stateDir ?? null,
+      sessions: { open: sessions.size, by_perimeter: counts },
+      perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0 })),
+      upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
+      agent_catalogue: AGENT_CATALOGUE,
+      ...deps.statusExtra?.(),
+    };
+  };
 
   const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, sessions, version: deps.version, describe });
 
