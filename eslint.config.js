@@ -46,6 +46,10 @@ export default tseslint.config(
     ...frameworks('the upstream port'),
     ...notFrom('the upstream port', 'localgit', 'github', 'registry', 'mcp', 'http', 'cli'),
   ]),
+  restrict(['src/gitcli/**/*.ts'], [
+    ...frameworks('src/gitcli'),
+    ...notFrom('src/gitcli', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
   restrict(['src/upstream/localgit/**/*.ts'], [
     ...frameworks('the local git adapter'),
     ...notFrom('the local git adapter', 'github', 'registry', 'mcp', 'http', 'cli'),

@@ -1,7 +1,7 @@
 // File reads: one `ls-tree` for the entries (mode tells symlinks apart), one `cat-file --batch` for the contents.
 import type { FileRead } from '../types.js';
 import { gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from './exec.js';
+import { runGit } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
 import { parseLsTree, type RawEntry } from './tree.js';
 import { isTreePath } from './paths.js';

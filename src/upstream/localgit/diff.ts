@@ -2,7 +2,7 @@
 // and the unified patch split per file from a second, text diff in the same file order.
 import type { CommitFile, FileStatus } from '../../core/model.js';
 import { gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from './exec.js';
+import { runGit } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
 
 /** Patches longer than this are omitted for that file (GitHub omits large patches too). */

@@ -1,7 +1,7 @@
 // Failures become UpstreamError values here, once. Messages are written by us: git's stderr can name paths the
 // caller never sent (other repositories, the server's own directories), so it only goes to the operator log.
 import type { UpResult, UpstreamError, UpstreamErrorCode } from '../types.js';
-import type { GitRun } from './exec.js';
+import type { GitRun } from '../../gitcli/run.js';
 
 /** Operator log sink (level, message, structured fields). */
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;

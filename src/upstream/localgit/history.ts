@@ -3,7 +3,7 @@ import type { CommitDetail } from '../../core/model.js';
 import type { CommitPage, Comparison } from '../types.js';
 import { diffFiles } from './diff.js';
 import { fail, gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from './exec.js';
+import { runGit } from '../../gitcli/run.js';
 import { logSummaries } from './log.js';
 import type { Repo } from './repo.js';
 import { isFullId } from './refs.js';

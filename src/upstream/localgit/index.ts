@@ -2,7 +2,7 @@
 import { stat } from 'node:fs/promises';
 import type { UpResult, Upstream, UpstreamHealth, RepoInfo } from '../types.js';
 import { fail, gitFailure, ok, type Failed, type Log } from './errors.js';
-import { runGit } from './exec.js';
+import { runGit } from '../../gitcli/run.js';
 import { compare, getCommit, listCommits } from './history.js';
 import { readBlobs } from './blobs.js';
 import { createKeyedMutex } from './mutex.js';

@@ -3,7 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import type { CommitSummary, Person } from '../../core/model.js';
 import { gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from './exec.js';
+import { runGit } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
 
 const FIELDS = ['%H', '%P', '%an', '%ae', '%at', '%cn', '%ce', '%ct', '%B'];

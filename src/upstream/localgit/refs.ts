@@ -2,7 +2,7 @@
 // `a^{/re}`, `@{-1}`) and abbreviated ids are refused, so a caller can neither reach objects by path syntax nor
 // probe for commits by prefix.
 import { fail, gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from './exec.js';
+import { runGit } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
 
 const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;

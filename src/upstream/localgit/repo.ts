@@ -2,7 +2,7 @@
 import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fail, gitFailure, ok, type Failed, type Log } from './errors.js';
-import { runGit, type GitCall } from './exec.js';
+import { runGit, type GitCall } from '../../gitcli/run.js';
 
 /** An opened repository. Reads run with GIT_DIR set, so a working tree is never consulted. */
 export interface Repo {

@@ -2,7 +2,7 @@
 import type { EntryType, TreeEntry } from '../../core/model.js';
 import type { TreeListing } from '../types.js';
 import { fail, gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from './exec.js';
+import { runGit } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
 import { isTreePath } from './paths.js';
 

@@ -2,7 +2,7 @@
 // tree is clean, moved together with the ref, and rolled back if the ref could not be moved.
 import { dirname } from 'node:path';
 import { gitFailure, ok, type Failed } from './errors.js';
-import { runGit, type GitCall } from './exec.js';
+import { runGit, type GitCall } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
 
 /** A non-bare working tree that has `branch` checked out. */

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { normalizePath } from '../../core/path.js';
 import type { WriteRequest, WriteResult } from '../types.js';
 import { fail, gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from './exec.js';
+import { runGit } from '../../gitcli/run.js';
 import { branchHead, checkBranchName } from './refs.js';
 import type { Repo } from './repo.js';
 import { findCheckout, isClean, moveCheckout, type Checkout } from './worktree.js';

@@ -1,5 +1,7 @@
-// The one place that spawns git: execFile (never a shell), a hermetic environment, raw bytes back, exit codes as data.
+// The one place that spawns one-shot git commands: execFile (never a shell), the hardened flags and environment of
+// hardening.ts, raw bytes back, exit codes as data. (The one read of process.env below src/cli: it only forwards PATH.)
 import { execFile } from 'node:child_process';
+import { HARDENED_CONFIG, hardenedEnv } from './hardening.js';
 
 /** What one git invocation produced. `code` is null when git could not run at all (`spawnError` says why). */
 export interface GitRun {
@@ -20,44 +22,13 @@ export interface GitCall {
 /** Output ceiling for one call; a read above it fails as `too_large` instead of eating memory unbounded. */
 export const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
-// Settings that make output stable whatever the operator's own configuration says. Repository-local config still
-// applies (the operator is trusted), so commands also pass --no-ext-diff/--no-textconv where it matters.
-const CONFIG = [
-  '-c', 'core.quotePath=false',
-  '-c', 'core.fsmonitor=false',
-  '-c', 'diff.noprefix=false',
-  '-c', 'diff.mnemonicPrefix=false',
-  '-c', 'log.showSignature=false',
-  '-c', 'color.ui=false',
-  '--literal-pathspecs',
-];
-
-/**
- * The environment git runs with: PATH from the parent (to find git) and nothing else inherited, so GIT_DIR,
- * GIT_INDEX_FILE or a user's ~/.gitconfig in the server's environment can never change what we read or write.
- * The one read of process.env below src/cli; it only forwards PATH.
- */
-function baseEnv(): Record<string, string> {
-  return {
-    PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-    GIT_CONFIG_NOSYSTEM: '1',
-    GIT_CONFIG_GLOBAL: '/dev/null',
-    GIT_TERMINAL_PROMPT: '0',
-    GIT_PAGER: 'cat',
-    PAGER: 'cat',
-    GIT_OPTIONAL_LOCKS: '0',
-    LC_ALL: 'C',
-    LANG: 'C',
-  };
-}
-
 /** Runs `git <args>`; never throws for a git failure (the exit code is data), only for a broken caller. */
 export function runGit(args: readonly string[], call: GitCall): Promise<GitRun> {
-  const env: Record<string, string> = { ...baseEnv(), ...(call.gitDir ? { GIT_DIR: call.gitDir } : {}), ...call.env };
+  const env: Record<string, string> = { ...hardenedEnv(process.env['PATH']), ...(call.gitDir ? { GIT_DIR: call.gitDir } : {}), ...call.env };
   return new Promise((resolve) => {
     const child = execFile(
       'git',
-      [...CONFIG, ...args],
+      [...HARDENED_CONFIG, ...args],
       { cwd: call.cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true },
       (error, stdout, stderr) => {
         const out = Buffer.isBuffer(stdout) ? stdout : Buffer.from(stdout ?? '');
