@@ -12,11 +12,20 @@ const frameworks = (room) => [
 const notFrom = (room, ...folders) =>
   folders.map((f) => ({ group: [`**/${f}/*`, `**/${f}`], message: `${room} must not import src/${f}.` }));
 
+// Only the composition root talks to the console, reads the environment or ends the process (ARCHITECTURE habit 6).
+const cliOnly = [
+  { selector: "MemberExpression[object.name='console']", message: 'Only src/cli writes to the console: take a log function.' },
+  { selector: "MemberExpression[object.name='process'][property.name='exit']", message: 'Only src/cli exits the process.' },
+  { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Only src/cli reads the environment: take the value as an argument.' },
+];
+const noEnums = { selector: 'TSEnumDeclaration', message: 'No enums: use closed unions of string literals.' };
+const minimatchOnlyInGlob = { group: ['minimatch'], message: 'Only src/core/glob.ts uses minimatch (its pinned options live there).' };
+
 const noTests = { group: ['**/test/**', '**/features/**'], message: 'src never imports test/ or features/.' };
 // Flat config: the last block that matches a file wins for a rule, so every room repeats the common pattern.
 const restrict = (files, patterns) => ({
   files,
-  rules: { 'no-restricted-imports': ['error', { patterns: [noTests, ...patterns] }] },
+  rules: { 'no-restricted-imports': ['error', { patterns: [noTests, ...(files.includes('src/core/glob.ts') ? [] : [minimatchOnlyInGlob]), ...patterns] }] },
 });
 
 export default tseslint.config(
@@ -24,19 +33,37 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
+    // Type-aware: the exhaustiveness rule needs the checker to know which unions a switch covers. A `default` does not
+    // count for a union, so a new member (a `propose` verdict, say) fails lint wherever a switch does not name it.
+    files: ['**/*.ts'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        { considerDefaultExhaustiveForUnions: false, requireDefaultForNonUnion: true },
+      ],
+    },
+  },
+  {
     rules: {
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       '@typescript-eslint/consistent-type-imports': 'error',
-      'no-restricted-syntax': [
-        'error',
-        { selector: 'TSEnumDeclaration', message: 'No enums: use closed unions of string literals.' },
-      ],
+      'no-restricted-syntax': ['error', noEnums],
     },
   },
   // Tests read wire JSON: `any` there is the honest type of an answer under inspection.
   { files: ['test/**/*.ts', 'features/**/*.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
   restrict(['src/**/*.ts'], []),
+  { files: ['src/**/*.ts'], ignores: ['src/cli/**'], rules: { 'no-restricted-syntax': ['error', noEnums, ...cliOnly] } },
+  // The git runner forwards the parent's PATH (and nothing else) so git can be found; no other variable is read.
+  { files: ['src/gitcli/**/*.ts'], rules: { 'no-restricted-syntax': ['error', noEnums, ...cliOnly.slice(0, 2)] } },
   restrict(['src/core/**/*.ts'], [
+    nodeBuiltins,
+    ...frameworks('src/core'),
+    ...notFrom('src/core', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
+  // Last block matching a file wins: glob.ts repeats the core rules without the minimatch ban.
+  restrict(['src/core/glob.ts'], [
     nodeBuiltins,
     ...frameworks('src/core'),
     ...notFrom('src/core', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),

@@ -11,7 +11,7 @@ export const MAX_PATCH_BYTES = 64 * 1024;
 const DIFF_OPTS = ['-r', '-M', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'];
 
 function status(letter: string): FileStatus {
-  switch (letter[0]) {
+  switch (letter[0] ?? '') {
     case 'A':
       return 'added';
     case 'D':

@@ -50,7 +50,7 @@ export function match(method: string, rawPath: string): Route | null {
   const n = segs.length;
 
   if (n === 3 && is('GET')) return route('', repo.getRepo);
-  switch (s3) {
+  switch (s3 ?? '') {
     case 'branches':
       if (!is('GET')) return null;
       return n === 4 ? route('/branches', repo.listBranches) : route('/branches/{branch}', (c, r) => repo.getBranch(c, r, rest(4)));
@@ -67,7 +67,7 @@ export function match(method: string, rawPath: string): Route | null {
       return null;
   }
   const param = rest(5);
-  switch (s4) {
+  switch (s4 ?? '') {
     case 'ref':
       return is('GET') && n > 5 ? route('/git/ref/{ref}', (c, r) => refs.getRef(c, r, param, false)) : null;
     case 'matching-refs':
