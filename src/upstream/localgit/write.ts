@@ -47,6 +47,12 @@ function prepare(req: WriteRequest): { ok: true; value: Prepared } | Failed {
     } else if (f.encoding === 'utf-8') writes.push({ path: p.value, bytes: Buffer.from(f.content, 'utf8') });
     else return fail('invalid', `Unknown encoding for ${p.value}`);
   }
+  for (const w of writes) {
+    const parts = w.path.split('/');
+    if (parts.slice(1).some((_, i) => seen.has(parts.slice(0, i + 1).join('/')))) {
+      return fail('invalid', `Cannot write ${w.path}: a file and a directory cannot share a path.`);
+    }
+  }
   const deletes: string[] = [];
   for (const d of req.deletes) {
     const p = normalizePath(d);
@@ -73,13 +79,11 @@ async function writeBlobs(repo: Repo, writes: Prepared['writes']): Promise<{ ok:
   return ok(ids);
 }
 
-function parents(path: string): string[] {
-  const out: string[] = [];
-  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) out.push(path.slice(0, i));
-  return out;
-}
-
-/** Builds the new tree on top of `head` in a throwaway index; `invalid` when a file and a directory collide. */
+/**
+ * Builds the new tree on top of `head` in a throwaway index. `--index-info` replaces what is in the way (a
+ * directory under a written file, a file above one), as GitHub's Git Data API does; whether that may land is
+ * judged on the computed change (`changedPaths`), never here.
+ */
 async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<string, string>): Promise<{ ok: true; value: string } | Failed> {
   const dir = await mkdtemp(join(tmpdir(), 'gb-index-'));
   const call = { ...repo.call, env: { GIT_INDEX_FILE: join(dir, 'index') } };
@@ -99,13 +103,7 @@ async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<str
     for (const d of req.deletes) {
       if (modes.delete(d)) lines.push(`0 ${zero}\t${d}`);
     }
-    const dirs = new Set<string>();
-    for (const p of [...modes.keys(), ...req.writes.map((w) => w.path)]) for (const d of parents(p)) dirs.add(d);
-    const files = new Set([...modes.keys(), ...req.writes.map((w) => w.path)]);
     for (const w of req.writes) {
-      if (dirs.has(w.path) || parents(w.path).some((d) => files.has(d))) {
-        return fail('invalid', `Cannot write ${w.path}: it would be both a file and a directory.`);
-      }
       const mode = modes.get(w.path) === '100755' ? '100755' : '100644';
       lines.push(`${mode} ${blobs.get(w.path)}\t${w.path}`);
     }
@@ -120,6 +118,16 @@ async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<str
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** Every path that differs between the trees of `base` and `tree`, files only (a replaced directory lists its files). */
+async function changedPaths(repo: Repo, base: string, tree: string): Promise<{ ok: true; value: string[] } | Failed> {
+  const run = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', base, tree], repo.call);
+  if (run.code !== 0) return gitFailure(run, 'checking what a write changes', repo.log);
+  return ok(run.stdout.toString('utf8').split('\0').filter((p) => p !== ''));
+}
+
+/** The one answer when the caller's `admit` refuses a computed change (the caller words the refusal). */
+const REFUSED: Failed = fail('invalid', 'The write was refused: it would change paths the caller did not admit.');
 
 async function makeCommit(repo: Repo, tree: string, parent: string, req: Prepared): Promise<{ ok: true; value: string } | Failed> {
   const run = await runGit(['commit-tree', tree, '-p', parent, '-F', '-'], {
@@ -168,6 +176,11 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
     const old = head.value;
     const tree = await buildTree(repo, old, req.value, blobs.value);
     if (!tree.ok) return tree;
+    if (request.admit) {
+      const changed = await changedPaths(repo, old, tree.value);
+      if (!changed.ok) return changed;
+      if (!request.admit(changed.value)) return REFUSED;
+    }
     const commit = await makeCommit(repo, tree.value, old, req.value);
     if (!commit.ok) return commit;
     await hooks.beforeUpdateRef?.({ repo: repo.name, branch, parent: old, attempt });

@@ -157,9 +157,11 @@ describe('localgit writes', () => {
     const g = await repo(true);
     const before = await g.head();
     const up = createLocalGitUpstream();
+    // A collision replaces what is in the way (as GitHub does); the caller's `admit` sees every changed path.
+    const named = (r: WriteRequest): WriteRequest => ({ ...r, admit: (c) => c.every((p) => r.files.some((f) => f.path === p) || r.deletes.includes(p)) });
     const cases: WriteRequest[] = [
-      put('a.txt/inner', 'x'),
-      put('dir', 'x'),
+      named(put('a.txt/inner', 'x')),
+      named(put('dir', 'x')),
       { message: 'two', files: [{ path: 'n', content: 'x', encoding: 'utf-8' }, { path: 'n/m', content: 'y', encoding: 'utf-8' }], deletes: [] },
       put('../escape', 'x'),
       put('/abs', 'x'),
