@@ -9,7 +9,7 @@ import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
 import { branchHead, checkBranchName } from './refs.js';
 import type { Repo } from './repo.js';
-import { findCheckout, isClean, moveCheckout, type Checkout } from './worktree.js';
+import { findCheckout, moveCheckout } from './worktree.js';
 
 /** Rebuilds attempted after the first try before giving up with `conflict`. */
 export const MAX_RETRIES = 5;
@@ -72,7 +72,7 @@ function prepare(req: WriteRequest): { ok: true; value: Prepared } | Failed {
 async function writeBlobs(repo: Repo, writes: Prepared['writes']): Promise<{ ok: true; value: Map<string, string> } | Failed> {
   const ids = new Map<string, string>();
   for (const w of writes) {
-    const run = await runGit(['hash-object', '-w', '--stdin'], { ...repo.call, input: w.bytes });
+    const run = await runGit(['hash-object', '-w', '--no-filters', '--stdin'], { ...repo.call, input: w.bytes });
     if (run.code !== 0) return gitFailure(run, 'writing a file', repo.log);
     ids.set(w.path, run.stdout.toString('utf8').trim());
   }
@@ -144,17 +144,17 @@ async function makeCommit(repo: Repo, tree: string, parent: string, req: Prepare
   return ok(run.stdout.toString('utf8').trim());
 }
 
-const DIRTY = (branch: string): Failed =>
-  fail('conflict', `The checked-out working tree of ${branch} has uncommitted changes; commit or stash them first.`);
-
-/** A checkout of `branch` that is safe to move, or a refusal. */
-async function cleanCheckout(repo: Repo, branch: string): Promise<{ ok: true; value: Checkout | null } | Failed> {
-  const co = await findCheckout(repo, branch);
-  if (!co.ok || co.value === null) return co;
-  const clean = await isClean(repo, co.value);
-  if (!clean.ok) return clean;
-  return clean.value ? co : DIRTY(branch);
-}
+/**
+ * The one refusal for a checked-out branch whose working tree cannot take the commit. It names only the caller's own
+ * paths and reads the same whether a path is modified, untracked, ignored, or (for the other paths) untouched.
+ */
+const UNCOMMITTED = (paths: readonly string[]): Failed => {
+  const shown = paths.slice(0, 20).map((p) => `"${p}"`).join(', ') + (paths.length > 20 ? ` and ${paths.length - 20} more` : '');
+  return fail(
+    'conflict',
+    `The branch is checked out in a working tree that holds uncommitted work at ${shown} (or below ${paths.length === 1 ? 'it' : 'them'}); nothing was written. Write other paths, or ask the operator to commit or move that work.`,
+  );
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -166,7 +166,7 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
   if (!req.ok) return req;
   let head = await branchHead(repo, branch);
   if (!head.ok) return head;
-  let checkout = await cleanCheckout(repo, branch);
+  const checkout = await findCheckout(repo, branch);
   if (!checkout.ok) return checkout;
   const blobs = await writeBlobs(repo, req.value.writes);
   if (!blobs.ok) return blobs;
@@ -185,10 +185,10 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
     if (!commit.ok) return commit;
     await hooks.beforeUpdateRef?.({ repo: repo.name, branch, parent: old, attempt });
     const co = checkout.value;
-    if (co && !(await moveCheckout(co, old, commit.value))) return DIRTY(branch);
+    if (co && !(await moveCheckout(repo, co, old, commit.value))) return UNCOMMITTED(touched);
     const cas = await runGit(['update-ref', '-m', 'git-blinder: commit', `refs/heads/${branch}`, commit.value, old], repo.call);
     if (cas.code === 0) return ok({ sha: commit.value, branch, parent: old, retries });
-    if (co && !(await moveCheckout(co, commit.value, old))) {
+    if (co && !(await moveCheckout(repo, co, commit.value, old))) {
       throw new Error(`could not roll back the working tree of ${branch} after a failed ref update`);
     }
     head = await branchHead(repo, branch);
@@ -206,8 +206,6 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
     }
     retries += 1;
     if (retries > MAX_RETRIES) break;
-    checkout = await cleanCheckout(repo, branch);
-    if (!checkout.ok) return checkout;
   }
   return fail('conflict', 'The branch kept moving while writing; try again.');
 }
