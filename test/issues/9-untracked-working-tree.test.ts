@@ -38,7 +38,7 @@ const push = (path: string) => agent.call('push_files', { message: 'x', files: [
 it('refuses writes over untracked, ignored and dirty paths with one message, destroying nothing', async () => {
   const head = await repo.head();
   const texts: string[] = [];
-  for (const path of ['app/untracked.ts', 'app/run.log', 'app/build', 'app/scratch', 'app/a.ts']) {
+  for (const path of ['app/untracked.ts', 'app/run.log', 'app/build', 'app/scratch', 'app/a.ts', 'app/build/out.js', 'app/untracked.ts/below']) {
     const r = await push(path);
     expect(r.isError, `${path}: ${r.text}`).toBe(true);
     texts.push(r.text.split(path).join('P'));
@@ -52,9 +52,12 @@ it('refuses writes over untracked, ignored and dirty paths with one message, des
   expect(await readFile(join(repo.dir, 'app/a.ts'), 'utf8')).toBe('DIRTY\n');
 });
 
-it('still writes a path where nothing uncommitted lives', async () => {
-  const r = await push('app/fresh.ts');
-  expect(r.isError, r.text).toBeFalsy();
-  expect(await readFile(join(repo.dir, 'app/fresh.ts'), 'utf8')).toBe('agent\n');
+it('still writes a path where nothing uncommitted lives, also beside untracked files in an untracked directory', async () => {
+  for (const path of ['app/fresh.ts', 'app/scratch/new.ts']) {
+    const r = await push(path);
+    expect(r.isError, r.text).toBeFalsy();
+    expect(await readFile(join(repo.dir, path), 'utf8')).toBe('agent\n');
+  }
   expect(await readFile(join(repo.dir, 'app/untracked.ts'), 'utf8')).toBe('UNTRACKED\n');
+  expect(await readFile(join(repo.dir, 'app/scratch/x.ts'), 'utf8')).toBe('UNTRACKED DIR\n');
 });

@@ -59,20 +59,19 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
     // below a file) would otherwise silently remove paths this call was never judged for.
     let refused: string | undefined;
     const requested = { writes: a.files.map((f) => norm(f.path)), deletes: (a.delete ?? []).map(norm) };
-    const admit =
-      binding.surface === 'agent'
-        ? (changed: readonly string[]): boolean => {
-            const j = judgeChange(requested, changed, binding);
-            refused = j.kind === 'refuse' ? j.message : undefined;
-            return j.kind === 'allow';
-          }
-        : undefined;
+    // The operator surface may write anything, but it too never removes paths it did not name.
+    const policy = binding.surface === 'agent' ? binding : { scope: binding.scope, writeGuards: [] };
+    const admit = (changed: readonly string[]): boolean => {
+      const j = judgeChange(requested, changed, policy);
+      refused = j.kind === 'refuse' ? j.message : undefined;
+      return j.kind === 'allow';
+    };
     const res = await ctx.upstream.commitFiles(ctx.target.repo, ctx.target.ref, {
       message: a.message,
       files: a.files.map((f) => ({ path: f.path, content: f.content, encoding: f.encoding ?? 'utf-8' })),
       deletes: a.delete ?? [],
       author: ctx.author,
-      ...(admit ? { admit } : {}),
+      admit,
     });
     if (!res.ok && refused !== undefined) return { ok: true, value: { refused } };
     return res;

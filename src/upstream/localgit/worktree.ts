@@ -66,11 +66,18 @@ async function uncommittedInTheWay(repo: Repo, call: GitCall, from: string, to: 
   const changed = diff.stdout.toString('utf8').split('\0').filter((p) => p !== '');
   if (changed.length === 0) return false;
   const above = new Set(changed.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
-  const run = await runGit(['ls-files', '--others', '-z', '--', ...changed, ...above], call);
+  // `--directory` prints a wholly untracked directory once ("d/"), so a large ignored tree costs one line; writing
+  // into such a directory counts as in the way (what it holds is not listed).
+  const run = await runGit(['ls-files', '--others', '--directory', '-z', '--', ...changed, ...above], call);
   if (run.code !== 0) {
     repo.log('warn', 'git failed while listing untracked files', { code: run.code, stderr: run.stderr.slice(0, 2000) });
     return true;
   }
-  const hit = (f: string) => above.has(f) || changed.some((c) => f === c || f.startsWith(`${c}/`));
+  const hit = (entry: string): boolean => {
+    const dir = entry.endsWith('/');
+    const e = dir ? entry.slice(0, -1) : entry;
+    if (!dir && above.has(e)) return true;
+    return changed.some((c) => e === c || e.startsWith(`${c}/`) || (dir && c.startsWith(`${e}/`)));
+  };
   return run.stdout.toString('utf8').split('\0').some((f) => f !== '' && hit(f));
 }
