@@ -4,7 +4,7 @@
 // the new tree is computed before the ref moves and every changed path must have been named by the request (so
 // judged writable and unprotected); a collision answers with one message, whatever is in the way.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Agent } from '../support/server.js';
+import { OPS_TOKEN, type Agent } from '../support/server.js';
 import { serveBoth, UPSTREAM_KINDS, type Served } from '../support/both-upstreams.js';
 
 const FILES = {
@@ -61,6 +61,20 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const belowWorkflow = await refused('.github/workflows/ci.yml/deep/x');
     expect([belowOwners, belowEnv, belowMissingEnv]).toEqual([belowFile, belowFile, belowFile]);
     expect(belowWorkflow).toMatch(/protected/);
+  });
+
+  it('holds the operator surface to the same rule: it never removes a path it did not name', async () => {
+    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
+    try {
+      const before = await s.head();
+      const r = await root.call('push_files', { repo: s.repo, ref: 'main', message: 'x', files: [{ path: 'docs/api', content: 'over\n' }] });
+      expect(r.isError, r.text).toBe(true);
+      expect(r.text).toMatch(/a file and a directory cannot share a path/);
+      expect(await s.head()).toBe(before);
+      expect((await s.files()).sort()).toEqual(Object.keys(FILES).sort());
+    } finally {
+      await root.close();
+    }
   });
 
   it('still writes ordinary files, and turns a directory into a file when the request names every file in it', async () => {
