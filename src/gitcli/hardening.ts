@@ -3,11 +3,17 @@
 // what we read. Long-lived readers and one-shot commands both take their flags and environment from here.
 
 /**
- * Settings passed as `-c` before every command. Repository config is read by git after these only for keys we do not
- * name, so each key that can name a program is pinned here; per-driver keys (filters, diff and merge drivers) are
- * neutralised from the repository's own listing by the caller.
+ * Settings passed as `-c` before every command. `-c` has the highest precedence, so each single key that can name a
+ * program is pinned here; per-driver keys (filters, diff and merge drivers, per-URL credential helpers, per-command
+ * pagers) exist under names the repository picks and are neutralised from its own listing (`repo-config.ts`) before
+ * every command that touches a working tree.
+ *
+ * Checked (test/gitcli/hardening.test.ts): an empty `core.askPass`/`credential.helper` means "none"; an empty
+ * `diff.external`, `core.sshCommand` or `gpg.program` is NOT "none" — git tries to run "" and fails — which fails
+ * closed, so they stay empty (and we never run porcelain diffs without --no-ext-diff, ssh, or signing).
  */
 export const HARDENED_CONFIG: readonly string[] = [
+  '--no-pager',
   '-c', 'core.quotePath=false',
   '-c', 'core.fsmonitor=false',
   '-c', 'core.hooksPath=/dev/null',
@@ -15,8 +21,15 @@ export const HARDENED_CONFIG: readonly string[] = [
   '-c', 'core.editor=true',
   '-c', 'sequence.editor=true',
   '-c', 'core.askPass=',
+  '-c', 'core.sshCommand=',
+  '-c', 'core.attributesFile=/dev/null',
   '-c', 'credential.helper=',
   '-c', 'diff.external=',
+  '-c', 'gpg.program=',
+  '-c', 'protocol.allow=never',
+  '-c', 'submodule.recurse=false',
+  '-c', 'gc.auto=0',
+  '-c', 'maintenance.auto=false',
   '-c', 'diff.noprefix=false',
   '-c', 'diff.mnemonicPrefix=false',
   '-c', 'log.showSignature=false',

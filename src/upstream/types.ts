@@ -83,6 +83,12 @@ export interface WriteRequest {
   readonly deletes: readonly string[];
   /** Recorded as the commit author; the committer is always git-blinder. */
   readonly author?: { readonly name: string; readonly email: string };
+  /**
+   * Judges every path the write changes between the base tree and the new tree (a file written over a directory
+   * also removes everything below it; a file below a file replaces it), computed by the adapter before each ref
+   * update. `false` refuses the whole write: nothing moves and the result is `invalid`. Absent = no check (operator).
+   */
+  readonly admit?: (changed: readonly string[]) => boolean;
 }
 
 export interface WriteResult {

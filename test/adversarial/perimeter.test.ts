@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
+import { structureAttacks } from './attacks-structure.js';
 import { writeAttacks } from './attacks-writes.js';
 import type { Ctx } from './context.js';
 import { startFixture, type Fixture } from './fixture.js';
@@ -52,7 +53,8 @@ describe('adversarial perimeter', () => {
       const broken = await ledger.runLegit(kind, legitUses(ctx));
       const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)], 4);
       const http = await ledger.runAttacks(kind, httpAttacks(ctx), 4);
-      const writes = await ledger.runAttacks(kind, writeAttacks(ctx));
+      // Structure attacks first: they rely on fixture files that later write attacks delete.
+      const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx)]);
       expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes]) }).toEqual({ broken: [], succeeded: [] });
 
       const mine = ledger.attacks.filter((a) => a.upstream === kind);

@@ -23,6 +23,11 @@ export function checkShape(a: PushArgs): string | undefined {
     if (seen.has(p)) return `Path "${p}" appears twice; write or delete each path once per commit.`;
     seen.add(p);
   }
+  const written = new Set(a.files.map((f) => f.path));
+  for (const f of a.files) {
+    const above = f.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/')).find((d) => written.has(d));
+    if (above !== undefined) return `"${above}" and "${f.path}" cannot both be written: a file and a directory cannot share a path.`;
+  }
   for (const f of a.files) {
     if (f.encoding === 'base64' && (f.content.length % 4 !== 0 || !BASE64.test(f.content))) {
       return `Content of "${f.path}" is not valid base64.`;

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { judgeChange, normalizePath, structuralRefusal } from '../../core/index.js';
 import type { WriteResult } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
@@ -24,7 +25,15 @@ type Args = { message: string; files: z.infer<typeof FileIn>[]; delete?: string[
 const Output = z.object({ commit: z.string(), branch: z.string(), files_written: z.number(), files_deleted: z.number() });
 type Output = z.infer<typeof Output>;
 
-export const pushFiles = defineTool<Args, WriteResult, Output>({
+/** What the upstream answered, or the refusal our change check gave before the ref moved. */
+type Pushed = WriteResult | { readonly refused: string };
+
+const norm = (p: string): string => {
+  const n = normalizePath(p);
+  return n.ok ? n.value : p;
+};
+
+export const pushFiles = defineTool<Args, Pushed, Output>({
   name: 'push_files',
   access: 'write',
   agentSurface: true,
@@ -40,20 +49,41 @@ export const pushFiles = defineTool<Args, WriteResult, Output>({
   guard: (a, ctx) => {
     const shape = checkShape(a);
     if (shape !== undefined || ctx.binding.surface === 'root') return shape;
-    return checkLimits(a, ctx.binding) ?? checkSecrets(a, ctx.binding);
+    return (
+      structuralRefusal(a.files.map((f) => norm(f.path)), ctx.binding) ?? checkLimits(a, ctx.binding) ?? checkSecrets(a, ctx.binding)
+    );
   },
-  run: (a, ctx) =>
-    ctx.upstream.commitFiles(ctx.target.repo, ctx.target.ref, {
+  run: async (a, ctx) => {
+    const binding = ctx.binding;
+    // The upstream computes what its new tree changes and asks before the ref moves: a file over a directory (or
+    // below a file) would otherwise silently remove paths this call was never judged for.
+    let refused: string | undefined;
+    const requested = { writes: a.files.map((f) => norm(f.path)), deletes: (a.delete ?? []).map(norm) };
+    // The operator surface may write anything, but it too never removes paths it did not name.
+    const policy = binding.surface === 'agent' ? binding : { scope: binding.scope, writeGuards: [] };
+    const admit = (changed: readonly string[]): boolean => {
+      const j = judgeChange(requested, changed, policy);
+      refused = j.kind === 'refuse' ? j.message : undefined;
+      return j.kind === 'allow';
+    };
+    const res = await ctx.upstream.commitFiles(ctx.target.repo, ctx.target.ref, {
       message: a.message,
       files: a.files.map((f) => ({ path: f.path, content: f.content, encoding: f.encoding ?? 'utf-8' })),
       deletes: a.delete ?? [],
       author: ctx.author,
-    }),
+      admit,
+    });
+    if (!res.ok && refused !== undefined) return { ok: true, value: { refused } };
+    return res;
+  },
   // Counts are what was asked, never what existed: the answer must not tell whether a hidden file was there.
-  filter: (w, a) => ({
-    kind: 'ok',
-    value: { commit: w.sha, branch: w.branch, files_written: a.files.length, files_deleted: (a.delete ?? []).length },
-    commit: w.sha,
-  }),
+  filter: (w, a) =>
+    'refused' in w
+      ? { kind: 'refused', message: w.refused }
+      : {
+          kind: 'ok',
+          value: { commit: w.sha, branch: w.branch, files_written: a.files.length, files_deleted: (a.delete ?? []).length },
+          commit: w.sha,
+        },
   notFound: () => 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.',
 });

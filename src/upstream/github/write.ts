@@ -7,6 +7,7 @@ import { failure, githubMessage, isHttpFailure, translate } from './errors.js';
 import { changedPaths } from './history.js';
 import { branchHead, gitCommit } from './refs.js';
 import { lookupPath } from './tree.js';
+import { changedTreePaths } from './treediff.js';
 
 const MAX_REBUILDS = 5;
 /** The committer of every write, and its author when the caller names none (as the local adapter does). */
@@ -42,17 +43,18 @@ async function treeItems(
   blobs: ReadonlyMap<string, string>,
   deletes: readonly string[],
 ): Promise<TreeItem[]> {
+  // Deletions first: a file written where the request also empties a directory must not find its files gone already.
   const items: TreeItem[] = [];
-  for (const [path, sha] of blobs) {
-    const existing = await lookupPath(ctx, r, baseTree, path);
-    items.push({ path, mode: existing?.mode === '100755' ? '100755' : '100644', type: 'blob', sha });
-  }
   for (const path of deletes) {
     const existing = await lookupPath(ctx, r, baseTree, path);
     // Directories are not deleted wholesale: they may hold paths the caller was never allowed to judge.
     if (!existing || existing.type === 'tree') continue;
     const mode = (['100644', '100755', '160000', '120000'] as const).find((m) => m === existing.mode) ?? '100644';
     items.push({ path, mode, type: existing.type === 'commit' ? 'commit' : 'blob', sha: null });
+  }
+  for (const [path, sha] of blobs) {
+    const existing = await lookupPath(ctx, r, baseTree, path);
+    items.push({ path, mode: existing?.mode === '100755' ? '100755' : '100644', type: 'blob', sha });
   }
   return items;
 }
@@ -62,6 +64,12 @@ export async function commitFiles(ctx: Ctx, r: RepoRef, branch: string, request:
   const writes = new Map<string, { content: string; encoding: 'utf-8' | 'base64' }>();
   for (const f of request.files) writes.set(checkPath(f.path), { content: f.content, encoding: f.encoding });
   const deletes = [...new Set(request.deletes.map(checkPath))].filter((p) => !writes.has(p));
+  for (const p of writes.keys()) {
+    const parts = p.split('/');
+    if (parts.slice(1).some((_, i) => writes.has(parts.slice(0, i + 1).join('/')))) {
+      throw failure('invalid', `Cannot write ${p}: a file and a directory cannot share a path.`);
+    }
+  }
 
   await branchHead(ctx, r, branch); // an unknown branch fails before anything is created
   // Blobs do not depend on the base: create them once (outside the branch queue), reuse them on every rebuild.
@@ -93,6 +101,11 @@ async function land(
       items.length === 0
         ? baseTree // nothing to change: still commit, on the same tree
         : (await ctx.octokit.rest.git.createTree({ owner: r.owner, repo: r.repo, base_tree: baseTree, tree: items })).data.sha;
+    // The API replaces a directory under a written file (and a file above one) without a word: judge what the new
+    // tree really changes before the ref moves.
+    if (request.admit && !request.admit(await changedTreePaths(ctx, r, baseTree, tree))) {
+      throw failure('invalid', 'The write was refused: it would change paths the caller did not admit.');
+    }
     const commit = await ctx.octokit.rest.git.createCommit({
       owner: r.owner,
       repo: r.repo,

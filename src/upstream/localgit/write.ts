@@ -9,7 +9,7 @@ import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
 import { branchHead, checkBranchName } from './refs.js';
 import type { Repo } from './repo.js';
-import { findCheckout, isClean, moveCheckout, type Checkout } from './worktree.js';
+import { findCheckout, moveCheckout } from './worktree.js';
 
 /** Rebuilds attempted after the first try before giving up with `conflict`. */
 export const MAX_RETRIES = 5;
@@ -47,6 +47,12 @@ function prepare(req: WriteRequest): { ok: true; value: Prepared } | Failed {
     } else if (f.encoding === 'utf-8') writes.push({ path: p.value, bytes: Buffer.from(f.content, 'utf8') });
     else return fail('invalid', `Unknown encoding for ${p.value}`);
   }
+  for (const w of writes) {
+    const parts = w.path.split('/');
+    if (parts.slice(1).some((_, i) => seen.has(parts.slice(0, i + 1).join('/')))) {
+      return fail('invalid', `Cannot write ${w.path}: a file and a directory cannot share a path.`);
+    }
+  }
   const deletes: string[] = [];
   for (const d of req.deletes) {
     const p = normalizePath(d);
@@ -66,20 +72,18 @@ function prepare(req: WriteRequest): { ok: true; value: Prepared } | Failed {
 async function writeBlobs(repo: Repo, writes: Prepared['writes']): Promise<{ ok: true; value: Map<string, string> } | Failed> {
   const ids = new Map<string, string>();
   for (const w of writes) {
-    const run = await runGit(['hash-object', '-w', '--stdin'], { ...repo.call, input: w.bytes });
+    const run = await runGit(['hash-object', '-w', '--no-filters', '--stdin'], { ...repo.call, input: w.bytes });
     if (run.code !== 0) return gitFailure(run, 'writing a file', repo.log);
     ids.set(w.path, run.stdout.toString('utf8').trim());
   }
   return ok(ids);
 }
 
-function parents(path: string): string[] {
-  const out: string[] = [];
-  for (let i = path.indexOf('/'); i >= 0; i = path.indexOf('/', i + 1)) out.push(path.slice(0, i));
-  return out;
-}
-
-/** Builds the new tree on top of `head` in a throwaway index; `invalid` when a file and a directory collide. */
+/**
+ * Builds the new tree on top of `head` in a throwaway index. `--index-info` replaces what is in the way (a
+ * directory under a written file, a file above one), as GitHub's Git Data API does; whether that may land is
+ * judged on the computed change (`changedPaths`), never here.
+ */
 async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<string, string>): Promise<{ ok: true; value: string } | Failed> {
   const dir = await mkdtemp(join(tmpdir(), 'gb-index-'));
   const call = { ...repo.call, env: { GIT_INDEX_FILE: join(dir, 'index') } };
@@ -99,13 +103,7 @@ async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<str
     for (const d of req.deletes) {
       if (modes.delete(d)) lines.push(`0 ${zero}\t${d}`);
     }
-    const dirs = new Set<string>();
-    for (const p of [...modes.keys(), ...req.writes.map((w) => w.path)]) for (const d of parents(p)) dirs.add(d);
-    const files = new Set([...modes.keys(), ...req.writes.map((w) => w.path)]);
     for (const w of req.writes) {
-      if (dirs.has(w.path) || parents(w.path).some((d) => files.has(d))) {
-        return fail('invalid', `Cannot write ${w.path}: it would be both a file and a directory.`);
-      }
       const mode = modes.get(w.path) === '100755' ? '100755' : '100644';
       lines.push(`${mode} ${blobs.get(w.path)}\t${w.path}`);
     }
@@ -120,6 +118,16 @@ async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<str
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+/** Every path that differs between the trees of `base` and `tree`, files only (a replaced directory lists its files). */
+async function changedPaths(repo: Repo, base: string, tree: string): Promise<{ ok: true; value: string[] } | Failed> {
+  const run = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', base, tree], repo.call);
+  if (run.code !== 0) return gitFailure(run, 'checking what a write changes', repo.log);
+  return ok(run.stdout.toString('utf8').split('\0').filter((p) => p !== ''));
+}
+
+/** The one answer when the caller's `admit` refuses a computed change (the caller words the refusal). */
+const REFUSED: Failed = fail('invalid', 'The write was refused: it would change paths the caller did not admit.');
 
 async function makeCommit(repo: Repo, tree: string, parent: string, req: Prepared): Promise<{ ok: true; value: string } | Failed> {
   const run = await runGit(['commit-tree', tree, '-p', parent, '-F', '-'], {
@@ -136,17 +144,17 @@ async function makeCommit(repo: Repo, tree: string, parent: string, req: Prepare
   return ok(run.stdout.toString('utf8').trim());
 }
 
-const DIRTY = (branch: string): Failed =>
-  fail('conflict', `The checked-out working tree of ${branch} has uncommitted changes; commit or stash them first.`);
-
-/** A checkout of `branch` that is safe to move, or a refusal. */
-async function cleanCheckout(repo: Repo, branch: string): Promise<{ ok: true; value: Checkout | null } | Failed> {
-  const co = await findCheckout(repo, branch);
-  if (!co.ok || co.value === null) return co;
-  const clean = await isClean(repo, co.value);
-  if (!clean.ok) return clean;
-  return clean.value ? co : DIRTY(branch);
-}
+/**
+ * The one refusal for a checked-out branch whose working tree cannot take the commit. It names only the caller's own
+ * paths and reads the same whether a path is modified, untracked, ignored, or (for the other paths) untouched.
+ */
+const UNCOMMITTED = (paths: readonly string[]): Failed => {
+  const shown = paths.slice(0, 20).map((p) => `"${p}"`).join(', ') + (paths.length > 20 ? ` and ${paths.length - 20} more` : '');
+  return fail(
+    'conflict',
+    `The branch is checked out in a working tree that holds uncommitted work at ${shown} (or below ${paths.length === 1 ? 'it' : 'them'}); nothing was written. Write other paths, or ask the operator to commit or move that work.`,
+  );
+};
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -158,7 +166,7 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
   if (!req.ok) return req;
   let head = await branchHead(repo, branch);
   if (!head.ok) return head;
-  let checkout = await cleanCheckout(repo, branch);
+  const checkout = await findCheckout(repo, branch);
   if (!checkout.ok) return checkout;
   const blobs = await writeBlobs(repo, req.value.writes);
   if (!blobs.ok) return blobs;
@@ -168,14 +176,19 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
     const old = head.value;
     const tree = await buildTree(repo, old, req.value, blobs.value);
     if (!tree.ok) return tree;
+    if (request.admit) {
+      const changed = await changedPaths(repo, old, tree.value);
+      if (!changed.ok) return changed;
+      if (!request.admit(changed.value)) return REFUSED;
+    }
     const commit = await makeCommit(repo, tree.value, old, req.value);
     if (!commit.ok) return commit;
     await hooks.beforeUpdateRef?.({ repo: repo.name, branch, parent: old, attempt });
     const co = checkout.value;
-    if (co && !(await moveCheckout(co, old, commit.value))) return DIRTY(branch);
+    if (co && !(await moveCheckout(repo, co, old, commit.value))) return UNCOMMITTED(touched);
     const cas = await runGit(['update-ref', '-m', 'git-blinder: commit', `refs/heads/${branch}`, commit.value, old], repo.call);
     if (cas.code === 0) return ok({ sha: commit.value, branch, parent: old, retries });
-    if (co && !(await moveCheckout(co, commit.value, old))) {
+    if (co && !(await moveCheckout(repo, co, commit.value, old))) {
       throw new Error(`could not roll back the working tree of ${branch} after a failed ref update`);
     }
     head = await branchHead(repo, branch);
@@ -193,8 +206,6 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
     }
     retries += 1;
     if (retries > MAX_RETRIES) break;
-    checkout = await cleanCheckout(repo, branch);
-    if (!checkout.ok) return checkout;
   }
   return fail('conflict', 'The branch kept moving while writing; try again.');
 }

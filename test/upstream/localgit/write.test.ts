@@ -59,26 +59,31 @@ describe('localgit writes', () => {
     expect(await g.head()).toBe(moved);
   });
 
-  it('refuses a dirty checked-out working tree and writes nothing', async () => {
+  it('refuses a write to a path that is dirty in the checked-out working tree, and carries other changes over', async () => {
     const g = await repo(false);
     const before = await g.head();
-    const objects = await g.git('count-objects');
     await writeFile(join(g.dir, 'a.txt'), 'local edit\n');
     const up = createLocalGitUpstream();
-    const r = await up.commitFiles(g.dir, 'main', put('new.txt', 'n\n'));
+    const r = await up.commitFiles(g.dir, 'main', put('a.txt', 'n\n'));
     expect(!r.ok && r.error).toEqual({
       code: 'conflict',
-      message: 'The checked-out working tree of main has uncommitted changes; commit or stash them first.',
+      message:
+        'The branch is checked out in a working tree that holds uncommitted work at "a.txt" (or below it); nothing was written. Write other paths, or ask the operator to commit or move that work.',
     });
     expect(await g.head()).toBe(before);
     expect(await readFile(join(g.dir, 'a.txt'), 'utf8')).toBe('local edit\n');
-    expect(await g.git('count-objects')).toBe(objects);
+    // Another path lands, and the local edit is carried over untouched.
+    const other = await up.commitFiles(g.dir, 'main', put('new.txt', 'n\n'));
+    expect(other.ok).toBe(true);
+    expect(await readFile(join(g.dir, 'new.txt'), 'utf8')).toBe('n\n');
+    expect(await readFile(join(g.dir, 'a.txt'), 'utf8')).toBe('local edit\n');
+    expect(await g.git('status', '--porcelain')).toBe(' M a.txt\n');
     // Staged-only changes count as dirty too; another branch is not affected by the dirty checkout.
     await g.git('add', 'a.txt');
-    const staged = await up.commitFiles(g.dir, 'main', put('new.txt', 'n\n'));
+    const staged = await up.commitFiles(g.dir, 'main', put('a.txt', 'n\n'));
     expect(!staged.ok && staged.error.code).toBe('conflict');
     await g.git('branch', 'other', before);
-    expect((await up.commitFiles(g.dir, 'other', put('new.txt', 'n\n'))).ok).toBe(true);
+    expect((await up.commitFiles(g.dir, 'other', put('a.txt', 'n\n'))).ok).toBe(true);
   });
 
   it('updates a clean checked-out working tree along with the ref', async () => {
@@ -102,8 +107,10 @@ describe('localgit writes', () => {
     expect(await readFile(join(wt, 'feat.txt'), 'utf8')).toBe('f\n');
     expect(await g.git('-C', wt, 'status', '--porcelain')).toBe('');
     await writeFile(join(wt, 'feat.txt'), 'dirty\n');
-    const dirty = await up.commitFiles(g.dir, 'feat', put('more.txt', 'm\n'));
+    expect((await up.commitFiles(g.dir, 'feat', put('more.txt', 'm\n'))).ok).toBe(true);
+    const dirty = await up.commitFiles(g.dir, 'feat', put('feat.txt', 'm\n'));
     expect(!dirty.ok && dirty.error.code).toBe('conflict');
+    expect(await readFile(join(wt, 'feat.txt'), 'utf8')).toBe('dirty\n');
   });
 
   it('rolls the working tree back when the ref moved under it', async () => {
@@ -157,9 +164,11 @@ describe('localgit writes', () => {
     const g = await repo(true);
     const before = await g.head();
     const up = createLocalGitUpstream();
+    // A collision replaces what is in the way (as GitHub does); the caller's `admit` sees every changed path.
+    const named = (r: WriteRequest): WriteRequest => ({ ...r, admit: (c) => c.every((p) => r.files.some((f) => f.path === p) || r.deletes.includes(p)) });
     const cases: WriteRequest[] = [
-      put('a.txt/inner', 'x'),
-      put('dir', 'x'),
+      named(put('a.txt/inner', 'x')),
+      named(put('dir', 'x')),
       { message: 'two', files: [{ path: 'n', content: 'x', encoding: 'utf-8' }, { path: 'n/m', content: 'y', encoding: 'utf-8' }], deletes: [] },
       put('../escape', 'x'),
       put('/abs', 'x'),
