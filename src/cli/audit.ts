@@ -4,7 +4,7 @@ import { keyIdOf, loadOrCreateSalt, openLedger, queryLedger, type Ledger } from 
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
 import { CliError } from './client.js';
-import { table } from './table.js';
+import { jsonText, table } from './table.js';
 
 export interface AuditSetup {
   readonly dir: string;
@@ -110,7 +110,7 @@ export async function printAudit(
   }
   const shown = f.limit ? rows.slice(-f.limit) : rows;
   if (f.json) {
-    for (const r of shown) out(JSON.stringify(r));
+    for (const r of shown) out(jsonText(r));
     return;
   }
   out(

@@ -1,8 +1,11 @@
+import { clean } from './table.js';
+
 /** A failure talking to the operator API, with the exit code the CLI should use. */
 export class CliError extends Error {
   readonly exitCode: number;
   constructor(message: string, exitCode = 1) {
-    super(message);
+    // Messages quote names an agent chose (branches, paths): cleaned here, so every error reaches the terminal safe.
+    super(clean(message, { lines: true }));
     this.exitCode = exitCode;
   }
 }

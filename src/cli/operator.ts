@@ -2,7 +2,7 @@ import type { Perimeter } from '../core/index.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { apiClient, type ApiClient } from './client.js';
 import { readStored } from './ops-token.js';
-import { table } from './table.js';
+import { clean, jsonText, table } from './table.js';
 
 export interface OpsOptions {
   url: string;
@@ -20,7 +20,8 @@ export async function opsClient(o: OpsOptions, env: NodeJS.ProcessEnv, stateDir:
   return apiClient(o.url, token);
 }
 
-const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) => out(json ? JSON.stringify(value, null, 2) : human());
+// The one exit for operator output: agent-written text (messages, names, paths) never reaches the terminal raw.
+const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) => out(json ? jsonText(value, 2) : clean(human(), { lines: true }));
 
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
@@ -128,7 +129,7 @@ export const operator = {
     print(out, json, r, () =>
       r.commits.length === 0
         ? `no visible commits on ${r.branch}`
-        : table(['SHA', 'DATE', 'AUTHOR', 'MESSAGE'], r.commits.map((x) => [x.sha.slice(0, 12), x.author.date, x.author.name, x.message.split('\n')[0] ?? ''])) +
+        : table(['SHA', 'DATE', 'AUTHOR', 'MESSAGE'], r.commits.map((x) => [x.sha, x.author.date, x.author.name, x.message.split('\n')[0] ?? ''])) +
           (r.has_more ? '\n(more: use --page)' : ''),
     );
   },

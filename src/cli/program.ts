@@ -6,6 +6,7 @@ import type { Level } from './log.js';
 import { isLevel } from './log.js';
 import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
 import { stateDirFrom } from './paths.js';
+import { clean } from './table.js';
 
 export interface ProgramIO {
   readonly out: (line: string) => void;
@@ -137,7 +138,7 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--require-signed', 'fail when an entry is not signed', false)
     .action(async (file: string, o: { pubkey?: string[]; requireSigned: boolean }) => {
       const r = await runAuditVerify({ file, pubkey: o.pubkey ?? [], requireSigned: o.requireSigned });
-      for (const line of r.lines) io.out(line);
+      for (const line of r.lines) io.out(clean(line, { lines: true }));
       if (r.exitCode !== 0) throw new CliError('', r.exitCode);
     });
   for (const [name, what] of [
