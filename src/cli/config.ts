@@ -42,7 +42,7 @@ export function parseConfig(text: string, configDir: string, home: string): Conf
   const errors: string[] = [];
   const perimeters: PerimeterSpec[] = [];
   for (const [id, body] of Object.entries(shape.data.perimeters)) {
-    const repo = typeof body.repo === 'string' && isLocalRepo(body.repo) ? localPath(body.repo, configDir, home) : body.repo;
+    const repo = typeof body.repo === 'string' && isLocalRepo(body.repo) ? resolveLocalPath(body.repo, configDir, home) : body.repo;
     const spec = PerimeterSpec.safeParse({ ...body, id, repo });
     if (!spec.success) {
       errors.push(...describeIssues(spec.error).split('; ').map((m) => `perimeters.${id}.${m}`));
@@ -55,7 +55,8 @@ export function parseConfig(text: string, configDir: string, home: string): Conf
   return errors.length > 0 ? { errors, warnings } : { config: { perimeters }, errors: [], warnings };
 }
 
-function localPath(p: string, base: string, home: string): string {
+/** Resolves a local repository path (`~`, relative or absolute) against `base`. */
+export function resolveLocalPath(p: string, base: string, home: string): string {
   if (p === '~' || p.startsWith('~/')) return resolve(home, p.slice(2));
   return isAbsolute(p) ? p : resolve(base, p);
 }

@@ -1,11 +1,11 @@
 // Everything the CLI prints for a person passes through `clean`: commit messages, client names, branch names and
 // paths are written by agents, and a raw ESC, CR or bidi override would let one repaint the operator's terminal
-// (hide a line, fake a verdict, reverse a path). `--json` output is not cleaned: JSON escapes controls itself.
+// (hide a line, fake a verdict, reverse a path). `--json` output goes through `jsonText`: the same JSON value, escaped.
 
 // C0 and C1 controls, DEL, bidi embeddings/overrides/isolates and marks, line/paragraph separators, and the
 // zero-width characters and BOM that can hide text inside a cell.
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
-const UNSAFE_KEEP_LINES = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+const UNSAFE = /[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+const UNSAFE_KEEP_LINES = /(?![\n\t])[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
 
 const escape = (ch: string): string => {
   const code = ch.codePointAt(0) ?? 0;
