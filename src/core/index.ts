@@ -14,3 +14,4 @@ export * from './privacy.js';
 export * from './protected.js';
 export * from './secrets.js';
 export * from './binary.js';
+export * from './secret-bytes.js';
