@@ -3,6 +3,7 @@
 // The two upstreams run side by side (each against its own server and bare repository); within one upstream the
 // phases run in order, because write attacks compare branch heads before and after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodingAttacks } from './attacks-encodings.js';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
@@ -52,7 +53,7 @@ describe('adversarial perimeter', () => {
       const broken = await ledger.runLegit(kind, legitUses(ctx));
       const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)], 4);
       const http = await ledger.runAttacks(kind, httpAttacks(ctx), 4);
-      const writes = await ledger.runAttacks(kind, writeAttacks(ctx));
+      const writes = await ledger.runAttacks(kind, [...writeAttacks(ctx), ...encodingAttacks(ctx)]);
       expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes]) }).toEqual({ broken: [], succeeded: [] });
 
       const mine = ledger.attacks.filter((a) => a.upstream === kind);
