@@ -33,3 +33,13 @@ describe('clean', () => {
     expect(JSON.parse(s)).toEqual(v);
   });
 });
+
+describe('the server log', () => {
+  it('writes agent-written fields with DEL, C1 and bidi characters escaped, as the same JSON', async () => {
+    const { createLogger } = await import('../../src/cli/log.js');
+    const lines: string[] = [];
+    createLogger('info', (l) => lines.push(l))('warn', 'x', { client: 'a\u202eb\u009b' });
+    expect(lines[0]).not.toMatch(/[\u009b\u202e]/u);
+    expect(JSON.parse(lines[0] ?? '').client).toBe('a\u202eb\u009b');
+  });
+});
