@@ -2,6 +2,8 @@
 // bytes are UTF-16, UTF-32, NUL-padded or hidden in a binary blob; compressed content it cannot read; and the
 // protected files that run code, grant access or rewrite how git reads the others.
 import { deflateSync, gzipSync } from 'node:zlib';
+import { runBuiltCli } from '../support/built-cli.js';
+import { OPS_TOKEN } from '../support/server.js';
 import { whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
 
@@ -39,5 +41,22 @@ export function encodingAttacks(ctx: Ctx): Attack[] {
   for (const p of ['.github/dependabot.yml', '.github/settings.yml', '.github/renovate.json', '.github/CODEOWNERS', 'app/.gitconfig', 'app/ci/Jenkinsfile']) {
     out.push(refused('protected', `push_files: write ${p}`, { message: 'x', files: [{ path: p, content: 'x: 1\n' }] }));
   }
+  // Issue 9 item 10: the agent's own commit message is the payload, the operator's terminal the target. The push
+  // itself is legitimate; the attack succeeds if any raw control or bidi character reaches the CLI's output.
+  out.push({
+    category: 'terminal',
+    name: 'push_files: terminal escapes in a commit message, read back by the operator CLI',
+    run: async () => {
+      const message = 'docs: tidy\u001b[2K\u001b[1A\u001b]0;owned\u0007\u009b31m\rapproved \u202egnp.exe';
+      const r = await callTool(ctx.app, 'push_files', { message, files: [{ path: 'app/terminal.md', content: 'x\n' }] });
+      check(r.isError !== true, `push refused: ${r.text.slice(0, 200)}`);
+      for (const args of [['perimeter', 'commits', 'list', 'app'], ['perimeter', 'commits', 'show', 'app', String((r.structured as { commit: string }).commit)]]) {
+        const cli = await runBuiltCli([...args, '--url', fx.srv.url, '--token', OPS_TOKEN]);
+        check(cli.code === 0, `CLI failed: ${cli.stderr}`);
+        // eslint-disable-next-line no-control-regex
+        check(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u.test(cli.stdout + cli.stderr), `raw control character in: ${JSON.stringify(cli.stdout.slice(0, 300))}`);
+      }
+    },
+  });
   return out;
 }
