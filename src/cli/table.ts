@@ -2,10 +2,11 @@
 // paths are written by agents, and a raw ESC, CR or bidi override would let one repaint the operator's terminal
 // (hide a line, fake a verdict, reverse a path). `--json` output goes through `jsonText`: the same JSON value, escaped.
 
-// C0 and C1 controls, DEL, bidi embeddings/overrides/isolates and marks, line/paragraph separators, and the
-// zero-width characters and BOM that can hide text inside a cell.
-const UNSAFE = /[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
-const UNSAFE_KEEP_LINES = /(?![\n\t])[\p{Cc}\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+// C0 and C1 controls and DEL (Cc); every format character (Cf: bidi embeddings, overrides, isolates and marks,
+// zero-width characters, the BOM, soft hyphen, invisible Unicode tags that can smuggle hidden text); line and
+// paragraph separators; lone surrogates. An emoji joined with U+200D shows its joiner: legibility over looks.
+const UNSAFE = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
+const UNSAFE_KEEP_LINES = /(?![\n\t])[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/gu;
 
 const escape = (ch: string): string => {
   const code = ch.codePointAt(0) ?? 0;
@@ -22,11 +23,13 @@ export function clean(text: string, opts: { lines?: boolean } = {}): string {
 }
 
 // JSON.stringify escapes C0 but leaves DEL, C1 and bidi characters raw; as \uXXXX escapes they parse back the same.
-const JSON_UNSAFE = /[\u007f-\u009f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/gu;
+const JSON_UNSAFE = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
 
 /** `JSON.stringify` for the terminal: the same value once parsed, with no raw control, bidi or invisible character. */
 export function jsonText(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, (ch) => `\\u${(ch.codePointAt(0) ?? 0).toString(16).padStart(4, '0')}`);
+  // Astral characters (Unicode tags) are written as their two UTF-16 escapes, as JSON requires.
+  const units = (ch: string) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+  return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, units);
 }
 
 /** Renders rows as left-aligned columns under a header, for people; `--json` is for scripts. Every cell is cleaned. */

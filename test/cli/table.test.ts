@@ -12,6 +12,8 @@ describe('clean', () => {
     ['bidi isolates', '\u2066x\u2069', '\\u{2066}x\\u{2069}'],
     ['zero-width and BOM', 'a\u200bb\ufeff', 'a\\u{200b}b\\u{feff}'],
     ['line separator', 'a\u2028b', 'a\\u{2028}b'],
+    ['soft hyphen', 'pay\u00adpal', 'pay\\xadpal'],
+    ['invisible Unicode tags', 'ok\u{e0069}\u{e0067}', 'ok\\u{e0069}\\u{e0067}'],
   ])('shows %s as a visible escape', (_n, raw, shown) => expect(clean(raw)).toBe(shown));
 
   it('keeps newlines and tabs only when asked, and leaves ordinary Unicode alone', () => {
@@ -27,9 +29,9 @@ describe('clean', () => {
   });
 
   it('jsonText is the same JSON value, with no raw DEL, C1 or bidi character', () => {
-    const v = { m: 'a\u007f\u009b\u202e\u2066\u001b' };
+    const v = { m: 'a\u007f\u009b\u202e\u2066\u001b\u{e0041}' };
     const s = jsonText(v);
-    expect(s).not.toMatch(/[\u007f-\u009f\u202e\u2066]/u);
+    expect(s).not.toMatch(/[\u007f-\u009f\u202e\u2066\u{e0041}]/u);
     expect(JSON.parse(s)).toEqual(v);
   });
 });
