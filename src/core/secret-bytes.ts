@@ -53,18 +53,15 @@ function strictUtf8(bytes: Uint8Array): string | undefined {
 // NULs dropped, then every byte outside printable ASCII (tab, newline and CR kept) as a space: UTF-16 and UTF-32
 // text of any byte order and alignment, and NUL-padded text, read as their ASCII letters with lines intact.
 function asciiProjection(bytes: Uint8Array): string {
-  const out: string[] = [];
-  let chunk = '';
-  for (const b of bytes) {
+  const out = new Uint8Array(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i] ?? 0;
     if (b === 0) continue;
-    chunk += b === 0x09 || b === 0x0a || b === 0x0d || (b >= 0x20 && b < 0x7f) ? String.fromCharCode(b) : ' ';
-    if (chunk.length >= 8192) {
-      out.push(chunk);
-      chunk = '';
-    }
+    out[n++] = b === 0x09 || b === 0x0a || b === 0x0d || (b >= 0x20 && b < 0x7f) ? b : 0x20;
   }
-  out.push(chunk);
-  return out.join('');
+  // Every byte is ASCII now, so any single-byte decoding gives the same string.
+  return new TextDecoder('latin1').decode(out.subarray(0, n));
 }
 
 // UTF-16 by its BOM, or by NULs that fall mostly on one byte of each pair (ASCII-range text).
