@@ -46,6 +46,6 @@ Feature: Who did what, and the live picture
     When agent A connects to "/mcp/infra"
     And agent A reads the file "infra/aws/main.tf"
     And the operator runs "status"
-    Then the command succeeds and prints "sessions open: 1"
-    And the output also prints "audit: {\"status\":\"ok\""
+    Then the command succeeds and prints "sessions: 1 active, 0 idle"
+    And the output also prints "AUDIT  ENTRIES  FAILURES  SIGNED"
     And the output also prints "infra"

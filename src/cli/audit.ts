@@ -1,10 +1,10 @@
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyIdOf, loadOrCreateSalt, openLedger, queryLedger, type Ledger } from '../audit/index.js';
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
 import { CliError } from './client.js';
-import { table } from './table.js';
+import { jsonText, table } from './table.js';
 
 export interface AuditSetup {
   readonly dir: string;
@@ -96,6 +96,8 @@ export async function printAudit(
   const verdicts = ['allow', 'deny', 'invisible', 'error'];
   if (f.verdict && !verdicts.includes(f.verdict)) throw new CliError(`--verdict must be one of ${verdicts.join(', ')}.`, 2);
   const rows: Record<string, unknown>[] = [];
+  // The reader skips a missing active file (a server that has not written yet); a wrong --file is the operator's error.
+  if (!(await stat(file).then((s) => s.isFile(), () => false))) throw new CliError(`no audit ledger at ${file} (pass --file or --state-dir).`, 2);
   try {
     for await (const e of queryLedger(file, {
       ...(f.perimeter ? { perimeter: f.perimeter } : {}),
@@ -110,7 +112,7 @@ export async function printAudit(
   }
   const shown = f.limit ? rows.slice(-f.limit) : rows;
   if (f.json) {
-    for (const r of shown) out(JSON.stringify(r));
+    for (const r of shown) out(jsonText(r));
     return;
   }
   out(

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import * as z from 'zod/v4';
 import { describeIssues, PerimeterSpec } from '../core/index.js';
+import { perimeterWarnings } from './warnings.js';
 
 /** A YAML config: perimeters preloaded at boot. The token never lives here. */
 const ConfigFile = z.strictObject({
@@ -11,6 +12,13 @@ const ConfigFile = z.strictObject({
 
 export interface BootConfig {
   readonly perimeters: PerimeterSpec[];
+}
+
+/** A parsed config: `config` only when there are no errors; warnings never stop the server. */
+export interface ConfigResult {
+  config?: BootConfig;
+  errors: string[];
+  warnings: string[];
 }
 
 /** True when a perimeter's `repo` names a local repository rather than `owner/name`. */
@@ -22,19 +30,19 @@ export function isLocalRepo(repo: string): boolean {
  * Parses config text: YAML → shape → each perimeter through the same schema as the API, local repo paths resolved
  * against the config file's folder. Pure apart from path arithmetic; errors name the key.
  */
-export function parseConfig(text: string, configDir: string, home: string): { config?: BootConfig; errors: string[] } {
+export function parseConfig(text: string, configDir: string, home: string): ConfigResult {
   let raw: unknown;
   try {
     raw = parse(text) ?? {};
   } catch (e) {
-    return { errors: [`not valid YAML: ${(e as Error).message}`] };
+    return { errors: [`not valid YAML: ${(e as Error).message}`], warnings: [] };
   }
   const shape = ConfigFile.safeParse(raw);
-  if (!shape.success) return { errors: [describeIssues(shape.error)] };
+  if (!shape.success) return { errors: [describeIssues(shape.error)], warnings: [] };
   const errors: string[] = [];
   const perimeters: PerimeterSpec[] = [];
   for (const [id, body] of Object.entries(shape.data.perimeters)) {
-    const repo = typeof body.repo === 'string' && isLocalRepo(body.repo) ? localPath(body.repo, configDir, home) : body.repo;
+    const repo = typeof body.repo === 'string' && isLocalRepo(body.repo) ? resolveLocalPath(body.repo, configDir, home) : body.repo;
     const spec = PerimeterSpec.safeParse({ ...body, id, repo });
     if (!spec.success) {
       errors.push(...describeIssues(spec.error).split('; ').map((m) => `perimeters.${id}.${m}`));
@@ -42,22 +50,25 @@ export function parseConfig(text: string, configDir: string, home: string): { co
     }
     perimeters.push(spec.data);
   }
-  return errors.length > 0 ? { errors } : { config: { perimeters }, errors: [] };
+  const warnings = perimeters.flatMap((p) => perimeterWarnings(p));
+  if (Object.keys(shape.data.perimeters).length === 0) warnings.unshift('the config defines no perimeters (expected a "perimeters:" map of id → repo, read, write…).');
+  return errors.length > 0 ? { errors, warnings } : { config: { perimeters }, errors: [], warnings };
 }
 
-function localPath(p: string, base: string, home: string): string {
+/** Resolves a local repository path (`~`, relative or absolute) against `base`. */
+export function resolveLocalPath(p: string, base: string, home: string): string {
   if (p === '~' || p.startsWith('~/')) return resolve(home, p.slice(2));
   return isAbsolute(p) ? p : resolve(base, p);
 }
 
 /** Reads and parses a config file. */
-export async function loadConfig(file: string, home: string): Promise<{ config?: BootConfig; errors: string[] }> {
+export async function loadConfig(file: string, home: string): Promise<ConfigResult> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return { errors: [`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`] };
+    return { errors: [`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`], warnings: [] };
   }
   const out = parseConfig(text, dirname(resolve(file)), home);
-  return { ...out, errors: out.errors.map((e) => `${file}: ${e}`) };
+  return { ...out, errors: out.errors.map((e) => `${file}: ${e}`), warnings: out.warnings.map((w) => `${file}: ${w}`) };
 }

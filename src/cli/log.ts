@@ -1,4 +1,5 @@
 import type { Log } from '../registry/index.js';
+import { jsonText } from './table.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
@@ -7,7 +8,8 @@ const ORDER: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 
 export function createLogger(level: Level, write: (line: string) => void = (l) => process.stderr.write(l)): Log {
   return (lvl, msg, fields) => {
     if (ORDER[lvl] < ORDER[level]) return;
-    write(`${JSON.stringify({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
+    // Fields carry agent-written names and paths: no raw DEL, C1 or bidi character reaches the operator's terminal.
+    write(`${jsonText({ time: new Date().toISOString(), level: lvl, msg, ...fields })}\n`);
   };
 }
 

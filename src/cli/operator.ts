@@ -1,8 +1,8 @@
 import type { Perimeter } from '../core/index.js';
 import { ALL_TOOLS } from '../registry/index.js';
-import { apiClient, type ApiClient } from './client.js';
+import { apiClient, CliError, type ApiClient } from './client.js';
 import { readStored } from './ops-token.js';
-import { table } from './table.js';
+import { clean, jsonText, table } from './table.js';
 
 export interface OpsOptions {
   url: string;
@@ -17,10 +17,16 @@ type Out = (line: string) => void;
 /** The operator's token: flag, GIT_BLINDER_OPS_TOKEN, GITHUB_TOKEN, then the one the server stored in the state dir. */
 export async function opsClient(o: OpsOptions, env: NodeJS.ProcessEnv, stateDir: string): Promise<ApiClient> {
   const token = o.token ?? env.GIT_BLINDER_OPS_TOKEN ?? env.GITHUB_TOKEN ?? (await readStored(stateDir));
-  return apiClient(o.url, token);
+  // With no token anywhere, the usual cause is a server whose ops token is its GitHub token (nothing is stored then).
+  const missing =
+    `No ops token in this shell: no --token, no GIT_BLINDER_OPS_TOKEN, no GITHUB_TOKEN, and none stored in ${stateDir}. ` +
+    'A server started with a GitHub token uses that token as its ops token and stores none: set GITHUB_TOKEN (or ' +
+    'GIT_BLINDER_OPS_TOKEN) to the same value here, or pass --token.';
+  return apiClient(o.url, token, token === undefined ? missing : undefined);
 }
 
-const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) => out(json ? JSON.stringify(value, null, 2) : human());
+// The one exit for operator output: agent-written text (messages, names, paths) never reaches the terminal raw.
+const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) => out(json ? jsonText(value, 2) : clean(human(), { lines: true }));
 
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
@@ -53,11 +59,19 @@ export const operator = {
     print(out, json, s, () => {
       const ps = (s.perimeters as { id: string; repo: string; sessions: number }[]) ?? [];
       const ups = (s.upstreams as { kind: string; ok: boolean; detail: string; rateLimit?: { remaining: number; limit: number; resetAt: string } }[]) ?? [];
+      const ss = s.sessions as { open: number; active?: number; idle?: number };
+      const a = s.audit as { status: string; file: string; entries: number; failures: number; last_error?: string; signed: boolean; clear_paths: boolean } | undefined;
       return [
         `git-blinder ${String(s.version)} up ${String(s.uptime_s)} s, state dir ${String(s.state_dir)}`,
-        `sessions open: ${String((s.sessions as { open: number }).open)}`,
+        // Older servers report only `open`; then every session counts as open.
+        ss.idle === undefined ? `sessions: ${ss.open} open` : `sessions: ${ss.active ?? ss.open - ss.idle} active, ${ss.idle} idle (no request for a minute; closed when the idle timeout passes)`,
         ...ups.map((u) => `upstream ${u.kind}: ${u.ok ? 'ok' : 'DOWN'} (${u.detail})${u.rateLimit ? ` rate limit ${u.rateLimit.remaining}/${u.rateLimit.limit}, resets ${u.rateLimit.resetAt}` : ''}`),
-        ...(s.audit ? [`audit: ${JSON.stringify(s.audit)}`] : []),
+        '',
+        a
+          ? table(['AUDIT', 'ENTRIES', 'FAILURES', 'SIGNED', 'PATHS', 'FILE', 'LAST ERROR'], [
+              [a.status, String(a.entries), String(a.failures), a.signed ? 'yes' : 'no', a.clear_paths ? 'clear' : 'hashed', a.file, a.last_error ?? ''],
+            ])
+          : 'audit: off',
         '',
         table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),
       ].join('\n');
@@ -114,29 +128,34 @@ export const operator = {
     const r = await c.call('DELETE', `/perimeters/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`);
     print(out, json, r, () => `revoked key ${keyId} of ${id}`);
   },
-  async commitsList(c: ApiClient, out: Out, id: string, q: { branch?: string; path?: string; perPage?: string; page?: string }, json?: boolean) {
+  async commitsList(c: ApiClient, out: Out, id: string, q: { branch?: string; path?: string; perPage?: number; page?: number }, json?: boolean) {
     const params = new URLSearchParams();
     if (q.branch) params.set('branch', q.branch);
     if (q.path) params.set('path', q.path);
-    if (q.perPage) params.set('per_page', q.perPage);
-    if (q.page) params.set('page', q.page);
+    if (q.perPage !== undefined) params.set('per_page', String(q.perPage));
+    if (q.page !== undefined) params.set('page', String(q.page));
     const qs = params.toString();
-    const r = await c.call<{ branch: string; commits: { sha: string; message: string; author: { name: string; date: string } }[]; has_more: boolean }>(
-      'GET',
-      `/perimeters/${encodeURIComponent(id)}/commits${qs ? `?${qs}` : ''}`,
+    const r = await operatorWording(id, () =>
+      c.call<{ branch: string; commits: { sha: string; message: string; author: { name: string; date: string } }[]; has_more: boolean }>(
+        'GET',
+        `/perimeters/${encodeURIComponent(id)}/commits${qs ? `?${qs}` : ''}`,
+      ),
     );
     print(out, json, r, () =>
       r.commits.length === 0
         ? `no visible commits on ${r.branch}`
-        : table(['SHA', 'DATE', 'AUTHOR', 'MESSAGE'], r.commits.map((x) => [x.sha.slice(0, 12), x.author.date, x.author.name, x.message.split('\n')[0] ?? ''])) +
+        : table(['SHA', 'DATE', 'AUTHOR', 'MESSAGE'], r.commits.map((x) => [x.sha, x.author.date, x.author.name, x.message.split('\n')[0] ?? ''])) +
           (r.has_more ? '\n(more: use --page)' : ''),
     );
   },
-  async commitsShow(c: ApiClient, out: Out, id: string, sha: string, branch: string | undefined, json?: boolean) {
+  async commitsShow(c: ApiClient, out: Out, id: string, given: string, branch: string | undefined, json?: boolean) {
     const qs = branch ? `?branch=${encodeURIComponent(branch)}` : '';
-    const r = await c.call<{ sha: string; message: string; author: { name: string; date: string }; files: { path: string; status: string; additions: number; deletions: number }[]; omitted_count: number }>(
-      'GET',
-      `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`,
+    const sha = /^[0-9a-f]{4,39}$/i.test(given) ? await resolvePrefix(c, id, given.toLowerCase(), branch) : given;
+    const r = await operatorWording(id, () =>
+      c.call<{ sha: string; message: string; author: { name: string; date: string }; files: { path: string; status: string; additions: number; deletions: number }[]; omitted_count: number }>(
+        'GET',
+        `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`,
+      ),
     );
     print(out, json, r, () =>
       [
@@ -151,3 +170,34 @@ export const operator = {
     );
   },
 };
+
+// The history routes answer with the agent tools' own hints ("Use list_commits …"); an operator gets the command.
+async function operatorWording<T>(id: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (!(e instanceof CliError)) throw e;
+    const m = e.message
+      .replace(/ ?Use list_commits to find commit SHAs\./, ` Run "git-blinder perimeter commits list ${id}" to see the visible commits.`)
+      .replace(/ ?(Use|List its parent with) get_tree[^.]*\./, ` Run "git-blinder perimeter show ${id}" to see what the perimeter can read.`);
+    throw new CliError(m, e.exitCode);
+  }
+}
+
+// Operators may type the short SHA `commits list` used to print: it is matched against the visible history of the
+// branch (newest 1000 commits) and must be unambiguous. Agents keep full SHAs only.
+const PREFIX_PAGES = 10;
+async function resolvePrefix(c: ApiClient, id: string, prefix: string, branch: string | undefined): Promise<string> {
+  const found = new Set<string>();
+  for (let page = 1; page <= PREFIX_PAGES; page++) {
+    const params = new URLSearchParams({ per_page: '100', page: String(page) });
+    if (branch) params.set('branch', branch);
+    const r = await c.call<{ commits: { sha: string }[]; has_more: boolean }>('GET', `/perimeters/${encodeURIComponent(id)}/commits?${params.toString()}`);
+    for (const x of r.commits) if (x.sha.startsWith(prefix)) found.add(x.sha);
+    if (found.size > 1) throw new CliError(`${prefix} is ambiguous: it starts ${[...found].join(', ')}; give more characters.`, 2);
+    if (!r.has_more) break;
+  }
+  const [only] = [...found];
+  if (only === undefined) throw new CliError(`no visible commit starting with ${prefix} in the newest ${PREFIX_PAGES * 100} commits${branch ? ` of ${branch}` : ''}; give the full SHA.`);
+  return only;
+}

@@ -1,11 +1,16 @@
+import { stat } from 'node:fs/promises';
+import { homedir } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { runAuditVerify } from '../audit/index.js';
 import { defaultLedgerFile, printAudit } from './audit.js';
 import { CliError, type ApiClient } from './client.js';
+import { isLocalRepo, resolveLocalPath } from './config.js';
 import type { Level } from './log.js';
 import { isLevel } from './log.js';
 import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
 import { stateDirFrom } from './paths.js';
+import { clean } from './table.js';
+import { perimeterWarnings } from './warnings.js';
 
 export interface ProgramIO {
   readonly out: (line: string) => void;
@@ -16,6 +21,8 @@ export interface ProgramIO {
   readonly serve: (o: ServeFlags) => Promise<void>;
   /** Runs the stdio bridge until stdin closes. */
   readonly stdio: (o: { url: string; perimeter: string; branch?: string; key?: string }) => Promise<void>;
+  /** The directory relative `--repo` paths are resolved against (default: the process's). */
+  readonly cwd?: string;
   /** Overridable for tests. */
   readonly client?: (o: OpsOptions, stateDir: string) => Promise<ApiClient>;
 }
@@ -47,8 +54,15 @@ const int = (name: string) => (v: string) => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number.`);
   return n;
 };
+/** A whole number in [min, max]; the message names the flag and the range, never a schema's wording. */
+const intIn = (name: string, min: number, max: number) => (v: string) => {
+  const n = Number(v);
+  if (!/^\d+$/.test(v.trim()) || !Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be ${min}–${max}.`);
+  return n;
+};
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const DEFAULT_URL = 'http://127.0.0.1:7400';
+const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
 
 /** Builds the commander program. Pure wiring: every effect goes through `io`. */
 export function buildProgram(io: ProgramIO): Command {
@@ -60,6 +74,9 @@ export function buildProgram(io: ProgramIO): Command {
     // Set before subcommands are created so they inherit it: usage errors reach main as CommanderError (exit 2).
     .exitOverride();
 
+  const cwd = io.cwd ?? process.cwd();
+  // Local paths are resolved against the current directory, as a config file's are against its folder.
+  const repoArg = (repo: string) => (isLocalRepo(repo) ? resolveLocalPath(repo, cwd, homedir()) : repo);
   const clientFor = async (o: OpsOptions) => {
     const stateDir = stateDirFrom(o.stateDir, io.env);
     return io.client ? io.client(o, stateDir) : opsClient(o, io.env, stateDir);
@@ -114,7 +131,7 @@ export function buildProgram(io: ProgramIO): Command {
 
   const branches = program.command('branches').description('Branches of a repository (operator discovery, never offered to agents).');
   ops(branches.command('list').description('List branches of a repository.').requiredOption('--repo <repo>', 'owner/name or local path')).action(
-    async (o: OpsOptions & { repo: string }) => operator.branchesList(await clientFor(o), io.out, o.repo, o.json),
+    async (o: OpsOptions & { repo: string }) => operator.branchesList(await clientFor(o), io.out, repoArg(o.repo), o.json),
   );
 
   program
@@ -131,13 +148,17 @@ export function buildProgram(io: ProgramIO): Command {
 
   const audit = program.command('audit').description('Read and verify the audit ledger (works offline, on the files).');
   audit
-    .command('verify <file>')
-    .description('Check sequence, hash chain, checkpoints and signatures. Exit 0 intact, 3 broken or tampered, 2 usage.')
+    .command('verify [file]')
+    .description('Check sequence, hash chain, checkpoints and signatures. Exit 0 intact, 3 broken or tampered, 2 usage or no such file.')
+    .option('--state-dir <dir>', 'state dir holding the ledger (used when no file is given)')
     .option('--pubkey <file>', 'public key (PEM) to check signatures, as <file> or <keyId>=<file> (repeatable)', collect)
     .option('--require-signed', 'fail when an entry is not signed', false)
-    .action(async (file: string, o: { pubkey?: string[]; requireSigned: boolean }) => {
+    .action(async (given: string | undefined, o: { stateDir?: string; pubkey?: string[]; requireSigned: boolean }) => {
+      const file = given ?? defaultLedgerFile(stateDirFrom(o.stateDir, io.env));
+      // A missing ledger is a wrong path or a server that never ran, not evidence of tampering (exit 3).
+      if (!(await isFile(file))) throw new CliError(`no audit ledger at ${file}${given ? '' : ' (the default for this state dir; pass a file or --state-dir)'}.`, 2);
       const r = await runAuditVerify({ file, pubkey: o.pubkey ?? [], requireSigned: o.requireSigned });
-      for (const line of r.lines) io.out(line);
+      for (const line of r.lines) io.out(clean(line, { lines: true }));
       if (r.exitCode !== 0) throw new CliError('', r.exitCode);
     });
   for (const [name, what] of [
@@ -166,14 +187,16 @@ export function buildProgram(io: ProgramIO): Command {
       .command('create <id>')
       .description('Create a perimeter and print its agent URL(s).')
       .requiredOption('--repo <repo>', 'owner/name, or a local repository path')
-      .option('--read <glob>', 'readable paths (repeatable)', collect)
-      .option('--write <glob>', 'writable paths (repeatable)', collect)
+      .option('--read <glob>', 'readable paths (repeat the flag for each glob)', collect)
+      .option('--write <glob>', 'writable paths (repeat the flag for each glob)', collect)
       .option('--tools <list>', 'comma-separated tool subset (default: the agent catalogue)')
       .option('--branch <name>', 'extra allowlisted branch (repeatable; must exist)', collect),
   ).action(async (id: string, o: OpsOptions & { repo: string; read?: string[]; write?: string[]; tools?: string; branch?: string[] }) => {
-    const body: Record<string, unknown> = { id, repo: o.repo, read: o.read ?? [], write: o.write ?? [] };
-    if (o.tools) body.tools = o.tools.split(',').map((t) => t.trim()).filter(Boolean);
+    const body: Record<string, unknown> = { id, repo: repoArg(o.repo), read: o.read ?? [], write: o.write ?? [] };
+    const tools = o.tools?.split(',').map((t) => t.trim()).filter(Boolean);
+    if (tools) body.tools = tools;
     if (o.branch) body.branches = o.branch;
+    for (const w of perimeterWarnings({ id, read: o.read, write: o.write, tools })) io.err(`warning: ${clean(w)}`);
     await operator.create(await clientFor(o), io.out, body, o.json);
   });
   ops(perimeter.command('list').description('List perimeters.')).action(async (o: OpsOptions) => operator.list(await clientFor(o), io.out, o.json));
@@ -209,9 +232,9 @@ export function buildProgram(io: ProgramIO): Command {
       .description('List visible commits.')
       .option('--branch <name>', 'allowlisted branch (default: the default branch)')
       .option('--path <path>', 'only commits touching this path')
-      .option('--per-page <n>', 'commits per page (max 100)')
-      .option('--page <n>', 'page number'),
-  ).action(async (id: string, o: OpsOptions & { branch?: string; path?: string; perPage?: string; page?: string }) =>
+      .option('--per-page <n>', 'commits per page, 1–100', intIn('--per-page', 1, 100))
+      .option('--page <n>', 'page number, 1–10000', intIn('--page', 1, 10_000)),
+  ).action(async (id: string, o: OpsOptions & { branch?: string; path?: string; perPage?: number; page?: number }) =>
     operator.commitsList(await clientFor(o), io.out, id, o, o.json),
   );
   ops(commits.command('show <id> <sha>').description('Show a commit cut to the perimeter.').option('--branch <name>', 'allowlisted branch')).action(

@@ -15,3 +15,4 @@ export * from './protected.js';
 export * from './secrets.js';
 export * from './binary.js';
 export * from './changeset.js';
+export * from './secret-bytes.js';

@@ -101,5 +101,5 @@ export function materialize(spec: PerimeterSpec, defaultBranch: string): Perimet
 
 /** Formats zod issues as "key: message" lines an operator can act on. */
 export function describeIssues(error: z.ZodError): string {
-  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`).join('; ');
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(top level)'}: ${i.message}`).join('; ');
 }

@@ -7,30 +7,76 @@ import { fail, ok, type Result } from './result.js';
  * Files that are refused to writing tools even inside `write`, unless the perimeter grants them explicitly in
  * `allow_protected`. They either run with CI secrets, govern review, or change how git reads every other file:
  *
- * - CI definitions: GitHub workflows and local actions (run with repository secrets), and the usual other CI files.
- * - `CODEOWNERS` where GitHub looks for it (root, `.github/`, `docs/`): who must approve changes.
- * - `.gitmodules`: points clones at other repositories (any depth is cheap; git reads only the root one).
- * - `.gitattributes` (any depth, it applies per directory): protected because it changes how other files are seen
- *   and reviewed (`-diff` hides changes from review, `filter`/`eol`/`working-tree-encoding` rewrite content on
- *   checkout, `export-ignore`, `merge` drivers), so one line there can mislead a reviewer about every other file.
+ * - CI definitions: GitHub workflows and local actions (run with repository secrets), and the other CI systems'
+ *   files (GitLab, CircleCI, Buildkite, Azure, Travis, Jenkins, Drone, Woodpecker, Bitbucket, AppVeyor, Gitea and
+ *   Forgejo Actions, Cirrus, Semaphore, AWS CodeBuild, Google Cloud Build).
+ * - Bots and GitHub settings that act or grant: Dependabot and Renovate (open PRs, can run update scripts), the
+ *   settings app's `.github/settings.yml` (collaborators, branch protection).
+ * - `CODEOWNERS` where GitHub or GitLab looks for it (root, `.github/`, `docs/`, `.gitlab/`): who must approve changes.
+ * - Code that runs on a developer's machine without being asked: git hook managers (`.husky/`, `.githooks/`,
+ *   pre-commit, lefthook, overcommit), dev containers and cloud workspaces (`.devcontainer/`, `.gitpod.yml`; they run
+ *   `postCreateCommand` with the developer's credentials), VS Code tasks and settings (tasks run on folder open).
+ * - Files that change how git reads every other file or whom it credits: `.gitmodules` (points clones at other
+ *   repositories), `.gitattributes` (any depth, it applies per directory: `-diff` hides changes from review,
+ *   `filter`/`eol`/`working-tree-encoding` rewrite content on checkout, `merge` drivers), `.lfsconfig` (sends LFS
+ *   content to another server), a tracked `.gitconfig` (meant for `include.path`), `.mailmap` (rewrites authors in
+ *   log and blame), `.git-blame-ignore-revs` (hides commits from blame).
  * - Every privacy zone (`privacy.ts`): an agent cannot read those files, so it must not overwrite them blindly.
  *
  * Matching is case-insensitive, like privacy: `.GitHub/Workflows/x.yml` is the same directory on a macOS checkout.
  */
 export const DEFAULT_PROTECTED_PATTERNS: readonly string[] = [
+  // GitHub: what runs, what acts on the repository, who approves.
   '.github/workflows/**',
   '.github/actions/**',
+  '.github/dependabot.{yml,yaml}',
+  '.github/settings.{yml,yaml}',
+  '.github/renovate.{json,json5}',
+  'renovate.{json,json5}',
+  '.renovaterc',
+  '.renovaterc.{json,json5}',
   'CODEOWNERS',
   '.github/CODEOWNERS',
   'docs/CODEOWNERS',
-  '**/.gitmodules',
-  '**/.gitattributes',
+  '.gitlab/CODEOWNERS',
+  // Other CI systems.
   '.gitlab-ci.yml',
+  '.gitlab/ci/**',
   '.circleci/**',
   '.buildkite/**',
-  'azure-pipelines.yml',
+  'azure-pipelines.{yml,yaml}',
+  '.azure-pipelines/**',
   '.travis.yml',
-  'Jenkinsfile',
+  '**/Jenkinsfile',
+  '.drone.{yml,yaml}',
+  '.woodpecker.{yml,yaml}',
+  '.woodpecker/**',
+  'bitbucket-pipelines.yml',
+  '{,.}appveyor.yml',
+  '.gitea/workflows/**',
+  '.forgejo/workflows/**',
+  '.cirrus.{yml,star}',
+  '.semaphore/**',
+  'buildspec.{yml,yaml}',
+  'cloudbuild.{yml,yaml,json}',
+  // Runs on a developer's machine: hooks, dev containers, editor tasks.
+  '.husky/**',
+  '.githooks/**',
+  '.pre-commit-config.{yml,yaml}',
+  '{,.}lefthook{,-local}.{yml,yaml,json,toml}',
+  '.overcommit.yml',
+  '.devcontainer/**',
+  '.devcontainer.json',
+  '.gitpod.yml',
+  '.vscode/tasks.json',
+  '.vscode/settings.json',
+  // How git reads other files, and whom it credits.
+  '**/.gitmodules',
+  '**/.gitattributes',
+  '.lfsconfig',
+  '**/.gitconfig',
+  '.mailmap',
+  '.git-blame-ignore-revs',
 ];
 
 /**

@@ -85,7 +85,8 @@ export function createApp(deps: AppDeps): App {
       version: deps.version,
       uptime_s: Math.round((Date.now() - started) / 1000),
       state_dir: deps.stateDir ?? null,
-      sessions: { open: sessions.size, by_perimeter: counts },
+      // Most clients never send DELETE: a session quiet for a minute is reported idle until the reaper closes it.
+      sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts },
       perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0 })),
       upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
       agent_catalogue: AGENT_CATALOGUE,

@@ -80,6 +80,14 @@ export class SessionTable {
     return out;
   }
 
+  /** Sessions with a request in the last `quietMs` or an open stream (active), and the rest (idle, awaiting reaping). */
+  activity(quietMs: number): { active: number; idle: number } {
+    const cutoff = this.now() - quietMs;
+    let idle = 0;
+    for (const s of this.sessions.values()) if (s.openStreams === 0 && s.lastSeen < cutoff) idle++;
+    return { active: this.sessions.size - idle, idle };
+  }
+
   get size(): number {
     return this.sessions.size;
   }

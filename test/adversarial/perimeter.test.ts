@@ -3,6 +3,7 @@
 // The two upstreams run side by side (each against its own server and bare repository); within one upstream the
 // phases run in order, because write attacks compare branch heads before and after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { encodingAttacks } from './attacks-encodings.js';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
@@ -54,7 +55,7 @@ describe('adversarial perimeter', () => {
       const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)], 4);
       const http = await ledger.runAttacks(kind, httpAttacks(ctx), 4);
       // Structure attacks first: they rely on fixture files that later write attacks delete.
-      const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx)]);
+      const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx)]);
       expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes]) }).toEqual({ broken: [], succeeded: [] });
 
       const mine = ledger.attacks.filter((a) => a.upstream === kind);

@@ -36,4 +36,22 @@ describe('boot config', () => {
     expect(isLocalRepo('~/repo')).toBe(true);
     expect(isLocalRepo('acme/platform')).toBe(false);
   });
+
+  it('warns, without refusing, on an empty config, an unclosed glob, a blind write and a root-only tool', () => {
+    expect(parseConfig('', '/c', '/h')).toMatchObject({ errors: [], warnings: [expect.stringMatching(/defines no perimeters/)] });
+    const out = parseConfig(`perimeters:\n  x:\n    repo: a/b\n    read: ["docs/**", "a/{b"]\n    write: ["**"]\n    tools: [get_file, list_branches]\n`, '/c', '/h');
+    expect(out.errors).toEqual([]);
+    expect(out.config?.perimeters).toHaveLength(1);
+    expect(out.warnings.join('\n')).toMatch(/read glob "a\/\{b" has an unclosed "\{"/);
+    expect(out.warnings.join('\n')).toMatch(/write "\*\*" reaches outside read/);
+    expect(out.warnings.join('\n')).toMatch(/tool "list_branches" is never served to agents/);
+    const fine = parseConfig(`perimeters:\n  x:\n    repo: a/b\n    read: ["docs/**"]\n    write: ["docs/{a,b}/*.md", "docs/[ab].md"]\n`, '/c', '/h');
+    expect(fine.warnings).toEqual([]);
+  });
+
+  it('says "(top level)" for a top-level shape error, never "(root)" (the reserved perimeter id)', () => {
+    const text = parseConfig('- just\n- a list\n', '/c', '/h').errors.join();
+    expect(text).toContain('(top level)');
+    expect(text).not.toContain('(root)');
+  });
 });

@@ -42,7 +42,7 @@ describe('isProtected', () => {
   ];
   const free = [
     'src/index.ts',
-    '.github/dependabot.yml',
+    '.github/FUNDING.yml',
     '.github/ISSUE_TEMPLATE/bug.md',
     '.github/pull_request_template.md',
     'src/CODEOWNERS',
@@ -72,6 +72,68 @@ describe('isProtected', () => {
   it('keeps its defaults and the privacy defaults as published lists', () => {
     expect(DEFAULT_PROTECTED_PATTERNS).toContain('.github/workflows/**');
     expect(DEFAULT_PRIVACY_PATTERNS).toContain('**/.git/**');
+  });
+});
+
+describe('issue 9 item 11: files that run, grant or rewrite', () => {
+  const policy9 = compileProtected();
+  it.each([
+    '.lfsconfig',
+    '.github/dependabot.yml',
+    '.github/dependabot.yaml',
+    '.github/settings.yml',
+    '.github/renovate.json',
+    'renovate.json',
+    '.renovaterc.json',
+    '.husky/pre-commit',
+    '.husky/_/husky.sh',
+    '.githooks/pre-push',
+    '.gitconfig',
+    'tools/.gitconfig',
+    '.mailmap',
+    '.git-blame-ignore-revs',
+    '.pre-commit-config.yaml',
+    'lefthook.yml',
+    '.lefthook.yml',
+    'lefthook-local.yml',
+    '.overcommit.yml',
+    '.devcontainer/devcontainer.json',
+    '.devcontainer.json',
+    '.gitpod.yml',
+    '.vscode/tasks.json',
+    '.vscode/settings.json',
+    '.gitlab-ci.yml',
+    '.gitlab/ci/build.yml',
+    '.gitlab/CODEOWNERS',
+    '.github/CODEOWNERS',
+    'docs/CODEOWNERS',
+    '.circleci/config.yml',
+    'Jenkinsfile',
+    'ci/Jenkinsfile',
+    '.drone.yml',
+    '.woodpecker/build.yml',
+    'bitbucket-pipelines.yml',
+    'appveyor.yml',
+    '.appveyor.yml',
+    '.gitea/workflows/ci.yml',
+    '.forgejo/workflows/ci.yml',
+    '.cirrus.yml',
+    'buildspec.yml',
+    'cloudbuild.yaml',
+    'azure-pipelines.yaml',
+    '.Husky/Pre-Commit',
+    '.LFSCONFIG',
+  ])('protects %s', (p) => expect(policy9.isProtected(p)).toBe(true));
+
+  it.each(['.github/ISSUE_TEMPLATE/bug.md', '.github/pull_request_template.md', 'docs/husky.md', 'src/gitconfig.ts', 'mailmap.txt', '.vscode/extensions.json', 'my.lfsconfig.md'])(
+    'leaves ordinary files writable: %s',
+    (p) => expect(policy9.isProtected(p)).toBe(false),
+  );
+
+  it('an explicit grant still lifts each one', () => {
+    const granted = compileProtected({ grants: ['.husky/pre-commit', '.github/dependabot.yml'] });
+    expect(granted.check(['.husky/pre-commit', '.github/dependabot.yml'])).toEqual({ ok: true });
+    expect(granted.check(['.husky/pre-push']).ok).toBe(false);
   });
 });
 

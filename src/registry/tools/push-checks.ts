@@ -1,4 +1,4 @@
-import { scanForSecrets, secretsRefusal, type AgentBinding } from '../../core/index.js';
+import { compressedRefusal, scanBytesForSecrets, secretsRefusal, type AgentBinding } from '../../core/index.js';
 
 /** Server defaults for a write when the perimeter sets none. */
 export const DEFAULT_MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -49,14 +49,15 @@ export function checkLimits(a: PushArgs, b: AgentBinding): string | undefined {
   return undefined;
 }
 
-/** Refuses content that looks like a credential, naming file and line, unless the perimeter allows it. */
+/**
+ * Refuses content that looks like a credential, naming file and line, unless the perimeter allows it. Every file is
+ * judged as the bytes git will store (a UTF-16 or NUL-padded token is still a token); compressed content, which the
+ * scanner cannot read, is refused unless the perimeter accepts binary content.
+ */
 export function checkSecrets(a: PushArgs, b: AgentBinding): string | undefined {
   if (b.allowSecrets) return undefined;
-  const text = a.files.flatMap((f) => {
-    if (f.encoding !== 'base64') return [{ path: f.path, content: f.content }];
-    const decoded = new TextDecoder('utf-8', { fatal: false }).decode(Buffer.from(f.content, 'base64'));
-    return decoded.includes('\u0000') ? [] : [{ path: f.path, content: decoded }];
-  });
-  const findings = scanForSecrets(text);
-  return findings.length > 0 ? secretsRefusal(findings) : undefined;
+  const files = a.files.map((f) => ({ path: f.path, bytes: f.encoding === 'base64' ? Buffer.from(f.content, 'base64') : Buffer.from(f.content, 'utf8') }));
+  const scan = scanBytesForSecrets(files, { allowCompressed: b.allowBinary });
+  if (scan.compressed.length > 0) return compressedRefusal(scan.compressed);
+  return scan.findings.length > 0 ? secretsRefusal(scan.findings) : undefined;
 }
