@@ -1,8 +1,8 @@
 // Reading files through the tree and blob APIs rather than contents: blobs are content-addressed (cached once for
 // every ref that shares them), serve files up to 100 MB without the contents API's 1 MB cut-off, and return a
 // symlink's own target text where the contents API would dereference it.
-import type { FileRead } from '../types.js';
-import { cleanPath, immutable, mapLimit, type Ctx, type RepoRef } from './context.js';
+import type { FileRead, ReadOptions } from '../types.js';
+import { charged, cleanPath, immutable, mapLimit, type Ctx, type RepoRef } from './context.js';
 import { translate, UpstreamFailure } from './errors.js';
 import { resolveTree } from './refs.js';
 import { lookupPath } from './tree.js';
@@ -16,7 +16,7 @@ export function fetchBlob(ctx: Ctx, r: RepoRef, sha: string): Promise<Buffer> {
     ctx,
     `blob:${r.key}:${sha}`,
     async () => {
-      const res = await ctx.octokit.rest.git.getBlob({ owner: r.owner, repo: r.repo, file_sha: sha });
+      const res = await ctx.octokit.rest.git.getBlob({ ...charged(ctx), owner: r.owner, repo: r.repo, file_sha: sha });
       const { content, encoding } = res.data;
       return encoding === 'base64' ? Buffer.from(content.replace(/\s+/g, ''), 'base64') : Buffer.from(content, 'utf8');
     },
@@ -36,8 +36,18 @@ export function decodeContent(bytes: Buffer): { encoding: 'utf-8' | 'base64'; co
   }
 }
 
-/** Reads `paths` at `ref`: one result per path, in order. Directories, submodules and missing paths read alike. */
-export async function readFiles(ctx: Ctx, r: RepoRef, ref: string, paths: readonly string[], redact: (s: string) => string): Promise<FileRead[]> {
+/**
+ * Reads `paths` at `ref`: one result per path, in order. Directories, submodules and missing paths read alike.
+ * A blob over `maxBytes` is refused from the size the tree lists, before a byte of it is downloaded.
+ */
+export async function readFiles(
+  ctx: Ctx,
+  r: RepoRef,
+  ref: string,
+  paths: readonly string[],
+  redact: (s: string) => string,
+  options: ReadOptions = {},
+): Promise<FileRead[]> {
   const commit = await resolveTree(ctx, r, ref);
   return mapLimit(paths, READ_CONCURRENCY, async (path): Promise<FileRead> => {
     const missing: FileRead = { path, ok: false, error: { code: 'not_found', message: `No such file: ${path}` } };
@@ -45,6 +55,9 @@ export async function readFiles(ctx: Ctx, r: RepoRef, ref: string, paths: readon
     if (!p) return missing;
     const entry = await lookupPath(ctx, r, commit.tree, p);
     if (!entry || entry.type !== 'blob') return missing;
+    if (options.maxBytes !== undefined && typeof entry.size === 'number' && entry.size > options.maxBytes) {
+      return { path, ok: false, size: entry.size, error: { code: 'too_large', message: `${path} is ${entry.size} bytes, over the ${options.maxBytes}-byte read cap` } };
+    }
     let bytes: Buffer;
     try {
       bytes = await fetchBlob(ctx, r, entry.sha);

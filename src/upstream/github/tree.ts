@@ -2,7 +2,7 @@
 // truncates it, and single-path lookups that walk only the trees on the way to the path.
 import type { EntryType, TreeEntry } from '../../core/model.js';
 import type { TreeListing } from '../types.js';
-import { cleanPath, immutable, mapLimit, type Ctx, type RepoRef } from './context.js';
+import { charged, cleanPath, immutable, mapLimit, type Ctx, type RepoRef } from './context.js';
 import { failure } from './errors.js';
 import { resolveTree } from './refs.js';
 
@@ -36,7 +36,7 @@ export function fetchTree(ctx: Ctx, r: RepoRef, sha: string, recursive: boolean)
     ctx,
     `tree:${r.key}:${sha}:${recursive ? 'r' : '1'}`,
     async () => {
-      const res = await ctx.octokit.rest.git.getTree({
+      const res = await ctx.octokit.rest.git.getTree({ ...charged(ctx),
         owner: r.owner,
         repo: r.repo,
         tree_sha: sha,
