@@ -4,8 +4,8 @@
 import type { FileRead, ReadOptions } from '../types.js';
 import { charged, cleanPath, immutable, mapLimit, type Ctx, type RepoRef } from './context.js';
 import { translate, UpstreamFailure } from './errors.js';
-import { resolveTree } from './refs.js';
-import { lookupPath } from './tree.js';
+import { resolveCommit } from './refs.js';
+import { lookupPath, treeOfCommit } from './tree.js';
 
 const READ_CONCURRENCY = 6;
 const SNIFF_BYTES = 8000;
@@ -48,7 +48,7 @@ export async function readFiles(
   redact: (s: string) => string,
   options: ReadOptions = {},
 ): Promise<FileRead[]> {
-  const commit = await resolveTree(ctx, r, ref);
+  const commit = { tree: await treeOfCommit(ctx, r, await resolveCommit(ctx, r, ref)) };
   return mapLimit(paths, READ_CONCURRENCY, async (path): Promise<FileRead> => {
     const missing: FileRead = { path, ok: false, error: { code: 'not_found', message: `No such file: ${path}` } };
     const p = cleanPath(path);
