@@ -104,7 +104,7 @@ function callBudget(binding: AgentBinding, limiter: RateLimiter | undefined): Re
 
 /** The busy answer: the lane's queue is full. */
 const busy = (b: AgentBinding): string =>
-  `Busy: this perimeter already has ${limitOf(b, 'concurrent_calls')} calls running and ${limitOf(b, 'queued_calls')} waiting; retry in a moment.`;
+  `Busy: this perimeter's calls are at their limit (${limitOf(b, 'concurrent_calls')} running, ${limitOf(b, 'queued_calls')} waiting); retry in a moment.`;
 
 /**
  * The one straight line of a tool call: decide → upstream → filter → MCP result. Used by every MCP surface and by
