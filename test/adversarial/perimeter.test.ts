@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
+import { resourceAttacks } from './attacks-resources.js';
 import { writeAttacks } from './attacks-writes.js';
 import type { Ctx } from './context.js';
 import { startFixture, type Fixture } from './fixture.js';
@@ -53,7 +54,9 @@ describe('adversarial perimeter', () => {
       const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)], 4);
       const http = await ledger.runAttacks(kind, httpAttacks(ctx), 4);
       const writes = await ledger.runAttacks(kind, writeAttacks(ctx));
-      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes]) }).toEqual({ broken: [], succeeded: [] });
+      // Alone, after the rest: a flood must not make a neighbouring attack answer "busy".
+      const resources = await ledger.runAttacks(kind, resourceAttacks(ctx));
+      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes, ...resources]) }).toEqual({ broken: [], succeeded: [] });
 
       const mine = ledger.attacks.filter((a) => a.upstream === kind);
       expect(new Set(mine.map((a) => a.name)).size).toBeGreaterThanOrEqual(MIN_DISTINCT_ATTACKS);
