@@ -112,7 +112,10 @@ export interface RequestBudget {
 }
 
 export interface ReadOptions {
-  /** A file larger than this is answered `too_large` without its content being downloaded (when the size is known first). */
+  /**
+   * Bytes of content one read may take (when sizes are known before download): a file larger than this, or one that
+   * no longer fits after the files before it, is answered `too_large` with its `size`, unread.
+   */
   readonly maxBytes?: number;
 }
 

@@ -5,7 +5,7 @@
 // over-cap blob from its tree size without downloading it. Both upstreams.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
-import { makeRepo, type GitDir } from '../support/gitdir.js';
+import { gitIn, makeRepo, type GitDir } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
@@ -101,4 +101,12 @@ it('GitHub: an over-cap blob is refused from the tree size, never downloaded', a
   const r = await a.call('get_files', { paths: ['app/big.txt'] });
   expect(r.structured.files[0]).toMatchObject({ ok: false, over_cap: 'file' });
   expect(emulator.requests.slice(before).filter((q) => (q.route ?? q.path).includes('/git/blobs/'))).toEqual([]);
+});
+
+it('GitHub: a file left out because the answer is full is not downloaded either', async () => {
+  const a = await servers.github.connect('/mcp/app');
+  const m3 = (await gitIn(repo.dir, ['rev-parse', 'main:app/m3.txt'])).trim();
+  const r = await a.call('get_files', { paths: ['app/m1.txt', 'app/m2.txt', 'app/m3.txt'] });
+  expect(r.structured.files[2]).toMatchObject({ ok: false, path: 'app/m3.txt', over_cap: 'answer' });
+  expect(emulator.requests.filter((q) => q.path.includes(`/git/blobs/${m3}`))).toEqual([]);
 });

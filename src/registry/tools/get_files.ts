@@ -27,6 +27,9 @@ const Item = z.union([
 const Output = z.object({ files: z.array(Item), found: z.number(), missing: z.number() });
 type Output = z.infer<typeof Output>;
 
+const leftOut = (path: string, cap: number) =>
+  ({ ok: false, path, error: `"${path}" was left out: this answer reached its ${cap}-byte cap. Read it in another call.`, over_cap: 'answer' }) as const;
+
 export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   name: 'get_files',
   access: 'read',
@@ -68,15 +71,16 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
           continue;
         }
         if (used + bytes > cap) {
-          files.push({ ok: false, path, error: `"${path}" was left out: this answer reached its ${cap}-byte cap. Read it in another call.`, over_cap: 'answer' });
+          files.push(leftOut(path, cap));
           continue;
         }
         used += bytes;
         files.push({ ok: true, ...fileView(r) });
         continue;
       }
+      // Refused unread by the upstream for size: alone over the cap, or no room left after the files before it.
       if (r && !r.ok && r.error.code === 'too_large' && r.size !== undefined && ctx.scope.canRead(path)) {
-        files.push({ ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' });
+        files.push(r.size > cap ? { ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' } : leftOut(path, cap));
         continue;
       }
       // Only visible paths reach the upstream, so a real failure here can be told as it is.

@@ -38,7 +38,9 @@ export function decodeContent(bytes: Buffer): { encoding: 'utf-8' | 'base64'; co
 
 /**
  * Reads `paths` at `ref`: one result per path, in order. Directories, submodules and missing paths read alike.
- * A blob over `maxBytes` is refused from the size the tree lists, before a byte of it is downloaded.
+ * With `maxBytes`, sizes come from the trees first and nothing over the cap is downloaded: a blob bigger than the cap
+ * is refused, and once the blobs taken (in request order) fill it, a later blob that no longer fits is refused too
+ * (`too_large` with its `size`, which is at most the cap: the caller tells the two apart by that).
  */
 export async function readFiles(
   ctx: Ctx,
@@ -49,15 +51,27 @@ export async function readFiles(
   options: ReadOptions = {},
 ): Promise<FileRead[]> {
   const commit = { tree: await treeOfCommit(ctx, r, await resolveCommit(ctx, r, ref)) };
-  return mapLimit(paths, READ_CONCURRENCY, async (path): Promise<FileRead> => {
-    const missing: FileRead = { path, ok: false, error: { code: 'not_found', message: `No such file: ${path}` } };
+  const entries = await mapLimit(paths, READ_CONCURRENCY, async (path) => {
     const p = cleanPath(path);
-    if (!p) return missing;
-    const entry = await lookupPath(ctx, r, commit.tree, p);
-    if (!entry || entry.type !== 'blob') return missing;
-    if (options.maxBytes !== undefined && typeof entry.size === 'number' && entry.size > options.maxBytes) {
-      return { path, ok: false, size: entry.size, error: { code: 'too_large', message: `${path} is ${entry.size} bytes, over the ${options.maxBytes}-byte read cap` } };
-    }
+    const entry = p ? await lookupPath(ctx, r, commit.tree, p) : undefined;
+    return entry && entry.type === 'blob' ? entry : undefined;
+  });
+  const max = options.maxBytes;
+  let taken = 0;
+  const refused = entries.map((entry, i): FileRead | undefined => {
+    if (max === undefined || !entry || typeof entry.size !== 'number') return undefined;
+    const path = paths[i] ?? '';
+    if (entry.size > max) return { path, ok: false, size: entry.size, error: { code: 'too_large', message: `${path} is ${entry.size} bytes, over the ${max}-byte read cap` } };
+    if (taken + entry.size > max) return { path, ok: false, size: entry.size, error: { code: 'too_large', message: `${path} does not fit in what is left of the ${max}-byte read cap` } };
+    taken += entry.size;
+    return undefined;
+  });
+  return mapLimit(paths, READ_CONCURRENCY, async (path, i): Promise<FileRead> => {
+    const missing: FileRead = { path, ok: false, error: { code: 'not_found', message: `No such file: ${path}` } };
+    const entry = entries[i];
+    if (!entry) return missing;
+    const refusal = refused[i];
+    if (refusal) return refusal;
     let bytes: Buffer;
     try {
       bytes = await fetchBlob(ctx, r, entry.sha);
