@@ -2,14 +2,17 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import * as z from 'zod/v4';
-import { describeIssues, PerimeterSpec } from '../core/index.js';
+import { describeIssues, Limits, PerimeterSpec } from '../core/index.js';
 
 /** A YAML config: perimeters preloaded at boot. The token never lives here. */
 const ConfigFile = z.strictObject({
+  /** Server-wide defaults for every perimeter's `limits` (a perimeter's own values win). */
+  limits: Limits.optional(),
   perimeters: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
 });
 
 export interface BootConfig {
+  readonly limits?: Limits;
   readonly perimeters: PerimeterSpec[];
 }
 
@@ -42,7 +45,8 @@ export function parseConfig(text: string, configDir: string, home: string): { co
     }
     perimeters.push(spec.data);
   }
-  return errors.length > 0 ? { errors } : { config: { perimeters }, errors: [] };
+  if (errors.length > 0) return { errors };
+  return { config: shape.data.limits ? { limits: shape.data.limits, perimeters } : { perimeters }, errors: [] };
 }
 
 function localPath(p: string, base: string, home: string): string {

@@ -119,7 +119,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
     rootEnabled: o.root,
     openPerimeters: o.openPerimeters,
     ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
-    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: DEFAULT_LIMITS },
+    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot?.config?.limits } },
     sessionIdleMs: o.sessionIdleSeconds * 1000,
     stateDir: o.stateDir,
   });
