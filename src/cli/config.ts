@@ -2,15 +2,18 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import * as z from 'zod/v4';
-import { describeIssues, PerimeterSpec } from '../core/index.js';
+import { describeIssues, Limits, PerimeterSpec } from '../core/index.js';
 import { perimeterWarnings } from './warnings.js';
 
 /** A YAML config: perimeters preloaded at boot. The token never lives here. */
 const ConfigFile = z.strictObject({
+  /** Server-wide defaults for every perimeter's `limits` (a perimeter's own values win). */
+  limits: Limits.optional(),
   perimeters: z.record(z.string(), z.record(z.string(), z.unknown())).default({}),
 });
 
 export interface BootConfig {
+  readonly limits?: Limits;
   readonly perimeters: PerimeterSpec[];
 }
 
@@ -52,7 +55,7 @@ export function parseConfig(text: string, configDir: string, home: string): Conf
   }
   const warnings = perimeters.flatMap((p) => perimeterWarnings(p));
   if (Object.keys(shape.data.perimeters).length === 0) warnings.unshift('the config defines no perimeters (expected a "perimeters:" map of id → repo, read, write…).');
-  return errors.length > 0 ? { errors, warnings } : { config: { perimeters }, errors: [], warnings };
+  return errors.length > 0 ? { errors, warnings } : { config: shape.data.limits ? { limits: shape.data.limits, perimeters } : { perimeters }, errors: [], warnings };
 }
 
 /** Resolves a local repository path (`~`, relative or absolute) against `base`. */

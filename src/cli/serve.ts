@@ -6,7 +6,7 @@ import { perimeterService } from '../registry/perimeters.js';
 import { openStore } from '../registry/store.js';
 import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
-import { DEFAULT_LIMITS, RateLimiter } from '../mcp/index.js';
+import { DEFAULT_LIMITS, Gate, RateLimiter } from '../mcp/index.js';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type AuditSetup } from './audit.js';
 import { CliError } from './client.js';
@@ -110,7 +110,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), ...(audit ? { record: audit.record } : {}) },
+    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), ...(audit ? { record: audit.record } : {}) },
     ...(audit ? { recordApi: audit.recordApi, statusExtra: () => ({ audit: audit.state() }) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
@@ -119,7 +119,7 @@ export async function serve(o: ServeOptions): Promise<Running> {
     rootEnabled: o.root,
     openPerimeters: o.openPerimeters,
     ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
-    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: DEFAULT_LIMITS },
+    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot?.config?.limits } },
     sessionIdleMs: o.sessionIdleSeconds * 1000,
     stateDir: o.stateDir,
   });

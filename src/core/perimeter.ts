@@ -29,8 +29,26 @@ export const Limits = z.strictObject({
   commits_per_hour: z.number().int().min(0).max(1_000_000).optional(),
   files_per_commit: z.number().int().min(1).max(100).optional(),
   max_file_bytes: z.number().int().min(1).max(100 * 1024 * 1024).optional(),
+  /** Largest text block one tool answer may carry; bigger answers are refused or paged, never cut. */
+  max_answer_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).optional(),
+  /** Tool calls of this perimeter running at once; more wait in a bounded queue. */
+  concurrent_calls: z.number().int().min(1).max(64).optional(),
+  /** Calls that may wait for a slot; beyond it a call is answered "busy, retry". */
+  queued_calls: z.number().int().min(0).max(1_000).optional(),
+  /** Upstream (GitHub) requests one tool call may make. */
+  upstream_requests_per_call: z.number().int().min(1).max(100_000).optional(),
+  /** This perimeter's share of the GitHub request budget, per hour. */
+  upstream_requests_per_hour: z.number().int().min(1).max(1_000_000).optional(),
 });
 export type Limits = z.infer<typeof Limits>;
+
+/** The default cap on one tool answer's text (issue 11: no answer above 1 MiB unless the operator says so). */
+export const DEFAULT_ANSWER_BYTES = 1024 * 1024;
+
+/** The answer cap of a binding: its perimeter's limit, else the default; the operator surface is not capped. */
+export function answerCap(b: { readonly surface: 'agent'; readonly limits: Limits } | { readonly surface: 'root' }): number {
+  return b.surface === 'agent' ? (b.limits.max_answer_bytes ?? DEFAULT_ANSWER_BYTES) : Number.POSITIVE_INFINITY;
+}
 
 /** Options every perimeter may set on top of read/write; none of them can loosen the built-in privacy zones. */
 const Hardening = {

@@ -2,4 +2,4 @@
 export { invoke, type CallRecord, type CallResult, type InvokeDeps } from './invoke.js';
 export { createSessionServer, SERVER_NAME, type SessionServerOptions } from './server.js';
 export { agentMessage } from './messages.js';
-export { DEFAULT_LIMITS, RateLimiter } from './limits.js';
+export { DEFAULT_LIMITS, Gate, RateLimiter } from './limits.js';

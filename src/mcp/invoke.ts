@@ -1,7 +1,7 @@
-import { decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
+import { answerCap, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
 import type { AnyTool, Log, ToolContext } from '../registry/index.js';
-import type { UpstreamFor } from '../upstream/types.js';
-import { DEFAULT_LIMITS, type RateLimiter } from './limits.js';
+import type { RequestBudget, Upstream, UpstreamFor } from '../upstream/types.js';
+import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 
 /** One tool call as the operator's audit sees it (paths in clear here; the ledger decides how to store them). */
@@ -26,6 +26,8 @@ export interface InvokeDeps {
   readonly record?: (r: CallRecord) => void;
   /** Per-perimeter call rate and commit budget; absent = unlimited (tests, benchmarks of the raw pipeline). */
   readonly limiter?: RateLimiter;
+  /** Per-perimeter concurrency lanes; absent = unbounded. */
+  readonly gate?: Gate;
   readonly now?: () => number;
 }
 
@@ -63,6 +65,46 @@ function budgetSpent(limiter: RateLimiter | undefined, binding: Binding, what: k
     ? `Rate limited: this perimeter allows ${max} calls per minute; retry after ${wait} s.`
     : `Write budget spent: this perimeter allows ${max} commits per hour; retry after ${wait} s.`;
 }
+
+const limitOf = <K extends keyof typeof DEFAULT_LIMITS>(b: AgentBinding, k: K): number => b.limits[k] ?? DEFAULT_LIMITS[k];
+
+/**
+ * What one agent call may spend upstream: `upstream_requests_per_call` for this call, and the perimeter's hourly
+ * share, counted request by request where the adapter sends them (the limiter's window is shared by all its calls).
+ */
+function callBudget(binding: AgentBinding, limiter: RateLimiter | undefined): RequestBudget {
+  const perCall = limitOf(binding, 'upstream_requests_per_call');
+  const perHour = limitOf(binding, 'upstream_requests_per_hour');
+  const key = `upstream:${binding.perimeterId}`;
+  let left = perCall;
+  return {
+    take() {
+      if (left <= 0) {
+        return {
+          code: 'over_budget',
+          message: `This call needs more than ${perCall} upstream requests, this perimeter's limit per call; nothing more was sent. Narrow it (a path, fewer files, a smaller page).`,
+        };
+      }
+      const wait = limiter?.take(key, perHour, 3_600_000);
+      if (wait !== undefined) {
+        return {
+          code: 'over_budget',
+          message: `This perimeter's share of upstream requests (${perHour} per hour) is spent; retry after ${wait} s.`,
+          retryAfterSeconds: wait,
+        };
+      }
+      left -= 1;
+      return undefined;
+    },
+    refund() {
+      limiter?.give(key);
+    },
+  };
+}
+
+/** The busy answer: the lane's queue is full. */
+const busy = (b: AgentBinding): string =>
+  `Busy: this perimeter's calls are at their limit (${limitOf(b, 'concurrent_calls')} running, ${limitOf(b, 'queued_calls')} waiting); retry in a moment.`;
 
 /**
  * The one straight line of a tool call: decide → upstream → filter → MCP result. Used by every MCP surface and by
@@ -111,12 +153,30 @@ export async function invoke(
       case 'allow':
         break;
     }
-    const upstream = deps.upstreamFor(verdict.target.repo);
-    if (upstream === undefined) {
-      resultClass = 'not_found';
-      return errorResult(binding.surface === 'root' ? `Not found: repository "${verdict.target.repo}".` : tool.notFound(args));
+    // One perimeter's calls run a few at a time; the rest wait in a bounded queue or are told to retry.
+    const lane = binding.surface === 'agent' && deps.gate ? deps.gate.enter(binding.perimeterId, limitOf(binding, 'concurrent_calls'), limitOf(binding, 'queued_calls')) : undefined;
+    if (binding.surface === 'agent' && deps.gate && lane === undefined) {
+      verdictKind = 'deny';
+      resultClass = 'busy';
+      return errorResult(busy(binding));
     }
-    let target: Target = verdict.target;
+    const release = lane ? await lane : undefined;
+    try {
+      return await run(verdict.target, verdict.hidden, binding);
+    } finally {
+      release?.();
+    }
+  })();
+
+  /** Everything after the policy allowed the call: upstream, filter, the answer cap. */
+  async function run(allowed: Target, hidden: ReadonlySet<string>, binding: Binding): Promise<CallResult> {
+    const base = deps.upstreamFor(allowed.repo);
+    if (base === undefined) {
+      resultClass = 'not_found';
+      return errorResult(binding.surface === 'root' ? `Not found: repository "${allowed.repo}".` : tool.notFound(args));
+    }
+    const upstream: Upstream = binding.surface === 'agent' ? (base.withBudget?.(callBudget(binding, deps.limiter)) ?? base) : base;
+    let target: Target = allowed;
     if (target.ref === '') {
       const def = await upstream.defaultBranch(target.repo);
       if (!def.ok) {
@@ -131,7 +191,7 @@ export async function invoke(
       binding,
       scope: binding.scope,
       target,
-      hidden: verdict.hidden,
+      hidden,
       author:
         binding.surface === 'agent'
           ? { name: `${client ?? 'agent'} via git-blinder (${binding.perimeterId})`, email: `${binding.perimeterId}@git-blinder.invalid` }
@@ -175,12 +235,21 @@ export async function invoke(
         resultClass = 'refused';
         return errorResult(out.message);
       case 'ok': {
-        commit = out.commit;
         const value = out.value as Record<string, unknown>;
-        return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
+        const text = JSON.stringify(value);
+        // The backstop under every tool's own paging: an answer over the cap is refused whole, never cut.
+        const cap = answerCap(binding);
+        const size = text.length > cap / 4 ? Buffer.byteLength(text) : 0;
+        if (size > cap) {
+          verdictKind = 'deny';
+          resultClass = 'too_large';
+          return errorResult(`Too large: this answer would be ${size} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`);
+        }
+        commit = out.commit;
+        return { content: [{ type: 'text', text }], structuredContent: value };
       }
     }
-  })();
+  }
 
   if (deps.record) {
     const bytes = answer.content.reduce((n, c) => n + Buffer.byteLength(c.text), 0);

@@ -21,6 +21,8 @@ export function agentMessage(e: UpstreamError): string {
       return 'The server could not authenticate to its upstream. Tell the operator; retrying will not help.';
     case 'rate_limited':
       return `The upstream is rate limited; retry after ${e.retryAfterSeconds ?? 60} s.`;
+    case 'over_budget':
+      return e.message;
     case 'unavailable':
       return 'The upstream is unavailable right now; retry in a moment.';
     default:

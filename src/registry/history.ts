@@ -51,6 +51,16 @@ export async function visibleHistory(upstream: Upstream, scope: Scope, q: Histor
   let scanned = 0;
   let more = true;
   const narrowed = (p: string) => q.path === undefined || isWithin(p, q.path);
+  // Asked at most once, and only when a listed commit cannot be judged from the listing (never for local git, whose
+  // listing names every commit's files).
+  let proof: Promise<UpResult<boolean>> | undefined;
+  let trusted = exact;
+  const needsProof = async (): Promise<UpResult<boolean>> => {
+    proof ??= headIsClean(upstream, scope, q, paths, narrowed);
+    const r = await proof;
+    if (r.ok && r.value) trusted = true;
+    return r;
+  };
   while (more && visible.length < want && scanned < MAX_SCAN) {
     const page = await upstream.listCommits(q.repo, q.ref, { paths, skip: scanned, limit: BATCH });
     if (!page.ok) return page;
@@ -60,7 +70,11 @@ export async function visibleHistory(upstream: Upstream, scope: Scope, q: Histor
     const batch = page.value.commits;
     for (let i = 0; i < batch.length && visible.length < want; i += VERIFY_CONCURRENCY) {
       const chunk = batch.slice(i, i + VERIFY_CONCURRENCY);
-      const seen = await Promise.all(chunk.map((c) => isVisible(upstream, scope, q, c, exact, narrowed)));
+      if (!trusted && chunk.some((c) => touchesReadable(c, narrowScopeOf(scope, narrowed)) === undefined)) {
+        const r = await needsProof();
+        if (!r.ok) return r;
+      }
+      const seen = await Promise.all(chunk.map((c) => isVisible(upstream, scope, q, c, trusted, narrowed)));
       for (const [j, s] of seen.entries()) {
         if (!s.ok) return s;
         const c = chunk[j];
@@ -72,6 +86,30 @@ export async function visibleHistory(upstream: Upstream, scope: Scope, q: Histor
   return { ok: true, value: { commits, hasMore: visible.length > q.skip + q.limit, scanLimited: more && scanned >= MAX_SCAN } };
 }
 
+const narrowScopeOf = (scope: Scope, narrowed: (p: string) => boolean): Scope => ({ ...scope, canRead: (p) => narrowed(p) && scope.canRead(p) });
+
+/**
+ * True when every file under the listed prefixes in the branch head's tree is readable (one recursive tree read,
+ * cached): then a commit touching a prefix touched a readable file, unless it touched only files that are gone from
+ * the head (the residual SPEC §4.5 names). False when a hidden file lies there now, or the tree cannot be read.
+ */
+async function headIsClean(
+  upstream: Upstream,
+  scope: Scope,
+  q: HistoryQuery,
+  paths: readonly string[],
+  narrowed: (p: string) => boolean,
+): Promise<UpResult<boolean>> {
+  const tree = await upstream.getTree(q.repo, q.ref, '');
+  if (!tree.ok) return tree.error.code === 'over_budget' ? tree : { ok: true, value: false };
+  for (const e of tree.value.entries) {
+    if (e.type === 'dir' || !paths.some((p) => isWithin(e.path, p))) continue;
+    if (!narrowed(e.path)) continue;
+    if (!scope.canRead(e.path)) return { ok: true, value: false };
+  }
+  return { ok: true, value: true };
+}
+
 async function isVisible(
   upstream: Upstream,
   scope: Scope,
@@ -80,7 +118,7 @@ async function isVisible(
   exact: boolean,
   narrowed: (p: string) => boolean,
 ): Promise<UpResult<boolean>> {
-  const narrowScope: Scope = { ...scope, canRead: (p) => narrowed(p) && scope.canRead(p) };
+  const narrowScope = narrowScopeOf(scope, narrowed);
   const quick = touchesReadable(c, narrowScope);
   if (quick !== undefined) return { ok: true, value: quick };
   if (exact) return { ok: true, value: true };

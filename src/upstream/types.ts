@@ -11,7 +11,8 @@ export type UpstreamErrorCode =
   | 'too_large' // a file or response exceeds what the upstream serves
   | 'unauthorized' // the process's credential is missing, wrong or lacks access
   | 'rate_limited' // the upstream asked us to slow down; `retryAfterSeconds` says for how long
-  | 'unavailable'; // network failure, timeout, 5xx, git missing: worth retrying later
+  | 'unavailable' // network failure, timeout, 5xx, git missing: worth retrying later
+  | 'over_budget'; // the call's (or the perimeter's) upstream request budget is spent; the message says which
 
 export interface UpstreamError {
   readonly code: UpstreamErrorCode;
@@ -53,7 +54,8 @@ export type FileRead =
       /** True for a committed symlink: `content` is the link target text, never the target file. */
       readonly symlink?: boolean;
     }
-  | { readonly path: string; readonly ok: false; readonly error: UpstreamError };
+  /** `size` is set with `too_large` when the file was refused unread for its size. */
+  | { readonly path: string; readonly ok: false; readonly error: UpstreamError; readonly size?: number };
 
 export interface CommitPage {
   readonly commits: readonly CommitSummary[];
@@ -105,6 +107,24 @@ export interface UpstreamHealth {
   readonly rateLimit?: { readonly remaining: number; readonly limit: number; readonly resetAt: string };
 }
 
+/**
+ * What one tool call may still spend upstream. The adapter asks once per request it is about to send (retries
+ * included) and sends nothing when refused; the error is the call's answer.
+ */
+export interface RequestBudget {
+  take(): UpstreamError | undefined;
+  /** Gives back a request that cost nothing on the upstream's own limit (a 304 on GitHub). */
+  refund(): void;
+}
+
+export interface ReadOptions {
+  /**
+   * Bytes of content one read may take (when sizes are known before download): a file larger than this, or one that
+   * no longer fits after the files before it, is answered `too_large` with its `size`, unread.
+   */
+  readonly maxBytes?: number;
+}
+
 export interface Upstream {
   readonly kind: 'local' | 'github';
   /** Repositories this process can serve. */
@@ -116,7 +136,7 @@ export interface Upstream {
   /** The recursive listing below `path` ('' = root) at `ref`; `not_found` when `path` is not a directory there. */
   getTree(repo: string, ref: string, path: string): Promise<UpResult<TreeListing>>;
   /** Reads files at `ref`; one result per path, in order. */
-  readFiles(repo: string, ref: string, paths: readonly string[]): Promise<UpResult<readonly FileRead[]>>;
+  readFiles(repo: string, ref: string, paths: readonly string[], options?: ReadOptions): Promise<UpResult<readonly FileRead[]>>;
   /**
    * Commits reachable from `ref`, newest first, touching at least one of `paths` (prefixes; `['']` = all).
    * `skip`/`limit` page through that merged, deduplicated stream.
@@ -133,6 +153,8 @@ export interface Upstream {
   commitFiles(repo: string, branch: string, request: WriteRequest): Promise<UpResult<WriteResult>>;
   health(): Promise<UpstreamHealth>;
   close(): Promise<void>;
+  /** The same upstream, every request of which is charged to `budget` (adapters without request costs omit it). */
+  withBudget?(budget: RequestBudget): Upstream;
 }
 
 /** Picks the upstream that serves a repository (`owner/name` → GitHub, a local path → local git), if any. */

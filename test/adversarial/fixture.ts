@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'vitest';
-import { DEFAULT_LIMITS, RateLimiter } from '../../src/mcp/index.js';
+import { DEFAULT_LIMITS, Gate, RateLimiter } from '../../src/mcp/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import { gitIn, makeRepo } from '../support/gitdir.js';
@@ -157,10 +157,10 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
+    srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local });
+    srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });

@@ -8,6 +8,7 @@ import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
 import { structureAttacks } from './attacks-structure.js';
+import { resourceAttacks } from './attacks-resources.js';
 import { writeAttacks } from './attacks-writes.js';
 import type { Ctx } from './context.js';
 import { startFixture, type Fixture } from './fixture.js';
@@ -56,7 +57,9 @@ describe('adversarial perimeter', () => {
       const http = await ledger.runAttacks(kind, httpAttacks(ctx), 4);
       // Structure attacks first: they rely on fixture files that later write attacks delete.
       const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx)]);
-      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes]) }).toEqual({ broken: [], succeeded: [] });
+      // Alone, after the rest: a flood must not make a neighbouring attack answer "busy".
+      const resources = await ledger.runAttacks(kind, resourceAttacks(ctx));
+      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes, ...resources]) }).toEqual({ broken: [], succeeded: [] });
 
       const mine = ledger.attacks.filter((a) => a.upstream === kind);
       expect(new Set(mine.map((a) => a.name)).size).toBeGreaterThanOrEqual(MIN_DISTINCT_ATTACKS);

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp, type App } from '../../src/http/app.js';
 import type { ServerPolicy } from '../../src/core/index.js';
-import type { CallRecord, RateLimiter } from '../../src/mcp/index.js';
+import type { CallRecord, Gate, RateLimiter } from '../../src/mcp/index.js';
 import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore, type PerimeterStore } from '../../src/registry/store.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
@@ -43,6 +43,7 @@ export interface TestServerOptions {
   /** Default true here; the key tests turn it off. */
   openPerimeters?: boolean;
   limiter?: RateLimiter;
+  gate?: Gate;
   policy?: ServerPolicy;
 }
 
@@ -60,7 +61,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     upstreamFor,
     upstreams: [local],
     opsToken: OPS_TOKEN,
-    invoke: { upstreamFor, log: () => undefined, record: (r) => records.push(r), ...(opts.limiter ? { limiter: opts.limiter } : {}) },
+    invoke: { upstreamFor, log: () => undefined, record: (r) => records.push(r), ...(opts.limiter ? { limiter: opts.limiter } : {}), ...(opts.gate ? { gate: opts.gate } : {}) },
     version: 'test',
     publicUrl: () => url,
     host: '127.0.0.1',

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { answerCap } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
@@ -29,6 +30,10 @@ export function binaryRefusal(f: FileRead, binding: ToolContext['binding']): str
   return `"${f.path}" is a binary file (${f.size} bytes); this perimeter serves text only. Ask the operator to allow binary content if you need it.`;
 }
 
+/** The refusal for a readable file bigger than the perimeter's answer cap (its size is visible anyway: get_tree lists it). */
+export const fileOverCap = (path: string, size: number, cap: number): string =>
+  `"${path}" is ${size} bytes, over this perimeter's ${cap}-byte answer cap; it is not served whole. Ask the operator to raise max_answer_bytes if you need it.`;
+
 export const notFoundFile = (path: string): string =>
   `Not found: file "${path}" does not exist on this branch. Use get_tree to see which files exist.`;
 
@@ -44,12 +49,18 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   output: FileOut,
   paths: (a) => [{ path: a.path, role: 'file' }],
   rootTarget: rootTargetOf,
-  run: (a, ctx) => ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path]),
+  run: (a, ctx) => {
+    const cap = answerCap(ctx.binding);
+    return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path], Number.isFinite(cap) ? { maxBytes: cap } : {});
+  },
   filter: (reads, a, ctx) => {
     const f = reads[0];
     if (!f || !ctx.scope.canRead(a.path) || f.path !== a.path) return { kind: 'not_found' };
     const refusal = binaryRefusal(f, ctx.binding);
     if (refusal !== undefined) return { kind: 'refused', message: refusal };
+    const cap = answerCap(ctx.binding);
+    if (!f.ok && f.error.code === 'too_large' && f.size !== undefined) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
+    if (f.ok && Buffer.byteLength(f.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
     if (f.ok) return { kind: 'ok', value: fileView(f) };
     return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
   },

@@ -1,23 +1,34 @@
 import * as z from 'zod/v4';
+import { answerCap } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { binaryRefusal, FileOut, fileView, notFoundFile } from './get_file.js';
+import { binaryRefusal, FileOut, fileOverCap, fileView, notFoundFile } from './get_file.js';
 
 /** Bound on one call, so a hostile list cannot turn one call into thousands of reads. */
 export const MAX_FILES_PER_READ = 100;
 
 const shape = {
-  paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe(`Files to read (at most ${MAX_FILES_PER_READ}).`),
+  paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe(`Files to read (at most ${MAX_FILES_PER_READ}; repeats are answered once).`),
 };
 type Args = { paths: string[] };
 
 const Item = z.union([
   FileOut.extend({ ok: z.literal(true) }),
-  z.object({ ok: z.literal(false), path: z.string(), error: z.string() }),
+  z.object({
+    ok: z.literal(false),
+    path: z.string(),
+    error: z.string(),
+    // Set when the content was left out for size, never cut: `file` = this file alone exceeds the answer cap,
+    // `answer` = earlier files filled the answer (read this one in another call).
+    over_cap: z.enum(['file', 'answer']).optional(),
+  }),
 ]);
 const Output = z.object({ files: z.array(Item), found: z.number(), missing: z.number() });
 type Output = z.infer<typeof Output>;
+
+const leftOut = (path: string, cap: number) =>
+  ({ ok: false, path, error: `"${path}" was left out: this answer reached its ${cap}-byte cap. Read it in another call.`, over_cap: 'answer' }) as const;
 
 export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   name: 'get_files',
@@ -35,16 +46,41 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   run: (a, ctx) => {
     const wanted = [...new Set(a.paths.filter((p) => !ctx.hidden.has(p)))];
     if (wanted.length === 0) return Promise.resolve({ ok: true, value: [] });
-    return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, wanted);
+    // A file over the answer cap can never be served, so the upstream need not download it (GitHub knows sizes first).
+    const cap = answerCap(ctx.binding);
+    return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, wanted, Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
   filter: (reads, a, ctx) => {
     const byPath = new Map(reads.map((r) => [r.path, r]));
     const files: Output['files'] = [];
-    for (const path of a.paths) {
+    // Content bytes served so far: only readable files ever count, so the cut never depends on hidden ones.
+    const cap = answerCap(ctx.binding);
+    let used = 0;
+    // Repeats are answered once: a list of the same large path must not multiply the answer.
+    for (const path of new Set(a.paths)) {
       const r = byPath.get(path);
       if (r && r.ok && ctx.scope.canRead(path)) {
         const refusal = binaryRefusal(r, ctx.binding);
-        files.push(refusal === undefined ? { ok: true, ...fileView(r) } : { ok: false, path, error: refusal });
+        if (refusal !== undefined) {
+          files.push({ ok: false, path, error: refusal });
+          continue;
+        }
+        const bytes = Buffer.byteLength(r.content);
+        if (bytes > cap) {
+          files.push({ ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' });
+          continue;
+        }
+        if (used + bytes > cap) {
+          files.push(leftOut(path, cap));
+          continue;
+        }
+        used += bytes;
+        files.push({ ok: true, ...fileView(r) });
+        continue;
+      }
+      // Refused unread by the upstream for size: alone over the cap, or no room left after the files before it.
+      if (r && !r.ok && r.error.code === 'too_large' && r.size !== undefined && ctx.scope.canRead(path)) {
+        files.push(r.size > cap ? { ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' } : leftOut(path, cap));
         continue;
       }
       // Only visible paths reach the upstream, so a real failure here can be told as it is.

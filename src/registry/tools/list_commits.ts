@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { visibleHistory, type HistoryPage } from '../history.js';
+import { MAX_SCAN, visibleHistory, type HistoryPage } from '../history.js';
 import { CommitOut, Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
@@ -35,6 +35,13 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
   output: Output,
   paths: (a) => (a.path === undefined ? [] : [{ path: a.path, role: 'dir' }]),
   rootTarget: rootTargetOf,
+  // A page deeper than one call may scan could only ever be empty, after the whole scan's cost: refuse it for free.
+  guard: (a) => {
+    const depth = (a.page ?? 1) * (a.per_page ?? 30);
+    return depth > MAX_SCAN
+      ? `Invalid argument: list_commits reaches at most ${MAX_SCAN} commits deep (page × per_page is ${depth}). Narrow it with path to see older history.`
+      : undefined;
+  },
   run: (a, ctx) => {
     if (a.path !== undefined && ctx.hidden.has(a.path)) return Promise.resolve({ ok: true, value: { commits: [], hasMore: false, scanLimited: false } });
     const perPage = a.per_page ?? 30;

@@ -4,11 +4,32 @@
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import type { RequestBudget } from '../types.js';
+import { isHttpFailure, UpstreamFailure } from './errors.js';
 import { octokitLog, type LogFn } from './logger.js';
 import { writeSpacing } from './spacing.js';
 
+/**
+ * Charges the call's budget (passed as `request.budget`) for each attempt. Registered before throttling and retry so
+ * it is the innermost wrap: every retry passes through it, and a refusal (no `status`) is never retried by either.
+ */
+function budgetPlugin(octokit: { hook: Octokit['hook'] }): void {
+  octokit.hook.wrap('request', async (request, options) => {
+    const budget = (options.request as { budget?: RequestBudget } | undefined)?.budget;
+    const refusal = budget?.take();
+    if (refusal) throw new UpstreamFailure(refusal);
+    try {
+      return await request(options);
+    } catch (err) {
+      // A 304 costs nothing on GitHub's primary limit: it does not count against the perimeter's share either.
+      if (budget && isHttpFailure(err) && err.status === 304) budget.refund();
+      throw err;
+    }
+  });
+}
+
 /** The one composed Octokit class. */
-export const GitHubOctokit = Octokit.plugin(throttling, retry);
+export const GitHubOctokit = Octokit.plugin(budgetPlugin, throttling, retry);
 export type GitHubClient = InstanceType<typeof GitHubOctokit>;
 
 /** Counters behind `stats()`. */

@@ -1,4 +1,5 @@
 // What every operation module receives: the client, the cache and the logger. Built once per upstream in index.ts.
+import type { RequestBudget } from '../types.js';
 import type { ByteLru } from './cache.js';
 import type { GitHubClient } from './client.js';
 import { failure, isHttpFailure } from './errors.js';
@@ -12,6 +13,20 @@ export interface Ctx {
   readonly queues: Map<string, Promise<unknown>>;
   /** Loads in progress by cache key, so parallel readers of one object share one request. */
   readonly inflight: Map<string, Promise<unknown>>;
+  /** The tool call's request budget, when the call came through `withBudget`. */
+  readonly budget?: RequestBudget;
+  /** Mutable refs resolved during this call: a ref read twice in one call is asked once, and reads agree. */
+  readonly pinned?: Map<string, unknown>;
+}
+
+/** Per-request Octokit options: spread into every request so its attempts are charged to the call's budget. */
+export function charged(ctx: Ctx): { request?: { budget: RequestBudget } } {
+  return ctx.budget ? { request: { budget: ctx.budget } } : {};
+}
+
+/** True for a refusal of the call's request budget (another call's budget must not fail a shared load). */
+export function isOverBudget(err: unknown): boolean {
+  return err instanceof Error && err.name === 'UpstreamFailure' && (err as { error?: { code?: string } }).error?.code === 'over_budget';
 }
 
 /**
@@ -71,18 +86,22 @@ export async function conditionalGet<T>(
   fetcher: (headers: Record<string, string>) => Promise<{ value: T; headers: Record<string, unknown> }>,
   bytes: (value: T) => number,
 ): Promise<T> {
+  if (ctx.pinned?.has(key)) return ctx.pinned.get(key) as T;
   const cacheKey = `etag:${key}`;
   const prev = ctx.cache.peek<{ etag: string; value: T }>(cacheKey);
+  let value: T;
   try {
     const res = await fetcher(prev ? { 'if-none-match': prev.etag } : {});
     const etag = res.headers['etag'];
     if (typeof etag === 'string' && etag) ctx.cache.set(cacheKey, { etag, value: res.value }, bytes(res.value) + etag.length * 2 + 64);
     else ctx.cache.delete(cacheKey);
-    return res.value;
+    value = res.value;
   } catch (err) {
-    if (prev && isHttpFailure(err) && err.status === 304) return prev.value;
-    throw err;
+    if (!(prev && isHttpFailure(err) && err.status === 304)) throw err;
+    value = prev.value;
   }
+  ctx.pinned?.set(key, value);
+  return value;
 }
 
 /** Returns the cached immutable value for `key`, or loads (once, however many ask at the same time) and caches it. */
@@ -90,7 +109,16 @@ export async function immutable<T>(ctx: Ctx, key: string, load: () => Promise<T>
   const hit = ctx.cache.get<T>(key);
   if (hit !== undefined) return hit;
   const pending = ctx.inflight.get(key) as Promise<T> | undefined;
-  if (pending) return pending;
+  if (pending) {
+    try {
+      return await pending;
+    } catch (err) {
+      // The call that started the load ran out of budget: that is its answer, not ours. Load on our own budget.
+      if (!isOverBudget(err)) throw err;
+      const again = ctx.inflight.get(key) as Promise<T> | undefined;
+      if (again && again !== pending) return again;
+    }
+  }
   const run = load().then((value) => {
     ctx.cache.set(key, value, bytes(value));
     return value;

@@ -4,7 +4,7 @@
 import type { CommitDetail, CommitFile, CommitSummary } from '../../core/model.js';
 import type { CommitPage, Comparison } from '../types.js';
 import { approxBytes } from './cache.js';
-import { cleanPath, FULL_SHA, hasNextPage, immutable, type Ctx, type RepoRef } from './context.js';
+import { charged, cleanPath, FULL_SHA, hasNextPage, immutable, type Ctx, type RepoRef } from './context.js';
 import { failure, isHttpFailure } from './errors.js';
 import { toFile, toSummary, type GhCommit, type GhFile } from './mapping.js';
 import { isNotFound, resolveCommit } from './refs.js';
@@ -25,7 +25,7 @@ function commitPage(ctx: Ctx, r: RepoRef, head: string, path: string, page: numb
     ctx,
     `commits:${r.key}:${head}:${page}:${path}`,
     async () => {
-      const res = await ctx.octokit.rest.repos.listCommits({
+      const res = await ctx.octokit.rest.repos.listCommits({ ...charged(ctx),
         owner: r.owner,
         repo: r.repo,
         sha: head,
@@ -112,7 +112,7 @@ function reachable(ctx: Ctx, r: RepoRef, sha: string, head: string): Promise<boo
     `reach:${r.key}:${sha}:${head}`,
     async () => {
       try {
-        const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({
+        const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({ ...charged(ctx),
           owner: r.owner,
           repo: r.repo,
           basehead: `${sha}...${head}`,
@@ -138,7 +138,7 @@ function commitDetail(ctx: Ctx, r: RepoRef, sha: string): Promise<CommitDetail> 
       let summary: CommitSummary | undefined;
       const files: CommitFile[] = [];
       for (let page = 1; page <= MAX_FILE_PAGES; page++) {
-        const res = await ctx.octokit.rest.repos.getCommit({ owner: r.owner, repo: r.repo, ref: sha, page });
+        const res = await ctx.octokit.rest.repos.getCommit({ ...charged(ctx), owner: r.owner, repo: r.repo, ref: sha, page });
         summary ??= toSummary(res.data as GhCommit);
         files.push(...(res.data.files ?? []).map((f) => toFile(f as GhFile)));
         if (!hasNextPage(res.headers.link) || (res.data.files ?? []).length === 0) break;
@@ -178,7 +178,7 @@ export async function getCommit(ctx: Ctx, r: RepoRef, sha: string, reachableFrom
 export async function compare(ctx: Ctx, r: RepoRef, base: string, head: string): Promise<Comparison> {
   const load = async (page: number): Promise<Comparison & { total: number }> => {
     const res = await ctx.octokit.rest.repos
-      .compareCommitsWithBasehead({ owner: r.owner, repo: r.repo, basehead: `${base}...${head}`, per_page: PER_PAGE, page })
+      .compareCommitsWithBasehead({ ...charged(ctx), owner: r.owner, repo: r.repo, basehead: `${base}...${head}`, per_page: PER_PAGE, page })
       .catch((err: unknown) => {
         if (isHttpFailure(err) && (err.status === 404 || err.status === 422)) throw failure('not_found', `Cannot compare ${base} with ${head}`);
         throw err;
@@ -224,7 +224,7 @@ export async function changedPaths(ctx: Ctx, r: RepoRef, base: string, head: str
     ctx,
     `changed:${r.key}:${base}:${head}`,
     async () => {
-      const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({ owner: r.owner, repo: r.repo, basehead: `${base}...${head}` });
+      const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({ ...charged(ctx), owner: r.owner, repo: r.repo, basehead: `${base}...${head}` });
       const files = res.data.files ?? [];
       const paths = files.flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]));
       const last = res.data.commits.at(-1);

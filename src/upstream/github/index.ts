@@ -60,7 +60,7 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
   const cache = new ByteLru(opts.cacheBytes ?? 64 * 1024 * 1024, () => {
     counters.cacheHits += 1;
   });
-  const ctx: Ctx = { octokit, cache, log, queues: new Map(), inflight: new Map() };
+  const shared: Ctx = { octokit, cache, log, queues: new Map(), inflight: new Map() };
 
   /** Runs one operation; anything thrown is translated once, here. */
   const guard = async <T>(op: string, fn: () => Promise<T>): Promise<UpResult<T>> => {
@@ -79,22 +79,26 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
     }
   };
 
-  return {
+  const unpinned = ({ pinned: _pinned, ...rest }: Ctx): Ctx => rest;
+  // The method table over one context: the shared one, or a call's own (its budget, its pinned refs).
+  const methods = (ctx: Ctx): Upstream => ({
     kind: 'github',
     listRepos: () => guard('listRepos', () => listRepos(ctx)),
     defaultBranch: (repo) => guard('defaultBranch', () => defaultBranch(ctx, parseRepo(repo))),
     listBranches: (repo) => guard('listBranches', () => listBranches(ctx, parseRepo(repo))),
     branchHead: (repo, branch) => guard('branchHead', () => branchHead(ctx, parseRepo(repo), branch)),
     getTree: (repo, ref, path) => guard('getTree', () => getTree(ctx, parseRepo(repo), ref, path)),
-    readFiles: (repo, ref, paths) => guard('readFiles', () => readFiles(ctx, parseRepo(repo), ref, paths, redact)),
+    readFiles: (repo, ref, paths, options) => guard('readFiles', () => readFiles(ctx, parseRepo(repo), ref, paths, redact, options)),
     listCommits: (repo, ref, query) => guard('listCommits', () => listCommits(ctx, parseRepo(repo), ref, query)),
     getCommit: (repo, sha, reachableFrom) => guard('getCommit', () => getCommit(ctx, parseRepo(repo), sha, reachableFrom)),
     compare: (repo, base, head) => guard('compare', () => compare(ctx, parseRepo(repo), base, head)),
-    commitFiles: (repo, branch, request) => guard('commitFiles', () => commitFiles(ctx, parseRepo(repo), branch, request, redact)),
+    // A write re-reads the head after a lost race: it must see the ref move, so nothing is pinned for it.
+    commitFiles: (repo, branch, request) => guard('commitFiles', () => commitFiles(unpinned(ctx), parseRepo(repo), branch, request, redact)),
     health: () => health(ctx, () => lastRate, redact),
     close: async () => {
       cache.clear();
     },
-    stats: () => ({ ...counters }),
-  };
+    withBudget: (budget) => methods({ ...ctx, budget, pinned: new Map() }),
+  });
+  return { ...methods(shared), stats: () => ({ ...counters }) };
 }

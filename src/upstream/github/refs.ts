@@ -2,7 +2,7 @@
 // conditional requests; commit objects by SHA are immutable and cached.
 import type { BranchInfo, RepoInfo } from '../types.js';
 import { approxBytes } from './cache.js';
-import { conditionalGet, FULL_SHA, hasNextPage, immutable, type Ctx, type RepoRef } from './context.js';
+import { charged, conditionalGet, FULL_SHA, hasNextPage, immutable, type Ctx, type RepoRef } from './context.js';
 import { failure, isHttpFailure } from './errors.js';
 
 const MAX_PAGES = 50;
@@ -13,7 +13,7 @@ export async function defaultBranch(ctx: Ctx, r: RepoRef): Promise<string> {
     ctx,
     `repo:${r.key}`,
     async (headers) => {
-      const res = await ctx.octokit.rest.repos.get({ owner: r.owner, repo: r.repo, headers });
+      const res = await ctx.octokit.rest.repos.get({ ...charged(ctx), owner: r.owner, repo: r.repo, headers });
       return { value: res.data.default_branch, headers: res.headers };
     },
     approxBytes,
@@ -28,7 +28,7 @@ export async function listRepos(ctx: Ctx): Promise<RepoInfo[]> {
       ctx,
       `user-repos:${page}`,
       async (headers) => {
-        const res = await ctx.octokit.rest.repos.listForAuthenticatedUser({ per_page: 100, page, headers });
+        const res = await ctx.octokit.rest.repos.listForAuthenticatedUser({ ...charged(ctx), per_page: 100, page, headers });
         const items = res.data.map((x) => ({ name: x.full_name, defaultBranch: x.default_branch, private: x.private }));
         return { value: { items, next: hasNextPage(res.headers.link) }, headers: res.headers };
       },
@@ -48,7 +48,7 @@ export async function listBranches(ctx: Ctx, r: RepoRef): Promise<BranchInfo[]> 
       ctx,
       `branches:${r.key}:${page}`,
       async (headers) => {
-        const res = await ctx.octokit.rest.repos.listBranches({ owner: r.owner, repo: r.repo, per_page: 100, page, headers });
+        const res = await ctx.octokit.rest.repos.listBranches({ ...charged(ctx), owner: r.owner, repo: r.repo, per_page: 100, page, headers });
         const items = res.data.map((b) => ({ name: b.name, sha: b.commit.sha }));
         return { value: { items, next: hasNextPage(res.headers.link) }, headers: res.headers };
       },
@@ -67,7 +67,7 @@ export async function branchHead(ctx: Ctx, r: RepoRef, branch: string): Promise<
     ctx,
     `ref:${r.key}:heads/${branch}`,
     async (headers) => {
-      const res = await ctx.octokit.rest.git.getRef({ owner: r.owner, repo: r.repo, ref: `heads/${branch}`, headers });
+      const res = await ctx.octokit.rest.git.getRef({ ...charged(ctx), owner: r.owner, repo: r.repo, ref: `heads/${branch}`, headers });
       return { value: res.data.object.sha, headers: res.headers };
     },
     approxBytes,
@@ -90,7 +90,7 @@ async function resolveTag(ctx: Ctx, r: RepoRef, tag: string): Promise<string> {
     ctx,
     `ref:${r.key}:tags/${tag}`,
     async (headers) => {
-      const res = await ctx.octokit.rest.git.getRef({ owner: r.owner, repo: r.repo, ref: `tags/${tag}`, headers });
+      const res = await ctx.octokit.rest.git.getRef({ ...charged(ctx), owner: r.owner, repo: r.repo, ref: `tags/${tag}`, headers });
       return { value: { type: res.data.object.type, sha: res.data.object.sha }, headers: res.headers };
     },
     approxBytes,
@@ -102,7 +102,7 @@ async function resolveTag(ctx: Ctx, r: RepoRef, tag: string): Promise<string> {
       ctx,
       `tag:${r.key}:${sha}`,
       async () => {
-        const res = await ctx.octokit.rest.git.getTag({ owner: r.owner, repo: r.repo, tag_sha: sha });
+        const res = await ctx.octokit.rest.git.getTag({ ...charged(ctx), owner: r.owner, repo: r.repo, tag_sha: sha });
         return { type: res.data.object.type, sha: res.data.object.sha };
       },
       approxBytes,
@@ -125,7 +125,7 @@ export function gitCommit(ctx: Ctx, r: RepoRef, sha: string): Promise<GitCommit>
     ctx,
     `gcommit:${r.key}:${sha}`,
     async () => {
-      const res = await ctx.octokit.rest.git.getCommit({ owner: r.owner, repo: r.repo, commit_sha: sha });
+      const res = await ctx.octokit.rest.git.getCommit({ ...charged(ctx), owner: r.owner, repo: r.repo, commit_sha: sha });
       return { sha: res.data.sha, tree: res.data.tree.sha, parents: res.data.parents.map((p) => p.sha) };
     },
     approxBytes,

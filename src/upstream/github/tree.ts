@@ -2,9 +2,9 @@
 // truncates it, and single-path lookups that walk only the trees on the way to the path.
 import type { EntryType, TreeEntry } from '../../core/model.js';
 import type { TreeListing } from '../types.js';
-import { cleanPath, immutable, mapLimit, type Ctx, type RepoRef } from './context.js';
-import { failure } from './errors.js';
-import { resolveTree } from './refs.js';
+import { charged, cleanPath, immutable, mapLimit, type Ctx, type RepoRef } from './context.js';
+import { failure, isHttpFailure } from './errors.js';
+import { gitCommit, resolveCommit, type GitCommit } from './refs.js';
 
 /** One tree entry as GitHub lists it; `path` is relative to the tree that was fetched. */
 export interface RawEntry {
@@ -36,20 +36,57 @@ export function fetchTree(ctx: Ctx, r: RepoRef, sha: string, recursive: boolean)
     ctx,
     `tree:${r.key}:${sha}:${recursive ? 'r' : '1'}`,
     async () => {
-      const res = await ctx.octokit.rest.git.getTree({
+      const res = await ctx.octokit.rest.git.getTree({ ...charged(ctx),
         owner: r.owner,
         repo: r.repo,
         tree_sha: sha,
         ...(recursive ? { recursive: '1' } : {}),
       });
-      const entries = res.data.tree.map((e) => {
-        const base = { path: e.path ?? '', mode: e.mode ?? '', type: e.type ?? '', sha: e.sha ?? '' };
-        return typeof e.size === 'number' ? { ...base, size: e.size } : base;
-      });
-      return { entries, truncated: res.data.truncated === true };
+      return rawTree(res.data);
     },
     entryBytes,
   );
+}
+
+function rawTree(data: { tree: { path?: string; mode?: string; type?: string; sha?: string; size?: number }[]; truncated?: boolean }): RawTree {
+  const entries = data.tree.map((e) => {
+    const base = { path: e.path ?? '', mode: e.mode ?? '', type: e.type ?? '', sha: e.sha ?? '' };
+    return typeof e.size === 'number' ? { ...base, size: e.size } : base;
+  });
+  return { entries, truncated: data.truncated === true };
+}
+
+/**
+ * A commit's root tree id and recursive listing. `git/trees/{commit}` accepts a commit and answers with its root
+ * tree, so a cold listing costs one request instead of a commit read plus a tree read (history's head check counts on it).
+ */
+async function commitRootTree(ctx: Ctx, r: RepoRef, commit: string): Promise<{ tree: string; listing: RawTree }> {
+  const known = ctx.cache.peek<GitCommit>(`gcommit:${r.key}:${commit}`);
+  const tree =
+    known?.tree ??
+    (await immutable(
+      ctx,
+      `ctree:${r.key}:${commit}`,
+      async () => {
+        try {
+          const res = await ctx.octokit.rest.git.getTree({ ...charged(ctx), owner: r.owner, repo: r.repo, tree_sha: commit, recursive: '1' });
+          const listing = rawTree(res.data);
+          ctx.cache.set(`tree:${r.key}:${res.data.sha}:r`, listing, entryBytes(listing));
+          return res.data.sha;
+        } catch (err) {
+          if (isHttpFailure(err) && (err.status === 404 || err.status === 422)) throw failure('not_found', `Ref ${commit} not found`);
+          throw err;
+        }
+      },
+      () => 128,
+    ));
+  return { tree, listing: await fetchTree(ctx, r, tree, true) };
+}
+
+/** A commit's root tree id: from a listing already fetched by commit, else from the commit object. */
+export async function treeOfCommit(ctx: Ctx, r: RepoRef, commit: string): Promise<string> {
+  const listed = ctx.cache.peek<string>(`ctree:${r.key}:${commit}`);
+  return listed ?? (await gitCommit(ctx, r, commit)).tree;
 }
 
 /** Maps a GitHub entry to the model's entry kind. */
@@ -123,10 +160,11 @@ async function walkLevels(ctx: Ctx, r: RepoRef, treeSha: string): Promise<RawEnt
 
 /** The recursive listing below `path` at `ref`. */
 export async function getTree(ctx: Ctx, r: RepoRef, ref: string, path: string): Promise<TreeListing> {
-  const commit = await resolveTree(ctx, r, ref);
+  const sha = await resolveCommit(ctx, r, ref);
+  const { tree, listing: root } = await commitRootTree(ctx, r, sha);
+  const commit = { sha, tree };
   const p = cleanPath(path);
   const notADir = failure('not_found', `No directory ${p} at this ref`);
-  const root = await fetchTree(ctx, r, commit.tree, true);
   if (!root.truncated) {
     if (!p) return { commit: commit.sha, entries: root.entries.map((e) => toEntry(e, '')) };
     const dir = root.entries.find((e) => e.path === p);

@@ -2,7 +2,7 @@
 // Objects created before the ref moves are unreachable until it does, so a failure never leaves a partial write.
 // When the branch moved underneath, the tree is rebuilt on the new head only if none of our paths changed there.
 import type { WriteRequest, WriteResult } from '../types.js';
-import { cleanPath, serial, type Ctx, type RepoRef } from './context.js';
+import { charged, cleanPath, serial, type Ctx, type RepoRef } from './context.js';
 import { failure, githubMessage, isHttpFailure, translate } from './errors.js';
 import { changedPaths } from './history.js';
 import { branchHead, gitCommit } from './refs.js';
@@ -75,7 +75,7 @@ export async function commitFiles(ctx: Ctx, r: RepoRef, branch: string, request:
   // Blobs do not depend on the base: create them once (outside the branch queue), reuse them on every rebuild.
   const blobs = new Map<string, string>();
   for (const [path, f] of writes) {
-    const res = await ctx.octokit.rest.git.createBlob({ owner: r.owner, repo: r.repo, content: f.content, encoding: f.encoding });
+    const res = await ctx.octokit.rest.git.createBlob({ ...charged(ctx), owner: r.owner, repo: r.repo, content: f.content, encoding: f.encoding });
     blobs.set(path, res.data.sha);
   }
   return serial(ctx, `write:${r.key}:${branch}`, () => land(ctx, r, branch, request, blobs, deletes, redact));
@@ -100,13 +100,13 @@ async function land(
     const tree =
       items.length === 0
         ? baseTree // nothing to change: still commit, on the same tree
-        : (await ctx.octokit.rest.git.createTree({ owner: r.owner, repo: r.repo, base_tree: baseTree, tree: items })).data.sha;
+        : (await ctx.octokit.rest.git.createTree({ ...charged(ctx), owner: r.owner, repo: r.repo, base_tree: baseTree, tree: items })).data.sha;
     // The API replaces a directory under a written file (and a file above one) without a word: judge what the new
     // tree really changes before the ref moves.
     if (request.admit && !request.admit(await changedTreePaths(ctx, r, baseTree, tree))) {
       throw failure('invalid', 'The write was refused: it would change paths the caller did not admit.');
     }
-    const commit = await ctx.octokit.rest.git.createCommit({
+    const commit = await ctx.octokit.rest.git.createCommit({ ...charged(ctx),
       owner: r.owner,
       repo: r.repo,
       message: request.message,
@@ -117,7 +117,7 @@ async function land(
     });
     const sha = commit.data.sha;
     try {
-      await ctx.octokit.rest.git.updateRef({ owner: r.owner, repo: r.repo, ref: `heads/${branch}`, sha, force: false });
+      await ctx.octokit.rest.git.updateRef({ ...charged(ctx), owner: r.owner, repo: r.repo, ref: `heads/${branch}`, sha, force: false });
       return { sha, branch, parent: head, retries: attempt };
     } catch (err) {
       if (isHttpFailure(err) && err.status === 422 && /reference does not exist/i.test(githubMessage(err))) {
