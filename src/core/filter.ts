@@ -6,6 +6,11 @@ import type { Scope } from './scope.js';
  * Cuts a recursive listing under `base` to what the scope may read. A file shows when readable; a directory shows
  * only when at least one readable file lies below it, so an empty-looking directory never hints at hidden files.
  * With `recursive: false` only the direct children of `base` are returned, still judged on their whole subtree.
+ *
+ * One pass judges the files; a directory's verdict is settled once (the first readable file below it marks it and
+ * every ancestor up to `base`, and the walk up stops at the first ancestor already marked). A one-level listing only
+ * needs to know whether each child directory has some readable file, so once one is found the rest of that subtree is
+ * not judged at all.
  */
 export function filterTree(
   entries: readonly TreeEntry[],
@@ -13,22 +18,64 @@ export function filterTree(
   base: string,
   recursive: boolean,
 ): TreeEntry[] {
+  return recursive ? filterTreeRecursive(entries, scope, base) : filterTreeOneLevel(entries, scope, base);
+}
+
+// The position after which a `/` separates a path below `base` from its parent chain (the root has no prefix).
+function baseEnd(base: string): number {
+  return base === '' ? 0 : base.length;
+}
+
+function filterTreeRecursive(entries: readonly TreeEntry[], scope: Scope, base: string): TreeEntry[] {
+  const stop = baseEnd(base);
   const visibleDirs = new Set<string>();
-  const kept = new Set<TreeEntry>();
-  for (const e of entries) {
-    if (e.type === 'dir' || !isWithin(e.path, base) || e.path === base) continue;
-    if (!scope.canRead(e.path)) continue;
-    kept.add(e);
-    for (let d = parentOf(e.path); d !== '' && d !== base; d = parentOf(d)) {
+  const kept = new Uint8Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as TreeEntry;
+    const path = e.path;
+    if (e.type === 'dir' || !isWithin(path, base) || path === base) continue;
+    if (!scope.canRead(path)) continue;
+    kept[i] = 1;
+    // Every ancestor strictly between `base` and the file, nearest first (what repeated `parentOf` yields).
+    for (let end = path.lastIndexOf('/'); end > stop; end = path.lastIndexOf('/', end - 1)) {
+      const d = path.slice(0, end);
       if (visibleDirs.has(d)) break;
       visibleDirs.add(d);
     }
   }
-  const out = entries.filter(
-    (e) => (e.type === 'dir' && visibleDirs.has(e.path)) || kept.has(e),
-  );
-  if (recursive) return out;
-  return out.filter((e) => parentOf(e.path) === base);
+  const out: TreeEntry[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as TreeEntry;
+    if (kept[i] === 1 || (e.type === 'dir' && visibleDirs.has(e.path))) out.push(e);
+  }
+  return out;
+}
+
+function filterTreeOneLevel(entries: readonly TreeEntry[], scope: Scope, base: string): TreeEntry[] {
+  const stop = baseEnd(base);
+  const visibleChildren = new Set<string>();
+  const kept = new Uint8Array(entries.length);
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as TreeEntry;
+    const path = e.path;
+    if (e.type === 'dir' || !isWithin(path, base) || path === base) continue;
+    // The first `/` past `base` ends the child of `base` this file lies in; none means the file is a direct child.
+    const cut = path.indexOf('/', stop + 1);
+    if (cut < 0) {
+      if (scope.canRead(path)) kept[i] = 1;
+      continue;
+    }
+    const child = path.slice(0, cut);
+    if (visibleChildren.has(child)) continue;
+    if (scope.canRead(path)) visibleChildren.add(child);
+  }
+  const out: TreeEntry[] = [];
+  for (let i = 0; i < entries.length; i++) {
+    const e = entries[i] as TreeEntry;
+    if (parentOf(e.path) !== base) continue;
+    if (kept[i] === 1 || (e.type === 'dir' && visibleChildren.has(e.path))) out.push(e);
+  }
+  return out;
 }
 
 /** The result of cutting a commit to a scope. */

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { compileGlobs, expandBraces, validateGlob } from './glob.js';
+import { compileGlobs, compileSegmentTest, expandBraces, validateGlob } from './glob.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -130,14 +130,16 @@ export function compilePrivacy(extra: PrivacyExtras = {}): PrivacyZones {
       const folded = path.toLowerCase();
       // Windows drops trailing dots and spaces from names (`.env.` opens `.env`): judge both spellings, so this
       // can only ever hide more.
+      if (fileOne(folded)) return true;
       const trimmed = trimSegments(folded);
-      return fileOne(folded) || (trimmed !== folded && fileOne(trimmed));
+      return trimmed !== folded && fileOne(trimmed);
     },
     hidesDir(dir) {
       if (dir === '') return false;
       const folded = dir.toLowerCase();
+      if (dirOne(folded)) return true;
       const trimmed = trimSegments(folded);
-      return dirOne(folded) || (trimmed !== folded && dirOne(trimmed));
+      return trimmed !== folded && dirOne(trimmed);
     },
   };
 }
@@ -152,8 +154,8 @@ interface ZoneMatcher {
 /**
  * Compiles case-folded zone patterns. Same answers as matching each glob (plus each `X/**` stem) against the whole
  * path, but most patterns have a shape that only needs one or two segments, so they are grouped into one brace glob
- * per shape and tested on those segments: the whole default list costs a handful of single-segment matches per path
- * instead of forty `**` walks (a listing of 20k files judged in ~1 s otherwise).
+ * per shape and tested on those segments: the whole default list costs a `Set` lookup or a suffix check per segment
+ * (`compileSegmentTest`) instead of forty `**` walks.
  *
  * - `**\/N`     (N one segment): the file name matches N;
  * - `**\/N/**`  (N one segment): any segment matches N (a parent: below it; the last one: the directory itself);
@@ -186,31 +188,69 @@ function compileZoneMatcher(globs: readonly string[]): ZoneMatcher {
     } else if (g.endsWith('/**')) wholeDirs.push(g);
     else whole.push(g);
   }
-  const name = anyOf(names);
-  const segment = anyOf(segments);
-  const suffix = [...suffixes].map(([k, list]) => [k, anyOf(list)] as const);
+  const name = anySegment(names);
+  const segment = anySegment(segments);
+  const suffix = [...suffixes].map(([k, list]) => [k, anyPath(list)] as const);
   const wholeSet = compileGlobs(whole);
   const dirSet = compileGlobs(wholeDirs);
   const stemSet = compileGlobs(wholeDirs.map((g) => g.slice(0, -'/**'.length)).filter((s) => s !== ''));
+  const hasWhole = whole.length > 0;
+  const hasDirs = wholeDirs.length > 0;
 
-  const dir = (d: string, parts: readonly string[]): boolean =>
-    parts.some((p) => segment(p)) || dirSet.matches(d) || stemSet.matches(d);
+  const dir = (d: string): boolean =>
+    (segment !== undefined && anySegmentOf(d, segment)) || (hasDirs && (dirSet.matches(d) || stemSet.matches(d)));
   return {
     file(path) {
-      const parts = path.split('/');
-      if (name(parts[parts.length - 1] ?? '')) return true;
-      for (const [k, test] of suffix) if (parts.length >= k && test(parts.slice(-k).join('/'))) return true;
-      return wholeSet.matches(path) || dir(path, parts);
+      if (name !== undefined && name(path.slice(path.lastIndexOf('/') + 1))) return true;
+      for (const [k, test] of suffix) {
+        const tail = lastSegments(path, k);
+        if (tail !== undefined && test(tail)) return true;
+      }
+      return (hasWhole && wholeSet.matches(path)) || dir(path);
     },
-    dir: (d) => dir(d, d.split('/')),
+    dir,
   };
 }
 
-function anyOf(alternatives: readonly string[]): (s: string) => boolean {
+/** The last `k` segments of a path as `parts.slice(-k).join('/')` gives them, or undefined with fewer than `k`. */
+function lastSegments(path: string, k: number): string | undefined {
+  let i = path.length;
+  for (let n = 0; n < k; n++) {
+    i = i <= 0 ? -1 : path.lastIndexOf('/', i - 1);
+    if (i < 0) return n === k - 1 ? path : undefined;
+  }
+  return path.slice(i + 1);
+}
+
+/** True when some `/`-separated segment of the path (as `split('/')` gives them) passes the test. */
+function anySegmentOf(path: string, test: (s: string) => boolean): boolean {
+  let start = 0;
+  for (;;) {
+    const end = path.indexOf('/', start);
+    if (test(end < 0 ? path.slice(start) : path.slice(start, end))) return true;
+    if (end < 0) return false;
+    start = end + 1;
+  }
+}
+
+// A single alternative must not be wrapped: "{x}" is a literal, not a brace expansion.
+function braced(alternatives: readonly string[]): string | undefined {
   const unique = [...new Set(alternatives)];
-  if (unique.length === 0) return () => false;
-  // A single alternative must not be wrapped: "{x}" is a literal, not a brace expansion.
-  const set = compileGlobs([unique.length === 1 ? (unique[0] ?? '') : `{${unique.join(',')}}`]);
+  if (unique.length === 0) return undefined;
+  return unique.length === 1 ? (unique[0] ?? '') : `{${unique.join(',')}}`;
+}
+
+/** One test of a single segment against any of the alternatives (undefined when there are none). */
+function anySegment(alternatives: readonly string[]): ((s: string) => boolean) | undefined {
+  const glob = braced(alternatives);
+  return glob === undefined ? undefined : compileSegmentTest(glob);
+}
+
+/** One test of a multi-segment string against any of the alternatives. */
+function anyPath(alternatives: readonly string[]): (s: string) => boolean {
+  const glob = braced(alternatives);
+  if (glob === undefined) return () => false;
+  const set = compileGlobs([glob]);
   return (s) => set.matches(s);
 }
 
@@ -240,8 +280,10 @@ export function withPrivacy(scope: Scope, zones: PrivacyZones, options: WithPriv
   };
 }
 
-// Drops trailing dots and spaces from each segment (a loop, not a regex: linear whatever the input).
+// Drops trailing dots and spaces from each segment (a loop, not a regex: linear whatever the input). Most paths have
+// no segment ending in either, and come back as they are without being split.
 function trimSegments(path: string): string {
+  if (!endsASegmentWithDotOrSpace(path)) return path;
   return path
     .split('/')
     .map((s) => {
@@ -250,4 +292,14 @@ function trimSegments(path: string): string {
       return end === 0 ? s : s.slice(0, end);
     })
     .join('/');
+}
+
+function endsASegmentWithDotOrSpace(path: string): boolean {
+  for (let i = 0; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if (c !== 0x2e && c !== 0x20) continue;
+    const next = i + 1 < path.length ? path.charCodeAt(i + 1) : 0x2f;
+    if (next === 0x2f) return true;
+  }
+  return false;
 }

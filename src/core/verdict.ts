@@ -51,49 +51,53 @@ export function decide<A>(binding: Binding, tool: ToolPolicy<A>, args: A): Verdi
   if (!isExposed(binding, tool)) return { kind: 'invisible' };
 
   const refs = tool.paths(args);
+  // Hot path: one pass that validates, and nothing allocated beyond the normalized list unless a write or a hidden
+  // path shows up (a read with privacy zones must cost about a microsecond).
   const paths: { path: string; role: PathRole }[] = [];
+  let hasWrite = false;
   for (const ref of refs) {
     const n = normalizePath(ref.path);
     if (!n.ok) return { kind: 'invalid', message: n.message };
     paths.push({ path: n.value, role: ref.role });
+    if (ref.role === 'write') hasWrite = true;
   }
 
   const target = binding.surface === 'root' ? tool.rootTarget(args) : { repo: binding.repo, ref: binding.branch };
   if (binding.surface === 'root') return { kind: 'allow', target, hidden: NONE };
 
   const { scope } = binding;
-  const refused = paths.filter((p) => p.role === 'write' && !scope.canWrite(p.path));
-  if (refused.length > 0) {
-    const list = refused.map((p) => `"${p.path}"`).join(', ');
-    return {
-      kind: 'deny',
-      reason: `${tool.name} refused: ${list} ${refused.length === 1 ? 'is' : 'are'} outside this perimeter's write scope. Nothing was written; change only files you are allowed to write.`,
-    };
-  }
-
-  const writes = paths.filter((p) => p.role === 'write').map((p) => p.path);
-  if (writes.length > 0) {
+  if (hasWrite) {
+    const refused = paths.filter((p) => p.role === 'write' && !scope.canWrite(p.path));
+    if (refused.length > 0) {
+      const list = refused.map((p) => `"${p.path}"`).join(', ');
+      return {
+        kind: 'deny',
+        reason: `${tool.name} refused: ${list} ${refused.length === 1 ? 'is' : 'are'} outside this perimeter's write scope. Nothing was written; change only files you are allowed to write.`,
+      };
+    }
+    const writes = paths.filter((p) => p.role === 'write').map((p) => p.path);
     for (const guard of binding.writeGuards) {
       const refusal = guard(writes);
       if (refusal !== undefined) return { kind: 'deny', reason: refusal };
     }
   }
 
-  const hidden = new Set<string>();
+  let hidden: Set<string> | undefined;
   for (const { path, role } of paths) {
     switch (role) {
       case 'write':
         break;
       case 'file':
-        if (!scope.canRead(path)) hidden.add(path);
+        if (!scope.canRead(path)) (hidden ??= new Set()).add(path);
         break;
       case 'dir':
-        if (!scope.canList(path)) hidden.add(path);
+        if (!scope.canList(path)) (hidden ??= new Set()).add(path);
         break;
       default:
         assertNever(role, 'path role');
     }
   }
-  if (hidden.size > 0 && tool.pathMode === 'all') return { kind: 'invisible' };
-  return { kind: 'allow', target, hidden: hidden.size > 0 ? hidden : NONE };
+  if (hidden === undefined) return { kind: 'allow', target, hidden: NONE };
+  if (tool.pathMode === 'all') return { kind: 'invisible' };
+  return { kind: 'allow', target, hidden };
 }
