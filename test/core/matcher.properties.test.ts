@@ -1,0 +1,279 @@
+// Issue 11 item 2: the compiled matcher must answer exactly what the per-glob minimatch implementation answered.
+// The slow references live here, not in src: they are the semantics the fast code is held to.
+import fc from 'fast-check';
+import { Minimatch, type MinimatchOptions } from 'minimatch';
+import { describe, expect, it } from 'vitest';
+import {
+  compileGlobs,
+  compilePrivacy,
+  compileSegmentTest,
+  DEFAULT_PRIVACY_PATTERNS,
+  expandBraces,
+  filterTree,
+  isWithin,
+  parentOf,
+  validateGlob,
+  withPrivacy,
+  scopeOf,
+  type Scope,
+  type TreeEntry,
+} from '../../src/core/index.js';
+
+const RUNS = { numRuns: 600 };
+const OPTIONS: MinimatchOptions = { dot: true, nonegate: true, nocomment: true, platform: 'linux', nocase: false };
+
+// ---- slow references (the implementation before the compiled matcher) ----------------------------------------------
+
+interface RefGlobSet {
+  matches(path: string): boolean;
+  couldContain(dir: string): boolean;
+}
+
+function refGlobs(globs: readonly string[]): RefGlobSet {
+  const compiled = globs.map((g) => new Minimatch(g, OPTIONS));
+  return {
+    matches: (path) => compiled.some((m) => m.match(path)),
+    couldContain: (dir) => dir === '' || compiled.some((m) => m.match(dir, true)),
+  };
+}
+
+const REF_ENV_EXEMPTIONS = ['**/.env.{example,sample,template,dist}', '**/.env.*.{example,sample,template,dist}'];
+const REF_EXEMPTED_RULE = '**/.env.*';
+
+function refPrivacy(extras: readonly string[]): { isPrivate(p: string): boolean; hidesDir(d: string): boolean } {
+  const plain = refZoneMatcher([...DEFAULT_PRIVACY_PATTERNS.filter((p) => p !== REF_EXEMPTED_RULE), ...extras]);
+  const env = refZoneMatcher([REF_EXEMPTED_RULE]);
+  const exempt = refZoneMatcher(REF_ENV_EXEMPTIONS);
+  const fileOne = (p: string): boolean => plain.file(p) || (env.file(p) && !exempt.file(p));
+  const dirOne = (d: string): boolean => plain.dir(d);
+  return {
+    isPrivate(path) {
+      if (path === '') return false;
+      const folded = path.toLowerCase();
+      const trimmed = refTrim(folded);
+      return fileOne(folded) || (trimmed !== folded && fileOne(trimmed));
+    },
+    hidesDir(dir) {
+      if (dir === '') return false;
+      const folded = dir.toLowerCase();
+      const trimmed = refTrim(folded);
+      return dirOne(folded) || (trimmed !== folded && dirOne(trimmed));
+    },
+  };
+}
+
+function refZoneMatcher(globs: readonly string[]): { file(p: string): boolean; dir(d: string): boolean } {
+  const names: string[] = [];
+  const segments: string[] = [];
+  const suffixes = new Map<number, string[]>();
+  const whole: string[] = [];
+  const wholeDirs: string[] = [];
+  const push = (list: string[], glob: string): void => {
+    const alts = expandBraces(glob);
+    if (alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}'))) whole.push(glob);
+    else list.push(...alts);
+  };
+  for (const raw of globs) {
+    const g = raw.toLowerCase();
+    const rest = g.startsWith('**/') ? g.slice(3) : undefined;
+    const restParts = rest?.split('/') ?? [];
+    if (rest !== undefined && !restParts.includes('**') && restParts.length === 1) push(names, rest);
+    else if (rest !== undefined && restParts.length === 2 && restParts[1] === '**' && restParts[0] !== '**') {
+      push(segments, restParts[0] ?? '');
+    } else if (rest !== undefined && !restParts.includes('**')) {
+      const list = suffixes.get(restParts.length) ?? [];
+      suffixes.set(restParts.length, list);
+      push(list, rest);
+    } else if (g.endsWith('/**')) wholeDirs.push(g);
+    else whole.push(g);
+  }
+  const anyOf = (alternatives: readonly string[]): ((s: string) => boolean) => {
+    const unique = [...new Set(alternatives)];
+    if (unique.length === 0) return () => false;
+    const set = refGlobs([unique.length === 1 ? (unique[0] ?? '') : `{${unique.join(',')}}`]);
+    return (s) => set.matches(s);
+  };
+  const name = anyOf(names);
+  const segment = anyOf(segments);
+  const suffix = [...suffixes].map(([k, list]) => [k, anyOf(list)] as const);
+  const wholeSet = refGlobs(whole);
+  const dirSet = refGlobs(wholeDirs);
+  const stemSet = refGlobs(wholeDirs.map((g) => g.slice(0, -'/**'.length)).filter((s) => s !== ''));
+  const dir = (d: string, parts: readonly string[]): boolean =>
+    parts.some((p) => segment(p)) || dirSet.matches(d) || stemSet.matches(d);
+  return {
+    file(path) {
+      const parts = path.split('/');
+      if (name(parts[parts.length - 1] ?? '')) return true;
+      for (const [k, test] of suffix) if (parts.length >= k && test(parts.slice(-k).join('/'))) return true;
+      return wholeSet.matches(path) || dir(path, parts);
+    },
+    dir: (d) => dir(d, d.split('/')),
+  };
+}
+
+function refTrim(path: string): string {
+  return path
+    .split('/')
+    .map((s) => {
+      let end = s.length;
+      while (end > 0 && (s[end - 1] === '.' || s[end - 1] === ' ')) end--;
+      return end === 0 ? s : s.slice(0, end);
+    })
+    .join('/');
+}
+
+function refFilterTree(entries: readonly TreeEntry[], scope: Scope, base: string, recursive: boolean): TreeEntry[] {
+  const visibleDirs = new Set<string>();
+  const kept = new Set<TreeEntry>();
+  for (const e of entries) {
+    if (e.type === 'dir' || !isWithin(e.path, base) || e.path === base) continue;
+    if (!scope.canRead(e.path)) continue;
+    kept.add(e);
+    for (let d = parentOf(e.path); d !== '' && d !== base; d = parentOf(d)) {
+      if (visibleDirs.has(d)) break;
+      visibleDirs.add(d);
+    }
+  }
+  const out = entries.filter((e) => (e.type === 'dir' && visibleDirs.has(e.path)) || kept.has(e));
+  if (recursive) return out;
+  return out.filter((e) => parentOf(e.path) === base);
+}
+
+// ---- generators ----------------------------------------------------------------------------------------------------
+
+// Names the zones care about, in case variants and with Windows' trailing dots and spaces, plus look-alikes.
+const NAME_SEGMENTS = [
+  'a', 'b', 'A', 'src', 'x.md', '.md', 'a.MD', 'a-b', 'a b', 'a.', 'a ', '.a',
+  '.env', '.ENV', '.Env', '.env.', '.env ', '.env.local', '.ENV.Local', '.env.example', '.env.prod.sample', '.envrc', 'prod.env',
+  'id_rsa', 'ID_RSA.pub', 'id_ed25519', 'key.pem', 'KEY.PEM', 'x.key', 'x.p12', 'a.tfstate', 'a.tfstate.backup',
+  '.git', '.GIT', '.git.', '.git ', 'git~1', '.ssh', '.gnupg', '.aws', 'credentials', 'Credentials.json', 'config', '.docker',
+  'config.json', '.kube', 'secrets.yml', 'Secrets.YAML', 'a.db', 'a.sqlite3', 'a-wal', 'a-journal', '.npmrc', '_netrc',
+  'İ', 'ß', 'K', 'Σ',
+];
+// Segments that are not clean: minimatch's split and its dot rules must be reproduced for them too.
+const ODD_SEGMENTS = ['', '.', '..', '. ', '.. '];
+const segment = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...NAME_SEGMENTS) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS) });
+const anyPath = fc.array(segment, { minLength: 0, maxLength: 5 }).map((s) => s.join('/'));
+const cleanSegment = fc.constantFrom(...NAME_SEGMENTS);
+const cleanPath = fc.array(cleanSegment, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
+const shortPath = fc.array(fc.constantFrom('a', 'b', 'c', 'A', 'x.md', '.git', 'credentials', '.aws', 'config'), { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
+const somePath = fc.oneof(cleanPath, anyPath, shortPath, fc.constantFrom('/', '/a', 'a/', 'a//b', '//', ''));
+
+const GLOB_SEGMENTS = [
+  'a', 'b', 'A', 'src', '.a', 'x.md', '.env', '.git', 'credentials', 'a.', 'a ',
+  '*', '**', '**', '?', '*.md', '*.MD', 'a*', 'x*', '*.env', '.env.*', '*-wal', 'id_*', '*.p*', '?.md', '??',
+  '[ab]', '[!a]', '[A-Z]*', '[.]env', '{a,b}', '{a,.a}', '{x.md,b}', '{.git,.ssh}', '{*.md,a}', '*.{md,env}',
+  '+(a|b)', '@(a|x.md)', '!(a)', '*(a)', '?(b)', '.*', '..*', '.?', '*.', '*.*', '*a*',
+  // Alternatives of different lengths: the zones group patterns by segment count after expansion.
+  '{a,b/c}', '{.git/x,y}', '{a/**,b}', '{credentials,.aws/config}',
+];
+const glob = fc.array(fc.constantFrom(...GLOB_SEGMENTS), { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+const globs = fc.array(glob, { minLength: 0, maxLength: 5 });
+const validGlobs = globs.map((gs) => gs.filter((g) => validateGlob(g).ok));
+// Extra zone patterns: mostly `**/…`, the shapes the zones group by (a name, a directory, the last k segments).
+const TRICKY_ZONES = ['**/{a,b/c}', '**/{credentials,.aws/config}', '**/{.git/x,y}/**', '**/{a,b}/**', '**/a/{b,c}', '**/*.{md,env}', '**/[ab]', 'a/**', '{a,b}/**', '**/**'];
+const zoneGlob = fc.oneof(fc.constantFrom(...TRICKY_ZONES), glob, glob.map((g) => `**/${g}`), fc.array(fc.constantFrom(...GLOB_SEGMENTS), { minLength: 1, maxLength: 2 }).map((s) => `**/${s.join('/')}/**`));
+const zoneExtras = fc.array(zoneGlob, { minLength: 0, maxLength: 4 }).map((gs) => gs.filter((g) => validateGlob(g).ok));
+
+// ---- properties ----------------------------------------------------------------------------------------------------
+
+describe('property: the compiled glob set answers what per-glob minimatch answers', () => {
+  it('matches, on clean and odd paths', () => {
+    fc.assert(
+      fc.property(globs, fc.array(somePath, { minLength: 1, maxLength: 8 }), (gs, paths) => {
+        const fast = compileGlobs(gs);
+        const slow = refGlobs(gs);
+        for (const p of paths) expect([gs, p, fast.matches(p)]).toEqual([gs, p, slow.matches(p)]);
+      }),
+      RUNS,
+    );
+  });
+
+  it('couldContain ({partial: true}), on clean and odd directories', () => {
+    fc.assert(
+      fc.property(globs, fc.array(somePath, { minLength: 1, maxLength: 8 }), (gs, dirs) => {
+        const fast = compileGlobs(gs);
+        const slow = refGlobs(gs);
+        for (const d of dirs) expect([gs, d, fast.couldContain(d)]).toEqual([gs, d, slow.couldContain(d)]);
+      }),
+      RUNS,
+    );
+  });
+
+  it('a segment test answers what matching the glob against that one segment answers', () => {
+    const one = fc.array(fc.constantFrom(...GLOB_SEGMENTS.filter((g) => g !== '**')), { minLength: 1, maxLength: 3 }).map((s) => (s.length === 1 ? (s[0] ?? '') : `{${s.join(',')}}`));
+    fc.assert(
+      fc.property(one, fc.array(fc.oneof(segment, fc.string({ maxLength: 6 }).filter((s) => !s.includes('/'))), { minLength: 1, maxLength: 8 }), (g, segs) => {
+        const fast = compileSegmentTest(g);
+        const slow = refGlobs([g]);
+        for (const s of segs) expect([g, s, fast(s)]).toEqual([g, s, slow.matches(s)]);
+      }),
+      RUNS,
+    );
+  });
+});
+
+describe('property: compiled privacy zones answer what the per-glob zones answered', () => {
+  it('isPrivate and hidesDir, with and without extra patterns, in any case and with trailing dots or spaces', () => {
+    fc.assert(
+      fc.property(zoneExtras, fc.array(somePath, { minLength: 1, maxLength: 8 }), (extras, paths) => {
+        const fast = compilePrivacy({ patterns: extras });
+        const slow = refPrivacy(extras);
+        for (const p of paths) {
+          expect([extras, p, fast.isPrivate(p)]).toEqual([extras, p, slow.isPrivate(p)]);
+          expect([extras, p, fast.hidesDir(p)]).toEqual([extras, p, slow.hidesDir(p)]);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('the built-in zones, on many paths', () => {
+    const fast = compilePrivacy();
+    const slow = refPrivacy([]);
+    fc.assert(
+      fc.property(somePath, (p) => {
+        expect([p, fast.isPrivate(p)]).toEqual([p, slow.isPrivate(p)]);
+        expect([p, fast.hidesDir(p)]).toEqual([p, slow.hidesDir(p)]);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+});
+
+describe('property: filterTree answers what the two-pass filter answered', () => {
+  // A tree from paths: every file brings its parent directories, plus a few stray entries (a file outside any
+  // listed directory, a duplicate) the way an upstream might send them.
+  const tree = fc.array(fc.oneof(cleanPath, anyPath), { minLength: 0, maxLength: 25 }).map((paths) => {
+    const entries: TreeEntry[] = [];
+    const seen = new Set<string>();
+    for (const p of paths) {
+      const parts = p.split('/');
+      for (let i = 1; i < parts.length; i++) {
+        const d = parts.slice(0, i).join('/');
+        if (!seen.has(`d:${d}`)) {
+          seen.add(`d:${d}`);
+          entries.push({ path: d, type: 'dir', sha: 'd' });
+        }
+      }
+      entries.push({ path: p, type: 'file', sha: 'f', size: 1 });
+    }
+    return entries;
+  });
+  const baseChoice = fc.oneof(fc.constant(undefined), fc.nat(), fc.constantFrom('a', 'src', '.git', 'a/', 'zzz'));
+  const readGlobs = fc.oneof(validGlobs, fc.constantFrom(['**'], ['a/**'], ['**/*.md', 'src/**'], ['**/a', 'b']));
+
+  it('recursive and one-level, over read globs and privacy zones, at the root and at listed directories', () => {
+    fc.assert(
+      fc.property(readGlobs, tree, baseChoice, fc.boolean(), (gs, entries, choice, recursive) => {
+        // Mostly a directory the tree holds (so its children exist), sometimes the root or a stray name.
+        const dirs = entries.filter((e) => e.type === 'dir').map((e) => e.path);
+        const b = typeof choice === 'number' ? (dirs.length === 0 ? '' : (dirs[choice % dirs.length] ?? '')) : (choice ?? '');
+        const scope = withPrivacy(scopeOf({ read: gs, write: [] }), compilePrivacy());
+        expect(filterTree(entries, scope, b, recursive)).toEqual(refFilterTree(entries, scope, b, recursive));
+      }),
+      RUNS,
+    );
+  });
+});
