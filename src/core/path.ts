@@ -20,6 +20,9 @@ const ENCODED_SEPARATOR = /%(2f|5c|2e|00)/i;
 export function normalizePath(input: unknown): Result<string, 'invalid_path'> {
   if (typeof input !== 'string') return fail('invalid_path', 'A path must be a string.');
   if (input === '') return ok('');
+  // Every policy decision starts here: the common plain-ASCII path is accepted in one scan; anything else (and every
+  // refusal, so its message stays the one below) takes the full checks.
+  if (isPlainAcceptedPath(input)) return ok(input);
   if (input.length > MAX_PATH_LENGTH) return fail('invalid_path', `Path is longer than ${MAX_PATH_LENGTH} characters.`);
   if (FORBIDDEN_CHARS.test(input)) return fail('invalid_path', 'Path contains control or invisible characters.');
   if (input.includes('\\')) return fail('invalid_path', 'Use "/" as the path separator, not "\\".');
@@ -33,6 +36,30 @@ export function normalizePath(input: unknown): Result<string, 'invalid_path'> {
     if (segment.length > MAX_SEGMENT_LENGTH) return fail('invalid_path', `A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`);
   }
   return ok(input);
+}
+
+/**
+ * A sufficient condition for `normalizePath` to accept: printable ASCII without `\\` or `%` (so no control, format,
+ * separator-like or percent-encoded character), no leading or trailing `/`, no drive letter, and every segment
+ * non-empty, not `.` or `..`, and within the length limits.
+ */
+function isPlainAcceptedPath(input: string): boolean {
+  const n = input.length;
+  if (n > MAX_PATH_LENGTH) return false;
+  if (n >= 2 && input.charCodeAt(1) === 0x3a) return false;
+  let start = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? input.charCodeAt(i) : 0x2f;
+    if (c !== 0x2f) {
+      if (c < 0x20 || c > 0x7e || c === 0x5c || c === 0x25) return false;
+      continue;
+    }
+    const len = i - start;
+    if (len === 0 || len > MAX_SEGMENT_LENGTH) return false;
+    if (len <= 2 && input.charCodeAt(start) === 0x2e && (len === 1 || input.charCodeAt(start + 1) === 0x2e)) return false;
+    start = i + 1;
+  }
+  return true;
 }
 
 /** True when `path` is `dir` itself or lies below it (segment-wise: `infra2` is not below `infra`). */

@@ -11,6 +11,9 @@ import {
   expandBraces,
   filterTree,
   isWithin,
+  MAX_PATH_LENGTH,
+  MAX_SEGMENT_LENGTH,
+  normalizePath,
   parentOf,
   validateGlob,
   withPrivacy,
@@ -262,7 +265,7 @@ describe('property: filterTree answers what the two-pass filter answered', () =>
     return entries;
   });
   const baseChoice = fc.oneof(fc.constant(undefined), fc.nat(), fc.constantFrom('a', 'src', '.git', 'a/', 'zzz'));
-  const readGlobs = fc.oneof(validGlobs, fc.constantFrom(['**'], ['a/**'], ['**/*.md', 'src/**'], ['**/a', 'b']));
+  const readGlobs = fc.oneof(validGlobs, fc.constantFrom<string[]>(['**'], ['a/**'], ['**/*.md', 'src/**'], ['**/a', 'b']));
 
   it('recursive and one-level, over read globs and privacy zones, at the root and at listed directories', () => {
     fc.assert(
@@ -274,6 +277,45 @@ describe('property: filterTree answers what the two-pass filter answered', () =>
         expect(filterTree(entries, scope, b, recursive)).toEqual(refFilterTree(entries, scope, b, recursive));
       }),
       RUNS,
+    );
+  });
+});
+
+// normalizePath gained a one-scan accept path (every decide starts with it); the full checks are the reference.
+function refNormalizePath(input: unknown): { ok: true; value: string } | { ok: false; message: string } {
+  const no = (message: string) => ({ ok: false as const, message });
+  if (typeof input !== 'string') return no('A path must be a string.');
+  if (input === '') return { ok: true, value: '' };
+  if (input.length > MAX_PATH_LENGTH) return no(`Path is longer than ${MAX_PATH_LENGTH} characters.`);
+  if (/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u.test(input)) return no('Path contains control or invisible characters.');
+  if (input.includes('\\')) return no('Use "/" as the path separator, not "\\".');
+  if (input.startsWith('/')) return no('Paths are relative to the repository root: remove the leading "/".');
+  if (/^[A-Za-z]:/.test(input)) return no('Paths are relative to the repository root: remove the drive letter.');
+  if (/%(2f|5c|2e|00)/i.test(input)) return no('Path contains a percent-encoded separator or dot; send it decoded.');
+  if (input.endsWith('/')) return no('Remove the trailing "/" from the path.');
+  for (const segment of input.split('/')) {
+    if (segment === '') return no('Path contains an empty segment ("//").');
+    if (segment === '.' || segment === '..') return no('Path segments "." and ".." are not allowed.');
+    if (segment.length > MAX_SEGMENT_LENGTH) return no(`A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`);
+  }
+  return { ok: true, value: input };
+}
+
+describe('property: normalizePath answers what the full checks answer', () => {
+  const UNITS = ['a', 'B', '.', '..', '/', '//', '\\', '%', '%2F', '%2e', '%41', ':', 'C:', 'c', ' ', '~', '\x7f', '\x1f', '\0', '\n', '\u00a0', '\u200b', '\ud800', 'é', '\u2028', '*'];
+  const input = fc.oneof(
+    fc.array(fc.constantFrom(...UNITS), { maxLength: 10 }).map((u) => u.join('')),
+    fc.string({ unit: 'binary', maxLength: 12 }),
+    fc.constantFrom('a'.repeat(MAX_SEGMENT_LENGTH), 'a'.repeat(MAX_SEGMENT_LENGTH + 1), `b/${'a'.repeat(MAX_SEGMENT_LENGTH + 1)}`, 'a/'.repeat(2048) + 'a', 'ab/'.repeat(1366)),
+  );
+  it('accepts and refuses the same inputs, with the same messages', () => {
+    fc.assert(
+      fc.property(input, (s) => {
+        const fast = normalizePath(s);
+        const slow = refNormalizePath(s);
+        expect(fast.ok ? { ok: true, value: fast.value } : { ok: false, message: fast.message }).toEqual(slow);
+      }),
+      { numRuns: 3000 },
     );
   });
 });
