@@ -30,14 +30,19 @@ function filterTreeRecursive(entries: readonly TreeEntry[], scope: Scope, base: 
   const stop = baseEnd(base);
   const visibleDirs = new Set<string>();
   const kept = new Uint8Array(entries.length);
+  // The parent last marked visible: listings come grouped by directory, so most files need no slice or lookup.
+  let lastParent = '';
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as TreeEntry;
     const path = e.path;
     if (e.type === 'dir' || !isWithin(path, base) || path === base) continue;
     if (!scope.canRead(path)) continue;
     kept[i] = 1;
+    const parentEnd = path.lastIndexOf('/');
+    if (parentEnd > stop && parentEnd === lastParent.length && path.startsWith(lastParent)) continue;
+    if (parentEnd > stop) lastParent = path.slice(0, parentEnd);
     // Every ancestor strictly between `base` and the file, nearest first (what repeated `parentOf` yields).
-    for (let end = path.lastIndexOf('/'); end > stop; end = path.lastIndexOf('/', end - 1)) {
+    for (let end = parentEnd; end > stop; end = path.lastIndexOf('/', end - 1)) {
       const d = path.slice(0, end);
       if (visibleDirs.has(d)) break;
       visibleDirs.add(d);

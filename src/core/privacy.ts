@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { compileGlobs, compileSegmentTest, expandBraces, validateGlob } from './glob.js';
+import { compileGlobs, compileSegmentTest, expandBraces, isLiteralSegment, validateGlob } from './glob.js';
 import type { Scope } from './scope.js';
 
 /**
@@ -189,8 +189,8 @@ function compileZoneMatcher(globs: readonly string[]): ZoneMatcher {
     else whole.push(g);
   }
   const name = anySegment(names);
-  const segment = anySegment(segments);
-  const suffix = [...suffixes].map(([k, list]) => [k, anyPath(list)] as const);
+  const segment = literalSegments(segments) ?? anySegment(segments);
+  const suffix = [...suffixes].map(([k, list]) => [k, literalSuffixes(list, k) ?? anyPath(list)] as const);
   const wholeSet = compileGlobs(whole);
   const dirSet = compileGlobs(wholeDirs);
   const stemSet = compileGlobs(wholeDirs.map((g) => g.slice(0, -'/**'.length)).filter((s) => s !== ''));
@@ -198,17 +198,69 @@ function compileZoneMatcher(globs: readonly string[]): ZoneMatcher {
   const hasDirs = wholeDirs.length > 0;
 
   const dir = (d: string): boolean =>
-    (segment !== undefined && anySegmentOf(d, segment)) || (hasDirs && (dirSet.matches(d) || stemSet.matches(d)));
+    (segment !== undefined && (typeof segment === 'function' ? anySegmentOf(d, segment) : segment.in(d))) ||
+    (hasDirs && (dirSet.matches(d) || stemSet.matches(d)));
   return {
     file(path) {
       if (name !== undefined && name(path.slice(path.lastIndexOf('/') + 1))) return true;
       for (const [k, test] of suffix) {
+        if (typeof test !== 'function') {
+          if (test.in(path)) return true;
+          continue;
+        }
         const tail = lastSegments(path, k);
         if (tail !== undefined && test(tail)) return true;
       }
       return (hasWhole && wholeSet.matches(path)) || dir(path);
     },
     dir,
+  };
+}
+
+/** A test over the whole path that needs no slicing (literal alternatives only). */
+interface LiteralScan {
+  in(path: string): boolean;
+}
+
+// Plain names only (what `compileGlobs` would compare with `===`), none empty.
+function allLiteral(alternatives: readonly string[], k: number): string[] | undefined {
+  const unique = [...new Set(alternatives)];
+  if (unique.length === 0) return undefined;
+  const plain = unique.every((a) => {
+    const parts = a.split('/');
+    return parts.length === k && parts.every((p) => p !== '' && isLiteralSegment(p));
+  });
+  return plain ? unique : undefined;
+}
+
+/** `**\/N/**` with literal names: some `/`-separated segment equals one of them (found without splitting). */
+function literalSegments(alternatives: readonly string[]): LiteralScan | undefined {
+  const names = allLiteral(alternatives, 1);
+  if (names === undefined) return undefined;
+  return {
+    in(path) {
+      for (const n of names) {
+        for (let i = path.indexOf(n); i >= 0; i = path.indexOf(n, i + 1)) {
+          const end = i + n.length;
+          if ((i === 0 || path.charCodeAt(i - 1) === 0x2f) && (end === path.length || path.charCodeAt(end) === 0x2f)) return true;
+        }
+      }
+      return false;
+    },
+  };
+}
+
+/** `**\/a/b` with literal segments: the path is `a/b` or ends with `/a/b` (its last k segments are exactly that). */
+function literalSuffixes(alternatives: readonly string[], k: number): LiteralScan | undefined {
+  const tails = allLiteral(alternatives, k);
+  if (tails === undefined) return undefined;
+  return {
+    in(path) {
+      for (const t of tails) {
+        if (path.endsWith(t) && (path.length === t.length || path.charCodeAt(path.length - t.length - 1) === 0x2f)) return true;
+      }
+      return false;
+    },
   };
 }
 

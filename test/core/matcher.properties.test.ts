@@ -151,7 +151,7 @@ const NAME_SEGMENTS = [
   '.env', '.ENV', '.Env', '.env.', '.env ', '.env.local', '.ENV.Local', '.env.example', '.env.prod.sample', '.envrc', 'prod.env',
   'id_rsa', 'ID_RSA.pub', 'id_ed25519', 'key.pem', 'KEY.PEM', 'x.key', 'x.p12', 'a.tfstate', 'a.tfstate.backup',
   '.git', '.GIT', '.git.', '.git ', 'git~1', '.ssh', '.gnupg', '.aws', 'credentials', 'Credentials.json', 'config', '.docker',
-  'config.json', '.kube', 'secrets.yml', 'Secrets.YAML', 'a.db', 'a.sqlite3', 'a-wal', 'a-journal', '.npmrc', '_netrc',
+  'config.json', '.kube', 'x.kube', 'x.aws', 'b.git', 'secrets.yml', 'Secrets.YAML', 'a.db', 'a.sqlite3', 'a-wal', 'a-journal', '.npmrc', '_netrc',
   'İ', 'ß', 'K', 'Σ',
 ];
 // Segments that are not clean: minimatch's split and its dot rules must be reproduced for them too.
@@ -160,7 +160,7 @@ const segment = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...NAME_SEGMENT
 const anyPath = fc.array(segment, { minLength: 0, maxLength: 5 }).map((s) => s.join('/'));
 const cleanSegment = fc.constantFrom(...NAME_SEGMENTS);
 const cleanPath = fc.array(cleanSegment, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
-const shortPath = fc.array(fc.constantFrom('a', 'b', 'c', 'A', 'x.md', '.git', 'credentials', '.aws', 'config'), { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
+const shortPath = fc.array(fc.constantFrom('a', 'b', 'c', 'A', 'x.md', '.git', 'credentials', '.aws', 'x.aws', 'config'), { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
 const somePath = fc.oneof(cleanPath, anyPath, shortPath, fc.constantFrom('/', '/a', 'a/', 'a//b', '//', ''));
 
 const GLOB_SEGMENTS = [
