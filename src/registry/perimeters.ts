@@ -15,7 +15,8 @@ import type { PerimeterStore } from './store.js';
 export type ChangeError = 'invalid' | 'not_found' | 'exists' | 'conflict' | 'upstream';
 
 export interface PerimeterService {
-  create(input: unknown, opts?: { replace?: boolean }): Promise<Result<Perimeter, ChangeError>>;
+  /** `dryRun` runs every check (schema, tools, upstream, branches) and writes nothing: `serve` checks its whole boot config before it binds. */
+  create(input: unknown, opts?: { replace?: boolean; dryRun?: boolean }): Promise<Result<Perimeter, ChangeError>>;
   remove(id: string): Promise<Result<true, ChangeError>>;
   addBranch(id: string, branch: unknown): Promise<Result<Perimeter, ChangeError>>;
   removeBranch(id: string, branch: string): Promise<Result<Perimeter, ChangeError>>;
@@ -60,18 +61,22 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
         const head = await upstream.branchHead(spec.repo, b);
         if (!head.ok) return err(head.error.code === 'not_found' ? 'invalid' : 'upstream', `branches: branch "${b}" does not exist in ${spec.repo}; create it first.`);
       }
-      // Everything below re-reads the store under its write queue: the upstream checks above awaited, and another
-      // change (a key issued, a branch added) may have landed meanwhile.
-      return store.modify<Perimeter, ChangeError>((draft) => {
-        const current = draft.get(spec.id);
+      const build = (current: Perimeter | undefined): Result<Perimeter, ChangeError> => {
         if (current && !opts.replace) return err('exists', `Perimeter "${spec.id}" already exists. Delete it first or choose another id.`);
         // Keep allowlist additions and agent keys made at runtime when a boot config re-declares a perimeter.
         const same = current !== undefined && current.repo === spec.repo;
         const kept = same ? current.branches : [];
         const perimeter = materialize({ ...spec, branches: [...(spec.branches ?? []), ...kept] }, def.value);
         if (same && current.keys) perimeter.keys = current.keys;
-        draft.set(perimeter.id, perimeter);
         return { ok: true, value: perimeter };
+      };
+      if (opts.dryRun) return build(store.get(spec.id));
+      // Re-read under the store's write queue: the upstream checks above awaited, and another change (a key issued,
+      // a branch added, the same id created) may have landed meanwhile.
+      return store.modify<Perimeter, ChangeError>((draft) => {
+        const built = build(draft.get(spec.id));
+        if (built.ok) draft.set(built.value.id, built.value);
+        return built;
       });
     },
 
