@@ -246,15 +246,18 @@ async function start(o: ServeOptions, configured: readonly PerimeterSpec[], undo
   }
   ready = true;
 
-  o.out(`git-blinder ${o.version} listening on ${publicUrl}`);
-  o.out(`ops token: ${ops.source}`);
-  for (const p of store.list()) for (const url of agentUrls(publicUrl, p)) o.out(`agent URL: ${url}  (${p.id} → ${p.repo})`);
-  if (embeddedKey) o.out(`agent key for ${DEFAULT_PERIMETER} (shown once; send it as "Authorization: Bearer <key>"): ${embeddedKey}`);
+  // One write, so a reader that waits for "listening on" has the whole announcement (keys, hints) with it.
+  const lines: string[] = [];
+  lines.push(`git-blinder ${o.version} listening on ${publicUrl}`);
+  lines.push(`ops token: ${ops.source}`);
+  for (const p of store.list()) for (const url of agentUrls(publicUrl, p)) lines.push(`agent URL: ${url}  (${p.id} → ${p.repo})`);
+  if (embeddedKey) lines.push(`agent key for ${DEFAULT_PERIMETER} (shown once; send it as "Authorization: Bearer <key>"): ${embeddedKey}`);
   // Keys for other perimeters are issued on request only, so no secret lands in a start-up log the operator did not ask for.
-  if (!o.openPerimeters) for (const p of store.list()) if (!(p.keys ?? []).length) o.out(`next: ${keyHint(p.id)}`);
-  if (o.openPerimeters) o.out('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
-  if (audit) o.out(`audit ledger: ${audit.ledger.state().file}`);
-  if (o.root) o.out(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
+  if (!o.openPerimeters) for (const p of store.list()) if (!(p.keys ?? []).length) lines.push(`next: ${keyHint(p.id)}`);
+  if (o.openPerimeters) lines.push('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
+  if (audit) lines.push(`audit ledger: ${audit.ledger.state().file}`);
+  if (o.root) lines.push(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
+  o.out(lines.join('\n'));
   o.log('info', 'server started', { url: publicUrl, perimeters: store.list().length, github: upstreams.github !== undefined });
 
   const closers = [...undo].reverse();

@@ -28,3 +28,13 @@ export async function snapshot(dir: string): Promise<Record<string, string> | un
   };
   return (await walk(dir, '')) ? out : undefined;
 }
+
+/** Resolves once `read()` contains `text` (a child's output arrives in chunks), or fails after `ms`. */
+export async function waitForText(read: () => string, text: string, ms = 10_000): Promise<string> {
+  const end = Date.now() + ms;
+  while (!read().includes(text)) {
+    if (Date.now() > end) throw new Error(`"${text}" did not appear within ${ms} ms in:\n${read()}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return read();
+}
