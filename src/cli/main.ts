@@ -25,15 +25,15 @@ export async function main(argv: string[]): Promise<void> {
     const log = createLogger(f.logLevel);
     // Handlers go in before the start: a signal that lands while it is under way (or right after "listening") still
     // gets a clean shutdown, which removes the state-dir lock, instead of the default kill.
-    let running: { close(): Promise<void> } | undefined;
+    const started: { running?: { close(): Promise<void> } } = {};
     let signalled: string | undefined;
     const stop = (signal: string) => {
       if (signalled) return;
       signalled = signal;
       log('info', 'shutting down', { signal });
       // Still starting: the start below sees `signalled` and stops as soon as it is up (or it fails and exits).
-      if (!running) return;
-      running.close().then(
+      if (!started.running) return;
+      started.running.close().then(
         () => process.exit(0),
         () => process.exit(1),
       );
@@ -42,7 +42,7 @@ export async function main(argv: string[]): Promise<void> {
     process.once('SIGTERM', () => stop('SIGTERM'));
     // Server code (express, the SDK, Octokit) loads only for the commands that need it: operator commands stay quick.
     const { serve } = await import('./serve.js');
-    running = await serve({
+    started.running = await serve({
       port: f.port,
       host: f.host,
       config: f.config,

@@ -13,7 +13,7 @@ export const intIn = (name: string, min: number, max: number, what = `a whole nu
 };
 
 /** TCP port; 0 asks the system for a free one. */
-export const port = intIn('--port', 0, 65535, 'a port number from 0 to 65535 (0: any free port)');
+export const port = intIn('--port', 0, 65535, 'a whole number from 0 to 65535 (0: any free port)');
 
 /** One of the log levels. */
 export const logLevel = (v: string): Level => {

@@ -40,7 +40,7 @@ afterAll(async () => {
 
 // [what, extra argv, extra env, text the message must contain]
 const BAD: [string, () => string[], Record<string, string>, string][] = [
-  ['port out of range', () => ['--port', '99999'], {}, '--port must be a port number'],
+  ['port out of range', () => ['--port', '99999'], {}, '--port must be a whole number from 0 to 65535'],
   ['port not a number', () => ['--port', '80a'], {}, '--port must be'],
   ['port fractional', () => ['--port', '1.5'], {}, '--port must be'],
   ['log level', () => ['--log-level', 'loud'], {}, '--log-level must be debug, info, warn or error'],
