@@ -42,8 +42,8 @@ export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Prom
       salt,
       clearPaths: o.clearPaths,
       ...(signingKey ? { signingKey } : {}),
-      ...(o.maxBytes ? { maxBytes: o.maxBytes } : {}),
-      ...(o.keep ? { keep: o.keep } : {}),
+      ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
+      ...(o.keep !== undefined ? { keep: o.keep } : {}),
       log: (level, msg, fields) => log(level === 'error' ? 'error' : 'warn', `audit: ${msg}`, fields),
     });
   } catch (e) {

@@ -23,9 +23,26 @@ export async function main(argv: string[]): Promise<void> {
 
   const runServe = async (f: ServeFlags) => {
     const log = createLogger(f.logLevel);
+    // Handlers go in before the start: a signal that lands while it is under way (or right after "listening") still
+    // gets a clean shutdown, which removes the state-dir lock, instead of the default kill.
+    const started: { running?: { close(): Promise<void> } } = {};
+    let signalled: string | undefined;
+    const stop = (signal: string) => {
+      if (signalled) return;
+      signalled = signal;
+      log('info', 'shutting down', { signal });
+      // Still starting: the start below sees `signalled` and stops as soon as it is up (or it fails and exits).
+      if (!started.running) return;
+      started.running.close().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      );
+    };
+    process.once('SIGINT', () => stop('SIGINT'));
+    process.once('SIGTERM', () => stop('SIGTERM'));
     // Server code (express, the SDK, Octokit) loads only for the commands that need it: operator commands stay quick.
     const { serve } = await import('./serve.js');
-    const running = await serve({
+    started.running = await serve({
       port: f.port,
       host: f.host,
       config: f.config,
@@ -46,16 +63,13 @@ export async function main(argv: string[]): Promise<void> {
       version: v,
       log,
       out,
+      warn: err,
     });
-    const stop = (signal: string) => {
-      log('info', 'shutting down', { signal });
-      running.close().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    if (signalled) {
+      const s = signalled;
+      signalled = undefined;
+      stop(s);
+    }
   };
 
   const runStdio = async (o: { url: string; perimeter: string; branch?: string; key?: string }) => {

@@ -2,6 +2,7 @@ import type { Perimeter } from '../core/index.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { apiClient, CliError, type ApiClient } from './client.js';
 import { readStored } from './ops-token.js';
+import { keyHint } from './hints.js';
 import { clean, jsonText, table } from './table.js';
 
 export interface OpsOptions {
@@ -87,7 +88,8 @@ export const operator = {
   },
   async create(c: ApiClient, out: Out, body: Record<string, unknown>, json?: boolean) {
     const r = await c.call<{ perimeter: PerimeterView }>('POST', '/perimeters', body);
-    print(out, json, r, () => `created perimeter ${r.perimeter.id}\n${showPerimeter(r.perimeter)}`);
+    // Ends with the next step: a new perimeter has no key, and without one its agents are refused.
+    print(out, json, r, () => `created perimeter ${r.perimeter.id}\n${showPerimeter(r.perimeter)}${(r.perimeter.keys ?? []).length ? '' : `\nnext: ${keyHint(r.perimeter.id)}`}`);
   },
   async list(c: ApiClient, out: Out, json?: boolean) {
     const r = await c.call<{ perimeters: PerimeterView[] }>('GET', '/perimeters');

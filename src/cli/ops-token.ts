@@ -4,19 +4,28 @@ import { join } from 'node:path';
 import { writeAtomic } from '../registry/store.js';
 import { OPS_TOKEN_FILE } from './paths.js';
 
+/** The ops token a server will use, and the write (if any) that makes it findable; nothing is written until `persist`. */
+export interface OpsTokenPlan {
+  readonly token: string;
+  readonly source: string;
+  /** Stores a generated token 0600 in the state dir; a no-op for a given or already stored one. */
+  persist(): Promise<void>;
+}
+
 /**
  * The server's ops token: explicit flag/env, else the GitHub token (the spec's V0 behaviour), else one generated at
- * first start and kept 0600 in the state dir so the CLI on the same machine finds it without being told.
+ * first start and kept 0600 in the state dir so the CLI on the same machine finds it without being told. Planning
+ * reads only: `serve` persists once its port is bound, so a start that fails writes nothing.
  */
-export async function resolveServeOpsToken(o: { opsToken?: string | undefined; githubToken?: string | undefined; stateDir: string }): Promise<{ token: string; source: string }> {
-  if (o.opsToken) return { token: o.opsToken, source: 'flag or GIT_BLINDER_OPS_TOKEN' };
-  if (o.githubToken) return { token: o.githubToken, source: 'the GitHub token' };
+export async function planServeOpsToken(o: { opsToken?: string | undefined; githubToken?: string | undefined; stateDir: string }): Promise<OpsTokenPlan> {
+  const none = async () => undefined;
+  if (o.opsToken) return { token: o.opsToken, source: 'flag or GIT_BLINDER_OPS_TOKEN', persist: none };
+  if (o.githubToken) return { token: o.githubToken, source: 'the GitHub token', persist: none };
   const file = join(o.stateDir, OPS_TOKEN_FILE);
   const existing = await readStored(o.stateDir);
-  if (existing) return { token: existing, source: file };
+  if (existing) return { token: existing, source: file, persist: none };
   const token = `gbo_${randomBytes(24).toString('base64url')}`;
-  await writeAtomic(file, `${token}\n`, 0o600);
-  return { token, source: `${file} (generated)` };
+  return { token, source: `${file} (generated)`, persist: () => writeAtomic(file, `${token}\n`, 0o600) };
 }
 
 /** The token stored in the state dir, if any. */

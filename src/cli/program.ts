@@ -6,9 +6,9 @@ import { defaultLedgerFile, printAudit } from './audit.js';
 import { CliError, type ApiClient } from './client.js';
 import { isLocalRepo, resolveLocalPath } from './config.js';
 import type { Level } from './log.js';
-import { isLevel } from './log.js';
 import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
 import { stateDirFrom } from './paths.js';
+import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret } from './serve-flags.js';
 import { clean } from './table.js';
 import { perimeterWarnings } from './warnings.js';
 
@@ -92,28 +92,40 @@ export function buildProgram(io: ProgramIO): Command {
   program
     .command('serve')
     .description('Run the server. With no token and no config it serves the current repository read-only.')
-    .option('--port <n>', 'port to listen on', int('--port'), 7400)
-    .option('--host <host>', 'interface to bind', '127.0.0.1')
-    .option('--config <file>', 'YAML file of perimeters preloaded at boot')
-    .option('--state-dir <dir>', 'state directory (perimeters, allowlists, ops token)')
-    .addOption(new Option('--token <token>', 'GitHub token held by the server').env('GITHUB_TOKEN'))
-    .addOption(new Option('--ops-token <token>', 'Bearer token for /api (default: the GitHub token, else generated)').env('GIT_BLINDER_OPS_TOKEN'))
-    .addOption(new Option('--github-url <url>', 'GitHub API base URL (GitHub Enterprise Server: https://HOST/api/v3)').env('GITHUB_API_URL'))
+    // Every flag and variable is checked by its parser before the action runs: nothing is written on a bad value.
+    .option('--port <n>', 'port to listen on (0: any free port)', port, 7400)
+    .option('--host <host>', 'interface to bind', nonEmpty('--host'), '127.0.0.1')
+    .option('--config <file>', 'YAML file of perimeters preloaded at boot', nonEmpty('--config'))
+    .option('--state-dir <dir>', 'state directory (perimeters, allowlists, ops token; default GIT_BLINDER_STATE_DIR, else ~/.git-blinder)', nonEmpty('--state-dir'))
+    .addOption(new Option('--token <token>', 'GitHub token held by the server').env('GITHUB_TOKEN').argParser(secret('--token (GITHUB_TOKEN)')))
+    .addOption(
+      new Option('--ops-token <token>', 'Bearer token for /api (default: the GitHub token, else generated)')
+        .env('GIT_BLINDER_OPS_TOKEN')
+        .argParser(secret('--ops-token (GIT_BLINDER_OPS_TOKEN)')),
+    )
+    .addOption(
+      new Option('--github-url <url>', 'GitHub API base URL (GitHub Enterprise Server: https://HOST/api/v3)')
+        .env('GITHUB_API_URL')
+        .argParser(httpUrl('--github-url (GITHUB_API_URL)')),
+    )
     .option('--no-root', 'disable the unfiltered operator surface /mcp/root')
-    .option('--allowed-host <host>', 'Host header value to accept (repeatable; needed when binding beyond loopback)', collect)
+    .option('--allowed-host <host>', 'Host header value to accept (repeatable; needed when binding beyond loopback)', collectNonEmpty('--allowed-host'))
     .option('--open-perimeters', 'serve perimeter URLs without agent keys (V0 behaviour; loopback only)', false)
-    .option('--private <glob>', 'extra privacy pattern hidden in every perimeter (repeatable)', collect)
-    .option('--session-idle <seconds>', 'close MCP sessions idle this long', int('--session-idle'), 1800)
-    .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL'))
+    .option('--private <glob>', 'extra privacy pattern hidden in every perimeter (repeatable)', collectNonEmpty('--private'))
+    .option('--session-idle <seconds>', 'close MCP sessions idle this long', intIn('--session-idle', 1, 7 * 24 * 3600, 'a number of seconds from 1 to 604800'), 1800)
+    .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL').argParser(logLevel))
     .option('--no-audit', 'do not keep the audit ledger')
-    .option('--audit-dir <dir>', 'audit ledger folder (default: <state dir>/audit)')
-    .option('--audit-key <file>', 'Ed25519 private key (PKCS#8 PEM) to sign ledger entries; startup fails if unusable')
+    .option('--audit-dir <dir>', 'audit ledger folder (default: <state dir>/audit)', nonEmpty('--audit-dir'))
+    .option('--audit-key <file>', 'Ed25519 private key (PKCS#8 PEM) to sign ledger entries; startup fails if unusable', nonEmpty('--audit-key'))
     .option('--audit-clear-paths', 'store paths in clear in the ledger (default: salted hashes)', false)
-    .option('--audit-max-bytes <n>', 'rotate the ledger past this size', int('--audit-max-bytes'))
-    .option('--audit-keep <n>', 'rotated ledger segments kept', int('--audit-keep'))
-    .action(async (o: Omit<ServeFlags, 'stateDir' | 'logLevel'> & { stateDir?: string; logLevel: string }) => {
-      if (!isLevel(o.logLevel)) throw new InvalidArgumentError('--log-level must be debug, info, warn or error.');
-      await io.serve({ ...o, stateDir: stateDirFrom(o.stateDir, io.env), logLevel: o.logLevel });
+    .option('--audit-max-bytes <n>', 'rotate the ledger past this size (at least 4096)', intIn('--audit-max-bytes', 4096, Number.MAX_SAFE_INTEGER, 'a whole number of bytes, at least 4096'))
+    .option('--audit-keep <n>', 'rotated ledger segments kept', intIn('--audit-keep', 0, 10_000))
+    .action(async (o: Omit<ServeFlags, 'stateDir'> & { stateDir?: string }) => {
+      // Commander checks GIT_BLINDER_STATE_DIR nowhere (it is read here, not declared on an option).
+      if (o.stateDir === undefined && io.env.GIT_BLINDER_STATE_DIR !== undefined && io.env.GIT_BLINDER_STATE_DIR.trim() === '') {
+        throw new CliError('GIT_BLINDER_STATE_DIR is set but empty; unset it or give a directory.', 2);
+      }
+      await io.serve({ ...o, stateDir: stateDirFrom(o.stateDir, io.env) });
     });
 
   program

@@ -1,17 +1,22 @@
 import { execFile } from 'node:child_process';
-import type { Server } from 'node:http';
+import { createPrivateKey } from 'node:crypto';
+import { mkdir, readFile, rmdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
+import type { PerimeterSpec } from '../core/index.js';
 import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
 import { openStore } from '../registry/store.js';
 import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
-import { DEFAULT_LIMITS, Gate, RateLimiter } from '../mcp/index.js';
+import { DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
-import { openAudit, type AuditSetup } from './audit.js';
+import { openAudit, type Audit, type AuditSetup } from './audit.js';
 import { CliError } from './client.js';
-import { loadConfig } from './config.js';
-import { resolveServeOpsToken } from './ops-token.js';
+import { loadConfig, type BootConfig } from './config.js';
+import { keyHint } from './hints.js';
+import { planServeOpsToken } from './ops-token.js';
+import { acquireStateLock } from './state-lock.js';
 import { buildUpstreams } from './upstreams.js';
 
 export interface ServeOptions {
@@ -34,6 +39,8 @@ export interface ServeOptions {
   readonly version: string;
   readonly log: Log;
   readonly out: (line: string) => void;
+  /** Notices for the operator that are not command output (stderr). */
+  readonly warn: (line: string) => void;
 }
 
 export interface Running {
@@ -56,18 +63,91 @@ async function repoRoot(cwd: string): Promise<string | undefined> {
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 
-/** Starts the server: state → config → upstreams → app → listen. Nothing listens if any step fails. */
+/** Reads the audit signing key as the ledger will use it; a flag problem (exit 2), found before anything is written. */
+async function checkSigningKey(file: string): Promise<void> {
+  let why: string | undefined;
+  try {
+    const key = createPrivateKey(await readFile(file, 'utf8'));
+    if (key.asymmetricKeyType !== 'ed25519') why = `it is a ${key.asymmetricKeyType ?? 'unknown'} key, not Ed25519`;
+  } catch (e) {
+    why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+  }
+  if (why) throw new CliError(`--audit-key: ${file} cannot be used (${why}); give an Ed25519 private key (PKCS#8 PEM) or drop --audit-key.`, 2);
+}
+
+/** Binds the port; errors (in use, no such address) become a CliError and leave nothing listening. */
+function listen(server: Server, port: number, host: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const onError = (e: NodeJS.ErrnoException) => {
+      server.off('listening', onListening);
+      reject(
+        new CliError(
+          e.code === 'EADDRINUSE'
+            ? `Port ${port} on ${host} is already in use; pick another with --port.`
+            : e.code === 'EACCES'
+              ? `Port ${port} on ${host} needs privileges this process does not have; pick another with --port.`
+              : `Cannot listen on ${host}:${port} (${e.code ?? e.message}); check --host and --port.`,
+        ),
+      );
+    };
+    const onListening = () => {
+      server.off('error', onError);
+      resolve();
+    };
+    server.once('error', onError);
+    server.once('listening', onListening);
+    server.listen(port, host);
+  });
+}
+
+/**
+ * Starts the server in an order that keeps a failed start from writing anything: flags and files are checked, the
+ * state dir is locked, the boot config is checked against the upstreams (dry run), and the port is bound; only then
+ * are perimeters, keys, the ops token and the ledger written, and only then is anything announced. The lock file is
+ * the one write before the bind, and it is removed on any failure.
+ */
 export async function serve(o: ServeOptions): Promise<Running> {
   if (!LOOPBACK.has(o.host)) {
-    if (!o.allowedHosts?.length) throw new CliError(`Binding to ${o.host} needs --allowed-host (the Host names clients use), to block DNS rebinding.`);
-    if (o.openPerimeters) throw new CliError(`--open-perimeters is refused beyond loopback: anyone reaching ${o.host} could use any perimeter.`);
+    if (!o.allowedHosts?.length) throw new CliError(`Binding to ${o.host} needs --allowed-host (the Host names clients use), to block DNS rebinding.`, 2);
+    if (o.openPerimeters) throw new CliError(`--open-perimeters is refused beyond loopback: anyone reaching ${o.host} could use any perimeter.`, 2);
   }
+  if (o.audit?.signingKeyFile) await checkSigningKey(o.audit.signingKeyFile);
+  const boot = o.config ? await loadConfig(o.config, o.home) : undefined;
+  if (boot && boot.errors.length > 0) throw new CliError(`Invalid config:\n  ${boot.errors.join('\n  ')}`);
+  // Almost always a mistake, never a reason to refuse: said before anything starts.
+  for (const w of boot?.warnings ?? []) o.warn(`warning: ${w}`);
+
+  let created: string | undefined;
+  try {
+    created = await mkdir(o.stateDir, { recursive: true, mode: 0o700 });
+  } catch (e) {
+    throw new CliError(`--state-dir: cannot create ${o.stateDir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, 2);
+  }
+  // A state dir this start created is removed again if the start fails (rmdir: only while it is still empty).
+  const forget = async () => {
+    if (created !== undefined) await rmdir(o.stateDir).catch(() => undefined);
+  };
+  const locked = await acquireStateLock(o.stateDir);
+  if (!locked.ok) {
+    await forget();
+    throw new CliError(locked.message);
+  }
+  // Undone in reverse on any failure below, so a refused start leaves no lock, socket or open upstream behind.
+  const undo: (() => Promise<unknown>)[] = [() => locked.value.release()];
+  try {
+    return await start(o, boot?.config ?? { perimeters: [] }, undo);
+  } catch (e) {
+    for (const u of undo.reverse()) await u().catch(() => undefined);
+    await forget();
+    throw e;
+  }
+}
+
+async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unknown>)[]): Promise<Running> {
+  const configured = boot.perimeters;
   const opened = await openStore(o.stateDir);
   if (!opened.ok) throw new CliError(opened.message);
   const store = opened.value;
-
-  const boot = o.config ? await loadConfig(o.config, o.home) : undefined;
-  if (boot && boot.errors.length > 0) throw new CliError(`Invalid config:\n  ${boot.errors.join('\n  ')}`);
 
   // No token and no config: serve the current repository read-only, so a first run needs nothing else.
   const embedded = !o.token && !o.config;
@@ -76,33 +156,25 @@ export async function serve(o: ServeOptions): Promise<Running> {
     throw new CliError('Nothing to serve: run inside a git repository, pass --config, or give a GitHub token with --token.');
   }
 
-  const localRepos = [...(boot?.config?.perimeters ?? []).map((p) => p.repo), ...store.list().map((p) => p.repo), ...(here ? [here] : [])].filter(
-    (r) => r.startsWith('/'),
-  );
+  const localRepos = [...configured.map((p) => p.repo), ...store.list().map((p) => p.repo), ...(here ? [here] : [])].filter((r) => r.startsWith('/'));
   const upstreams = buildUpstreams({ token: o.token, githubUrl: o.githubUrl, localRepos, log: o.log });
+  undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
 
-  for (const spec of boot?.config?.perimeters ?? []) {
-    const made = await service.create(spec, { replace: true });
+  const localSpec = here ? { id: DEFAULT_PERIMETER, repo: here, read: ['**'], write: [], tools: READ_TOOLS } : undefined;
+  // Dry run of every boot change: a config error stops the start before the port is bound or the store touched.
+  for (const spec of configured) {
+    const made = await service.create(spec, { replace: true, dryRun: true });
     if (!made.ok) throw new CliError(`Invalid config: perimeters.${spec.id}.${made.message}`);
   }
-  if (here) {
-    const made = await service.create({ id: DEFAULT_PERIMETER, repo: here, read: ['**'], write: [], tools: READ_TOOLS }, { replace: true });
-    if (!made.ok) throw new CliError(`Cannot serve ${here}: ${made.message}`);
+  if (localSpec) {
+    const made = await service.create(localSpec, { replace: true, dryRun: true });
+    if (!made.ok) throw new CliError(`Cannot serve ${localSpec.repo}: ${made.message}`);
   }
 
-  // The embedded default perimeter gets a key at first start when keys are required; shown once, here.
-  let embeddedKey: string | undefined;
-  const local = store.get(DEFAULT_PERIMETER);
-  if (here && !o.openPerimeters && local && !(local.keys ?? []).length) {
-    const issued = issueKey(new Date());
-    await service.addKey(DEFAULT_PERIMETER, issued.record);
-    embeddedKey = issued.key;
-  }
-
-  const audit = o.audit ? await openAudit(o.audit, o.stateDir, o.log) : undefined;
-
-  const ops = await resolveServeOpsToken({ opsToken: o.opsToken, githubToken: o.token, stateDir: o.stateDir });
+  // The ledger is opened (and its salt written) after the bind; until then the app records into a late-bound slot.
+  let audit: Audit | undefined;
+  const ops = await planServeOpsToken({ opsToken: o.opsToken, githubToken: o.token, stateDir: o.stateDir });
 
   let publicUrl = '';
   const app = createApp({
@@ -110,8 +182,8 @@ export async function serve(o: ServeOptions): Promise<Running> {
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), ...(audit ? { record: audit.record } : {}) },
-    ...(audit ? { recordApi: audit.recordApi, statusExtra: () => ({ audit: audit.state() }) } : {}),
+    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
+    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,
@@ -119,39 +191,86 @@ export async function serve(o: ServeOptions): Promise<Running> {
     rootEnabled: o.root,
     openPerimeters: o.openPerimeters,
     ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
-    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot?.config?.limits } },
+    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } },
     sessionIdleMs: o.sessionIdleSeconds * 1000,
     stateDir: o.stateDir,
   });
+  undo.push(() => app.close());
 
-  const server: Server = await new Promise((resolve, reject) => {
-    const s = app.app.listen(o.port, o.host, () => resolve(s));
-    s.once('error', (e: NodeJS.ErrnoException) =>
-      reject(new CliError(e.code === 'EADDRINUSE' ? `Port ${o.port} on ${o.host} is already in use; pick another with --port.` : e.message)),
-    );
+  // express's app.listen() hands a bind error to its callback as if it were success; listen on a plain server instead.
+  // Until the start completes (perimeters written, ledger open) every request gets 503: nothing is served unaudited.
+  let ready = false;
+  const server = createServer((req, res) => {
+    if (ready) return void app.app(req, res);
+    res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '1' }).end('git-blinder is starting\n');
+  });
+  await listen(server, o.port, o.host);
+  undo.push(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
   });
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : o.port;
   const hostForUrl = o.host.includes(':') ? `[${o.host}]` : o.host;
   publicUrl = `http://${hostForUrl}:${port}`;
 
-  o.out(`git-blinder ${o.version} listening on ${publicUrl}`);
-  o.out(`ops token: ${ops.source}`);
-  for (const p of store.list()) for (const url of agentUrls(publicUrl, p)) o.out(`agent URL: ${url}  (${p.id} → ${p.repo})`);
-  if (embeddedKey) o.out(`agent key for ${DEFAULT_PERIMETER} (shown once; send it as "Authorization: Bearer <key>"): ${embeddedKey}`);
-  if (o.openPerimeters) o.out('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
-  if (audit) o.out(`audit ledger: ${audit.ledger.state().file}`);
-  if (o.root) o.out(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
+  // The port is ours: now write.
+  for (const spec of configured) {
+    const made = await service.create(spec, { replace: true });
+    if (!made.ok) throw new CliError(`Invalid config: perimeters.${spec.id}.${made.message}`);
+  }
+  if (localSpec) {
+    const before = store.get(DEFAULT_PERIMETER);
+    const made = await service.create(localSpec, { replace: true });
+    if (!made.ok) throw new CliError(`Cannot serve ${localSpec.repo}: ${made.message}`);
+    if (before && before.repo !== localSpec.repo) {
+      const dropped = (before.keys ?? []).length;
+      o.warn(
+        `note: perimeter ${DEFAULT_PERIMETER} moved from ${before.repo} to ${localSpec.repo} (this state dir was last served from the other repository)` +
+          (dropped ? `; its ${dropped} agent key(s) were revoked, agents holding them get 404` : '') +
+          '. Give each repository its own --state-dir to keep both.',
+      );
+    }
+  }
+  // The embedded default perimeter gets a key at first start when keys are required; shown once, here.
+  let embeddedKey: string | undefined;
+  const local = store.get(DEFAULT_PERIMETER);
+  if (here && !o.openPerimeters && local && !(local.keys ?? []).length) {
+    const issued = issueKey(new Date());
+    const added = await service.addKey(DEFAULT_PERIMETER, issued.record);
+    if (!added.ok) throw new CliError(added.message);
+    embeddedKey = issued.key;
+  }
+  await ops.persist();
+  if (o.audit) {
+    const opened = await openAudit(o.audit, o.stateDir, o.log);
+    audit = opened;
+    undo.push(() => opened.ledger.close());
+  }
+  ready = true;
+
+  // One write, so a reader that waits for "listening on" has the whole announcement (keys, hints) with it.
+  const lines: string[] = [];
+  lines.push(`git-blinder ${o.version} listening on ${publicUrl}`);
+  lines.push(`ops token: ${ops.source}`);
+  for (const p of store.list()) for (const url of agentUrls(publicUrl, p)) lines.push(`agent URL: ${url}  (${p.id} → ${p.repo})`);
+  if (embeddedKey) lines.push(`agent key for ${DEFAULT_PERIMETER} (shown once; send it as "Authorization: Bearer <key>"): ${embeddedKey}`);
+  // Keys for other perimeters are issued on request only, so no secret lands in a start-up log the operator did not ask for.
+  if (!o.openPerimeters) for (const p of store.list()) if (!(p.keys ?? []).length) lines.push(`next: ${keyHint(p.id)}`);
+  if (o.openPerimeters) lines.push('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
+  if (audit) lines.push(`audit ledger: ${audit.ledger.state().file}`);
+  if (o.root) lines.push(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
+  o.out(lines.join('\n'));
   o.log('info', 'server started', { url: publicUrl, perimeters: store.list().length, github: upstreams.github !== undefined });
 
+  const closers = [...undo].reverse();
+  undo.length = 0; // started: from here on, close() owns the teardown
+  let closing: Promise<void> | undefined;
   return {
     url: publicUrl,
-    close: async () => {
-      await app.close();
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-      await Promise.all(upstreams.all.map((u) => u.close()));
-      await audit?.ledger.close();
-    },
+    close: () =>
+      (closing ??= (async () => {
+        for (const c of closers) await c().catch(() => undefined);
+      })()),
   };
 }

@@ -15,7 +15,8 @@ import type { PerimeterStore } from './store.js';
 export type ChangeError = 'invalid' | 'not_found' | 'exists' | 'conflict' | 'upstream';
 
 export interface PerimeterService {
-  create(input: unknown, opts?: { replace?: boolean }): Promise<Result<Perimeter, ChangeError>>;
+  /** `dryRun` runs every check (schema, tools, upstream, branches) and writes nothing: `serve` checks its whole boot config before it binds. */
+  create(input: unknown, opts?: { replace?: boolean; dryRun?: boolean }): Promise<Result<Perimeter, ChangeError>>;
   remove(id: string): Promise<Result<true, ChangeError>>;
   addBranch(id: string, branch: unknown): Promise<Result<Perimeter, ChangeError>>;
   removeBranch(id: string, branch: string): Promise<Result<Perimeter, ChangeError>>;
@@ -29,6 +30,15 @@ const err = (code: ChangeError, message: string) => ({ ok: false as const, code,
 /** Operator changes to perimeters: validated, checked against the upstream, then persisted. */
 export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor): PerimeterService {
   const known = new Set(ALL_TOOLS.map((t) => t.name));
+  /** One perimeter changed from its current value, read and written under the store's write queue. */
+  const edit = (id: string, change: (p: Perimeter) => Result<Perimeter, ChangeError>) =>
+    store.modify<Perimeter, ChangeError>((draft) => {
+      const p = draft.get(id);
+      if (!p) return err('not_found', `No perimeter "${id}".`);
+      const next = change(p);
+      if (next.ok) draft.set(id, next.value);
+      return next;
+    });
   return {
     async create(input, opts = {}) {
       const parsed = PerimeterSpec.safeParse(input);
@@ -51,17 +61,27 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
         const head = await upstream.branchHead(spec.repo, b);
         if (!head.ok) return err(head.error.code === 'not_found' ? 'invalid' : 'upstream', `branches: branch "${b}" does not exist in ${spec.repo}; create it first.`);
       }
-      // Keep allowlist additions and agent keys made at runtime when a boot config re-declares a perimeter.
-      const same = existing !== undefined && existing.repo === spec.repo;
-      const kept = same ? existing.branches : [];
-      const perimeter = materialize({ ...spec, branches: [...(spec.branches ?? []), ...kept] }, def.value);
-      if (same && existing.keys) perimeter.keys = existing.keys;
-      await store.put(perimeter);
-      return { ok: true, value: perimeter };
+      const build = (current: Perimeter | undefined): Result<Perimeter, ChangeError> => {
+        if (current && !opts.replace) return err('exists', `Perimeter "${spec.id}" already exists. Delete it first or choose another id.`);
+        // Keep allowlist additions and agent keys made at runtime when a boot config re-declares a perimeter.
+        const same = current !== undefined && current.repo === spec.repo;
+        const kept = same ? current.branches : [];
+        const perimeter = materialize({ ...spec, branches: [...(spec.branches ?? []), ...kept] }, def.value);
+        if (same && current.keys) perimeter.keys = current.keys;
+        return { ok: true, value: perimeter };
+      };
+      if (opts.dryRun) return build(store.get(spec.id));
+      // Re-read under the store's write queue: the upstream checks above awaited, and another change (a key issued,
+      // a branch added, the same id created) may have landed meanwhile.
+      return store.modify<Perimeter, ChangeError>((draft) => {
+        const built = build(draft.get(spec.id));
+        if (built.ok) draft.set(built.value.id, built.value);
+        return built;
+      });
     },
 
     async remove(id) {
-      return (await store.delete(id)) ? { ok: true, value: true } : err('not_found', `No perimeter "${id}".`);
+      return store.modify<true, ChangeError>((draft) => (draft.delete(id) ? { ok: true, value: true } : err('not_found', `No perimeter "${id}".`)));
     },
 
     async addBranch(id, branch) {
@@ -78,36 +98,35 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
           ? err('invalid', `Branch "${name.value}" does not exist in ${p.repo}. Create it there first, then add it.`)
           : err('upstream', head.error.message);
       }
-      const next: Perimeter = { ...p, branches: [...p.branches, name.value] };
-      await store.put(next);
-      return { ok: true, value: next };
+      return store.modify<Perimeter, ChangeError>((draft) => {
+        const now = draft.get(id);
+        if (!now) return err('not_found', `No perimeter "${id}".`);
+        // The branch was checked in p.repo; a perimeter re-pointed meanwhile must be checked again by the operator.
+        if (now.repo !== p.repo) return err('conflict', `Perimeter "${id}" changed repository while the branch was checked; try again.`);
+        if (now.branches.includes(name.value)) return { ok: true, value: now };
+        const next: Perimeter = { ...now, branches: [...now.branches, name.value] };
+        draft.set(id, next);
+        return { ok: true, value: next };
+      });
     },
 
     async removeBranch(id, branch) {
-      const p = store.get(id);
-      if (!p) return err('not_found', `No perimeter "${id}".`);
-      if (branch === p.default_branch) return err('conflict', `"${branch}" is the default branch of ${id}; it cannot be removed from the allowlist.`);
-      if (!p.branches.includes(branch)) return err('not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
-      const next: Perimeter = { ...p, branches: p.branches.filter((b) => b !== branch) };
-      await store.put(next);
-      return { ok: true, value: next };
+      return edit(id, (p) => {
+        if (branch === p.default_branch) return err('conflict', `"${branch}" is the default branch of ${id}; it cannot be removed from the allowlist.`);
+        if (!p.branches.includes(branch)) return err('not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
+        return { ok: true, value: { ...p, branches: p.branches.filter((b) => b !== branch) } };
+      });
     },
 
     async addKey(id, key) {
-      const p = store.get(id);
-      if (!p) return err('not_found', `No perimeter "${id}".`);
-      const next: Perimeter = { ...p, keys: [...(p.keys ?? []), key] };
-      await store.put(next);
-      return { ok: true, value: next };
+      return edit(id, (p) => ({ ok: true, value: { ...p, keys: [...(p.keys ?? []), key] } }));
     },
 
     async revokeKey(id, keyId) {
-      const p = store.get(id);
-      if (!p) return err('not_found', `No perimeter "${id}".`);
-      if (!(p.keys ?? []).some((k) => k.id === keyId)) return err('not_found', `No key "${keyId}" on perimeter ${id}.`);
-      const next: Perimeter = { ...p, keys: (p.keys ?? []).filter((k) => k.id !== keyId) };
-      await store.put(next);
-      return { ok: true, value: next };
+      return edit(id, (p) => {
+        if (!(p.keys ?? []).some((k) => k.id === keyId)) return err('not_found', `No key "${keyId}" on perimeter ${id}.`);
+        return { ok: true, value: { ...p, keys: (p.keys ?? []).filter((k) => k.id !== keyId) } };
+      });
     },
   };
 }

@@ -16,6 +16,13 @@ export interface PerimeterStore {
   /** Inserts or replaces a perimeter, then persists. */
   put(p: Perimeter): Promise<void>;
   delete(id: string): Promise<boolean>;
+  /**
+   * The one atomic read-modify-write: `mutate` runs under the store's write queue on a copy of the current perimeters
+   * (never a snapshot taken before an await), so a change computed from what it read cannot overwrite a change that
+   * landed meanwhile. A refusal writes nothing. `mutate` is synchronous on purpose: slow checks (git, GitHub) happen
+   * before, and whatever they depended on is re-checked here.
+   */
+  modify<T, C extends string>(mutate: (draft: Map<string, Perimeter>) => Result<T, C>): Promise<Result<T, C>>;
   readonly file: string | undefined;
 }
 
@@ -81,10 +88,11 @@ export async function openStore(stateDir: string | undefined): Promise<Result<Pe
    * Applies a change to a copy, persists the copy, and only then makes it current: a failed write leaves memory
    * and disk as they were. Changes are serialized so two cannot interleave their snapshots.
    */
-  const change = <T>(mutate: (next: Map<string, Perimeter>) => T): Promise<T> => {
+  const change = <T, C extends string>(mutate: (next: Map<string, Perimeter>) => Result<T, C>): Promise<Result<T, C>> => {
     const run = queue.then(async () => {
       const next = new Map(perimeters);
       const result = mutate(next);
+      if (!result.ok) return result;
       if (file !== undefined) {
         const snapshot = { version: 1, perimeters: [...next.values()] };
         await writeAtomic(file, JSON.stringify(snapshot, null, 2) + '\n');
@@ -103,7 +111,13 @@ export async function openStore(stateDir: string | undefined): Promise<Result<Pe
     list: () => [...perimeters.values()].sort((a, b) => a.id.localeCompare(b.id)),
     get: (id) => perimeters.get(id),
     revision: () => rev,
-    put: (p) => change((next) => void next.set(p.id, p)),
-    delete: (id) => change((next) => next.delete(id)),
+    put: async (p) => {
+      await change((next) => ok(void next.set(p.id, p)));
+    },
+    delete: async (id) => {
+      const out = await change((next) => (next.delete(id) ? ok(true) : fail('absent', '')));
+      return out.ok;
+    },
+    modify: change,
   });
 }

@@ -59,4 +59,31 @@ describe('perimeter store', () => {
     if (!again.ok) throw new Error(again.message);
     expect(again.value.list()).toHaveLength(20);
   });
+
+  it('modify reads the current value under the queue and a refusal writes nothing', async () => {
+    const s = await openStore(dir);
+    if (!s.ok) throw new Error(s.message);
+    await s.value.put({ ...infra, branches: ['main'] });
+    // Twenty read-modify-writes at once, each adding one branch to what it reads: none may be lost.
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        s.value.modify((draft) => {
+          const p = draft.get('infra')!;
+          draft.set('infra', { ...p, branches: [...p.branches, `b${i}`] });
+          return { ok: true as const, value: undefined };
+        }),
+      ),
+    );
+    expect(s.value.get('infra')?.branches).toHaveLength(21);
+    const file = await readFile(join(dir, 'perimeters.json'), 'utf8');
+    const rev = s.value.revision();
+    const refused = await s.value.modify((draft) => {
+      draft.delete('infra');
+      return { ok: false as const, code: 'no', message: 'refused' };
+    });
+    expect(refused.ok).toBe(false);
+    expect(s.value.get('infra')).toBeDefined();
+    expect(s.value.revision()).toBe(rev);
+    expect(await readFile(join(dir, 'perimeters.json'), 'utf8')).toBe(file);
+  });
 });
