@@ -54,12 +54,6 @@ const int = (name: string) => (v: string) => {
   if (!Number.isInteger(n) || n < 0) throw new InvalidArgumentError(`${name} must be a whole number.`);
   return n;
 };
-/** A whole number in [min, max]; the message names the flag and the range, never a schema's wording. */
-const intIn = (name: string, min: number, max: number) => (v: string) => {
-  const n = Number(v);
-  if (!/^\d+$/.test(v.trim()) || !Number.isInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be ${min}–${max}.`);
-  return n;
-};
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const DEFAULT_URL = 'http://127.0.0.1:7400';
 const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
@@ -244,8 +238,8 @@ export function buildProgram(io: ProgramIO): Command {
       .description('List visible commits.')
       .option('--branch <name>', 'allowlisted branch (default: the default branch)')
       .option('--path <path>', 'only commits touching this path')
-      .option('--per-page <n>', 'commits per page, 1–100', intIn('--per-page', 1, 100))
-      .option('--page <n>', 'page number, 1–10000', intIn('--page', 1, 10_000)),
+      .option('--per-page <n>', 'commits per page, 1–100', intIn('--per-page', 1, 100, '1–100'))
+      .option('--page <n>', 'page number, 1–10000', intIn('--page', 1, 10_000, '1–10000')),
   ).action(async (id: string, o: OpsOptions & { branch?: string; path?: string; perPage?: number; page?: number }) =>
     operator.commitsList(await clientFor(o), io.out, id, o, o.json),
   );

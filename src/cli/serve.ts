@@ -3,7 +3,6 @@ import { createPrivateKey } from 'node:crypto';
 import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
-import type { PerimeterSpec } from '../core/index.js';
 import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
 import { openStore } from '../registry/store.js';
