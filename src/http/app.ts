@@ -1,5 +1,4 @@
-import type { Express, Request, Response } from 'express';
-import { createMcpExpressApp } from '@modelcontextprotocol/express';
+import express, { type Express, type Request, type Response } from 'express';
 import { isExposed, type Binding, type ServerPolicy } from '../core/index.js';
 import { bearerOf, sameSecret } from './auth.js';
 import { keyMatches } from './keys.js';
@@ -10,6 +9,8 @@ import type { PerimeterStore } from '../registry/store.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
 import { bindingResolver } from './bindings.js';
+import { guardPolicy, requestGuard } from './guard.js';
+import { registeredOnly } from './root-repos.js';
 import type { Endpoint } from './endpoint.js';
 import { mcpRoute } from './mcp-route.js';
 import { SessionTable } from './sessions.js';
@@ -28,6 +29,8 @@ export interface AppDeps {
   readonly host: string;
   readonly allowedHosts?: readonly string[];
   readonly rootEnabled?: boolean;
+  /** Repositories the operator surface may open besides those of registered perimeters (the configured ones). */
+  readonly rootRepos?: readonly string[];
   /** Serve perimeter URLs without agent keys (the founding spec's V0). */
   readonly openPerimeters?: boolean;
   readonly allowedOrigins?: readonly string[];
@@ -53,13 +56,11 @@ export interface App {
 /** Builds the HTTP app (routes, Bearer checks, Host/Origin checks). It does not listen. */
 export function createApp(deps: AppDeps): App {
   const started = Date.now();
-  const app = createMcpExpressApp({
-    host: deps.host,
-    ...(deps.allowedHosts ? { allowedHosts: [...deps.allowedHosts] } : {}),
-    ...(deps.allowedOrigins ? { allowedOrigins: [...deps.allowedOrigins] } : {}),
-    jsonLimit: deps.jsonLimit ?? '8mb',
-  });
+  const app = express();
   app.disable('x-powered-by');
+  // Before anything else, on every route: a bare Host from the allowed names, an origin-form target, our own Origin.
+  app.use(requestGuard(guardPolicy({ host: deps.host, allowedHosts: deps.allowedHosts, allowedOrigins: deps.allowedOrigins })));
+  app.use(express.json({ limit: deps.jsonLimit ?? '8mb' }));
   app.set('query parser', 'simple');
 
   const resolve = bindingResolver(deps.store, { rootEnabled: deps.rootEnabled ?? true, policy: deps.policy ?? {} });
@@ -94,7 +95,11 @@ export function createApp(deps: AppDeps): App {
     };
   };
 
-  const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, sessions, version: deps.version, describe });
+  const rootInvoke: InvokeDeps = {
+    ...deps.invoke,
+    upstreamFor: registeredOnly(deps.invoke.upstreamFor, () => [...(deps.rootRepos ?? []), ...deps.store.list().map((p) => p.repo)]),
+  };
+  const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, rootInvoke, sessions, version: deps.version, describe });
 
   // Perimeter ids are shown to the operator only: an id plus a key is what opens a perimeter.
   app.get('/mcp', (req: Request, res: Response) => {

@@ -13,6 +13,8 @@ export interface McpRouteDeps {
   /** True when the request's credentials open this endpoint (agent key, or the ops token for root). */
   readonly admits: (ep: Endpoint, req: Request) => boolean;
   readonly invoke: InvokeDeps;
+  /** The invoke dependencies of the operator surface (its upstream lookup opens registered repositories only). */
+  readonly rootInvoke: InvokeDeps;
   readonly sessions: SessionTable;
   readonly version: string;
   /** Extra status fields for GET on an endpoint. */
@@ -27,18 +29,27 @@ const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('
  * 2026-07-28 clients are served statelessly with a fresh server per request.
  */
 export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Response) => Promise<void>; close: () => Promise<void> } {
-  const serverFor = (ep: Endpoint | undefined) =>
+  const serverFor = (ep: Endpoint) =>
     createSessionServer({
-      resolve: () => (ep ? deps.resolve(ep) : undefined),
-      deps: deps.invoke,
+      resolve: () => deps.resolve(ep),
+      deps: ep.kind === 'root' ? deps.rootInvoke : deps.invoke,
       version: deps.version,
     });
-  const modern = createMcpHandler(({ requestInfo }) => serverFor(parseEndpoint(new URL(requestInfo?.url ?? 'http://x/').pathname)), {
-    legacy: 'reject',
-  });
-  const modernNode = toNodeHandler(modern);
+  // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
+  // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.
+  const modernLive = new Set<{ close: () => Promise<void> }>();
+  const serveModern = async (ep: Endpoint, req: Request, res: Response): Promise<void> => {
+    const modern = createMcpHandler(() => serverFor(ep), { legacy: 'reject' });
+    modernLive.add(modern);
+    res.on('close', () => {
+      modernLive.delete(modern);
+      void modern.close().catch(() => undefined);
+    });
+    await toNodeHandler(modern)(req, res, req.body);
+  };
 
   const handle = async (req: Request, res: Response): Promise<void> => {
+    // The one place the endpoint is read: from the request path, which the guard has checked is origin-form.
     const ep = parseEndpoint(req.path);
     const binding = ep ? deps.resolve(ep) : undefined;
     // A missing or wrong credential reads exactly like an unknown endpoint, so ids cannot be probed.
@@ -70,7 +81,7 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
     }
     const legacy = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
     if (!legacy) {
-      await modernNode(req, res, req.body);
+      await serveModern(ep, req, res);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -96,5 +107,11 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
     await transport.handleRequest(req, res, req.body);
   };
 
-  return { handle, close: () => modern.close() };
+  return {
+    handle,
+    close: async () => {
+      await Promise.all([...modernLive].map((m) => m.close().catch(() => undefined)));
+      modernLive.clear();
+    },
+  };
 }
