@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodingAttacks } from './attacks-encodings.js';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
+import { pivotAttacks } from './attacks-pivot.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
 import { structureAttacks } from './attacks-structure.js';
 import { resourceAttacks } from './attacks-resources.js';
@@ -54,7 +55,7 @@ describe('adversarial perimeter', () => {
       if (!ctx) throw new Error(`no fixture for ${kind}`);
       const broken = await ledger.runLegit(kind, legitUses(ctx));
       const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)], 4);
-      const http = await ledger.runAttacks(kind, httpAttacks(ctx), 4);
+      const http = await ledger.runAttacks(kind, [...httpAttacks(ctx), ...pivotAttacks(ctx)], 4);
       // Structure attacks first: they rely on fixture files that later write attacks delete.
       const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx)]);
       // Alone, after the rest: a flood must not make a neighbouring attack answer "busy".
