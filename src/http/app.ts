@@ -1,7 +1,7 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { isExposed, type Binding, type ServerPolicy } from '../core/index.js';
 import { bearerOf, sameSecret } from './auth.js';
-import { keyMatches } from './keys.js';
+import { matchingKeyId } from './keys.js';
 import { AGENT_CATALOGUE, ALL_TOOLS } from '../registry/index.js';
 import type { InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
@@ -13,7 +13,7 @@ import { guardPolicy, requestGuard } from './guard.js';
 import { registeredOnly } from './root-repos.js';
 import type { Endpoint } from './endpoint.js';
 import { mcpRoute } from './mcp-route.js';
-import { SessionTable } from './sessions.js';
+import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
 
 export interface AppDeps {
@@ -37,7 +37,8 @@ export interface AppDeps {
   /** Server-wide policy additions (privacy patterns, protected paths, default limits). */
   readonly policy?: ServerPolicy;
   readonly sessionIdleMs?: number;
-  readonly maxSessions?: number;
+  /** Session caps per key, per perimeter, for the operator and in all (defaults: DEFAULT_SESSION_LIMITS). */
+  readonly sessionLimits?: Partial<SessionLimits>;
   readonly jsonLimit?: string;
   readonly stateDir?: string;
   /** Called once per /api request after the answer is sent (the audit ledger). */
@@ -65,13 +66,15 @@ export function createApp(deps: AppDeps): App {
 
   const resolve = bindingResolver(deps.store, { rootEnabled: deps.rootEnabled ?? true, policy: deps.policy ?? {} });
   const isOps = (req: Request) => sameSecret(bearerOf(req.headers.authorization), deps.opsToken);
-  const admits = (ep: Endpoint, req: Request): boolean => {
-    if (ep.kind === 'root') return isOps(req);
-    if (deps.openPerimeters) return true;
+  const admits = (ep: Endpoint, req: Request): string | undefined => {
+    if (ep.kind === 'root') return isOps(req) ? 'root' : undefined;
     const p = deps.store.get(ep.id);
-    return p !== undefined && keyMatches(p, bearerOf(req.headers.authorization));
+    const keyId = p ? matchingKeyId(p, bearerOf(req.headers.authorization)) : undefined;
+    if (keyId !== undefined) return `key:${ep.id}:${keyId}`;
+    // Open perimeters have no keys to tell callers apart: the perimeter is the owner.
+    return deps.openPerimeters ? `open:${ep.id}` : undefined;
   };
-  const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, max: deps.maxSessions ?? 1_000 });
+  const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, ...(deps.sessionLimits ? { limits: deps.sessionLimits } : {}) });
 
   const describe = (ep: Endpoint, binding: Binding): Record<string, unknown> => {
     const tools = ALL_TOOLS.filter((t) => isExposed(binding, t)).map((t) => t.name);
@@ -87,7 +90,7 @@ export function createApp(deps: AppDeps): App {
       uptime_s: Math.round((Date.now() - started) / 1000),
       state_dir: deps.stateDir ?? null,
       // Most clients never send DELETE: a session quiet for a minute is reported idle until the reaper closes it.
-      sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts },
+      sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts, ...sessions.stats() },
       perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0 })),
       upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
       agent_catalogue: AGENT_CATALOGUE,

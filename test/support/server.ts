@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp, type App } from '../../src/http/app.js';
+import type { SessionLimits } from '../../src/http/sessions.js';
 import type { ServerPolicy } from '../../src/core/index.js';
 import type { CallRecord, Gate, RateLimiter } from '../../src/mcp/index.js';
 import { perimeterService } from '../../src/registry/perimeters.js';
@@ -40,6 +41,7 @@ export interface TestServerOptions {
   upstreamFor?: UpstreamFor;
   rootEnabled?: boolean;
   sessionIdleMs?: number;
+  sessionLimits?: Partial<SessionLimits>;
   /** Default true here; the key tests turn it off. */
   openPerimeters?: boolean;
   limiter?: RateLimiter;
@@ -69,6 +71,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     openPerimeters: opts.openPerimeters ?? true,
     ...(opts.policy ? { policy: opts.policy } : {}),
     ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
+    ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
     stateDir,
   });
   const server: Server = await new Promise((resolve) => {
