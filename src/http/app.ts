@@ -42,7 +42,7 @@ export interface AppDeps {
   readonly jsonLimit?: string;
   readonly stateDir?: string;
   /** Called once per /api request after the answer is sent (the audit ledger). */
-  readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number }) => void;
+  readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
   /** Extra fields for the operator status (audit ledger state). */
   readonly statusExtra?: () => Record<string, unknown>;
 }
@@ -124,8 +124,11 @@ export function createApp(deps: AppDeps): App {
     const recordApi = deps.recordApi;
     app.use('/api', (req: Request, res: Response, next: () => void) => {
       const started = performance.now();
+      const at = new Date().toISOString();
       res.on('finish', () => {
         recordApi({
+          at,
+          source: req.socket.remoteAddress ?? 'unknown',
           method: req.method,
           route: req.originalUrl.split('?')[0] ?? req.originalUrl,
           status: res.statusCode,
