@@ -74,7 +74,14 @@ export function createApp(deps: AppDeps): App {
     // Open perimeters have no keys to tell callers apart: the perimeter is the owner.
     return deps.openPerimeters ? `open:${ep.id}` : undefined;
   };
-  const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, ...(deps.sessionLimits ? { limits: deps.sessionLimits } : {}) });
+  const ownerLive = (owner: string): boolean => {
+    if (owner === 'root') return true;
+    const [kind, id, keyId] = owner.split(':');
+    const p = id === undefined ? undefined : deps.store.get(id);
+    if (kind === 'open') return p !== undefined;
+    return (p?.keys ?? []).some((k) => k.id === keyId);
+  };
+  const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, ownerLive, ...(deps.sessionLimits ? { limits: deps.sessionLimits } : {}) });
 
   const describe = (ep: Endpoint, binding: Binding): Record<string, unknown> => {
     const tools = ALL_TOOLS.filter((t) => isExposed(binding, t)).map((t) => t.name);

@@ -13,6 +13,8 @@ export interface Session {
   readonly server: McpServer;
   lastSeen: number;
   openStreams: number;
+  /** Requests seen after initialize: a session that made none or one is the first an eviction closes. */
+  requests: number;
 }
 
 /** How many sessions may be open at once, in each room. */
@@ -21,7 +23,7 @@ export interface SessionLimits {
   readonly max: number;
   /** Agent sessions of one perimeter (all its keys and branches together). */
   readonly perPerimeter: number;
-  /** Sessions of one agent key; at this cap the key's own least recently used session is closed to make room. */
+  /** Sessions of one agent key; at this cap one of the key's own sessions (abandoned ones first) is closed to make room. */
   readonly perKey: number;
   /** Operator sessions on /mcp/root: a room of their own, so agents can never fill it. */
   readonly root: number;
@@ -32,6 +34,8 @@ export const DEFAULT_SESSION_LIMITS: SessionLimits = { max: 1_000, perPerimeter:
 export interface SessionTableOptions {
   readonly idleMs: number;
   readonly limits?: Partial<SessionLimits>;
+  /** False once an owner's credential is gone (a revoked key, a deleted perimeter): its sessions stop taking room. */
+  readonly ownerLive?: (owner: string) => boolean;
   readonly now?: () => number;
 }
 
@@ -67,24 +71,35 @@ export class SessionTable {
     return n;
   }
 
-  /** The owner's least recently used session (the one an eviction closes). */
-  private oldestOf(owner: string): Session | undefined {
+  /**
+   * The owner's session an eviction closes: the least recently used of those that made at most one request after
+   * initialize (opened and abandoned, as a flood's are), else its least recently used one.
+   */
+  private victimOf(owner: string): Session | undefined {
+    let light: Session | undefined;
     let oldest: Session | undefined;
-    for (const s of this.sessions.values()) if (s.owner === owner && (!oldest || s.lastSeen < oldest.lastSeen)) oldest = s;
-    return oldest;
+    for (const s of this.sessions.values()) {
+      if (s.owner !== owner) continue;
+      if (!oldest || s.lastSeen < oldest.lastSeen) oldest = s;
+      if (s.requests <= 1 && (!light || s.lastSeen < light.lastSeen)) light = s;
+    }
+    return light ?? oldest;
   }
 
   /**
    * Claims a slot for one more session of `owner` on `perimeter`, synchronously (call `add` right after, before any
-   * await, so concurrent initializes cannot overshoot). An owner at its own cap loses its least recently used
-   * session: a key that opens sessions without end only ever competes with itself.
+   * await, so concurrent initializes cannot overshoot). An owner at its own cap loses one of its own sessions (see
+   * victimOf): a key that opens sessions without end only ever competes with itself.
    */
   claim(owner: string, perimeter: string): Claim {
+    // A revoked key's sessions already answer 404 at their next request; here they also give their room back.
+    const live = this.opts.ownerLive;
+    if (live) for (const s of [...this.sessions.values()]) if (!live(s.owner)) void this.close(s);
     const isRoot = owner === 'root';
     const mine = this.count((s) => s.owner === owner);
     const ownCap = isRoot ? this.limits.root : this.limits.perKey;
     if (mine >= ownCap) {
-      const victim = this.oldestOf(owner);
+      const victim = this.victimOf(owner);
       if (victim) this.evict(victim);
       return { kind: 'room' };
     }
@@ -100,8 +115,8 @@ export class SessionTable {
   }
 
   /** Records a session (after `claim`). */
-  add(s: Omit<Session, 'lastSeen' | 'openStreams'>): void {
-    this.sessions.set(s.id, { ...s, lastSeen: this.now(), openStreams: 0 });
+  add(s: Omit<Session, 'lastSeen' | 'openStreams' | 'requests'>): void {
+    this.sessions.set(s.id, { ...s, lastSeen: this.now(), openStreams: 0, requests: 0 });
   }
 
   /** The session with this id if it was created on this endpoint; otherwise undefined (answered as unknown). */
@@ -109,6 +124,7 @@ export class SessionTable {
     const s = this.sessions.get(id);
     if (!s || s.key !== key) return undefined;
     s.lastSeen = this.now();
+    s.requests += 1;
     return s;
   }
 

@@ -7,6 +7,7 @@ import { encodingAttacks } from './attacks-encodings.js';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
 import { pivotAttacks } from './attacks-pivot.js';
+import { sessionAttacks } from './attacks-sessions.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
 import { structureAttacks } from './attacks-structure.js';
 import { resourceAttacks } from './attacks-resources.js';
@@ -60,7 +61,9 @@ describe('adversarial perimeter', () => {
       const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx)]);
       // Alone, after the rest: a flood must not make a neighbouring attack answer "busy".
       const resources = await ledger.runAttacks(kind, resourceAttacks(ctx));
-      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes, ...resources]) }).toEqual({ broken: [], succeeded: [] });
+      // Last: session floods must not race the session-hop attacks above (each floods with a key of its own anyway).
+      const starve = await ledger.runAttacks(kind, sessionAttacks(ctx));
+      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes, ...resources, ...starve]) }).toEqual({ broken: [], succeeded: [] });
 
       const mine = ledger.attacks.filter((a) => a.upstream === kind);
       expect(new Set(mine.map((a) => a.name)).size).toBeGreaterThanOrEqual(MIN_DISTINCT_ATTACKS);

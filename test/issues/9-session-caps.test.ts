@@ -146,3 +146,13 @@ it('counts GET streams and reaps sessions that only hold one open', { timeout: 6
   expect(s.app.sessions.size).toBe(0);
   expect(s.app.sessions.stats().streams).toBe(0);
 });
+
+it("gives a revoked key's sessions' room back at the next initialize", { timeout: 60_000 }, async () => {
+  const { s, app2 } = await serverWithKeys({ sessionLimits: { perKey: 4, perPerimeter: 4 } });
+  const issued = await s.api('POST', '/api/perimeters/app/keys');
+  expect((await flood(s, '/mcp/app', issued.json.key as string, 4, 1)).statuses).toEqual({ 200: 4 });
+  expect((await open(s, '/mcp/app', app2)).status).toBe(503);
+  expect((await s.api('DELETE', `/api/perimeters/app/keys/${issued.json.id}`)).status).toBe(200);
+  expect((await open(s, '/mcp/app', app2)).status).toBe(200);
+  expect(s.app.sessions.counts()['app']).toBe(1);
+});
