@@ -30,6 +30,12 @@ export const AuditEvent = z.strictObject({
   commit: Label(128).optional(),
   paths: z.array(z.string()).optional(),
   args: z.unknown().optional(),
+  /** When the event happened (stored as `ts`); absent, the time of the write is used. */
+  at: z.iso.datetime().optional(),
+  /** Identical refusals merged into this entry while it waited (stored as `count` when above 1). */
+  count: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
+  /** When the last merged repetition happened (stored as `last_ts`). */
+  lastAt: z.iso.datetime().optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
@@ -66,6 +72,9 @@ export const EventRecord = z.strictObject({
   salt_id: z.string().optional(),
   paths: z.array(z.string()).optional(),
   args: z.unknown().optional(),
+  /** How many identical refusals this one entry stands for (absent: one). */
+  count: Count.min(2).optional(),
+  last_ts: z.iso.datetime().optional(),
   ...Sealing,
 });
 export type EventRecord = z.infer<typeof EventRecord>;
@@ -149,7 +158,7 @@ export function eventBody(
     v: 1,
     kind: 'event',
     seq: at.seq,
-    ts: at.ts,
+    ts: e.at ?? at.ts,
     perimeter: e.perimeter === undefined ? undefined : clean(e.perimeter),
     branch: e.branch === undefined ? undefined : clean(e.branch),
     surface: e.surface,
@@ -161,6 +170,8 @@ export function eventBody(
     duration_ms: Math.round(e.durationMs),
     commit: e.commit === undefined ? undefined : clean(e.commit),
     redaction: redact.mode,
+    count: e.count !== undefined && e.count > 1 ? e.count : undefined,
+    last_ts: e.count !== undefined && e.count > 1 ? e.lastAt : undefined,
     prev_hash: at.prevHash,
   };
   if (redact.mode === 'hmac-sha256') {

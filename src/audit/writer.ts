@@ -82,7 +82,8 @@ export class Writer {
       const st = await fh.stat();
       if (!st.isFile() || st.nlink !== 1) throw new Error('the active file must be a regular file with one link');
       const head = await this.readHead(fh, st.size);
-      const ts = this.c.now().toISOString();
+      // The event's own time (stamped when it was queued); a checkpoint written with it shares it.
+      const ts = e.at ?? this.c.now().toISOString();
       if (head.kind === 'head' && head.lastKind !== 'checkpoint') {
         const line = this.eventLine(e, { seq: head.seq + 1, ts, prevHash: head.hash });
         if (head.size + Buffer.byteLength(line) <= this.c.maxBytes) {

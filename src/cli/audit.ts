@@ -18,7 +18,7 @@ export interface AuditSetup {
 export interface Audit {
   readonly ledger: Ledger;
   record(r: CallRecord): void;
-  recordApi(r: { method: string; route: string; status: number; durationMs: number; bytes: number }): void;
+  recordApi(r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }): void;
   state(): Record<string, unknown>;
 }
 
@@ -66,18 +66,36 @@ export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Prom
         ...(r.commit === undefined ? {} : { commit: r.commit }),
         paths: [...r.paths],
       }),
-    recordApi: (r) =>
-      void ledger.append({
-        surface: 'api',
-        tool: `${r.method} ${r.route}`,
-        verdict: r.status === 401 || r.status === 403 ? 'deny' : r.status >= 500 ? 'error' : 'allow',
-        result: String(r.status),
-        bytes: r.bytes,
-        durationMs: r.durationMs,
-      }),
+    // Refusals cost the caller nothing: they wait behind every call entry and merge per source (see ledger.ts).
+    recordApi: (r) => {
+      const refused = r.status === 401 || r.status === 403;
+      void ledger.append(
+        {
+          surface: 'api',
+          tool: `${r.method} ${r.route}`,
+          verdict: refused ? 'deny' : r.status >= 500 ? 'error' : 'allow',
+          result: String(r.status),
+          bytes: r.bytes,
+          durationMs: r.durationMs,
+          at: r.at,
+        },
+        refused ? { lane: 'bulk', coalesce: `${r.source}\u0000${r.status}` } : {},
+      );
+    },
     state: () => {
       const s = ledger.state();
-      return { status: s.ok ? 'ok' : 'degraded', file: s.file, entries: s.entries, failures: s.failures, ...(s.lastError ? { last_error: s.lastError } : {}), signed: signingKey !== undefined, clear_paths: o.clearPaths };
+      return {
+        status: s.ok ? 'ok' : 'degraded',
+        file: s.file,
+        entries: s.entries,
+        failures: s.failures,
+        queued: s.queued,
+        coalesced: s.coalesced,
+        dropped: s.dropped,
+        ...(s.lastError ? { last_error: s.lastError } : {}),
+        signed: signingKey !== undefined,
+        clear_paths: o.clearPaths,
+      };
     },
   };
 }

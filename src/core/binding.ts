@@ -16,8 +16,10 @@ export interface AgentBinding {
   /** Tool names granted by the perimeter, or undefined for "the agent catalogue". */
   readonly granted: ReadonlySet<string> | undefined;
   readonly scope: Scope;
-  /** The perimeter's read globs, for deriving history prefixes. */
+  /** The perimeter's read globs, for deriving history prefixes (and the agent's own window in its instructions). */
   readonly readGlobs: readonly string[];
+  /** The perimeter's write globs: told to the agent at initialize, so it does not learn its scope by being refused. */
+  readonly writeGlobs: readonly string[];
   /**
    * False when something beyond `read` hides files (privacy zones always do): a commit touching a read prefix may
    * still touch only hidden files, so history must verify commits instead of trusting prefixes.
@@ -65,6 +67,7 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
     granted: perimeter.tools ? new Set(perimeter.tools) : undefined,
     scope: withPrivacy(scopeOf(perimeter), zones, { writeGrant: protect.isGranted }),
     readGlobs: perimeter.read,
+    writeGlobs: perimeter.write,
     prefixesExact: false,
     writeGuards: [(paths) => {
       const c = protect.check(paths);

@@ -1,8 +1,7 @@
-import type { Express, Request, Response } from 'express';
-import { createMcpExpressApp } from '@modelcontextprotocol/express';
+import express, { type Express, type Request, type Response } from 'express';
 import { isExposed, type Binding, type ServerPolicy } from '../core/index.js';
 import { bearerOf, sameSecret } from './auth.js';
-import { keyMatches } from './keys.js';
+import { matchingKeyId } from './keys.js';
 import { AGENT_CATALOGUE, ALL_TOOLS } from '../registry/index.js';
 import type { InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
@@ -10,9 +9,11 @@ import type { PerimeterStore } from '../registry/store.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
 import { bindingResolver } from './bindings.js';
+import { guardPolicy, requestGuard } from './guard.js';
+import { registeredOnly } from './root-repos.js';
 import type { Endpoint } from './endpoint.js';
 import { mcpRoute } from './mcp-route.js';
-import { SessionTable } from './sessions.js';
+import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
 
 export interface AppDeps {
@@ -28,17 +29,20 @@ export interface AppDeps {
   readonly host: string;
   readonly allowedHosts?: readonly string[];
   readonly rootEnabled?: boolean;
+  /** Repositories the operator surface may open besides those of registered perimeters (the configured ones). */
+  readonly rootRepos?: readonly string[];
   /** Serve perimeter URLs without agent keys (the founding spec's V0). */
   readonly openPerimeters?: boolean;
   readonly allowedOrigins?: readonly string[];
   /** Server-wide policy additions (privacy patterns, protected paths, default limits). */
   readonly policy?: ServerPolicy;
   readonly sessionIdleMs?: number;
-  readonly maxSessions?: number;
+  /** Session caps per key, per perimeter, for the operator and in all (defaults: DEFAULT_SESSION_LIMITS). */
+  readonly sessionLimits?: Partial<SessionLimits>;
   readonly jsonLimit?: string;
   readonly stateDir?: string;
   /** Called once per /api request after the answer is sent (the audit ledger). */
-  readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number }) => void;
+  readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
   /** Extra fields for the operator status (audit ledger state). */
   readonly statusExtra?: () => Record<string, unknown>;
 }
@@ -53,24 +57,31 @@ export interface App {
 /** Builds the HTTP app (routes, Bearer checks, Host/Origin checks). It does not listen. */
 export function createApp(deps: AppDeps): App {
   const started = Date.now();
-  const app = createMcpExpressApp({
-    host: deps.host,
-    ...(deps.allowedHosts ? { allowedHosts: [...deps.allowedHosts] } : {}),
-    ...(deps.allowedOrigins ? { allowedOrigins: [...deps.allowedOrigins] } : {}),
-    jsonLimit: deps.jsonLimit ?? '8mb',
-  });
+  const app = express();
   app.disable('x-powered-by');
+  // Before anything else, on every route: a bare Host from the allowed names, an origin-form target, our own Origin.
+  app.use(requestGuard(guardPolicy({ host: deps.host, allowedHosts: deps.allowedHosts, allowedOrigins: deps.allowedOrigins })));
+  app.use(express.json({ limit: deps.jsonLimit ?? '8mb' }));
   app.set('query parser', 'simple');
 
   const resolve = bindingResolver(deps.store, { rootEnabled: deps.rootEnabled ?? true, policy: deps.policy ?? {} });
   const isOps = (req: Request) => sameSecret(bearerOf(req.headers.authorization), deps.opsToken);
-  const admits = (ep: Endpoint, req: Request): boolean => {
-    if (ep.kind === 'root') return isOps(req);
-    if (deps.openPerimeters) return true;
+  const admits = (ep: Endpoint, req: Request): string | undefined => {
+    if (ep.kind === 'root') return isOps(req) ? 'root' : undefined;
     const p = deps.store.get(ep.id);
-    return p !== undefined && keyMatches(p, bearerOf(req.headers.authorization));
+    const keyId = p ? matchingKeyId(p, bearerOf(req.headers.authorization)) : undefined;
+    if (keyId !== undefined) return `key:${ep.id}:${keyId}`;
+    // Open perimeters have no keys to tell callers apart: the perimeter is the owner.
+    return deps.openPerimeters ? `open:${ep.id}` : undefined;
   };
-  const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, max: deps.maxSessions ?? 1_000 });
+  const ownerLive = (owner: string): boolean => {
+    if (owner === 'root') return true;
+    const [kind, id, keyId] = owner.split(':');
+    const p = id === undefined ? undefined : deps.store.get(id);
+    if (kind === 'open') return p !== undefined;
+    return (p?.keys ?? []).some((k) => k.id === keyId);
+  };
+  const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, ownerLive, ...(deps.sessionLimits ? { limits: deps.sessionLimits } : {}) });
 
   const describe = (ep: Endpoint, binding: Binding): Record<string, unknown> => {
     const tools = ALL_TOOLS.filter((t) => isExposed(binding, t)).map((t) => t.name);
@@ -86,7 +97,7 @@ export function createApp(deps: AppDeps): App {
       uptime_s: Math.round((Date.now() - started) / 1000),
       state_dir: deps.stateDir ?? null,
       // Most clients never send DELETE: a session quiet for a minute is reported idle until the reaper closes it.
-      sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts },
+      sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts, ...sessions.stats() },
       perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0 })),
       upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
       agent_catalogue: AGENT_CATALOGUE,
@@ -94,7 +105,11 @@ export function createApp(deps: AppDeps): App {
     };
   };
 
-  const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, sessions, version: deps.version, describe });
+  const rootInvoke: InvokeDeps = {
+    ...deps.invoke,
+    upstreamFor: registeredOnly(deps.invoke.upstreamFor, () => [...(deps.rootRepos ?? []), ...deps.store.list().map((p) => p.repo)]),
+  };
+  const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, rootInvoke, sessions, version: deps.version, describe });
 
   // Perimeter ids are shown to the operator only: an id plus a key is what opens a perimeter.
   app.get('/mcp', (req: Request, res: Response) => {
@@ -116,8 +131,11 @@ export function createApp(deps: AppDeps): App {
     const recordApi = deps.recordApi;
     app.use('/api', (req: Request, res: Response, next: () => void) => {
       const started = performance.now();
+      const at = new Date().toISOString();
       res.on('finish', () => {
         recordApi({
+          at,
+          source: req.socket.remoteAddress ?? 'unknown',
           method: req.method,
           route: req.originalUrl.split('?')[0] ?? req.originalUrl,
           status: res.statusCode,

@@ -12,12 +12,12 @@ export function hashKey(key: string): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
-/** True when `given` is one of the perimeter's keys; every stored hash is compared, in constant time. */
-export function keyMatches(p: Perimeter, given: string | undefined): boolean {
-  if (given === undefined) return false;
+/** The id of the perimeter key `given` is, if any; every stored hash is compared, in constant time. */
+export function matchingKeyId(p: Perimeter, given: string | undefined): string | undefined {
+  if (given === undefined) return undefined;
   const h = Buffer.from(hashKey(given), 'hex');
-  let found = false;
-  for (const k of p.keys ?? []) found = timingSafeEqual(h, Buffer.from(k.hash, 'hex')) || found;
+  let found: string | undefined;
+  for (const k of p.keys ?? []) if (timingSafeEqual(h, Buffer.from(k.hash, 'hex')) && found === undefined) found = k.id;
   return found;
 }
 

@@ -10,9 +10,14 @@ import { NOT_FOUND_BODY, rpcError } from './status.js';
 
 export interface McpRouteDeps {
   readonly resolve: (ep: Endpoint) => Binding | undefined;
-  /** True when the request's credentials open this endpoint (agent key, or the ops token for root). */
-  readonly admits: (ep: Endpoint, req: Request) => boolean;
+  /**
+   * Who the request's credentials make it, if they open this endpoint: 'root' for the ops token on root, an agent
+   * key's identity on a perimeter; undefined when they do not open it. Session caps are counted per owner.
+   */
+  readonly admits: (ep: Endpoint, req: Request) => string | undefined;
   readonly invoke: InvokeDeps;
+  /** The invoke dependencies of the operator surface (its upstream lookup opens registered repositories only). */
+  readonly rootInvoke: InvokeDeps;
   readonly sessions: SessionTable;
   readonly version: string;
   /** Extra status fields for GET on an endpoint. */
@@ -27,22 +32,32 @@ const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('
  * 2026-07-28 clients are served statelessly with a fresh server per request.
  */
 export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Response) => Promise<void>; close: () => Promise<void> } {
-  const serverFor = (ep: Endpoint | undefined) =>
+  const serverFor = (ep: Endpoint) =>
     createSessionServer({
-      resolve: () => (ep ? deps.resolve(ep) : undefined),
-      deps: deps.invoke,
+      resolve: () => deps.resolve(ep),
+      deps: ep.kind === 'root' ? deps.rootInvoke : deps.invoke,
       version: deps.version,
     });
-  const modern = createMcpHandler(({ requestInfo }) => serverFor(parseEndpoint(new URL(requestInfo?.url ?? 'http://x/').pathname)), {
-    legacy: 'reject',
-  });
-  const modernNode = toNodeHandler(modern);
+  // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
+  // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.
+  const modernLive = new Set<{ close: () => Promise<void> }>();
+  const serveModern = async (ep: Endpoint, req: Request, res: Response): Promise<void> => {
+    const modern = createMcpHandler(() => serverFor(ep), { legacy: 'reject' });
+    modernLive.add(modern);
+    res.on('close', () => {
+      modernLive.delete(modern);
+      void modern.close().catch(() => undefined);
+    });
+    await toNodeHandler(modern)(req, res, req.body);
+  };
 
   const handle = async (req: Request, res: Response): Promise<void> => {
+    // The one place the endpoint is read: from the request path, which the guard has checked is origin-form.
     const ep = parseEndpoint(req.path);
     const binding = ep ? deps.resolve(ep) : undefined;
     // A missing or wrong credential reads exactly like an unknown endpoint, so ids cannot be probed.
-    if (!ep || !binding || !deps.admits(ep, req)) {
+    const owner = ep && binding ? deps.admits(ep, req) : undefined;
+    if (!ep || !binding || owner === undefined) {
       res.status(404).json(NOT_FOUND_BODY);
       return;
     }
@@ -70,31 +85,49 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
     }
     const legacy = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
     if (!legacy) {
-      await modernNode(req, res, req.body);
+      await serveModern(ep, req, res);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
       res.status(400).json(rpcError(-32000, 'Bad Request: no valid session id; send initialize first.'));
       return;
     }
-    if (!deps.sessions.hasRoom()) {
-      res.status(503).json(rpcError(-32000, 'Too many open sessions; retry later.'));
-      return;
+    const perimeter = ep.kind === 'root' ? 'root' : ep.id;
+    // Claim and add with no await between them: concurrent initializes of one key cannot overshoot its cap.
+    const claim = deps.sessions.claim(owner, perimeter);
+    switch (claim.kind) {
+      case 'room':
+        break;
+      case 'full':
+        res.status(503).json(rpcError(-32000, 'Too many open sessions; close idle ones or retry later.'));
+        return;
+      default: {
+        const never: never = claim;
+        throw new Error(`unhandled claim ${String(never)}`);
+      }
     }
+    const id = randomUUID();
     const server = serverFor(ep);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => {
-        deps.sessions.add({ id, key, perimeter: ep.kind === 'root' ? 'root' : ep.id, transport, server });
-      },
-      onsessionclosed: (id) => deps.sessions.forget(id),
+      sessionIdGenerator: () => id,
+      onsessionclosed: (closed) => deps.sessions.forget(closed),
     });
-    transport.onclose = () => {
-      if (transport.sessionId) deps.sessions.forget(transport.sessionId);
-    };
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
+    transport.onclose = () => deps.sessions.forget(id);
+    deps.sessions.add({ id, key, perimeter, owner, transport, server });
+    try {
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    } finally {
+      // An initialize the transport refused never became a session: give its slot back.
+      if (transport.sessionId === undefined) await deps.sessions.drop(id);
+    }
   };
 
-  return { handle, close: () => modern.close() };
+  return {
+    handle,
+    close: async () => {
+      await Promise.all([...modernLive].map((m) => m.close().catch(() => undefined)));
+      modernLive.clear();
+    },
+  };
 }

@@ -7,29 +7,56 @@ export interface Session {
   readonly key: string;
   /** Perimeter id, for status counts ('root' for the operator surface). */
   readonly perimeter: string;
+  /** Who opened it: 'root' for the ops token, else one agent key (or the perimeter itself when perimeters are open). */
+  readonly owner: string;
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: McpServer;
   lastSeen: number;
   openStreams: number;
+  /** Requests seen after initialize: a session that made none or one is the first an eviction closes. */
+  requests: number;
 }
+
+/** How many sessions may be open at once, in each room. */
+export interface SessionLimits {
+  /** Agent sessions in the whole process. */
+  readonly max: number;
+  /** Agent sessions of one perimeter (all its keys and branches together). */
+  readonly perPerimeter: number;
+  /** Sessions of one agent key; at this cap one of the key's own sessions (abandoned ones first) is closed to make room. */
+  readonly perKey: number;
+  /** Operator sessions on /mcp/root: a room of their own, so agents can never fill it. */
+  readonly root: number;
+}
+
+export const DEFAULT_SESSION_LIMITS: SessionLimits = { max: 1_000, perPerimeter: 200, perKey: 32, root: 16 };
 
 export interface SessionTableOptions {
   readonly idleMs: number;
-  readonly max: number;
+  readonly limits?: Partial<SessionLimits>;
+  /** False once an owner's credential is gone (a revoked key, a deleted perimeter): its sessions stop taking room. */
+  readonly ownerLive?: (owner: string) => boolean;
   readonly now?: () => number;
 }
 
+/** The answer to "may this owner open one more session": yes, or the room that is full. */
+export type Claim = { kind: 'room' } | { kind: 'full'; room: 'perimeter' | 'server' };
+
 /**
  * The live sessions. The SDK neither expires sessions nor stops a session id from being replayed on another URL,
- * and most clients never send DELETE: this table does all three jobs.
+ * and most clients never send DELETE: this table does all three jobs, and keeps one key from taking every slot.
+ * An open GET stream does not keep a session alive: only requests do, so a held stream is reaped like any idle session.
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
   private readonly timer: NodeJS.Timeout;
   private readonly opts: SessionTableOptions;
+  readonly limits: SessionLimits;
+  private evicted = 0;
 
   constructor(opts: SessionTableOptions) {
     this.opts = opts;
+    this.limits = { ...DEFAULT_SESSION_LIMITS, ...opts.limits };
     this.timer = setInterval(() => void this.reap(), Math.max(1_000, Math.min(opts.idleMs, 60_000)));
     this.timer.unref();
   }
@@ -38,13 +65,58 @@ export class SessionTable {
     return (this.opts.now ?? Date.now)();
   }
 
-  /** True when another session may be opened. */
-  hasRoom(): boolean {
-    return this.sessions.size < this.opts.max;
+  private count(pred: (s: Session) => boolean): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if (pred(s)) n += 1;
+    return n;
   }
 
-  add(s: Omit<Session, 'lastSeen' | 'openStreams'>): void {
-    this.sessions.set(s.id, { ...s, lastSeen: this.now(), openStreams: 0 });
+  /**
+   * The owner's session an eviction closes: the least recently used of those that made at most one request after
+   * initialize (opened and abandoned, as a flood's are), else its least recently used one.
+   */
+  private victimOf(owner: string): Session | undefined {
+    let light: Session | undefined;
+    let oldest: Session | undefined;
+    for (const s of this.sessions.values()) {
+      if (s.owner !== owner) continue;
+      if (!oldest || s.lastSeen < oldest.lastSeen) oldest = s;
+      if (s.requests <= 1 && (!light || s.lastSeen < light.lastSeen)) light = s;
+    }
+    return light ?? oldest;
+  }
+
+  /**
+   * Claims a slot for one more session of `owner` on `perimeter`, synchronously (call `add` right after, before any
+   * await, so concurrent initializes cannot overshoot). An owner at its own cap loses one of its own sessions (see
+   * victimOf): a key that opens sessions without end only ever competes with itself.
+   */
+  claim(owner: string, perimeter: string): Claim {
+    // A revoked key's sessions already answer 404 at their next request; here they also give their room back.
+    const live = this.opts.ownerLive;
+    if (live) for (const s of [...this.sessions.values()]) if (!live(s.owner)) void this.close(s);
+    const isRoot = owner === 'root';
+    const mine = this.count((s) => s.owner === owner);
+    const ownCap = isRoot ? this.limits.root : this.limits.perKey;
+    if (mine >= ownCap) {
+      const victim = this.victimOf(owner);
+      if (victim) this.evict(victim);
+      return { kind: 'room' };
+    }
+    if (isRoot) return { kind: 'room' };
+    if (this.count((s) => s.perimeter === perimeter && s.owner !== 'root') >= this.limits.perPerimeter) return { kind: 'full', room: 'perimeter' };
+    if (this.count((s) => s.owner !== 'root') >= this.limits.max) return { kind: 'full', room: 'server' };
+    return { kind: 'room' };
+  }
+
+  private evict(s: Session): void {
+    this.evicted += 1;
+    void this.close(s);
+  }
+
+  /** Records a session (after `claim`). */
+  add(s: Omit<Session, 'lastSeen' | 'openStreams' | 'requests'>): void {
+    this.sessions.set(s.id, { ...s, lastSeen: this.now(), openStreams: 0, requests: 0 });
   }
 
   /** The session with this id if it was created on this endpoint; otherwise undefined (answered as unknown). */
@@ -52,6 +124,7 @@ export class SessionTable {
     const s = this.sessions.get(id);
     if (!s || s.key !== key) return undefined;
     s.lastSeen = this.now();
+    s.requests += 1;
     return s;
   }
 
@@ -59,10 +132,16 @@ export class SessionTable {
     this.sessions.delete(id);
   }
 
-  /** Closes sessions idle for longer than the limit with no open stream. */
+  /** Closes and forgets one session (an initialize that never completed). */
+  async drop(id: string): Promise<void> {
+    const s = this.sessions.get(id);
+    if (s) await this.close(s);
+  }
+
+  /** Closes sessions without a request for longer than the idle limit, open GET stream or not. */
   async reap(): Promise<number> {
     const cutoff = this.now() - this.opts.idleMs;
-    const idle = [...this.sessions.values()].filter((s) => s.openStreams === 0 && s.lastSeen < cutoff);
+    const idle = [...this.sessions.values()].filter((s) => s.lastSeen < cutoff);
     await Promise.all(idle.map((s) => this.close(s)));
     return idle.length;
   }
@@ -86,6 +165,13 @@ export class SessionTable {
     let idle = 0;
     for (const s of this.sessions.values()) if (s.openStreams === 0 && s.lastSeen < cutoff) idle++;
     return { active: this.sessions.size - idle, idle };
+  }
+
+  /** Open GET streams and sessions closed to make room, for the operator status. */
+  stats(): { streams: number; evicted: number; limits: SessionLimits } {
+    let streams = 0;
+    for (const s of this.sessions.values()) streams += s.openStreams;
+    return { streams, evicted: this.evicted, limits: this.limits };
   }
 
   get size(): number {

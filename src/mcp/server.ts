@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/server';
-import { isExposed, type Binding } from '../core/index.js';
+import { isExposed, type AgentBinding, type Binding } from '../core/index.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { invoke, type InvokeDeps } from './invoke.js';
 
@@ -22,10 +22,7 @@ export function createSessionServer(opts: SessionServerOptions): McpServer {
   const server = new McpServer(
     { name: SERVER_NAME, version: opts.version },
     {
-      instructions:
-        binding?.surface === 'agent'
-          ? `You work inside one perimeter of a repository, on branch "${binding.branch}". Paths outside it do not exist for you; writes outside it are refused.`
-          : 'Operator surface: every repository and branch, unfiltered. Never connect an agent here.',
+      instructions: binding === undefined ? 'Not found.' : binding.surface === 'agent' ? agentInstructions(binding) : ROOT_INSTRUCTIONS,
     },
   );
   if (binding === undefined) return server;
@@ -47,6 +44,32 @@ export function createSessionServer(opts: SessionServerOptions): McpServer {
     );
   }
   return server;
+}
+
+const ROOT_INSTRUCTIONS = 'Operator surface: every registered repository and branch, unfiltered. Never connect an agent here.';
+
+const list = (globs: readonly string[]): string => globs.map((g) => JSON.stringify(g)).join(', ');
+
+/**
+ * What an agent is told at initialize: its own window (branch, read and write globs, limits) and nothing about any
+ * other perimeter. Knowing its write scope up front spares it learning the scope by being refused.
+ */
+export function agentInstructions(b: AgentBinding): string {
+  const lines = [
+    `You work inside one perimeter of a repository, on branch "${b.branch}" (fixed by your URL).`,
+    `You can read: ${b.readGlobs.length ? list(b.readGlobs) : 'nothing'}. Anything else does not exist for you.`,
+    b.writeGlobs.length ? `You can write (push_files): ${list(b.writeGlobs)}; writes elsewhere are refused.` : 'You cannot write: this perimeter is read-only.',
+    'Privacy zones (secrets such as .env files, private keys and credential files) are always hidden, even where you can read.',
+  ];
+  const l = b.limits;
+  const limits = [
+    l.calls_per_minute === undefined ? undefined : `${l.calls_per_minute} calls per minute`,
+    l.commits_per_hour === undefined ? undefined : `${l.commits_per_hour} commits per hour`,
+    l.files_per_commit === undefined ? undefined : `${l.files_per_commit} files per commit`,
+    l.max_file_bytes === undefined ? undefined : `${l.max_file_bytes} bytes per file`,
+  ].filter((x): x is string => x !== undefined);
+  if (limits.length) lines.push(`Limits: ${limits.join(', ')}.`);
+  return lines.join('\n');
 }
 
 /** The client's self-declared name (2025 handshake or 2026 per-request envelope). Informational, never authorization. */

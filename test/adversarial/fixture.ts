@@ -138,6 +138,10 @@ async function bareClone(source: string): Promise<{ dir: string; cleanup: () => 
   return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
+// The suite opens far more sessions with app's key than one agent would, and keeps ctx.app open throughout: a key
+// at its cap loses its least recently used session, so the cap here is above what the suite itself opens.
+const HARNESS_SESSIONS = { perKey: 160 };
+
 /** Starts the server over one upstream with the adversarial perimeters and keys. */
 let sharedSource: ReturnType<typeof buildSource> | undefined;
 let users = 0;
@@ -157,10 +161,10 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });

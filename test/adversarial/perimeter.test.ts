@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encodingAttacks } from './attacks-encodings.js';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
+import { pivotAttacks } from './attacks-pivot.js';
+import { sessionAttacks } from './attacks-sessions.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
 import { structureAttacks } from './attacks-structure.js';
 import { resourceAttacks } from './attacks-resources.js';
@@ -54,12 +56,14 @@ describe('adversarial perimeter', () => {
       if (!ctx) throw new Error(`no fixture for ${kind}`);
       const broken = await ledger.runLegit(kind, legitUses(ctx));
       const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)], 4);
-      const http = await ledger.runAttacks(kind, httpAttacks(ctx), 4);
+      const http = await ledger.runAttacks(kind, [...httpAttacks(ctx), ...pivotAttacks(ctx)], 4);
       // Structure attacks first: they rely on fixture files that later write attacks delete.
       const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx)]);
       // Alone, after the rest: a flood must not make a neighbouring attack answer "busy".
       const resources = await ledger.runAttacks(kind, resourceAttacks(ctx));
-      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes, ...resources]) }).toEqual({ broken: [], succeeded: [] });
+      // Last: session floods must not race the session-hop attacks above (each floods with a key of its own anyway).
+      const starve = await ledger.runAttacks(kind, sessionAttacks(ctx));
+      expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes, ...resources, ...starve]) }).toEqual({ broken: [], succeeded: [] });
 
       const mine = ledger.attacks.filter((a) => a.upstream === kind);
       expect(new Set(mine.map((a) => a.name)).size).toBeGreaterThanOrEqual(MIN_DISTINCT_ATTACKS);

@@ -93,7 +93,8 @@ describe('Host and Origin', () => {
   it('refuses a foreign browser Origin and a foreign Host with 403 on MCP and API routes', async () => {
     expect((await post(`${srv.url}/mcp/app`, { ...auth(key), origin: 'http://evil.example' })).status).toBe(403);
     expect((await fetch(`${srv.url}/api/perimeters`, { headers: { ...auth(OPS_TOKEN), origin: 'https://evil.example' } })).status).toBe(403);
-    expect((await post(`${srv.url}/mcp/app`, { ...auth(key), origin: 'http://localhost:5173' })).status).toBe(200);
+    // Issue 9 item 12: only the server's own origin, not any port on localhost (test/issues/9-origin-own-port.test.ts).
+    expect((await post(`${srv.url}/mcp/app`, { ...auth(key), origin: `http://localhost:${new URL(srv.url).port}` })).status).toBe(200);
   });
 });
 

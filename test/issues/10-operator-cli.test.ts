@@ -188,11 +188,11 @@ describe('session activity in status', () => {
   it('a session with no request for a minute and no open stream counts as idle', async () => {
     const { SessionTable } = await import('../../src/http/sessions.js');
     let now = 0;
-    const table = new SessionTable({ idleMs: 30 * 60_000, max: 10, now: () => now });
+    const table = new SessionTable({ idleMs: 30 * 60_000, limits: { max: 10 }, now: () => now });
     // activity() reads only the table's own fields; the transport and server are never touched here.
     const stub = { close: async () => undefined } as never;
-    table.add({ id: 'a', key: 'k', perimeter: 'docs', transport: stub, server: stub });
-    table.add({ id: 'b', key: 'k', perimeter: 'docs', transport: stub, server: stub });
+    table.add({ id: 'a', key: 'k', perimeter: 'docs', owner: 'key:docs:k', transport: stub, server: stub });
+    table.add({ id: 'b', key: 'k', perimeter: 'docs', owner: 'key:docs:k', transport: stub, server: stub });
     expect(table.activity(60_000)).toEqual({ active: 2, idle: 0 });
     now = 61_000;
     table.lookup('a', 'k');

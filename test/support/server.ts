@@ -4,7 +4,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createApp, type App } from '../../src/http/app.js';
+import { createApp, type App, type AppDeps } from '../../src/http/app.js';
+import type { SessionLimits } from '../../src/http/sessions.js';
 import type { ServerPolicy } from '../../src/core/index.js';
 import type { CallRecord, Gate, RateLimiter } from '../../src/mcp/index.js';
 import { perimeterService } from '../../src/registry/perimeters.js';
@@ -40,6 +41,10 @@ export interface TestServerOptions {
   upstreamFor?: UpstreamFor;
   rootEnabled?: boolean;
   sessionIdleMs?: number;
+  sessionLimits?: Partial<SessionLimits>;
+  /** Also hand call records and /api requests to these (the audit ledger, in the ledger tests). */
+  record?: (r: CallRecord) => void;
+  recordApi?: AppDeps['recordApi'];
   /** Default true here; the key tests turn it off. */
   openPerimeters?: boolean;
   limiter?: RateLimiter;
@@ -61,7 +66,16 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     upstreamFor,
     upstreams: [local],
     opsToken: OPS_TOKEN,
-    invoke: { upstreamFor, log: () => undefined, record: (r) => records.push(r), ...(opts.limiter ? { limiter: opts.limiter } : {}), ...(opts.gate ? { gate: opts.gate } : {}) },
+    invoke: {
+      upstreamFor,
+      log: () => undefined,
+      record: (r) => {
+        records.push(r);
+        opts.record?.(r);
+      },
+      ...(opts.limiter ? { limiter: opts.limiter } : {}),
+      ...(opts.gate ? { gate: opts.gate } : {}),
+    },
     version: 'test',
     publicUrl: () => url,
     host: '127.0.0.1',
@@ -69,6 +83,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     openPerimeters: opts.openPerimeters ?? true,
     ...(opts.policy ? { policy: opts.policy } : {}),
     ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
+    ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
+    ...(opts.recordApi ? { recordApi: opts.recordApi } : {}),
     stateDir,
   });
   const server: Server = await new Promise((resolve) => {
