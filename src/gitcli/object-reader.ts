@@ -5,6 +5,7 @@
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
 import type { Readable, Writable } from 'node:stream';
 import { HARDENED_CONFIG, hardenedEnv } from './hardening.js';
+import { parentPath } from './run.js';
 import { countSpawn } from './spawns.js';
 
 /** What `info` learns about a name: its id, type and size, or that git knows no such object. */
@@ -64,6 +65,7 @@ class BatchProcess {
       for (const p of this.queue.splice(0)) p.reject(e);
       onExit(this);
     };
+    this.hold(false);
     this.child.on('error', die);
     this.child.on('exit', () => die());
     this.child.stdout.on('close', () => die());
@@ -71,8 +73,15 @@ class BatchProcess {
 
   /** Sends `lines` (one command each) and a flush; answers arrive through `pending`, in the same order. */
   send(lines: readonly string[], pending: readonly Pending[]): void {
+    if (this.queue.length === 0) this.hold(true);
     this.queue.push(...pending);
     this.child.stdin.write(`${lines.join('\n')}\nflush\n`);
+  }
+
+  /** An idle reader must not keep the server (or a test run) alive: the process is referenced only while asked. */
+  private hold(on: boolean): void {
+    const handles = [this.child, this.child.stdout, this.child.stderr, this.child.stdin] as unknown as { ref?(): void; unref?(): void }[];
+    for (const h of handles) (on ? h.ref : h.unref)?.call(h);
   }
 
   /** Closes stdin: git finishes what it has and exits. */
@@ -98,6 +107,11 @@ class BatchProcess {
     }
   }
 
+  private done(): void {
+    this.queue.shift();
+    if (this.queue.length === 0) this.hold(false);
+  }
+
   private take(n: number): Buffer {
     const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks, this.buffered);
     const out = all.subarray(0, n);
@@ -120,7 +134,7 @@ class BatchProcess {
       const h = this.header!;
       this.bodyLeft = -1;
       this.header = undefined;
-      this.queue.shift();
+      this.done();
       head.resolve({ kind: 'object', sha: h.sha, type: h.type, bytes: body });
       return true;
     }
@@ -137,7 +151,7 @@ class BatchProcess {
     if (nl < 0) return false;
     const line = this.take(nl + 1).toString('utf8', 0, nl);
     if (line.endsWith(' missing') || line.endsWith(' ambiguous')) {
-      this.queue.shift();
+      this.done();
       head.resolve(head.command === 'info' ? { found: false } : { kind: 'missing' });
       return true;
     }
@@ -145,7 +159,7 @@ class BatchProcess {
     if (!m) throw new Error('unexpected header line');
     const info = { sha: m[1]!, type: m[2]!, size: Number(m[3]) };
     if (head.command === 'info') {
-      this.queue.shift();
+      this.done();
       head.resolve({ found: true, ...info });
       return true;
     }
@@ -158,7 +172,7 @@ class BatchProcess {
 export interface ObjectReaderOptions {
   /** The repository's git dir (reads never consult a working tree). */
   readonly gitDir: string;
-  /** PATH to find git with (the caller's; nothing else is inherited). */
+  /** PATH to find git with; default the parent's (nothing else is inherited). */
   readonly path?: string | undefined;
 }
 
@@ -184,7 +198,7 @@ export function createObjectReader(opts: ObjectReaderOptions): ObjectReader {
   const current = (): BatchProcess => {
     if (ended) throw new ObjectReaderError('object reader ended', 'ended');
     if (!proc || proc.dead) {
-      proc = new BatchProcess(opts.gitDir, opts.path, (p) => {
+      proc = new BatchProcess(opts.gitDir, opts.path ?? parentPath(), (p) => {
         if (proc === p) proc = undefined;
       });
     }
