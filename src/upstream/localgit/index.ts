@@ -8,7 +8,7 @@ import { compare, getCommit, listCommits } from './history.js';
 import { readBlobs } from './blobs.js';
 import { createKeyedMutex } from './mutex.js';
 import { branchHead, resolveCommit } from './refs.js';
-import { openRepo, type Repo } from './repo.js';
+import { closeRepo, openRepo, type Repo } from './repo.js';
 import { listTree } from './tree.js';
 import { commitFiles, type WriteHooks } from './write.js';
 
@@ -49,14 +49,14 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
       if (alive) return ok(cached);
       // A repository that went away takes its reader with it; a new one at the same path gets a fresh reader.
       opened.delete(path);
-      cached.reader.end();
+      closeRepo(cached);
     }
     const repo = await openRepo(path, log);
     if (repo.ok) {
       const raced = opened.get(path);
       // Two calls opening the same path at once: keep the first, end the other's (not yet started) reader.
       if (raced) {
-        repo.value.reader.end();
+        closeRepo(repo.value);
         return ok(raced);
       }
       known.add(path);
@@ -180,7 +180,7 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
     },
 
     async close() {
-      for (const repo of opened.values()) repo.reader.end();
+      for (const repo of opened.values()) closeRepo(repo);
       opened.clear();
     },
   };

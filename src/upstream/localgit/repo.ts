@@ -5,7 +5,9 @@ import { fail, gitFailure, ok, type Failed, type Log } from './errors.js';
 import { runGit, type GitCall } from '../../gitcli/run.js';
 import { createObjectReader, type ObjectReader } from '../../gitcli/object-reader.js';
 import { createTreeReader, type TreeReader } from '../../gitcli/tree-objects.js';
+import { createDiffReader, type DiffReader } from '../../gitcli/diff-reader.js';
 import { createListingCache, type ListingCache } from './listing-cache.js';
+import { DIFF_READER_ARGS, MAX_DIFF_BYTES } from './diff.js';
 
 /** An opened repository. Reads run with GIT_DIR set, so a working tree is never consulted. */
 export interface Repo {
@@ -23,6 +25,14 @@ export interface Repo {
   readonly trees: TreeReader;
   /** Recursive listings by tree id (immutable, so never stale). */
   readonly listings: ListingCache;
+  /** The repository's long-lived tree-to-tree diff process (started on first use). */
+  readonly diffs: DiffReader;
+}
+
+/** Ends a repository's long-lived processes (it was dropped, or the upstream is closing). */
+export function closeRepo(repo: Repo): void {
+  repo.reader.end();
+  repo.diffs.end();
 }
 
 /** Opens `path` as a repository: `invalid` when relative, `not_found` when it is not a repository root. */
@@ -65,5 +75,6 @@ export async function openRepo(path: string, log: Log): Promise<{ ok: true; valu
     reader,
     trees: createTreeReader(reader),
     listings: createListingCache(),
+    diffs: createDiffReader(gitDir, DIFF_READER_ARGS, MAX_DIFF_BYTES),
   });
 }
