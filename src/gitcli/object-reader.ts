@@ -84,6 +84,10 @@ class BatchProcess {
     for (const h of handles) (on ? h.ref : h.unref)?.call(h);
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** Closes stdin: git finishes what it has and exits. */
   end(): void {
     this.child.stdin.end();
@@ -184,6 +188,8 @@ export interface ObjectReader {
   contents(names: readonly string[], maxBytes: number): Promise<ObjectRead[]>;
   /** Ends the process; later calls fail with `ended`. */
   end(): void;
+  /** The running process's id, if one runs (diagnostics, and tests that kill it). */
+  pid(): number | undefined;
 }
 
 /** Names sent to git must be one line each: ids and validated ref names never contain these. */
@@ -255,5 +261,7 @@ export function createObjectReader(opts: ObjectReaderOptions): ObjectReader {
       proc?.end();
       proc = undefined;
     },
+
+    pid: () => (proc && !proc.dead ? proc.pid : undefined),
   };
 }
