@@ -61,6 +61,14 @@ async function exactLookup(repo: Repo, names: readonly string[], peel: string): 
   });
 }
 
+/** The id `name` (a full ref name) points at, read exactly by `show-ref --verify`; undefined when missing. */
+async function exactRef(repo: Repo, name: string): Promise<string | undefined | Failed> {
+  const run = await runGit(['show-ref', '--verify', '--hash', name], repo.call);
+  if (run.code === 0) return run.stdout.toString('utf8').trim();
+  if (run.code !== 1 && run.code !== 128) return gitFailure(run, 'resolving a ref', repo.log);
+  return undefined;
+}
+
 /** Resolves a branch, tag or full commit id to a commit id; `not_found` (or `empty_repository`) otherwise. */
 export async function resolveCommit(repo: Repo, ref: string): Promise<{ ok: true; value: string } | Failed> {
   const names = candidates(ref);
@@ -69,10 +77,13 @@ export async function resolveCommit(repo: Repo, ref: string): Promise<{ ok: true
     const hit = exact.find((s) => s !== undefined);
     if (hit) return ok(hit);
   } else {
+    // `show-ref --verify` takes the name exactly (rev-parse would DWIM it too); the reader then peels the id.
     for (const c of names) {
-      const run = await runGit(['rev-parse', '-q', '--verify', `${c}^{commit}`], repo.call);
-      if (run.code === 0) return ok(run.stdout.toString('utf8').trim());
-      if (run.code !== 1 && run.code !== 128) return gitFailure(run, 'resolving a ref', repo.log);
+      const id = isFullId(c) ? c : await exactRef(repo, c);
+      if (typeof id === 'object') return id;
+      if (id === undefined) continue;
+      const [peeled] = await repo.reader.info([`${id}^{commit}`]);
+      if (peeled?.found) return ok(peeled.sha);
     }
   }
   if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
@@ -96,9 +107,9 @@ export async function branchHead(repo: Repo, branch: string): Promise<{ ok: true
   const exact = await exactLookup(repo, [`refs/heads/${branch}`], '');
   if (exact?.[0] !== undefined) return ok(exact[0]);
   if (!exact) {
-    const run = await runGit(['show-ref', '--verify', '--hash', `refs/heads/${branch}`], repo.call);
-    if (run.code === 0) return ok(run.stdout.toString('utf8').trim());
-    if (run.code !== 1 && run.code !== 128) return gitFailure(run, 'reading a branch', repo.log);
+    const id = await exactRef(repo, `refs/heads/${branch}`);
+    if (typeof id === 'object') return id;
+    if (id !== undefined) return ok(id);
   }
   if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
   return fail('not_found', `Branch not found: ${branch}`);
