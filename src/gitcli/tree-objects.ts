@@ -134,7 +134,8 @@ function person(line: string): ParsedCommit['author'] {
   const gt = lt < 0 ? -1 : line.indexOf('>', lt);
   if (lt < 0 || gt < lt) return { name: line.trim(), email: '', epoch: '0' };
   const epoch = line.slice(gt + 1).trim().split(' ')[0] ?? '0';
-  return { name: line.slice(0, lt).trim(), email: line.slice(lt + 1, gt), epoch: /^\d+$/.test(epoch) ? epoch : '0' };
+  // As git's split_ident_line: the name keeps leading spaces, loses trailing ones; the email ends at the first '>'.
+  return { name: line.slice(0, lt).trimEnd(), email: line.slice(lt + 1, gt), epoch: /^\d+$/.test(epoch) ? epoch : '0' };
 }
 
 /** Parses a raw commit object (headers, a blank line, the message). */

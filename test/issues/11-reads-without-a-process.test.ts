@@ -80,4 +80,35 @@ describe('issue 11: local reads without a process per call', () => {
     expect(reach.value).toEqual(plain.value);
     expect(plain.value.ok && plain.value.value.files.map((f) => [f.path, f.status])).toEqual([['a.txt', 'modified']]);
   });
+
+  it('reads a hand-made commit header exactly as git log prints it (odd identities, multi-line headers)', async () => {
+    const head = await g.head('main');
+    const tree = (await g.git('rev-parse', `${head}^{tree}`)).trim();
+    const raw = [
+      `tree ${tree}`,
+      `parent ${head}`,
+      'author  Odd  Name   <odd@example.test> 1700000000 +0200',
+      'committer <> 1700000001 -0130',
+      'gpgsig -----BEGIN PGP SIGNATURE-----',
+      ' not really',
+      ' -----END PGP SIGNATURE-----',
+      '',
+      'subject line',
+      '',
+      'body with trailing lines',
+      '',
+      '',
+    ].join('\n');
+    const { execFile } = await import('node:child_process');
+    const made = await new Promise<string>((resolve, reject) => {
+      const c = execFile('git', ['-C', g.dir, 'hash-object', '-t', 'commit', '-w', '--stdin'], (e, out) => (e ? reject(e) : resolve(String(out).trim())));
+      c.stdin?.end(raw);
+    });
+    await g.git('update-ref', 'refs/heads/odd', made);
+    const fromReader = await up.getCommit(g.dir, made);
+    const fromLog = await up.listCommits(g.dir, 'refs/heads/odd', { paths: [''], skip: 0, limit: 1 });
+    const logged = fromLog.ok ? fromLog.value.commits[0] : undefined;
+    expect(fromReader.ok && fromReader.value).toMatchObject({ sha: made, message: logged?.message, author: logged?.author, committer: logged?.committer, parents: [head] });
+    expect(logged?.author.name).toBe(' Odd  Name');
+  });
 });
