@@ -1,5 +1,6 @@
 // Turns the JSON results into bench/REPORT.md: machine, method, figures, targets met or missed, and the chart.
 import type { Machine } from './machine.js';
+import { readsVsGitSection } from './reads-vs-git.js';
 
 type R = Record<string, any>;
 const yes = (b: unknown) => (b === true ? 'met' : b === false ? '**missed**' : 'n/a');
@@ -174,6 +175,8 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     s.context ? context(s.context) : '',
     '',
     s.large_repo ? large(s.large_repo) : '',
+    '',
+    s.reads_vs_git ? readsVsGitSection(s.reads_vs_git) : '',
     '',
     notes,
     '',

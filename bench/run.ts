@@ -12,6 +12,7 @@ import { benchLargeRepo } from './large-repo.js';
 import { describeMachine } from './machine.js';
 import { benchOverhead, type Series } from './overhead.js';
 import { renderReport } from './report.js';
+import { benchReadsVsGit } from './reads-vs-git.js';
 import { benchScale } from './scale.js';
 import { progress } from './stats.js';
 import { benchUpstreamCost } from './upstream-cost.js';
@@ -29,6 +30,7 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
   ['upstream_cost', () => benchUpstreamCost(smoke)],
   ['context', () => benchContext()],
   ['large_repo', () => benchLargeRepo(smoke)],
+  ['reads_vs_git', () => benchReadsVsGit(smoke)],
 ];
 
 const machine = describeMachine();

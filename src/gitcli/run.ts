@@ -2,6 +2,7 @@
 // hardening.ts, raw bytes back, exit codes as data. (The one read of process.env below src/cli: it only forwards PATH.)
 import { execFile } from 'node:child_process';
 import { HARDENED_CONFIG, hardenedEnv } from './hardening.js';
+import { countSpawn } from './spawns.js';
 
 /** What one git invocation produced. `code` is null when git could not run at all (`spawnError` says why). */
 export interface GitRun {
@@ -22,9 +23,15 @@ export interface GitCall {
 /** Output ceiling for one call; a read above it fails as `too_large` instead of eating memory unbounded. */
 export const MAX_OUTPUT_BYTES = 512 * 1024 * 1024;
 
+/** The PATH git is found with: the parent's, forwarded (the only variable git-blinder passes through). */
+export function parentPath(): string | undefined {
+  return process.env['PATH'];
+}
+
 /** Runs `git <args>`; never throws for a git failure (the exit code is data), only for a broken caller. */
 export function runGit(args: readonly string[], call: GitCall): Promise<GitRun> {
-  const env: Record<string, string> = { ...hardenedEnv(process.env['PATH']), ...(call.gitDir ? { GIT_DIR: call.gitDir } : {}), ...call.env };
+  const env: Record<string, string> = { ...hardenedEnv(parentPath()), ...(call.gitDir ? { GIT_DIR: call.gitDir } : {}), ...call.env };
+  countSpawn(args.find((a) => !a.startsWith('-')) ?? 'git');
   return new Promise((resolve) => {
     const child = execFile(
       'git',

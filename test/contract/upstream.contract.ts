@@ -221,5 +221,64 @@ export function runUpstreamContract(
       const tree = await f.upstream.getTree(f.repo, 'main', 'w');
       expect(tree.ok && tree.value.entries.map((e) => e.path).sort()).toEqual([0, 1, 2, 3, 4].map((i) => `w/${i}.txt`));
     });
+
+    // Other processes write while the upstream serves: a reader kept between calls must see their objects and refs.
+    const text = async (ref: string, path: string) => {
+      const r = await f.upstream.readFiles(f.repo, ref, [path]);
+      const one = r.ok ? r.value[0] : undefined;
+      return one?.ok ? Buffer.from(one.content, one.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8') : one?.error.code;
+    };
+
+    it('sees new loose objects and a moved branch between two calls', async () => {
+      expect(await text('main', 'README.md')).toBe('hello\n');
+      const before = await f.git.head('main');
+      await f.git.commit({ message: 'out of band edit', files: { 'README.md': 'edited\n', 'new/fresh.txt': 'fresh\n' } });
+      const after = await f.git.head('main');
+      expect(await f.upstream.branchHead(f.repo, 'main')).toEqual({ ok: true, value: after });
+      expect(await text('main', 'README.md')).toBe('edited\n');
+      expect(await text('main', 'new/fresh.txt')).toBe('fresh\n');
+      expect(await text(before, 'README.md')).toBe('hello\n');
+      const tree = await f.upstream.getTree(f.repo, 'main', 'new');
+      expect(tree.ok && tree.value.entries.map((e) => e.path)).toEqual(['new/fresh.txt']);
+      const page = await f.upstream.listCommits(f.repo, 'main', { paths: [''], skip: 0, limit: 1 });
+      expect(page.ok && page.value.commits[0]?.sha).toBe(after);
+    });
+
+    it('sees objects moved into a new pack and written straight into one', async () => {
+      expect(await text('main', 'src/a.ts')).toBe('export const a = 2;\nexport const b = 3;\n');
+      // Every object into one new pack, loose copies removed: a reader that remembered loose paths must look again.
+      await f.git.git('repack', '-a', '-d', '-q');
+      await f.git.git('prune-packed');
+      expect(await text('main', 'src/a.ts')).toBe('export const a = 2;\nexport const b = 3;\n');
+      await f.git.commit({ message: 'after repack', files: { 'packed/late.txt': 'late\n' } });
+      await f.git.git('repack', '-d', '-q');
+      await f.git.git('prune-packed');
+      expect(await text('main', 'packed/late.txt')).toBe('late\n');
+      const head = await f.git.head('main');
+      const c = await f.upstream.getCommit(f.repo, head, 'main');
+      expect(c.ok && c.value.files.map((x) => x.path)).toEqual(['packed/late.txt']);
+    });
+
+    it('sees packed refs, a loose ref over a packed one, and a ref moved inside packed-refs', async () => {
+      const main = await f.git.head('main');
+      const feature = await f.git.head('feature');
+      expect(await f.upstream.branchHead(f.repo, 'feature')).toEqual({ ok: true, value: feature });
+      await f.git.git('pack-refs', '--all', '--prune');
+      expect(await f.upstream.branchHead(f.repo, 'feature')).toEqual({ ok: true, value: feature });
+      expect(await text('feature', 'src/feature.ts')).toBe('feature\n');
+      // A loose ref now shadows the packed one.
+      await f.git.git('update-ref', 'refs/heads/feature', main);
+      expect(await f.upstream.branchHead(f.repo, 'feature')).toEqual({ ok: true, value: main });
+      expect(await text('feature', 'src/feature.ts')).toBe('not_found');
+      // Back into packed-refs only, moved there.
+      await f.git.git('update-ref', 'refs/heads/feature', feature);
+      await f.git.git('pack-refs', '--all', '--prune');
+      expect(await f.upstream.branchHead(f.repo, 'feature')).toEqual({ ok: true, value: feature });
+      expect(await text('feature', 'src/feature.ts')).toBe('feature\n');
+      // Deleted while packed: gone at once.
+      await f.git.git('update-ref', '-d', 'refs/heads/feature');
+      const gone = await f.upstream.branchHead(f.repo, 'feature');
+      expect(!gone.ok && gone.error.code).toBe('not_found');
+    });
   });
 }

@@ -1,9 +1,9 @@
-// File reads: one `ls-tree` for the entries (mode tells symlinks apart), one `cat-file --batch` for the contents.
+// File reads through the repository's object reader: entries found by walking tree objects (mode tells symlinks
+// apart), sizes from `info`, contents only for blobs under the cap. No process per call.
 import type { FileRead } from '../types.js';
-import { gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from '../../gitcli/run.js';
+import { ok, type Failed } from './errors.js';
 import type { Repo } from './repo.js';
-import { parseLsTree, type RawEntry } from './tree.js';
+import { entryType, rootTree, type RawEntry } from './tree.js';
 import { isTreePath } from './paths.js';
 
 const SNIFF_BYTES = 8000;
@@ -48,45 +48,44 @@ export async function readBlobs(
   paths: readonly string[],
   maxFileBytes: number,
 ): Promise<{ ok: true; value: FileRead[] } | Failed> {
-  // A path git would resolve outside the tree (or reject as a pathspec) simply does not exist here.
-  const wanted = paths.filter((p) => p !== '' && isTreePath(p));
-  const entries = new Map<string, RawEntry>();
-  if (wanted.length > 0) {
-    // Non-recursive ls-tree with literal pathspecs lists exactly the named entries (descending as needed).
-    const run = await runGit(['ls-tree', '-l', '-z', '--full-tree', commit, '--', ...new Set(wanted)], repo.call);
-    if (run.code !== 0) return gitFailure(run, 'reading files', repo.log);
-    for (const e of parseLsTree(run.stdout)) entries.set(e.path, e);
-  }
-  const readable = (e: RawEntry | undefined): e is RawEntry => !!e && (e.type === 'file' || e.type === 'symlink');
-  const ids = [
-    ...new Set(
-      paths
-        .map((p) => entries.get(p))
-        .filter(readable)
-        .filter((e) => (e.size ?? 0) <= maxFileBytes)
-        .map((e) => e.sha),
-    ),
-  ];
-  let contents = new Map<string, Buffer>();
-  if (ids.length > 0) {
-    const run = await runGit(['cat-file', '--batch'], { ...repo.call, input: ids.map((id) => `${id}\n`).join('') });
-    if (run.code !== 0) return gitFailure(run, 'reading files', repo.log);
-    contents = parseBatch(run.stdout, ids);
-  }
-  return ok(
-    paths.map((path): FileRead => {
-      const e = entries.get(path);
-      if (!readable(e)) return { path, ok: false, error: { code: 'not_found', message: `File not found: ${path}` } };
-      if ((e.size ?? 0) > maxFileBytes) {
-        return { path, ok: false, error: { code: 'too_large', message: `File is larger than ${maxFileBytes} bytes: ${path}` } };
-      }
-      const bytes = contents.get(e.sha);
-      if (!bytes) throw new Error('a blob listed by ls-tree is missing from the object database');
-      const body = encodeContent(bytes);
-      return e.type === 'symlink'
-        ? { path, ok: true, sha: e.sha, size: bytes.length, ...body, symlink: true }
-        : { path, ok: true, sha: e.sha, size: bytes.length, ...body };
-    }),
-  );
+  // A reader that cannot answer throws ObjectReaderError; the adapter boundary (index.ts) translates it.
+  return ok(await readThroughReader(repo, commit, paths, maxFileBytes));
 }
 
+async function readThroughReader(repo: Repo, commit: string, paths: readonly string[], maxFileBytes: number): Promise<FileRead[]> {
+  const root = await rootTree(repo, commit);
+  if (!root) throw new Error('a resolved commit has no tree');
+  // A path git would resolve outside the tree simply does not exist here; entries are found by exact bytes.
+  const wanted = [...new Set(paths.filter((p) => p !== '' && isTreePath(p)))];
+  const entries = new Map<string, RawEntry>();
+  await Promise.all(
+    wanted.map(async (p) => {
+      const e = await repo.trees.lookup(root, p.split('/'));
+      if (e) entries.set(p, { mode: e.mode, path: p, type: entryType(e.mode), sha: e.sha });
+    }),
+  );
+  const readable = (e: RawEntry | undefined): e is RawEntry => !!e && (e.type === 'file' || e.type === 'symlink');
+  const ids = [...new Set(wanted.map((p) => entries.get(p)).filter(readable).map((e) => e.sha))];
+  // Sizes come from `info` first: a blob above the cap is refused without its bytes ever being read.
+  const read = await repo.reader.contents(ids, maxFileBytes);
+  const contents = new Map<string, Buffer>();
+  const sizes = new Map<string, number>();
+  ids.forEach((id, k) => {
+    const r = read[k]!;
+    if (r.kind === 'object') contents.set(id, r.bytes);
+    else if (r.kind === 'too_large') sizes.set(id, r.size);
+  });
+  return paths.map((path): FileRead => {
+    const e = entries.get(path);
+    if (!readable(e)) return { path, ok: false, error: { code: 'not_found', message: `File not found: ${path}` } };
+    if (sizes.has(e.sha)) {
+      return { path, ok: false, error: { code: 'too_large', message: `File is larger than ${maxFileBytes} bytes: ${path}` } };
+    }
+    const bytes = contents.get(e.sha);
+    if (!bytes) throw new Error('a blob listed in its tree is missing from the object database');
+    const body = encodeContent(bytes);
+    return e.type === 'symlink'
+      ? { path, ok: true, sha: e.sha, size: bytes.length, ...body, symlink: true }
+      : { path, ok: true, sha: e.sha, size: bytes.length, ...body };
+  });
+}

@@ -1,14 +1,20 @@
 // Per-file changes between two commits: status and rename pairing from --raw, counts from --numstat (both -z),
-// and the unified patch split per file from a second, text diff in the same file order.
+// and the unified patch split per file, all from one answer of the repository's long-lived `diff-tree --stdin`.
 import type { CommitFile, FileStatus } from '../../core/model.js';
-import { gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from '../../gitcli/run.js';
+import { fail, ok, type Failed } from './errors.js';
+import { EMPTY_TREE } from '../../gitcli/diff-reader.js';
 import type { Repo } from './repo.js';
 
 /** Patches longer than this are omitted for that file (GitHub omits large patches too). */
 export const MAX_PATCH_BYTES = 64 * 1024;
 
 const DIFF_OPTS = ['-r', '-M', '--no-ext-diff', '--no-textconv', '--no-color', '--src-prefix=a/', '--dst-prefix=b/'];
+
+/** The output options of the repository's diff reader: records (-z) first, then one NUL, then the patch text. */
+export const DIFF_READER_ARGS: readonly string[] = ['-z', '--raw', '--numstat', '-p', ...DIFF_OPTS];
+
+/** Largest diff answer held in memory; a bigger one is `too_large`. */
+export const MAX_DIFF_BYTES = 256 * 1024 * 1024;
 
 function status(letter: string): FileStatus {
   switch (letter[0] ?? '') {
@@ -71,15 +77,27 @@ export function splitPatches(text: string): string[] {
   });
 }
 
+/** Splits the diff reader's answer: NUL-terminated raw and numstat records, an empty record, then the patch. */
+export function splitDiffAnswer(out: Buffer): { records: string; patch: string } {
+  // File names cannot contain NUL and are never empty, so the first "\0\0" is the separator.
+  const sep = out.indexOf('\0\0');
+  if (sep < 0) return { records: out.toString('utf8'), patch: '' };
+  return { records: out.toString('utf8', 0, sep + 1), patch: out.toString('utf8', sep + 2) };
+}
+
 /** Files changed from `from` (a commit, or null for the empty tree) to `to`. */
 export async function diffFiles(repo: Repo, from: string | null, to: string): Promise<{ ok: true; value: CommitFile[] } | Failed> {
-  const range = from === null ? ['--root', '--no-commit-id', to] : [from, to];
-  const counts = await runGit(['diff-tree', '-z', '--raw', '--numstat', ...DIFF_OPTS, ...range], repo.call);
-  if (counts.code !== 0) return gitFailure(counts, 'diffing a commit', repo.log);
-  const files = parseRawNumstat(counts.stdout.toString('utf8'));
-  const patch = await runGit(['diff-tree', '-p', ...DIFF_OPTS, ...range], repo.call);
-  if (patch.code !== 0) return gitFailure(patch, 'diffing a commit', repo.log);
-  const patches = splitPatches(patch.stdout.toString('utf8'));
+  const infos = await repo.reader.info([...(from === null ? [] : [`${from}^{tree}`]), `${to}^{tree}`]);
+  const ids = infos.map((i) => {
+    if (!i.found) throw new Error('a resolved commit has no tree');
+    return i.sha;
+  });
+  const [fromTree, toTree] = from === null ? [EMPTY_TREE, ids[0]!] : [ids[0]!, ids[1]!];
+  const answer = await repo.diffs.diff(fromTree, toTree);
+  if (answer.kind === 'too_large') return fail('too_large', 'The answer to diffing a commit is too large.');
+  const { records, patch } = splitDiffAnswer(answer.out);
+  const files = parseRawNumstat(records);
+  const patches = splitPatches(patch);
   // A type change (file <-> symlink) is one raw record but two patch sections: then no file gets a patch.
   const aligned = patches.length === files.length;
   if (!aligned) repo.log('debug', 'patch sections do not align with files; patches omitted', { files: files.length });

@@ -2,6 +2,7 @@
 // caller never sent (other repositories, the server's own directories), so it only goes to the operator log.
 import type { UpResult, UpstreamError, UpstreamErrorCode } from '../types.js';
 import type { GitRun } from '../../gitcli/run.js';
+import type { ObjectReaderError } from '../../gitcli/object-reader.js';
 
 /** Operator log sink (level, message, structured fields). */
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
@@ -21,6 +22,13 @@ export function gitFailure(run: GitRun, doing: string, log: Log): { ok: false; e
   log('warn', `git failed while ${doing}`, { code: run.code, spawnError: run.spawnError, stderr: run.stderr.slice(0, 2000) });
   if (run.spawnError === 'missing') return fail('unavailable', 'git is not installed or not on PATH.');
   if (run.spawnError === 'too_large') return fail('too_large', `The answer to ${doing} is too large.`);
+  return fail('unavailable', `git failed while ${doing}; try again later.`);
+}
+
+/** Translates an object reader that could not answer (git missing, died twice, ended) into `unavailable`. */
+export function readerFailure(err: ObjectReaderError, doing: string, log: Log): { ok: false; error: UpstreamError } {
+  log('warn', `git object reader failed while ${doing}`, { reason: err.reason, message: err.message });
+  if (err.reason === 'missing') return fail('unavailable', 'git is not installed or not on PATH.');
   return fail('unavailable', `git failed while ${doing}; try again later.`);
 }
 

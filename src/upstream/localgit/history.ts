@@ -4,7 +4,7 @@ import type { CommitPage, Comparison } from '../types.js';
 import { diffFiles } from './diff.js';
 import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
-import { logSummaries } from './log.js';
+import { logSummaries, readSummary } from './log.js';
 import type { Repo } from './repo.js';
 import { isFullId } from './refs.js';
 import { isTreePath } from './paths.js';
@@ -44,18 +44,20 @@ export async function getCommit(repo: Repo, sha: string, reachableFrom?: string)
   const notFound = fail('not_found', `Commit not found: ${sha}`);
   // Only full ids: an abbreviated one would let a caller probe which prefixes exist.
   if (!isFullId(sha)) return notFound;
-  const kind = await runGit(['cat-file', '-t', sha], repo.call);
-  if (kind.code !== 0 || kind.stdout.toString('utf8').trim() !== 'commit') {
-    return kind.code === 0 || kind.code === 128 ? notFound : gitFailure(kind, 'reading a commit', repo.log);
-  }
+  // Type, header and diff come from the repository's long-lived readers: the reachability check is the one process.
+  const [kind] = await repo.reader.info([sha]);
+  if (!kind?.found || kind.type !== 'commit') return notFound;
   if (reachableFrom !== undefined) {
     const reach = await isAncestor(repo, sha, reachableFrom);
     if (!reach.ok) return reach;
     if (!reach.value) return notFound;
   }
-  const header = await logSummaries(repo, ['--no-walk', sha], false);
-  if (!header.ok) return header;
-  const summary = header.value[0];
+  let summary = await readSummary(repo, sha);
+  if (!summary) {
+    const header = await logSummaries(repo, ['--no-walk', sha], false);
+    if (!header.ok) return header;
+    summary = header.value[0];
+  }
   if (!summary) throw new Error('git log printed no commit for an existing commit id');
   const files = await diffFiles(repo, summary.parents[0] ?? null, sha);
   if (!files.ok) return files;

@@ -1,13 +1,14 @@
 // The local git upstream: the port implemented over the git CLI, reading only from the object database.
 import { stat } from 'node:fs/promises';
-import type { UpResult, Upstream, UpstreamHealth, RepoInfo } from '../types.js';
-import { fail, gitFailure, ok, type Failed, type Log } from './errors.js';
+import type { UpResult, Upstream, UpstreamHealth, RepoInfo, WriteRequest } from '../types.js';
+import { fail, gitFailure, ok, readerFailure, type Failed, type Log } from './errors.js';
+import { ObjectReaderError } from '../../gitcli/object-reader.js';
 import { runGit } from '../../gitcli/run.js';
 import { compare, getCommit, listCommits } from './history.js';
 import { readBlobs } from './blobs.js';
 import { createKeyedMutex } from './mutex.js';
 import { branchHead, resolveCommit } from './refs.js';
-import { openRepo, type Repo } from './repo.js';
+import { closeRepo, openRepo, type Repo } from './repo.js';
 import { listTree } from './tree.js';
 import { commitFiles, type WriteHooks } from './write.js';
 
@@ -46,10 +47,18 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
         () => false,
       );
       if (alive) return ok(cached);
+      // A repository that went away takes its reader with it; a new one at the same path gets a fresh reader.
       opened.delete(path);
+      closeRepo(cached);
     }
     const repo = await openRepo(path, log);
     if (repo.ok) {
+      const raced = opened.get(path);
+      // Two calls opening the same path at once: keep the first, end the other's (not yet started) reader.
+      if (raced) {
+        closeRepo(repo.value);
+        return ok(raced);
+      }
       known.add(path);
       opened.set(path, repo.value);
     }
@@ -76,6 +85,18 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
     const names = branches.value.map((b) => b.name);
     const pick = ['main', 'master'].find((n) => names.includes(n)) ?? names[0];
     return pick ? ok(pick) : fail('empty_repository', 'The repository has no commits yet.');
+  }
+
+  /** The one place an object reader that could not answer becomes an UpstreamError (broken invariants still throw). */
+  function guarded<A extends unknown[], T>(doing: string, fn: (...args: A) => Promise<UpResult<T>>): (...args: A) => Promise<UpResult<T>> {
+    return async (...args) => {
+      try {
+        return await fn(...args);
+      } catch (err) {
+        if (err instanceof ObjectReaderError) return readerFailure(err, doing, log);
+        throw err;
+      }
+    };
   }
 
   const upstream: Upstream = {
@@ -109,28 +130,32 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
       return ok(branches);
     },
 
-    async branchHead(path, branch) {
+    branchHead: guarded('reading a branch', async (path: string, branch: string) => {
       const repo = await open(path);
       if (!repo.ok) return repo;
       return branchHead(repo.value, branch);
-    },
+    }),
 
-    getTree: (path, ref, dir) => atRef(path, ref, (repo, commit) => listTree(repo, commit, dir)),
+    getTree: guarded('listing a tree', (path: string, ref: string, dir: string) => atRef(path, ref, (repo, commit) => listTree(repo, commit, dir))),
 
-    readFiles: (path, ref, paths) => atRef(path, ref, (repo, commit) => readBlobs(repo, commit, paths, maxFileBytes)),
+    readFiles: guarded('reading files', (path: string, ref: string, paths: readonly string[]) =>
+      atRef(path, ref, (repo, commit) => readBlobs(repo, commit, paths, maxFileBytes)),
+    ),
 
-    listCommits: (path, ref, query) => atRef(path, ref, (repo, commit) => listCommits(repo, commit, query)),
+    listCommits: guarded('listing commits', (path: string, ref: string, query: { readonly paths: readonly string[]; readonly skip: number; readonly limit: number }) =>
+      atRef(path, ref, (repo, commit) => listCommits(repo, commit, query)),
+    ),
 
-    async getCommit(path, sha, reachableFrom) {
+    getCommit: guarded('reading a commit', async (path: string, sha: string, reachableFrom?: string) => {
       const repo = await open(path);
       if (!repo.ok) return repo;
       if (reachableFrom === undefined) return getCommit(repo.value, sha);
       const from = await resolveCommit(repo.value, reachableFrom);
       if (!from.ok) return from;
       return getCommit(repo.value, sha, from.value);
-    },
+    }),
 
-    async compare(path, base, head) {
+    compare: guarded('comparing commits', async (path: string, base: string, head: string) => {
       const repo = await open(path);
       if (!repo.ok) return repo;
       const b = await resolveCommit(repo.value, base);
@@ -138,14 +163,14 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
       const h = await resolveCommit(repo.value, head);
       if (!h.ok) return h;
       return compare(repo.value, b.value, h.value);
-    },
+    }),
 
-    async commitFiles(path, branch, request) {
+    commitFiles: guarded('writing a commit', async (path: string, branch: string, request: WriteRequest) => {
       const repo = await open(path);
       if (!repo.ok) return repo;
       // One writer per repository and branch in this process; the ref's compare-and-swap covers other processes.
       return serial(`${repo.value.commonDir}\0${branch}`, () => commitFiles(repo.value, branch, request, hooks));
-    },
+    }),
 
     async health(): Promise<UpstreamHealth> {
       const run = await runGit(['--version'], { cwd: '/' });
@@ -154,7 +179,10 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
         : { ok: false, detail: 'git is not available' };
     },
 
-    async close() {},
+    async close() {
+      for (const repo of opened.values()) closeRepo(repo);
+      opened.clear();
+    },
   };
   return upstream;
 }

@@ -5,6 +5,7 @@ import type { CommitSummary, Person } from '../../core/model.js';
 import { gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
+import { displayName, parseCommitObject, type RawTreeEntry } from '../../gitcli/tree-objects.js';
 
 const FIELDS = ['%H', '%P', '%an', '%ae', '%at', '%cn', '%ce', '%ct', '%B'];
 
@@ -68,9 +69,79 @@ export async function logSummaries(
   return ok(commits);
 }
 
-/** What a merge brought in: its diff against the first parent. */
+/** What a merge brought in: the paths that differ from its first parent (`diff-tree -r --name-only --no-renames`). */
 async function mergeFiles(repo: Repo, firstParent: string, merge: string): Promise<{ ok: true; value: string[] } | Failed> {
-  const run = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', firstParent, merge], repo.call);
-  if (run.code !== 0) return gitFailure(run, 'listing commits', repo.log);
-  return ok(run.stdout.toString('utf8').split('\0').filter((n) => n !== ''));
+  const trees = await repo.reader.info([`${firstParent}^{tree}`, `${merge}^{tree}`]);
+  const [a, b] = trees.map((t) => {
+    if (!t.found) throw new Error('a listed commit has no tree');
+    return t.sha;
+  });
+  const out: string[] = [];
+  await changedPaths(repo, a!, b!, '', out);
+  return ok(out);
 }
+
+const isDir = (e: RawTreeEntry | undefined) => e?.mode === '040000';
+/** git's tree order: a directory sorts as its name followed by '/'; latin1 strings compare byte by byte. */
+const sortKey = (e: RawTreeEntry) => (isDir(e) ? `${e.rawName}/` : e.rawName);
+
+/** Every leaf below tree `sha`, prefixed. */
+async function allLeaves(repo: Repo, sha: string, prefix: string, out: string[]): Promise<void> {
+  const t = await repo.trees.tree(sha);
+  if (!t) throw new Error('a tree listed in a commit is missing');
+  for (const e of t.entries) {
+    const path = prefix + displayName(e.rawName);
+    if (isDir(e)) await allLeaves(repo, e.sha, `${path}/`, out);
+    else out.push(path);
+  }
+}
+
+/** Paths that differ between trees `a` and `b`, in git's order; equal subtrees are skipped by id. */
+async function changedPaths(repo: Repo, a: string, b: string, prefix: string, out: string[]): Promise<void> {
+  const [ta, tb] = await repo.trees.trees([a, b]);
+  if (!ta || !tb) throw new Error('a tree listed in a commit is missing');
+  let i = 0;
+  let j = 0;
+  while (i < ta.entries.length || j < tb.entries.length) {
+    const ea = ta.entries[i];
+    const eb = tb.entries[j];
+    const ka = ea ? sortKey(ea) : undefined;
+    const kb = eb ? sortKey(eb) : undefined;
+    const only = kb === undefined || (ka !== undefined && ka < kb) ? 'a' : ka === undefined || kb < ka ? 'b' : 'both';
+    const e = only === 'b' ? eb! : ea!;
+    const path = prefix + displayName(e.rawName);
+    if (only === 'both') {
+      i++;
+      j++;
+      if (ea!.sha === eb!.sha && ea!.mode === eb!.mode) continue;
+      if (isDir(ea)) await changedPaths(repo, ea!.sha, eb!.sha, `${path}/`, out);
+      else out.push(path);
+      continue;
+    }
+    if (only === 'a') i++;
+    else j++;
+    if (isDir(e)) await allLeaves(repo, e.sha, `${path}/`, out);
+    else out.push(path);
+  }
+}
+
+/**
+ * One commit's summary read through the object reader (no process); undefined when it declares a message encoding,
+ * which `git log` would re-encode (the caller asks git then).
+ */
+export async function readSummary(repo: Repo, sha: string): Promise<CommitSummary | undefined> {
+  const [read] = await repo.reader.contents([sha], MAX_COMMIT_BYTES);
+  if (!read || read.kind !== 'object' || read.type !== 'commit') return undefined;
+  const c = parseCommitObject(read.bytes);
+  if (c.encoding !== undefined && c.encoding.toLowerCase() !== 'utf-8' && c.encoding.toLowerCase() !== 'utf8') return undefined;
+  return {
+    sha: read.sha,
+    message: message(c.message),
+    author: { name: c.author.name, email: c.author.email, date: isoDate(c.author.epoch) },
+    committer: { name: c.committer.name, email: c.committer.email, date: isoDate(c.committer.epoch) },
+    parents: [...c.parents],
+  };
+}
+
+/** A commit object larger than this (a huge message) is read by `git log` instead. */
+const MAX_COMMIT_BYTES = 16 * 1024 * 1024;

@@ -37,12 +37,54 @@ export async function isEmpty(repo: Repo): Promise<boolean> {
   return head.code !== 0;
 }
 
+/**
+ * The names git's DWIM would also try for `name` (refs.c `ref_rev_parse_rules`) when `name` itself is no ref: if
+ * none of them exists, an answer for `name` can only be `name` itself.
+ */
+function dwimFallbacks(name: string): string[] {
+  return [`refs/${name}`, `refs/tags/${name}`, `refs/heads/${name}`, `refs/remotes/${name}`, `refs/remotes/${name}/HEAD`];
+}
+
+/**
+ * Looks up full ref names (or full ids) exactly, each peeled with `peel` (e.g. `^{commit}`), in one round trip of
+ * the object reader; git reads loose and packed refs afresh for every request. Undefined when git would have had
+ * to guess (a ref named like a DWIM expansion of another exists): the caller then asks a one-shot command.
+ */
+async function exactLookup(repo: Repo, names: readonly string[], peel: string): Promise<(string | undefined)[] | undefined> {
+  const refs = names.filter((n) => !isFullId(n));
+  const fallbacks = refs.flatMap(dwimFallbacks);
+  const infos = await repo.reader.info([...names.map((n) => `${n}${peel}`), ...fallbacks]);
+  if (infos.slice(names.length).some((i) => i.found)) return undefined;
+  return names.map((_, k) => {
+    const i = infos[k]!;
+    return i.found ? i.sha : undefined;
+  });
+}
+
+/** The id `name` (a full ref name) points at, read exactly by `show-ref --verify`; undefined when missing. */
+async function exactRef(repo: Repo, name: string): Promise<string | undefined | Failed> {
+  const run = await runGit(['show-ref', '--verify', '--hash', name], repo.call);
+  if (run.code === 0) return run.stdout.toString('utf8').trim();
+  if (run.code !== 1 && run.code !== 128) return gitFailure(run, 'resolving a ref', repo.log);
+  return undefined;
+}
+
 /** Resolves a branch, tag or full commit id to a commit id; `not_found` (or `empty_repository`) otherwise. */
 export async function resolveCommit(repo: Repo, ref: string): Promise<{ ok: true; value: string } | Failed> {
-  for (const c of candidates(ref)) {
-    const run = await runGit(['rev-parse', '-q', '--verify', `${c}^{commit}`], repo.call);
-    if (run.code === 0) return ok(run.stdout.toString('utf8').trim());
-    if (run.code !== 1 && run.code !== 128) return gitFailure(run, 'resolving a ref', repo.log);
+  const names = candidates(ref);
+  const exact = names.length > 0 ? await exactLookup(repo, names, '^{commit}') : [];
+  if (exact) {
+    const hit = exact.find((s) => s !== undefined);
+    if (hit) return ok(hit);
+  } else {
+    // `show-ref --verify` takes the name exactly (rev-parse would DWIM it too); the reader then peels the id.
+    for (const c of names) {
+      const id = isFullId(c) ? c : await exactRef(repo, c);
+      if (typeof id === 'object') return id;
+      if (id === undefined) continue;
+      const [peeled] = await repo.reader.info([`${id}^{commit}`]);
+      if (peeled?.found) return ok(peeled.sha);
+    }
   }
   if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
   return fail('not_found', `Ref not found: ${ref}`);
@@ -60,11 +102,15 @@ export async function checkBranchName(repo: Repo, branch: string): Promise<{ ok:
 
 /** The head of `refs/heads/<branch>`; `not_found` when missing, `empty_repository` when nothing exists yet. */
 export async function branchHead(repo: Repo, branch: string): Promise<{ ok: true; value: string } | Failed> {
-  const valid = await checkBranchName(repo, branch);
-  if (!valid.ok) return valid;
-  const run = await runGit(['show-ref', '--verify', '--hash', `refs/heads/${branch}`], repo.call);
-  if (run.code === 0) return ok(run.stdout.toString('utf8').trim());
-  if (run.code !== 1 && run.code !== 128) return gitFailure(run, 'reading a branch', repo.log);
+  // The same rules as `git check-ref-format` (isRefName is that subset), without a process.
+  if (!isRefName(branch) || branch === 'HEAD') return fail('invalid', `Not a valid branch name: ${branch}`);
+  const exact = await exactLookup(repo, [`refs/heads/${branch}`], '');
+  if (exact?.[0] !== undefined) return ok(exact[0]);
+  if (!exact) {
+    const id = await exactRef(repo, `refs/heads/${branch}`);
+    if (typeof id === 'object') return id;
+    if (id !== undefined) return ok(id);
+  }
   if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
   return fail('not_found', `Branch not found: ${branch}`);
 }

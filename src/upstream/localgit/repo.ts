@@ -3,6 +3,11 @@ import { realpath, stat } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fail, gitFailure, ok, type Failed, type Log } from './errors.js';
 import { runGit, type GitCall } from '../../gitcli/run.js';
+import { createObjectReader, type ObjectReader } from '../../gitcli/object-reader.js';
+import { createTreeReader, type TreeReader } from '../../gitcli/tree-objects.js';
+import { createDiffReader, type DiffReader } from '../../gitcli/diff-reader.js';
+import { createListingCache, type ListingCache } from './listing-cache.js';
+import { DIFF_READER_ARGS, MAX_DIFF_BYTES } from './diff.js';
 
 /** An opened repository. Reads run with GIT_DIR set, so a working tree is never consulted. */
 export interface Repo {
@@ -14,6 +19,20 @@ export interface Repo {
   readonly bare: boolean;
   readonly call: GitCall;
   readonly log: Log;
+  /** The repository's long-lived object reader (started on first use; ended when the repository is dropped). */
+  readonly reader: ObjectReader;
+  /** Tree objects through `reader`, cached by id. */
+  readonly trees: TreeReader;
+  /** Recursive listings by tree id (immutable, so never stale). */
+  readonly listings: ListingCache;
+  /** The repository's long-lived tree-to-tree diff process (started on first use). */
+  readonly diffs: DiffReader;
+}
+
+/** Ends a repository's long-lived processes (it was dropped, or the upstream is closing). */
+export function closeRepo(repo: Repo): void {
+  repo.reader.end();
+  repo.diffs.end();
 }
 
 /** Opens `path` as a repository: `invalid` when relative, `not_found` when it is not a repository root. */
@@ -45,5 +64,17 @@ export async function openRepo(path: string, log: Log): Promise<{ ok: true; valu
     return fail('not_found', `Repository not found: ${path}`);
   }
   const commonDir = resolve(real, common);
-  return ok({ name: path, gitDir, commonDir, bare: bare === 'true', call: { cwd: gitDir, gitDir }, log });
+  const reader = createObjectReader({ gitDir });
+  return ok({
+    name: path,
+    gitDir,
+    commonDir,
+    bare: bare === 'true',
+    call: { cwd: gitDir, gitDir },
+    log,
+    reader,
+    trees: createTreeReader(reader),
+    listings: createListingCache(),
+    diffs: createDiffReader(gitDir, DIFF_READER_ARGS, MAX_DIFF_BYTES),
+  });
 }

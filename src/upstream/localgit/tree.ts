@@ -43,19 +43,31 @@ export function toTreeEntry(e: RawEntry): TreeEntry {
   return e.size === undefined ? { path: e.path, type: e.type, sha: e.sha } : { path: e.path, type: e.type, sha: e.sha, size: e.size };
 }
 
+/** The root tree of a commit through the object reader; undefined when `commit` names no commit. */
+export async function rootTree(repo: Repo, commit: string): Promise<string | undefined> {
+  const [info] = await repo.reader.info([`${commit}^{tree}`]);
+  return info?.found && info.type === 'tree' ? info.sha : undefined;
+}
+
 /** Recursive listing below `path` at `commit`; `not_found` unless `path` is a directory there. */
 export async function listTree(repo: Repo, commit: string, path: string): Promise<{ ok: true; value: TreeListing } | Failed> {
   // `./` and `../` would be resolved against the working directory; the core never sends them, we refuse them too.
   if (path !== '' && !isTreePath(path)) return fail('not_found', `Directory not found: ${path}`);
-  // `<commit>:<path>` takes the path literally (no pathspec magic) and fails for a blob, a submodule or nothing.
-  const treeish = path === '' ? `${commit}^{tree}` : `${commit}:${path}`;
-  const kind = await runGit(['cat-file', '-t', treeish], repo.call);
-  if (kind.code !== 0 || kind.stdout.toString('utf8').trim() !== 'tree') {
-    if (kind.code !== 0 && kind.code !== 128) return gitFailure(kind, 'listing a tree', repo.log);
-    return fail('not_found', `Directory not found: ${path}`);
+  const root = await rootTree(repo, commit);
+  if (!root) throw new Error('a resolved commit has no tree');
+  // Found by exact bytes through tree objects: a blob, a submodule or nothing is not a directory.
+  const dir = path === '' ? { mode: '040000', sha: root } : await repo.trees.lookup(root, path.split('/'));
+  if (!dir || dir.mode !== '040000') return fail('not_found', `Directory not found: ${path}`);
+  // One `ls-tree -r` per tree id, then kept: it lists 5,000 entries with sizes ~5x faster than walking the trees
+  // and asking `info` per blob through the reader (measured, bench/findings.md), and a tree id never changes.
+  let raw = repo.listings.get(dir.sha);
+  if (!raw) {
+    const run = await runGit(['ls-tree', '-r', '-t', '-l', '-z', dir.sha], repo.call);
+    if (run.code !== 0) return gitFailure(run, 'listing a tree', repo.log);
+    raw = parseLsTree(run.stdout);
+    repo.listings.set(dir.sha, raw);
   }
-  const run = await runGit(['ls-tree', '-r', '-t', '-l', '-z', treeish], repo.call);
-  if (run.code !== 0) return gitFailure(run, 'listing a tree', repo.log);
-  const entries = parseLsTree(run.stdout, path === '' ? '' : `${path}/`).map(toTreeEntry);
+  const prefix = path === '' ? '' : `${path}/`;
+  const entries = raw.map((e) => toTreeEntry(prefix === '' ? e : { ...e, path: prefix + e.path }));
   return ok({ commit, entries });
 }
