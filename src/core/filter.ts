@@ -1,6 +1,7 @@
 import type { CommitDetail, CommitFile, CommitStats, CommitSummary, TreeEntry } from './model.js';
 import { isWithin, parentOf } from './path.js';
 import type { Scope } from './scope.js';
+import type { WholeChange } from './wholefile.js';
 
 /**
  * Cuts a recursive listing under `base` to what the scope may read. A file shows when readable; a directory shows
@@ -88,18 +89,50 @@ export type CommitView =
   | { kind: 'visible'; commit: CommitDetail; omitted_count: number; stats: CommitStats }
   | { kind: 'invisible' };
 
+/** Whole-file views of the visible sides of boundary-crossing renames, keyed by `wholeKey`. */
+export type WholeViews = ReadonlyMap<string, WholeChange>;
+
+/** The key of one visible side in `WholeViews`. */
+export const wholeKey = (side: 'added' | 'removed', path: string): string => `${side}:${path}`;
+
 /**
- * Keeps the files of a commit the scope may read. A rename across the boundary is shown as a plain add or delete
- * on the visible side, without its patch or the hidden path (the patch would carry the hidden file's lines).
+ * Keeps the files of a commit the scope may read. A rename across the boundary is shown as the unpaired add or
+ * delete of its visible side would be: without the hidden path, with the counts and patch of the whole file (from
+ * `whole`, read by the caller; without it the counts keep only the visible side and no patch is shown), and with
+ * its hidden side counted like any other hidden change. Pairing itself depends on how similar the hidden file is,
+ * so nothing about it may show.
  * A commit with no readable file is invisible: "not found", never an empty ghost.
+ *
+ * `omitted_count` never counts a file the perimeter may write but not read. The agent authors commits on such
+ * paths, so counting them would turn its own commit into an oracle: "delete drop/x" changes the tree only when
+ * drop/x existed, "write drop/x = guess" only when the guess is wrong.
  */
-export function filterCommit(commit: CommitDetail, scope: Scope): CommitView {
+export function filterCommit(commit: CommitDetail, scope: Scope, whole: WholeViews = new Map()): CommitView {
   const files: CommitFile[] = [];
   let omitted = 0;
+  const count = (path: string) => {
+    if (!scope.canWrite(path)) omitted++;
+  };
   for (const f of commit.files) {
-    const seen = cutFile(f, scope);
-    if (seen) files.push(seen);
-    else omitted++;
+    const prev = f.previous_path;
+    const newSeen = scope.canRead(f.path);
+    if (prev === undefined || (newSeen && scope.canRead(prev))) {
+      if (newSeen) files.push(f);
+      else count(f.path);
+      continue;
+    }
+    const oldSeen = scope.canRead(prev);
+    const renamed = f.status === 'renamed';
+    if (newSeen) {
+      files.push(visibleSide(f.path, 'added', f, whole));
+      if (renamed) count(prev);
+    } else if (oldSeen && renamed) {
+      files.push(visibleSide(prev, 'removed', f, whole));
+      count(f.path);
+    } else {
+      // Both sides hidden (or a copy out of the scope, whose source did not change): one hidden entry.
+      if (!scope.canWrite(f.path) && !scope.canWrite(prev)) omitted++;
+    }
   }
   if (files.length === 0) return { kind: 'invisible' };
   // Copy the header field by field: a spread would carry any extra upstream field (a whole-commit `stats`, say).
@@ -108,16 +141,26 @@ export function filterCommit(commit: CommitDetail, scope: Scope): CommitView {
   return { kind: 'visible', commit: cut, omitted_count: omitted, stats: statsOf(files) };
 }
 
-function cutFile(f: CommitFile, scope: Scope): CommitFile | undefined {
-  const newSeen = scope.canRead(f.path);
-  const prev = f.previous_path;
-  if (prev === undefined) return newSeen ? f : undefined;
-  const oldSeen = scope.canRead(prev);
-  if (newSeen && oldSeen) return f;
-  // Known wart: without the hidden side we cannot recompute an exact diff, so the counts keep only the visible side.
-  if (newSeen) return { path: f.path, status: 'added', additions: f.additions, deletions: 0 };
-  if (oldSeen && f.status === 'renamed') return { path: prev, status: 'removed', additions: 0, deletions: f.deletions };
-  return undefined;
+/** The visible sides of boundary-crossing renames and copies, whose whole-file views `filterCommit` wants. */
+export function crossingSides(commit: CommitDetail, scope: Scope): { added: string[]; removed: string[] } {
+  const added: string[] = [];
+  const removed: string[] = [];
+  for (const f of commit.files) {
+    const prev = f.previous_path;
+    if (prev === undefined) continue;
+    const newSeen = scope.canRead(f.path);
+    const oldSeen = scope.canRead(prev);
+    if (newSeen && !oldSeen) added.push(f.path);
+    else if (oldSeen && !newSeen && f.status === 'renamed') removed.push(prev);
+  }
+  return { added, removed };
+}
+
+function visibleSide(path: string, side: 'added' | 'removed', f: CommitFile, whole: WholeViews): CommitFile {
+  const w = whole.get(wholeKey(side, path));
+  if (w) return { path, status: side, additions: w.additions, deletions: w.deletions, ...(w.patch !== undefined ? { patch: w.patch } : {}) };
+  // Known wart (no bytes supplied, as in history verification): the counts keep only the visible side, no patch.
+  return side === 'added' ? { path, status: 'added', additions: f.additions, deletions: 0 } : { path, status: 'removed', additions: 0, deletions: f.deletions };
 }
 
 /** Sums visible file counts. */

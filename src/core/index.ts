@@ -16,3 +16,8 @@ export * from './secrets.js';
 export * from './binary.js';
 export * from './changeset.js';
 export * from './secret-bytes.js';
+export * from './ids.js';
+export * from './symlink.js';
+export * from './serve.js';
+export * from './wholefile.js';
+export * from './commitlinks.js';

@@ -42,16 +42,18 @@ export interface TreeListing {
   readonly entries: readonly TreeEntry[];
 }
 
-/** One file read: content or a per-path failure. Binary content is base64. */
+/**
+ * One file read: its bytes or a per-path failure. Adapters never decode: the core (`serveRead`) decides what a
+ * surface is served, so a BOM, CRLF or NUL byte reads the same through every upstream.
+ */
 export type FileRead =
   | {
       readonly path: string;
       readonly ok: true;
       readonly sha: string;
       readonly size: number;
-      readonly encoding: 'utf-8' | 'base64';
-      readonly content: string;
-      /** True for a committed symlink: `content` is the link target text, never the target file. */
+      readonly bytes: Uint8Array;
+      /** True for a committed symlink: `bytes` is the link target text, never the target file. */
       readonly symlink?: boolean;
     }
   /** `size` is set with `too_large` when the file was refused unread for its size. */

@@ -8,6 +8,12 @@ export function historyAttacks(ctx: Ctx): Attack[] {
   const { shas } = ctx.fx;
   const out: Attack[] = [];
 
+  /** A whole-file add or delete patch of `n` lines: every line after the header carries `mark`. */
+  const wholeFile = (patch: string | undefined, mark: '+' | '-', n: number): boolean => {
+    const lines = (patch ?? '').split('\n');
+    const header = mark === '+' ? `@@ -0,0 +1,${n} @@` : `@@ -1,${n} +0,0 @@`;
+    return lines[0] === header && lines.length === n + 1 && lines.slice(1).every((l) => l.startsWith(mark));
+  };
   // Renames across the boundary.
   out.push(
     {
@@ -18,7 +24,8 @@ export function historyAttacks(ctx: Ctx): Attack[] {
         check(!r.isError, r.text);
         const files = r.structured.files as { path: string; status: string; previous_path?: string; patch?: string }[];
         check(files.length === 1 && files[0]?.path === 'app/moved.ts' && files[0].status === 'removed', JSON.stringify(files));
-        check(files[0]?.previous_path === undefined && files[0].patch === undefined, 'rename pair or patch shown');
+        // Shown as the plain delete it would be unpaired (issue 9): the whole old file, nothing of the hidden side.
+        check(files[0]?.previous_path === undefined && wholeFile(files[0]?.patch, '-', 30), `rename pair or partial patch shown: ${files[0]?.patch?.slice(0, 80)}`);
         noLeak(ctx.fx, whole(r), {});
       },
     },
@@ -30,7 +37,7 @@ export function historyAttacks(ctx: Ctx): Attack[] {
         check(!r.isError, r.text);
         const files = r.structured.files as { path: string; status: string; previous_path?: string; patch?: string }[];
         check(files.length === 1 && files[0]?.path === 'app/arrived.ts' && files[0].status === 'added', JSON.stringify(files));
-        check(files[0]?.previous_path === undefined && files[0].patch === undefined, 'rename pair or patch shown');
+        check(files[0]?.previous_path === undefined && wholeFile(files[0]?.patch, '+', 30), `rename pair or partial patch shown: ${files[0]?.patch?.slice(0, 80)}`);
         check(r.structured.omitted_count === 0 || r.structured.omitted_count === 1, 'odd omitted_count');
         noLeak(ctx.fx, whole(r), {});
       },
@@ -64,8 +71,8 @@ export function historyAttacks(ctx: Ctx): Attack[] {
       check(r.structured.parents === undefined, 'parent SHAs shown to an agent');
       noLeak(ctx.fx, whole(r), {});
     } },
-    // The symlink app/link-out shows its target text in the patch (a documented known limit), nothing more.
-    { category: 'hidden-history', name: 'get_commit: initial commit lists readable files only', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.init }, { mustFail: false, allow: ['../secret/keys.txt', '../secret'] })) },
+    // Links whose target is not readable are shown without their patch (issue 9 item 8): no target text leaks.
+    { category: 'hidden-history', name: 'get_commit: initial commit lists readable files only', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.init }, { mustFail: false })) },
     { category: 'hidden-history', name: 'list_commits: whole history leaks no hidden commit', run: async () => {
       const r = await blockedRead(ctx, 'list_commits', { per_page: 100 });
       for (const c of r.structured.commits as { parents?: unknown }[]) check(c.parents === undefined, 'parents shown');

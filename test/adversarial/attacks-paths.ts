@@ -184,15 +184,11 @@ export function pathAttacks(ctx: Ctx): Attack[] {
 }
 
 function symlinkAttacks(ctx: Ctx): Attack[] {
+  // A link whose target is not readable reads as missing (issue 9 item 8): its text would name the hidden path.
   const target = (path: string, text: string): Attack => ({
     category: 'symlink',
-    name: `get_file: symlink ${path} gives its target text only`,
-    run: async () => {
-      const r = await callTool(ctx.app, 'get_file', { path });
-      check(!r.isError, `refused: ${r.text}`);
-      check(r.structured.content === text && r.structured.symlink === true, `content ${JSON.stringify(r.structured.content)}`);
-      noLeak(ctx.fx, whole(r), { path }, [text]);
-    },
+    name: `get_file: symlink ${path} (-> ${text}) reads as missing`,
+    run: () => sameAnswers(ctx, [{ tool: 'get_file', args: { path }, mask: [path] }, { tool: 'get_file', args: { path: 'app/no-link' }, mask: ['app/no-link'] }]),
   });
   return [
     target('app/link-out', '../secret/keys.txt'),
@@ -208,7 +204,8 @@ function symlinkAttacks(ctx: Ctx): Attack[] {
     } },
     { category: 'symlink', name: 'get_files: symlink targets stay text', run: async () => {
       const r = await callTool(ctx.app, 'get_files', { paths: ['app/link-out', 'app/link-env', 'app/link-abs'] });
-      noLeak(ctx.fx, whole(r), {}, ['../secret/keys.txt']);
+      check(r.structured.found === 0, `served ${r.structured.found} links to unreadable targets`);
+      noLeak(ctx.fx, whole(r), {});
     } },
     { category: 'symlink', name: 'list_commits: path through a symlinked directory', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/link-dir/keys.txt' })) },
     {
@@ -247,7 +244,8 @@ function submoduleAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         const r = await callTool(ctx.app, 'get_commit', { sha: ctx.fx.shas.submodule });
         check(!r.isError, r.text);
-        check(r.structured.omitted_count === 1, `omitted_count ${r.structured.omitted_count}`);
+        // .gitmodules is in this perimeter's write globs: a write-only path is never counted (issue 9 item 3).
+        check(r.structured.omitted_count === 0, `omitted_count ${r.structured.omitted_count}`);
         noLeak(ctx.fx, whole(r), {});
       },
     },

@@ -24,7 +24,10 @@ export function legitUses(ctx: Ctx): LegitUse[] {
     { name: 'get_file reads a readable file', run: async () => check((await ok('get_file', { path: 'app/main.ts' })).content === 'export const main = 2;\n', 'content') },
     { name: 'get_file reads a file under a one-level glob', run: async () => check((await ok('get_file', { path: 'docs/guide.md' })).content === '# guide\n', 'content') },
     { name: 'get_file reads an env template', run: async () => check((await ok('get_file', { path: 'app/.env.example' })).content === 'DB_PASSWORD=\n', 'content') },
-    { name: 'get_file returns a symlink as its target text', run: async () => check((await ok('get_file', { path: 'app/link-out' })).symlink === true, 'symlink flag') },
+    { name: 'get_file returns a symlink to a readable file as its target text', run: async () => {
+      const s = await ok('get_file', { path: 'app/link-ok' });
+      check(s.symlink === true && s.content === 'lib/util.ts', JSON.stringify(s));
+    } },
     {
       name: 'get_files reads several files and reports a missing one',
       run: async () => {

@@ -8,6 +8,7 @@ import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
 import { pivotAttacks } from './attacks-pivot.js';
 import { sessionAttacks } from './attacks-sessions.js';
+import { oracleReadAttacks, oracleWriteAttacks } from './attacks-oracles.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
 import { structureAttacks } from './attacks-structure.js';
 import { resourceAttacks } from './attacks-resources.js';
@@ -55,10 +56,10 @@ describe('adversarial perimeter', () => {
       const ctx = contexts.get(kind);
       if (!ctx) throw new Error(`no fixture for ${kind}`);
       const broken = await ledger.runLegit(kind, legitUses(ctx));
-      const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx)], 4);
+      const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx)], 4);
       const http = await ledger.runAttacks(kind, [...httpAttacks(ctx), ...pivotAttacks(ctx)], 4);
       // Structure attacks first: they rely on fixture files that later write attacks delete.
-      const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx)]);
+      const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx), ...oracleWriteAttacks(ctx)]);
       // Alone, after the rest: a flood must not make a neighbouring attack answer "busy".
       const resources = await ledger.runAttacks(kind, resourceAttacks(ctx));
       // Last: session floods must not race the session-hop attacks above (each floods with a key of its own anyway).

@@ -87,22 +87,34 @@ export function runUpstreamContract(
       expect(r.ok).toBe(true);
       if (!r.ok) return;
       const [text, bin, missing, dir, spaced] = r.value;
-      expect(text).toMatchObject({ path: 'src/a.ts', ok: true, encoding: 'utf-8', content: 'export const a = 2;\nexport const b = 3;\n', size: 40 });
-      expect(bin).toMatchObject({ path: 'img/logo.bin', ok: true, encoding: 'base64', size: 5 });
-      expect(bin?.ok && Buffer.from(bin.content, 'base64')).toEqual(Buffer.from([0, 1, 2, 255, 0]));
+      expect(text).toMatchObject({ path: 'src/a.ts', ok: true, bytes: Buffer.from('export const a = 2;\nexport const b = 3;\n'), size: 40 });
+      expect(bin).toMatchObject({ path: 'img/logo.bin', ok: true, size: 5 });
+      expect(bin?.ok && Buffer.from(bin.bytes)).toEqual(Buffer.from([0, 1, 2, 255, 0]));
       expect(missing).toMatchObject({ path: 'nope.txt', ok: false, error: { code: 'not_found' } });
       expect(dir).toMatchObject({ path: 'docs', ok: false, error: { code: 'not_found' } });
-      expect(spaced).toMatchObject({ ok: true, content: 'spaced\n' });
+      expect(spaced).toMatchObject({ ok: true, bytes: Buffer.from('spaced\n') });
       // A directory and a missing file get the same message shape, so one cannot be told from the other.
       const shape = (x: typeof missing, p: string) => (x && !x.ok ? x.error.message.replace(p, 'X') : undefined);
       expect(shape(missing, 'nope.txt')).toBeDefined();
       expect(shape(missing, 'nope.txt')).toBe(shape(dir, 'docs'));
     });
 
+    it('a BOM, CRLF and a NUL byte survive a read, byte for byte (issue 10: the adapters never decode)', async () => {
+      const bom = Buffer.from('\ufeffline one\r\nline two\r\n', 'utf8');
+      const nul = Buffer.from([0x61, 0x00, 0x62, 0x0d, 0x0a]);
+      const lone = Buffer.from([0xef, 0xbb, 0xbf]);
+      await f.git.commit({ message: 'bytes', files: { 'bytes/bom.txt': bom, 'bytes/nul.bin': nul, 'bytes/only-bom.txt': lone } });
+      const r = await f.upstream.readFiles(f.repo, 'main', ['bytes/bom.txt', 'bytes/nul.bin', 'bytes/only-bom.txt']);
+      expect(r.ok).toBe(true);
+      if (!r.ok) return;
+      const got = r.value.map((x) => (x.ok ? { size: x.size, bytes: Buffer.from(x.bytes).toString('hex') } : x));
+      expect(got).toEqual([bom, nul, lone].map((b) => ({ size: b.length, bytes: b.toString('hex') })));
+    });
+
     it.skipIf(options.skip?.symlinks)('returns a committed symlink as its target text', async () => {
       await f.git.commit({ message: 'link', files: { 'link-to-readme': { symlink: '../outside/secret' } } });
       const r = await f.upstream.readFiles(f.repo, 'main', ['link-to-readme']);
-      expect(r.ok && r.value[0]).toMatchObject({ ok: true, symlink: true, content: '../outside/secret' });
+      expect(r.ok && r.value[0]).toMatchObject({ ok: true, symlink: true, bytes: Buffer.from('../outside/secret') });
     });
 
     it('pages commits newest first and filters by path prefix', async () => {
@@ -226,7 +238,7 @@ export function runUpstreamContract(
     const text = async (ref: string, path: string) => {
       const r = await f.upstream.readFiles(f.repo, ref, [path]);
       const one = r.ok ? r.value[0] : undefined;
-      return one?.ok ? Buffer.from(one.content, one.encoding === 'base64' ? 'base64' : 'utf8').toString('utf8') : one?.error.code;
+      return one?.ok ? Buffer.from(one.bytes).toString('utf8') : one?.error.code;
     };
 
     it('sees new loose objects and a moved branch between two calls', async () => {

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { decodeUtf8, encodeBase64, serveContent, sniffBinary, SNIFF_BYTES } from '../../src/core/binary.js';
+import { decodeUtf8, sniffBinary, SNIFF_BYTES } from '../../src/core/binary.js';
+import { scopeOf, UNRESTRICTED } from '../../src/core/scope.js';
+import { serveRead } from '../../src/core/serve.js';
 
 const utf8 = (s: string) => new TextEncoder().encode(s);
 const bytes = (...b: number[]) => new Uint8Array(b);
@@ -30,60 +32,42 @@ describe('sniffBinary', () => {
   it.each(binary)('%s is binary', (_n, b) => expect(sniffBinary(b)).toBe(true));
 });
 
-describe('serveContent', () => {
+describe('serveRead', () => {
+  const agentScope = scopeOf({ read: ['app/**'], write: [] });
+  const policy = { scope: agentScope, allowBinary: false, judgeLinks: true };
+  const file = (b: Uint8Array, symlink = false) => ({ path: 'app/f', size: b.length, bytes: b, ...(symlink ? { symlink } : {}) });
+
   it('serves text as text, keeping a BOM so a round trip is byte-exact', () => {
     const b = bytes(0xef, 0xbb, 0xbf, 0x68, 0x69);
-    const served = serveContent(b, { allowBinary: false });
-    expect(served).toEqual({ kind: 'text', text: '\uFEFFhi' });
+    const served = serveRead(file(b), policy);
+    expect(served).toEqual({ kind: 'text', text: '\uFEFFhi', symlink: false });
     if (served.kind === 'text') expect(utf8(served.text)).toEqual(b);
   });
 
   it('serves binary as base64 when allowed', () => {
-    expect(serveContent(bytes(0, 1, 2, 255), { allowBinary: true })).toEqual({ kind: 'base64', data: 'AAEC/w==' });
+    expect(serveRead(file(bytes(0, 1, 2, 255)), { ...policy, allowBinary: true })).toEqual({ kind: 'base64', bytes: bytes(0, 1, 2, 255), symlink: false });
   });
 
   it('refuses binary otherwise, with a message that says what to do and echoes no content', () => {
-    const served = serveContent(bytes(0x89, 0x50, 0x4e, 0x47, 0x00), { allowBinary: false });
+    const served = serveRead(file(bytes(0x89, 0x50, 0x4e, 0x47, 0x00)), policy);
     expect(served.kind).toBe('refused');
     if (served.kind === 'refused') {
       expect(served.message).toMatch(/binary/);
-      expect(served.message).toMatch(/instead/);
+      expect(served.message).toMatch(/Ask the operator/);
       expect(served.message).not.toMatch(/PNG/);
     }
   });
 
   it('serves empty files as empty text', () => {
-    expect(serveContent(bytes(), { allowBinary: false })).toEqual({ kind: 'text', text: '' });
-  });
-});
-
-describe('encodeBase64', () => {
-  it.each([
-    ['', ''],
-    ['f', 'Zg=='],
-    ['fo', 'Zm8='],
-    ['foo', 'Zm9v'],
-    ['foob', 'Zm9vYg=='],
-    ['fooba', 'Zm9vYmE='],
-    ['foobar', 'Zm9vYmFy'],
-  ])('RFC 4648 vector %j', (input, out) => expect(encodeBase64(utf8(input))).toBe(out));
-
-  it('agrees with Buffer on arbitrary bytes, including lengths across the internal slice size', () => {
-    fc.assert(
-      fc.property(fc.uint8Array({ maxLength: 30_000 }), (b) => {
-        expect(encodeBase64(b)).toBe(Buffer.from(b).toString('base64'));
-      }),
-      { numRuns: 60 },
-    );
-    for (const n of [12_287, 12_288, 12_289, 24_576, 24_577]) {
-      const b = new Uint8Array(n).map((_, i) => (i * 31 + 7) & 255);
-      expect(encodeBase64(b)).toBe(Buffer.from(b).toString('base64'));
-    }
+    expect(serveRead(file(bytes()), policy)).toEqual({ kind: 'text', text: '', symlink: false });
   });
 
-  it('respects a subarray view (offset and length), not the whole backing buffer', () => {
-    const whole = bytes(1, 2, 3, 4, 5, 6);
-    expect(encodeBase64(whole.subarray(2, 5))).toBe(Buffer.from([3, 4, 5]).toString('base64'));
+  it('serves a symlink only when its target is readable; the operator surface sees every link', () => {
+    expect(serveRead(file(utf8('lib/x.ts'), true), policy)).toEqual({ kind: 'text', text: 'lib/x.ts', symlink: true });
+    expect(serveRead(file(utf8('../secret/k'), true), policy)).toEqual({ kind: 'missing' });
+    expect(serveRead(file(utf8('/etc/passwd'), true), policy)).toEqual({ kind: 'missing' });
+    expect(serveRead(file(bytes(0xff, 0x2f), true), policy)).toEqual({ kind: 'missing' });
+    expect(serveRead(file(utf8('/etc/passwd'), true), { scope: UNRESTRICTED, allowBinary: true, judgeLinks: false }).kind).toBe('text');
   });
 });
 
@@ -99,12 +83,12 @@ describe('properties', () => {
     );
   });
 
-  it('serveContent never loses bytes: text re-encodes to the input, base64 decodes to it', () => {
+  it('serveRead never loses bytes: text re-encodes to the input, binary is handed back as is', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 500 }), (b) => {
-        const served = serveContent(b, { allowBinary: true });
+        const served = serveRead({ path: 'f', size: b.length, bytes: b }, { scope: UNRESTRICTED, allowBinary: true, judgeLinks: false });
         if (served.kind === 'text') expect(utf8(served.text)).toEqual(b);
-        else if (served.kind === 'base64') expect(new Uint8Array(Buffer.from(served.data, 'base64'))).toEqual(b);
+        else if (served.kind === 'base64') expect(served.bytes).toEqual(b);
         else expect.unreachable('binary is allowed');
       }),
     );

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { answerCap } from '../../core/index.js';
+import { answerCap, serveRead, type ServedRead } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
@@ -17,17 +17,21 @@ export const FileOut = z.object({
 });
 type Output = z.infer<typeof FileOut>;
 
-/** The agent view of a successful read. */
-export function fileView(f: Extract<FileRead, { ok: true }>): Output {
-  const out: Output = { path: f.path, sha: f.sha, size: f.size, encoding: f.encoding, content: f.content };
-  if (f.symlink) out.symlink = true;
-  return out;
+/** What one successful upstream read becomes on this binding (the core decides text, base64, refusal or missing). */
+export function serveOn(f: Extract<FileRead, { ok: true }>, ctx: ToolContext): ServedRead {
+  const agent = ctx.binding.surface === 'agent';
+  return serveRead(f, { scope: ctx.scope, allowBinary: !agent || ctx.binding.allowBinary, judgeLinks: agent });
 }
 
-/** A binary file on a perimeter that does not serve binary content gets this instead of its bytes. */
-export function binaryRefusal(f: FileRead, binding: ToolContext['binding']): string | undefined {
-  if (!f.ok || f.encoding !== 'base64' || f.symlink || binding.surface === 'root' || binding.allowBinary) return undefined;
-  return `"${f.path}" is a binary file (${f.size} bytes); this perimeter serves text only. Ask the operator to allow binary content if you need it.`;
+/** Served content as the tool returns it; base64 with the platform encoder (native, see ServedRead). */
+export function fileView(f: Extract<FileRead, { ok: true }>, s: Extract<ServedRead, { kind: 'text' | 'base64' }>): Output {
+  const body =
+    s.kind === 'text'
+      ? { encoding: 'utf-8' as const, content: s.text }
+      : { encoding: 'base64' as const, content: Buffer.from(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength).toString('base64') };
+  const out: Output = { path: f.path, sha: f.sha, size: f.size, ...body };
+  if (s.symlink) out.symlink = true;
+  return out;
 }
 
 /** The refusal for a readable file bigger than the perimeter's answer cap (its size is visible anyway: get_tree lists it). */
@@ -42,7 +46,8 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   access: 'read',
   agentSurface: true,
   pathMode: 'all',
-  description: 'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64.',
+  description:
+    'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64. A symlink is returned as its target text, and only when that target is readable.',
   annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -56,13 +61,28 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   filter: (reads, a, ctx) => {
     const f = reads[0];
     if (!f || !ctx.scope.canRead(a.path) || f.path !== a.path) return { kind: 'not_found' };
-    const refusal = binaryRefusal(f, ctx.binding);
-    if (refusal !== undefined) return { kind: 'refused', message: refusal };
     const cap = answerCap(ctx.binding);
-    if (!f.ok && f.error.code === 'too_large' && f.size !== undefined) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
-    if (f.ok && Buffer.byteLength(f.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
-    if (f.ok) return { kind: 'ok', value: fileView(f) };
-    return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
+    if (!f.ok) {
+      if (f.error.code === 'too_large' && f.size !== undefined) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
+      return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
+    }
+    const served = serveOn(f, ctx);
+    switch (served.kind) {
+      case 'text':
+      case 'base64': {
+        const value = fileView(f, served);
+        if (Buffer.byteLength(value.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
+        return { kind: 'ok', value };
+      }
+      case 'refused':
+        return { kind: 'refused', message: served.message };
+      case 'missing':
+        return { kind: 'not_found' };
+      default: {
+        const never: never = served;
+        throw new Error(`unknown served read ${JSON.stringify(never)}`);
+      }
+    }
   },
   notFound: (a) => notFoundFile(a.path),
 });

@@ -3,7 +3,7 @@ import { answerCap } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { binaryRefusal, FileOut, fileOverCap, fileView, notFoundFile } from './get_file.js';
+import { FileOut, fileOverCap, fileView, notFoundFile, serveOn } from './get_file.js';
 
 /** Bound on one call, so a hostile list cannot turn one call into thousands of reads. */
 export const MAX_FILES_PER_READ = 100;
@@ -60,23 +60,28 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     for (const path of new Set(a.paths)) {
       const r = byPath.get(path);
       if (r && r.ok && ctx.scope.canRead(path)) {
-        const refusal = binaryRefusal(r, ctx.binding);
-        if (refusal !== undefined) {
-          files.push({ ok: false, path, error: refusal });
+        const served = serveOn(r, ctx);
+        if (served.kind === 'refused') {
+          files.push({ ok: false, path, error: served.message });
           continue;
         }
-        const bytes = Buffer.byteLength(r.content);
-        if (bytes > cap) {
-          files.push({ ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' });
+        // A link whose target is not readable (`missing`) falls through to the missing answer below, byte for byte,
+        // and takes nothing from the answer cap.
+        if (served.kind === 'text' || served.kind === 'base64') {
+          const view = fileView(r, served);
+          const bytes = Buffer.byteLength(view.content);
+          if (bytes > cap) {
+            files.push({ ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' });
+            continue;
+          }
+          if (used + bytes > cap) {
+            files.push(leftOut(path, cap));
+            continue;
+          }
+          used += bytes;
+          files.push({ ok: true, ...view });
           continue;
         }
-        if (used + bytes > cap) {
-          files.push(leftOut(path, cap));
-          continue;
-        }
-        used += bytes;
-        files.push({ ok: true, ...fileView(r) });
-        continue;
       }
       // Refused unread by the upstream for size: alone over the cap, or no room left after the files before it.
       if (r && !r.ok && r.error.code === 'too_large' && r.size !== undefined && ctx.scope.canRead(path)) {

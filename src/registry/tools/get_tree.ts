@@ -1,8 +1,14 @@
 import * as z from 'zod/v4';
-import { filterTree, type TreeEntry } from '../../core/index.js';
-import type { TreeListing } from '../../upstream/types.js';
+import { agentEntry, filterTree, isWithin, linkServable, linkTargetOf, type TreeEntry } from '../../core/index.js';
+import type { TreeListing, UpResult } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
-import { defineTool } from '../tool.js';
+import { defineTool, type ToolContext } from '../tool.js';
+
+/**
+ * Most symlinks one listing resolves (each is a blob read; on GitHub a request, cached by blob id); links beyond it
+ * read as missing. The cut depends on readable paths only, so it tells nothing about hidden ones.
+ */
+export const MAX_LINKS_PER_LISTING = 200;
 
 const shape = {
   path: Path.optional().describe('Directory to list; omit for the repository root.'),
@@ -13,16 +19,53 @@ type Args = { path?: string | undefined; recursive?: boolean | undefined };
 const Entry = z.object({
   path: z.string(),
   type: z.enum(['file', 'dir', 'symlink', 'submodule']),
-  sha: z.string(),
+  sha: z
+    .string()
+    .optional()
+    .describe('Blob id of a file or symlink, pinned commit of a submodule. Directories carry none on agent surfaces.'),
   size: z.number().optional(),
 });
 const Output = z.object({ path: z.string(), recursive: z.boolean(), entries: z.array(Entry), count: z.number() });
 type Output = z.infer<typeof Output>;
 
-const strip = (e: TreeEntry): z.infer<typeof Entry> =>
+/** The listing plus the target text of each readable symlink in it (agent surfaces only). */
+interface Listed {
+  readonly listing: TreeListing;
+  readonly links: ReadonlyMap<string, string | undefined>;
+}
+
+const full = (e: TreeEntry): z.infer<typeof Entry> =>
   e.size === undefined ? { path: e.path, type: e.type, sha: e.sha } : { path: e.path, type: e.type, sha: e.sha, size: e.size };
 
-export const getTree = defineTool<Args, TreeListing, Output>({
+/** The entry of `base`'s own listing that `path` lies in (itself when it is a direct child). */
+const childOf = (base: string, path: string): string => {
+  const rest = base === '' ? path : path.slice(base.length + 1);
+  const head = rest.split('/')[0] ?? rest;
+  return base === '' ? head : `${base}/${head}`;
+};
+
+/**
+ * Reads the target text of the readable symlinks the answer depends on, so the filter can judge them first: every
+ * link of a recursive listing, and in a one-level listing the direct children plus links in a child directory that
+ * no other readable entry keeps visible (only there can a link decide whether the directory shows).
+ */
+async function withLinks(listing: TreeListing, base: string, recursive: boolean, ctx: ToolContext): Promise<UpResult<Listed>> {
+  if (ctx.binding.surface === 'root') return { ok: true, value: { listing, links: new Map() } };
+  const below = listing.entries.filter((e) => e.type !== 'dir' && isWithin(e.path, base) && e.path !== base && ctx.scope.canRead(e.path));
+  const keptByOthers = new Set(below.filter((e) => e.type !== 'symlink').map((e) => childOf(base, e.path)));
+  const paths = below
+    .filter((e) => e.type === 'symlink' && (recursive || childOf(base, e.path) === e.path || !keptByOthers.has(childOf(base, e.path))))
+    .map((e) => e.path)
+    .slice(0, MAX_LINKS_PER_LISTING);
+  if (paths.length === 0) return { ok: true, value: { listing, links: new Map() } };
+  const reads = await ctx.upstream.readFiles(ctx.target.repo, listing.commit, paths);
+  if (!reads.ok) return reads;
+  const links = new Map<string, string | undefined>();
+  for (const r of reads.value) links.set(r.path, r.ok && r.symlink ? linkTargetOf(r.bytes) : undefined);
+  return { ok: true, value: { listing, links } };
+}
+
+export const getTree = defineTool<Args, Listed, Output>({
   name: 'get_tree',
   access: 'read',
   agentSurface: true,
@@ -35,11 +78,27 @@ export const getTree = defineTool<Args, TreeListing, Output>({
   output: Output,
   paths: (a) => [{ path: a.path ?? '', role: 'dir' }],
   rootTarget: rootTargetOf,
-  run: (a, ctx) => ctx.upstream.getTree(ctx.target.repo, ctx.target.ref, a.path ?? ''),
-  filter: (listing, a, ctx) => {
+  run: async (a, ctx) => {
+    const listed = await ctx.upstream.getTree(ctx.target.repo, ctx.target.ref, a.path ?? '');
+    return listed.ok ? withLinks(listed.value, a.path ?? '', a.recursive ?? false, ctx) : listed;
+  },
+  filter: ({ listing, links }, a, ctx) => {
     const base = a.path ?? '';
     const recursive = a.recursive ?? false;
-    const entries = filterTree(listing.entries, ctx.scope, base, recursive).map(strip);
+    const agent = ctx.binding.surface === 'agent';
+    // A symlink whose target is not readable is dropped before the tree is cut, so the directories above it are
+    // judged as if it did not exist (a directory holding only such a link reads as missing).
+    const raw = agent
+      ? listing.entries.filter((e) => {
+          if (e.type !== 'symlink') return true;
+          // A link that was not read does not change what shows: its directory is kept by another entry and a
+          // one-level listing does not show it; dropping it keeps the cut identical.
+          const target = links.get(e.path);
+          return target !== undefined && linkServable(e.path, target, ctx.scope);
+        })
+      : listing.entries;
+    const kept = filterTree(raw, ctx.scope, base, recursive);
+    const entries = agent ? kept.map(agentEntry) : kept.map(full);
     // An existing directory with nothing visible below it reads as missing; the root always exists.
     if (entries.length === 0 && base !== '') return { kind: 'not_found' };
     return { kind: 'ok', value: { path: base, recursive, entries, count: entries.length } };

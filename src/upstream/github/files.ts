@@ -8,7 +8,6 @@ import { resolveCommit } from './refs.js';
 import { lookupPath, treeOfCommit } from './tree.js';
 
 const READ_CONCURRENCY = 6;
-const SNIFF_BYTES = 8000;
 
 /** `GET git/blobs/{sha}` decoded to bytes, cached by SHA. */
 export function fetchBlob(ctx: Ctx, r: RepoRef, sha: string): Promise<Buffer> {
@@ -22,18 +21,6 @@ export function fetchBlob(ctx: Ctx, r: RepoRef, sha: string): Promise<Buffer> {
     },
     (b) => b.length + 64,
   );
-}
-
-const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/** Text unless a NUL shows up in the first 8000 bytes or the bytes are not valid UTF-8 (git's heuristic, stricter). */
-export function decodeContent(bytes: Buffer): { encoding: 'utf-8' | 'base64'; content: string } {
-  if (bytes.subarray(0, SNIFF_BYTES).includes(0)) return { encoding: 'base64', content: bytes.toString('base64') };
-  try {
-    return { encoding: 'utf-8', content: utf8.decode(bytes) };
-  } catch {
-    return { encoding: 'base64', content: bytes.toString('base64') };
-  }
 }
 
 /**
@@ -82,9 +69,8 @@ export async function readFiles(
       if (error.code === 'not_found') return missing;
       throw err instanceof UpstreamFailure ? err : new UpstreamFailure(error);
     }
-    if (entry.mode === '120000') {
-      return { path, ok: true, sha: entry.sha, size: bytes.length, encoding: 'utf-8', content: bytes.toString('utf8'), symlink: true };
-    }
-    return { path, ok: true, sha: entry.sha, size: bytes.length, ...decodeContent(bytes) };
+    // Bytes as stored: decoding is the core's (serveRead), the same for every upstream.
+    if (entry.mode === '120000') return { path, ok: true, sha: entry.sha, size: bytes.length, bytes, symlink: true };
+    return { path, ok: true, sha: entry.sha, size: bytes.length, bytes };
   });
 }

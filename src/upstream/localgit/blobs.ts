@@ -6,21 +6,6 @@ import type { Repo } from './repo.js';
 import { entryType, rootTree, type RawEntry } from './tree.js';
 import { isTreePath } from './paths.js';
 
-const SNIFF_BYTES = 8000;
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Text as utf-8 when it has no NUL in the first 8000 bytes and decodes strictly; base64 otherwise. */
-export function encodeContent(bytes: Buffer): { encoding: 'utf-8' | 'base64'; content: string } {
-  if (!bytes.subarray(0, SNIFF_BYTES).includes(0)) {
-    try {
-      return { encoding: 'utf-8', content: utf8.decode(bytes) };
-    } catch {
-      // invalid UTF-8: fall through to base64
-    }
-  }
-  return { encoding: 'base64', content: bytes.toString('base64') };
-}
-
 /** Parses `git cat-file --batch` output for the given ids, in order. */
 export function parseBatch(out: Buffer, ids: readonly string[]): Map<string, Buffer> {
   const found = new Map<string, Buffer>();
@@ -83,9 +68,9 @@ async function readThroughReader(repo: Repo, commit: string, paths: readonly str
     }
     const bytes = contents.get(e.sha);
     if (!bytes) throw new Error('a blob listed in its tree is missing from the object database');
-    const body = encodeContent(bytes);
+    // Bytes as stored: decoding is the core's (serveRead), the same for every upstream.
     return e.type === 'symlink'
-      ? { path, ok: true, sha: e.sha, size: bytes.length, ...body, symlink: true }
-      : { path, ok: true, sha: e.sha, size: bytes.length, ...body };
+      ? { path, ok: true, sha: e.sha, size: bytes.length, bytes, symlink: true }
+      : { path, ok: true, sha: e.sha, size: bytes.length, bytes };
   });
 }

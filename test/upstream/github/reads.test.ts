@@ -93,14 +93,14 @@ describe('files', () => {
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const [text, png, latin1, large, link, dir, missing, nested] = r.value;
-    expect(text).toMatchObject({ path: 'src/a.ts', ok: true, encoding: 'utf-8', content: 'a2\n', size: 3 });
-    expect(png).toMatchObject({ ok: true, encoding: 'base64', size: 5 });
-    expect(png?.ok && Buffer.from(png.content, 'base64')).toEqual(Buffer.from([0x89, 0x50, 0, 1, 2]));
-    expect(latin1).toMatchObject({ ok: true, encoding: 'base64' });
+    expect(text).toMatchObject({ path: 'src/a.ts', ok: true, bytes: Buffer.from('a2\n'), size: 3 });
+    expect(png).toMatchObject({ ok: true, size: 5 });
+    expect(png?.ok && Buffer.from(png.bytes)).toEqual(Buffer.from([0x89, 0x50, 0, 1, 2]));
+    expect(latin1?.ok && latin1.bytes.includes(0xe9)).toBe(true);
     expect(large?.ok && large.size).toBe(big.length);
-    expect(large?.ok && large.encoding === 'utf-8' && large.content === big.toString('utf8')).toBe(true);
-    expect(link).toMatchObject({ ok: true, symlink: true, content: 'src/a.ts', encoding: 'utf-8' });
-    expect(nested).toMatchObject({ ok: true, content: 'b\n' });
+    expect(large?.ok && Buffer.from(large.bytes).equals(big)).toBe(true);
+    expect(link).toMatchObject({ ok: true, symlink: true, bytes: Buffer.from('src/a.ts') });
+    expect(nested).toMatchObject({ ok: true, bytes: Buffer.from('b\n') });
     expect(dir).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(!dir?.ok && dir?.error.message.replace('src', 'P')).toBe(!missing?.ok && missing?.error.message.replace('nope', 'P'));
@@ -229,7 +229,7 @@ describe('GitHub Enterprise Server base URL', () => {
       const u = h.upstream({ baseUrl: `http://127.0.0.1:${port}/api/v3/` });
       expect(await u.defaultBranch(repo)).toEqual({ ok: true, value: 'main' });
       const r = await u.readFiles(repo, 'feature/x', ['feature/f.ts']);
-      expect(r.ok && r.value[0]).toMatchObject({ ok: true, content: 'f\n' });
+      expect(r.ok && r.value[0]).toMatchObject({ ok: true, bytes: Buffer.from('f\n') });
     } finally {
       proxy.closeAllConnections();
       await new Promise((resolve) => proxy.close(resolve));

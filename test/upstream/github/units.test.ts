@@ -1,9 +1,8 @@
-// The adapter's pure pieces: the byte-budget LRU, error translation, redaction, content sniffing, entry kinds.
+// The adapter's pure pieces: the byte-budget LRU, error translation, redaction, entry kinds (content sniffing is the core's: test/core/binary.test.ts).
 import { describe, expect, it } from 'vitest';
 import { ByteLru } from '../../../src/upstream/github/cache.js';
 import { parseRepo } from '../../../src/upstream/github/context.js';
 import { translate, UpstreamFailure } from '../../../src/upstream/github/errors.js';
-import { decodeContent } from '../../../src/upstream/github/files.js';
 import { makeRedactor, octokitLog, type LogLevel } from '../../../src/upstream/github/logger.js';
 import { entryType } from '../../../src/upstream/github/tree.js';
 
@@ -94,14 +93,6 @@ describe('redaction and the Octokit logger', () => {
 });
 
 describe('content and names', () => {
-  it('sniffs binary by NUL in the first 8000 bytes or invalid UTF-8', () => {
-    expect(decodeContent(Buffer.from('héllo\n'))).toEqual({ encoding: 'utf-8', content: 'héllo\n' });
-    expect(decodeContent(Buffer.from([0x61, 0, 0x62])).encoding).toBe('base64');
-    expect(decodeContent(Buffer.from([0xff, 0xfe, 0x41])).encoding).toBe('base64');
-    const lateNul = Buffer.concat([Buffer.alloc(9000, 'a'), Buffer.from([0])]);
-    expect(decodeContent(lateNul).encoding).toBe('utf-8');
-  });
-
   it('maps modes to entry kinds and parses owner/name', () => {
     expect(entryType({ mode: '120000', type: 'blob' })).toBe('symlink');
     expect(entryType({ mode: '160000', type: 'commit' })).toBe('submodule');

@@ -30,15 +30,15 @@ describe.each([{ bare: false }, { bare: true }])('localgit reads (bare: $bare)',
     const r = await up.readFiles(g.dir, 'main', [ODD, NEWLINE, 'bad-utf8.txt', '']);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
-    expect(r.value[0]).toMatchObject({ path: ODD, ok: true, content: 'odd\n', encoding: 'utf-8' });
-    expect(r.value[1]).toMatchObject({ path: NEWLINE, ok: true, content: 'nl\n' });
-    expect(r.value[2]).toMatchObject({ ok: true, encoding: 'base64', content: Buffer.from([0x66, 0xff, 0x66]).toString('base64') });
+    expect(r.value[0]).toMatchObject({ path: ODD, ok: true, bytes: Buffer.from('odd\n') });
+    expect(r.value[1]).toMatchObject({ path: NEWLINE, ok: true, bytes: Buffer.from('nl\n') });
+    expect(r.value[2]).toMatchObject({ ok: true, bytes: Buffer.from([0x66, 0xff, 0x66]) });
     expect(r.value[3]).toMatchObject({ ok: false, error: { code: 'not_found' } });
   });
 
   it('returns a symlink as its target text, never followed', async () => {
     const r = await up.readFiles(g.dir, 'main', ['link']);
-    expect(r.ok && r.value[0]).toMatchObject({ ok: true, symlink: true, content: '/etc/passwd', encoding: 'utf-8' });
+    expect(r.ok && r.value[0]).toMatchObject({ ok: true, symlink: true, bytes: Buffer.from('/etc/passwd') });
     const t = await up.getTree(g.dir, 'main', '');
     expect(t.ok && t.value.entries.find((e) => e.path === 'link')).toMatchObject({ type: 'symlink', size: 11 });
   });
