@@ -21,3 +21,4 @@ export * from './symlink.js';
 export * from './serve.js';
 export * from './wholefile.js';
 export * from './commitlinks.js';
+export * from './window.js';

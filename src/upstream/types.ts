@@ -103,6 +103,47 @@ export interface WriteResult {
   readonly retries: number;
 }
 
+/** One file a search may look into: already judged readable by the caller, never a symlink or submodule. */
+export interface GrepFile {
+  readonly path: string;
+  /** Blob id at the searched commit (content-addressed indexes key on it). */
+  readonly sha: string;
+}
+
+/** A text search over given files of one commit. Upstreams know nothing about perimeters: `files` is the whole scope. */
+export interface GrepRequest {
+  /** Files to search, in answer order. Matches in any other file are never returned. */
+  readonly files: readonly GrepFile[];
+  /** Literal directory or file prefixes covering every file in `files` (`''` = the whole tree); a search hint only. */
+  readonly under: readonly string[];
+  readonly pattern: string;
+  /** `literal`: plain substring; `regex`: a JavaScript-syntax regular expression (already validated). */
+  readonly mode: 'literal' | 'regex';
+  readonly caseSensitive: boolean;
+  /** Stop once this many matches were found (the answer's `end` is then `limit`). */
+  readonly maxMatches: number;
+  /** Hard bound on the search's running time. */
+  readonly timeoutMs: number;
+}
+
+/** The first match on one line. Columns count UTF-16 code units, 1-based, over the whole line. */
+export interface GrepMatch {
+  readonly path: string;
+  readonly line: number;
+  readonly column: number;
+  /** A piece of the line around the match (the whole line when short), without its terminator. */
+  readonly text: string;
+  /** Column of `text`'s first character in the line. */
+  readonly textColumn: number;
+}
+
+export interface GrepResult {
+  /** In `files` order, then by line. */
+  readonly matches: readonly GrepMatch[];
+  /** `complete`: every file searched; `limit`: stopped at maxMatches; `timeout`: the time bound (or an engine limit) hit. */
+  readonly end: 'complete' | 'limit' | 'timeout';
+}
+
 export interface UpstreamHealth {
   readonly ok: boolean;
   readonly detail: string;
@@ -151,6 +192,10 @@ export interface Upstream {
   /** A commit with its files; with `reachableFrom`, `not_found` unless the commit is an ancestor of that ref. */
   getCommit(repo: string, sha: string, reachableFrom?: string): Promise<UpResult<CommitDetail>>;
   compare(repo: string, base: string, head: string): Promise<UpResult<Comparison>>;
+  /** True when commit `ancestor` is `head` or one of its ancestors; false for unknown commits too. */
+  isAncestor(repo: string, ancestor: string, head: string): Promise<UpResult<boolean>>;
+  /** Searches the text of `request.files` at `commit` (binary files, by git's NUL rule, are skipped). */
+  grep(repo: string, commit: string, request: GrepRequest): Promise<UpResult<GrepResult>>;
   /** One atomic commit on `branch` (compare-and-swap on its head; rebuilt on a moved head when safe). */
   commitFiles(repo: string, branch: string, request: WriteRequest): Promise<UpResult<WriteResult>>;
   health(): Promise<UpstreamHealth>;

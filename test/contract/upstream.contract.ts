@@ -182,6 +182,61 @@ export function runUpstreamContract(
       expect(behind.ok && behind.value).toMatchObject({ status: 'behind', ahead_by: 0, behind_by: 1 });
     });
 
+    it('isAncestor: a commit and its ancestors are, a side branch, an unknown or malformed id are not', async () => {
+      const main = await f.git.head('main');
+      const feature = await f.git.head('feature');
+      const first = (await f.git.git('rev-list', '--max-parents=0', 'main')).trim();
+      expect(await f.upstream.isAncestor(f.repo, first, main)).toEqual({ ok: true, value: true });
+      expect(await f.upstream.isAncestor(f.repo, main, main)).toEqual({ ok: true, value: true });
+      expect(await f.upstream.isAncestor(f.repo, main, first)).toEqual({ ok: true, value: false });
+      expect(await f.upstream.isAncestor(f.repo, feature, main)).toEqual({ ok: true, value: false });
+      expect(await f.upstream.isAncestor(f.repo, 'f'.repeat(40), main)).toEqual({ ok: true, value: false });
+      expect(await f.upstream.isAncestor(f.repo, '--all', main)).toEqual({ ok: true, value: false });
+    });
+
+    it('grep: first match per line in the given files only, in their order; limit, case, regex, binary skipped', async () => {
+      await f.git.commit({
+        message: 'grep corpus',
+        files: {
+          'g/one.txt': 'alpha beta\nno match\nBeta gamma beta\n',
+          'g/two.txt': 'x beta\n',
+          'g/skip.txt': 'beta everywhere\n',
+          'g/bin.dat': Buffer.from([0x62, 0x65, 0x74, 0x61, 0, 1]),
+          'g/wide.txt': `é${'beta'}\n`,
+        },
+      });
+      const head = await f.git.head('main');
+      const tree = await f.upstream.getTree(f.repo, head, 'g');
+      if (!tree.ok) throw new Error('no tree');
+      const sha = (p: string) => tree.value.entries.find((e) => e.path === p)?.sha ?? '';
+      const files = ['g/two.txt', 'g/one.txt', 'g/bin.dat', 'g/wide.txt'].map((path) => ({ path, sha: sha(path) }));
+      const base = { files, under: ['g'], pattern: 'beta', mode: 'literal' as const, caseSensitive: true, maxMatches: 50, timeoutMs: 10_000 };
+      const all = await f.upstream.grep(f.repo, head, base);
+      expect(all).toEqual({
+        ok: true,
+        value: {
+          end: 'complete',
+          matches: [
+            { path: 'g/two.txt', line: 1, column: 3, text: 'x beta', textColumn: 1 },
+            { path: 'g/one.txt', line: 1, column: 7, text: 'alpha beta', textColumn: 1 },
+            { path: 'g/one.txt', line: 3, column: 12, text: 'Beta gamma beta', textColumn: 1 },
+            { path: 'g/wide.txt', line: 1, column: 2, text: 'ébeta', textColumn: 1 },
+          ],
+        },
+      });
+      const folded = await f.upstream.grep(f.repo, head, { ...base, caseSensitive: false });
+      expect(folded.ok && folded.value.matches.map((m) => `${m.path}:${m.line}:${m.column}`)).toEqual(['g/two.txt:1:3', 'g/one.txt:1:7', 'g/one.txt:3:1', 'g/wide.txt:1:2']);
+      const limited = await f.upstream.grep(f.repo, head, { ...base, maxMatches: 2 });
+      expect(limited.ok && limited.value.end).toBe('limit');
+      expect(limited.ok && limited.value.matches.length).toBe(2);
+      const regex = await f.upstream.grep(f.repo, head, { ...base, mode: 'regex', pattern: '^[a-z]+ b' });
+      expect(regex.ok && regex.value.matches.map((m) => `${m.path}:${m.line}:${m.column}`)).toEqual(['g/two.txt:1:1', 'g/one.txt:1:1']);
+      const none = await f.upstream.grep(f.repo, head, { ...base, pattern: 'zeta' });
+      expect(none).toEqual({ ok: true, value: { end: 'complete', matches: [] } });
+      const bomb = await f.upstream.grep(f.repo, head, { ...base, files: [{ path: 'g/one.txt', sha: sha('g/one.txt') }], mode: 'regex', pattern: '(a|aa)+$', timeoutMs: 3000 });
+      expect(bomb.ok).toBe(true);
+    });
+
     it('commits files and deletes atomically on top of the branch head', async () => {
       const before = await f.git.head('main');
       const w = await f.upstream.commitFiles(f.repo, 'main', {

@@ -1,11 +1,26 @@
 import * as z from 'zod/v4';
-import { answerCap, serveRead, type ServedRead } from '../../core/index.js';
+import { answerCap, lineWindow, serveRead, wantsWindow, type LineWindowRequest, type ServedRead } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 
-const shape = { path: Path.describe('File to read, relative to the repository root.') };
-type Args = { path: string };
+/** Largest line number accepted; a bound so a schema can state it, far above any file served whole. */
+const MAX_LINE = 100_000_000;
+
+/** The optional line-window arguments shared by get_file and get_files. */
+export const windowShape = {
+  start_line: z.number().int().min(1).max(MAX_LINE).optional().describe('First line to return (1-based). Default: 1.'),
+  end_line: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_LINE)
+    .optional()
+    .describe('Last line to return (inclusive). Default: the last line. Lines are always returned whole.'),
+};
+
+const shape = { path: Path.describe('File to read, relative to the repository root.'), ...windowShape };
+type Args = { path: string } & LineWindowRequest;
 
 export const FileOut = z.object({
   path: z.string(),
@@ -14,6 +29,9 @@ export const FileOut = z.object({
   encoding: z.enum(['utf-8', 'base64']),
   content: z.string(),
   symlink: z.boolean().optional(),
+  total_lines: z.number().optional().describe('With a line window: lines in the whole file.'),
+  start_line: z.number().optional().describe('With a line window: the first line returned.'),
+  end_line: z.number().optional().describe('With a line window: the last line returned (start_line - 1 when none).'),
 });
 type Output = z.infer<typeof FileOut>;
 
@@ -38,6 +56,20 @@ export function fileView(f: Extract<FileRead, { ok: true }>, s: Extract<ServedRe
 export const fileOverCap = (path: string, size: number, cap: number): string =>
   `"${path}" is ${size} bytes, over this perimeter's ${cap}-byte answer cap; it is not served whole. Ask the operator to raise max_answer_bytes if you need it.`;
 
+/**
+ * Cuts a served file to the requested line window. Text only: a binary (base64) file or a symlink is refused with
+ * a message, since its "lines" would be a split of encoded bytes. Without window arguments the view is unchanged.
+ */
+export function windowView(view: Output, req: LineWindowRequest): { ok: true; value: Output } | { ok: false; message: string } {
+  if (!wantsWindow(req)) return { ok: true, value: view };
+  if (view.encoding !== 'utf-8' || view.symlink) {
+    return { ok: false, message: `"${view.path}" is not a text file; start_line and end_line apply to text files only. Read it without them.` };
+  }
+  const w = lineWindow(view.content, req);
+  if (!w.ok) return { ok: false, message: `"${view.path}": ${w.message}` };
+  return { ok: true, value: { ...view, content: w.value.content, total_lines: w.value.total_lines, start_line: w.value.start_line, end_line: w.value.end_line } };
+}
+
 export const notFoundFile = (path: string): string =>
   `Not found: file "${path}" does not exist on this branch. Use get_tree to see which files exist.`;
 
@@ -47,7 +79,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64. A symlink is returned as its target text, and only when that target is readable.',
+    'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64. A symlink is returned as its target text, and only when that target is readable. Give `start_line`/`end_line` to read a range of whole lines of a text file; the answer then carries `total_lines`.',
   annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -70,9 +102,11 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
     switch (served.kind) {
       case 'text':
       case 'base64': {
-        const value = fileView(f, served);
-        if (Buffer.byteLength(value.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
-        return { kind: 'ok', value };
+        const w = windowView(fileView(f, served), a);
+        if (!w.ok) return { kind: 'refused', message: w.message };
+        // The cap applies to what is served: a window of a long file fits where the whole file would not.
+        if (Buffer.byteLength(w.value.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
+        return { kind: 'ok', value: w.value };
       }
       case 'refused':
         return { kind: 'refused', message: served.message };

@@ -3,15 +3,17 @@ import { answerCap } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { FileOut, fileOverCap, fileView, notFoundFile, serveOn } from './get_file.js';
+import { FileOut, fileOverCap, fileView, notFoundFile, serveOn, windowShape, windowView } from './get_file.js';
+import type { LineWindowRequest } from '../../core/index.js';
 
 /** Bound on one call, so a hostile list cannot turn one call into thousands of reads. */
 export const MAX_FILES_PER_READ = 100;
 
 const shape = {
   paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe(`Files to read (at most ${MAX_FILES_PER_READ}; repeats are answered once).`),
+  ...windowShape,
 };
-type Args = { paths: string[] };
+type Args = { paths: string[] } & LineWindowRequest;
 
 const Item = z.union([
   FileOut.extend({ ok: z.literal(true) }),
@@ -35,7 +37,8 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   access: 'read',
   agentSurface: true,
   pathMode: 'each',
-  description: 'Read several files of the bound branch in one call. Each path gets its own result; a missing file does not fail the others.',
+  description:
+    'Read several files of the bound branch in one call. Each path gets its own result; a missing file does not fail the others. `start_line`/`end_line` apply the same line window to every text file.',
   annotations: { title: 'Read files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -68,7 +71,12 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
         // A link whose target is not readable (`missing`) falls through to the missing answer below, byte for byte,
         // and takes nothing from the answer cap.
         if (served.kind === 'text' || served.kind === 'base64') {
-          const view = fileView(r, served);
+          const w = windowView(fileView(r, served), a);
+          if (!w.ok) {
+            files.push({ ok: false, path, error: w.message });
+            continue;
+          }
+          const view = w.value;
           const bytes = Buffer.byteLength(view.content);
           if (bytes > cap) {
             files.push({ ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' });

@@ -11,6 +11,10 @@ import { compare, getCommit, listCommits } from './history.js';
 import { makeRedactor, safeLog, type LogFn } from './logger.js';
 import { branchHead, defaultBranch, listBranches, listRepos } from './refs.js';
 import { getTree } from './tree.js';
+import { isAncestor } from './ancestry.js';
+import { createSearchIndex } from './search-index.js';
+import { FULL_SHA } from './context.js';
+import { failure } from './errors.js';
 import { commitFiles } from './write.js';
 
 export type { LogFn, LogLevel } from './logger.js';
@@ -32,6 +36,10 @@ export interface GitHubUpstreamOptions {
   readonly retryDelayMs?: number;
   /** Minimum gap between mutating requests (default 1000 ms, GitHub's advice). For tests. */
   readonly writeSpacingMs?: number;
+  /** Where the search index keeps blob texts across restarts (under the state dir); absent = memory only. */
+  readonly searchDir?: string;
+  /** Bytes the search index may keep on disk (default 1 GiB). */
+  readonly searchDiskBytes?: number;
 }
 
 export type GitHubUpstream = Upstream & { stats(): { requests: number; cacheHits: number; notModified: number } };
@@ -61,6 +69,10 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
     counters.cacheHits += 1;
   });
   const shared: Ctx = { octokit, cache, log, queues: new Map(), inflight: new Map() };
+  const search = createSearchIndex({
+    ...(opts.searchDir ? { dir: opts.searchDir } : {}),
+    ...(opts.searchDiskBytes ? { diskBytes: opts.searchDiskBytes } : {}),
+  });
 
   /** Runs one operation; anything thrown is translated once, here. */
   const guard = async <T>(op: string, fn: () => Promise<T>): Promise<UpResult<T>> => {
@@ -92,6 +104,12 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
     listCommits: (repo, ref, query) => guard('listCommits', () => listCommits(ctx, parseRepo(repo), ref, query)),
     getCommit: (repo, sha, reachableFrom) => guard('getCommit', () => getCommit(ctx, parseRepo(repo), sha, reachableFrom)),
     compare: (repo, base, head) => guard('compare', () => compare(ctx, parseRepo(repo), base, head)),
+    isAncestor: (repo, ancestor, head) => guard('isAncestor', () => isAncestor(ctx, parseRepo(repo), ancestor, head)),
+    grep: (repo, commit, request) =>
+      guard('grep', async () => {
+        if (!FULL_SHA.test(commit)) throw failure('not_found', 'No such commit');
+        return (await search.search(ctx, parseRepo(repo), request)).result;
+      }),
     // A write re-reads the head after a lost race: it must see the ref move, so nothing is pinned for it.
     commitFiles: (repo, branch, request) => guard('commitFiles', () => commitFiles(unpinned(ctx), parseRepo(repo), branch, request, redact)),
     health: () => health(ctx, () => lastRate, redact),

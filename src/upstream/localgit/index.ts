@@ -1,11 +1,12 @@
 // The local git upstream: the port implemented over the git CLI, reading only from the object database.
 import { stat } from 'node:fs/promises';
-import type { UpResult, Upstream, UpstreamHealth, RepoInfo, WriteRequest } from '../types.js';
+import type { GrepRequest, UpResult, Upstream, UpstreamHealth, RepoInfo, WriteRequest } from '../types.js';
 import { fail, gitFailure, ok, readerFailure, type Failed, type Log } from './errors.js';
 import { ObjectReaderError } from '../../gitcli/object-reader.js';
 import { runGit } from '../../gitcli/run.js';
 import { compare, getCommit, listCommits } from './history.js';
 import { readBlobs } from './blobs.js';
+import { grep, isAncestor } from './grep.js';
 import { createKeyedMutex } from './mutex.js';
 import { branchHead, resolveCommit } from './refs.js';
 import { closeRepo, openRepo, type Repo } from './repo.js';
@@ -163,6 +164,16 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
       const h = await resolveCommit(repo.value, head);
       if (!h.ok) return h;
       return compare(repo.value, b.value, h.value);
+    }),
+
+    isAncestor: guarded('comparing commits', async (path: string, ancestor: string, head: string) => {
+      const repo = await open(path);
+      return repo.ok ? isAncestor(repo.value, ancestor, head) : repo;
+    }),
+
+    grep: guarded('searching', async (path: string, commit: string, request: GrepRequest) => {
+      const repo = await open(path);
+      return repo.ok ? grep(repo.value, commit, request) : repo;
     }),
 
     commitFiles: guarded('writing a commit', async (path: string, branch: string, request: WriteRequest) => {
