@@ -8,7 +8,10 @@ import { perimeterService } from '../registry/perimeters.js';
 import { openStore } from '../registry/store.js';
 import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
-import { DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
+import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
+import type { CursorSeal } from '../registry/index.js';
+import { loadOrCreateSalt } from '../audit/salt.js';
+import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
 import { CliError } from './client.js';
@@ -156,7 +159,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   }
 
   const localRepos = [...configured.map((p) => p.repo), ...store.list().map((p) => p.repo), ...(here ? [here] : [])].filter((r) => r.startsWith('/'));
-  const upstreams = buildUpstreams({ token: o.token, githubUrl: o.githubUrl, localRepos, log: o.log });
+  const upstreams = buildUpstreams({ token: o.token, githubUrl: o.githubUrl, localRepos, log: o.log, searchDir: join(o.stateDir, 'search') });
   undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
 
@@ -174,6 +177,16 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   // The ledger is opened (and its salt written) after the bind; until then the app records into a late-bound slot.
   let audit: Audit | undefined;
   const ops = await planServeOpsToken({ opsToken: o.opsToken, githubToken: o.token, stateDir: o.stateDir });
+  // The change-cursor key (32 random bytes, a 0600 file of the state dir, so cursors survive a restart) is read after
+  // the bind like the audit salt; calls are only served once it is there.
+  let cursorKey: CursorSeal | undefined;
+  const cursors: CursorSeal = {
+    seal: (plain) => {
+      if (!cursorKey) throw new Error('cursor key not loaded yet');
+      return cursorKey.seal(plain);
+    },
+    open: (token) => cursorKey?.open(token),
+  };
 
   let publicUrl = '';
   const app = createApp({
@@ -181,7 +194,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
+    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), cursors, ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
     ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
@@ -241,6 +254,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     embeddedKey = issued.key;
   }
   await ops.persist();
+  cursorKey = cursorSeal(await loadOrCreateSalt(o.stateDir, 'cursor.key'));
   if (o.audit) {
     const opened = await openAudit(o.audit, o.stateDir, o.log);
     audit = opened;

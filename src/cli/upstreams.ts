@@ -12,10 +12,10 @@ export interface Upstreams {
 }
 
 /** Composes the adapters: local git always; GitHub when a token is given. */
-export function buildUpstreams(o: { token: string | undefined; githubUrl: string | undefined; localRepos: string[]; log: Log }): Upstreams {
+export function buildUpstreams(o: { token: string | undefined; githubUrl: string | undefined; localRepos: string[]; log: Log; searchDir?: string }): Upstreams {
   const local = createLocalGitUpstream({ repos: o.localRepos, log: o.log });
   const github = o.token
-    ? createGitHubUpstream({ token: o.token, ...(o.githubUrl ? { baseUrl: o.githubUrl } : {}), log: o.log })
+    ? createGitHubUpstream({ token: o.token, ...(o.githubUrl ? { baseUrl: o.githubUrl } : {}), ...(o.searchDir ? { searchDir: o.searchDir } : {}), log: o.log })
     : undefined;
   const upstreamFor: UpstreamFor = (repo) => (isLocalRepo(repo) ? local : github);
   return { all: github ? [local, github] : [local], upstreamFor, local, github };

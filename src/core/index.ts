@@ -22,3 +22,5 @@ export * from './serve.js';
 export * from './wholefile.js';
 export * from './commitlinks.js';
 export * from './window.js';
+export * from './changes.js';
+export * from './search.js';

@@ -1,5 +1,5 @@
 import { answerCap, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
-import type { AnyTool, Log, ToolContext } from '../registry/index.js';
+import type { AnyTool, CursorSeal, Log, ToolContext } from '../registry/index.js';
 import type { RequestBudget, Upstream, UpstreamFor } from '../upstream/types.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
@@ -29,6 +29,8 @@ export interface InvokeDeps {
   /** Per-perimeter concurrency lanes; absent = unbounded. */
   readonly gate?: Gate;
   readonly now?: () => number;
+  /** Seals change cursors (src/mcp/cursor.ts over the state dir's key); absent = changes_since is refused. */
+  readonly cursors?: CursorSeal;
 }
 
 /** A tool result in MCP shape. */
@@ -197,6 +199,7 @@ export async function invoke(
           ? { name: `${client ?? 'agent'} via git-blinder (${binding.perimeterId})`, email: `${binding.perimeterId}@git-blinder.invalid` }
           : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
       log: deps.log,
+      ...(deps.cursors ? { cursors: deps.cursors } : {}),
     };
     const refusal = tool.guard?.(args, ctx);
     if (refusal !== undefined) {

@@ -8,8 +8,21 @@ import { getTree } from './tools/get_tree.js';
 import { listBranches } from './tools/list_branches.js';
 import { listCommits } from './tools/list_commits.js';
 import { pushFiles } from './tools/push_files.js';
+import { changesSince } from './tools/changes_since.js';
+import { searchCode } from './tools/search_code.js';
 
-export const ALL_TOOLS: readonly AnyTool[] = [getTree, getFile, getFiles, pushFiles, listCommits, getCommit, listBranches, compare];
+export const ALL_TOOLS: readonly AnyTool[] = [
+  getTree,
+  getFile,
+  getFiles,
+  searchCode,
+  changesSince,
+  pushFiles,
+  listCommits,
+  getCommit,
+  listBranches,
+  compare,
+];
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */
 export const AGENT_CATALOGUE: readonly string[] = ALL_TOOLS.filter((t) => t.agentSurface).map((t) => t.name);
@@ -19,4 +32,4 @@ export function toolNamed(name: string): AnyTool | undefined {
   return ALL_TOOLS.find((t) => t.name === name);
 }
 
-export type { AnyTool, Annotations, Log, ToolContext, ToolOutcome } from './tool.js';
+export type { AnyTool, Annotations, CursorSeal, Log, ToolContext, ToolOutcome } from './tool.js';

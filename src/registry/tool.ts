@@ -14,6 +14,12 @@ export interface Annotations {
 /** Structured log sink; fields never carry secrets. */
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
+/** Seals and opens opaque tokens (change cursors); `open` answers undefined for anything it did not seal. */
+export interface CursorSeal {
+  seal(plain: string): string;
+  open(token: string): string | undefined;
+}
+
 /** What a tool's run and filter receive. Everything is passed in: no module state. */
 export interface ToolContext {
   readonly upstream: Upstream;
@@ -26,6 +32,8 @@ export interface ToolContext {
   /** Author recorded on writes. */
   readonly author: { readonly name: string; readonly email: string };
   readonly log: Log;
+  /** Seals change cursors under the server's key; absent where the composition gave none (changes_since refuses). */
+  readonly cursors?: CursorSeal;
 }
 
 /** The agent-facing result of a tool, before MCP framing. */

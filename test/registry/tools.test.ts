@@ -23,7 +23,7 @@ describe('every tool', () => {
       expect(AGENT_CATALOGUE).not.toContain(name);
       expect(ALL_TOOLS.find((t) => t.name === name)?.agentSurface).toBe(false);
     }
-    expect(AGENT_CATALOGUE).toEqual(['get_tree', 'get_file', 'get_files', 'push_files', 'list_commits', 'get_commit']);
+    expect(AGENT_CATALOGUE).toEqual(['get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'list_commits', 'get_commit']);
   });
 
   it('never lets an agent name a repository, ref or branch', () => {
@@ -39,6 +39,9 @@ describe('every tool', () => {
     expect(paths('get_file', { path: 'a' })).toEqual(['file:a']);
     expect(paths('get_files', { paths: ['a', 'b'] })).toEqual(['file:a', 'file:b']);
     expect(paths('get_tree', {})).toEqual(['dir:']);
+    expect(paths('search_code', { query: 'q', path: 'infra' })).toEqual(['dir:infra']);
+    expect(paths('search_code', { query: 'q' })).toEqual(['dir:']);
+    expect(paths('changes_since', { cursor: 'x' })).toEqual([]);
     expect(paths('list_commits', { path: 'd' })).toEqual(['dir:d']);
     expect(paths('push_files', { message: 'm', files: [{ path: 'w', content: '' }], delete: ['x'] })).toEqual(['write:w', 'write:x']);
   });

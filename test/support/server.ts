@@ -7,7 +7,8 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createApp, type App, type AppDeps } from '../../src/http/app.js';
 import type { SessionLimits } from '../../src/http/sessions.js';
 import type { ServerPolicy } from '../../src/core/index.js';
-import type { CallRecord, Gate, RateLimiter } from '../../src/mcp/index.js';
+import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
+import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore, type PerimeterStore } from '../../src/registry/store.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
@@ -50,6 +51,8 @@ export interface TestServerOptions {
   limiter?: RateLimiter;
   gate?: Gate;
   policy?: ServerPolicy;
+  /** Change-cursor sealer; default a fresh random key per server. */
+  cursors?: ReturnType<typeof cursorSeal>;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -75,6 +78,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       },
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
+      cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
     },
     version: 'test',
     publicUrl: () => url,

@@ -1,0 +1,90 @@
+import * as z from 'zod/v4';
+import { excerpt, historyPrefixes, holdsReadable, queryProblem, searchableFiles } from '../../core/index.js';
+import type { GrepResult, UpResult } from '../../upstream/types.js';
+import { Path, rootTargetOf, withTarget } from '../schemas.js';
+import { defineTool, type ToolContext } from '../tool.js';
+
+/** Hard bound on one search; a pattern that needs longer is refused (the search process or worker is killed). */
+export const SEARCH_TIMEOUT_MS = 5000;
+export const MAX_SEARCH_RESULTS = 200;
+
+const shape = {
+  query: z.string().min(1).max(512).describe('Text to find (1-512 characters, on one line).'),
+  regex: z.boolean().optional().describe('Treat `query` as a regular expression (JavaScript syntax). Default false: plain text.'),
+  case_sensitive: z.boolean().optional().describe('Match case exactly. Default false.'),
+  path: Path.optional().describe('Directory to search under; omit for everything you can read.'),
+  max_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe(`Most matches returned (1-${MAX_SEARCH_RESULTS}, default 50).`),
+};
+type Args = { query: string; regex?: boolean | undefined; case_sensitive?: boolean | undefined; path?: string | undefined; max_results?: number | undefined };
+
+const Match = z.object({
+  path: z.string(),
+  line: z.number(),
+  column: z.number().describe('1-based, in UTF-16 code units, of the first match on the line.'),
+  text: z.string().describe('The matching line, cut to 300 characters around the match.'),
+});
+const Output = z.object({ matches: z.array(Match), truncated: z.boolean().describe('True when more matches exist than were returned.') });
+type Output = z.infer<typeof Output>;
+
+type Raw = { readonly kind: 'missing' } | { readonly kind: 'searched'; readonly files: ReadonlySet<string>; readonly result: GrepResult };
+
+const limitOf = (a: Args) => a.max_results ?? 50;
+
+/** Literal prefixes covering the readable files (a search hint for the local upstream; the file list is the rule). */
+function underOf(ctx: ToolContext, base: string): string[] {
+  if (base !== '' || ctx.binding.surface === 'root') return [base];
+  return [...historyPrefixes(ctx.binding.readGlobs).prefixes];
+}
+
+async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
+  const base = a.path ?? '';
+  const { repo, ref } = ctx.target;
+  const tree = await ctx.upstream.getTree(repo, ref, base);
+  if (!tree.ok) return tree;
+  // A directory with nothing readable below it answers exactly like one that does not exist, as get_tree does.
+  if (base !== '' && !holdsReadable(tree.value.entries, ctx.scope, base)) return { ok: true, value: { kind: 'missing' } };
+  const files = searchableFiles(tree.value.entries, ctx.scope, base).map((e) => ({ path: e.path, sha: e.sha }));
+  const result = await ctx.upstream.grep(repo, tree.value.commit, {
+    files,
+    under: underOf(ctx, base),
+    pattern: a.query,
+    mode: a.regex ? 'regex' : 'literal',
+    caseSensitive: a.case_sensitive ?? false,
+    maxMatches: limitOf(a) + 1,
+    timeoutMs: SEARCH_TIMEOUT_MS,
+  });
+  if (!result.ok) return result;
+  return { ok: true, value: { kind: 'searched', files: new Set(files.map((f) => f.path)), result: result.value } };
+}
+
+export const searchCode = defineTool<Args, Raw, Output>({
+  name: 'search_code',
+  access: 'read',
+  agentSurface: true,
+  pathMode: 'all',
+  description:
+    'Find text in the files you can read on the bound branch (newest content). Plain text by default, `regex: true` for a regular expression; each match gives path, line, column and the line around it. Binary files and files over 1 MiB are not searched.',
+  annotations: { title: 'Search code', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  agentInput: z.strictObject(shape),
+  rootInput: withTarget(shape),
+  output: Output,
+  paths: (a) => [{ path: a.path ?? '', role: 'dir' }],
+  rootTarget: rootTargetOf,
+  guard: (a) => queryProblem(a.query, a.regex ?? false, a.case_sensitive ?? false),
+  run,
+  filter: (raw, a, ctx) => {
+    if (raw.kind === 'missing') return { kind: 'not_found' };
+    if (raw.result.end === 'timeout') {
+      return {
+        kind: 'refused',
+        message: `The search was stopped after ${SEARCH_TIMEOUT_MS / 1000} s: the pattern is too expensive to run. Use a plain-text query, a simpler regular expression or a narrower \`path\`.`,
+      };
+    }
+    // Every hit is judged again: only files the search was given, and only paths this binding may read.
+    const kept = raw.result.matches.filter((m) => raw.files.has(m.path) && ctx.scope.canRead(m.path));
+    const limit = limitOf(a);
+    const matches = kept.slice(0, limit).map((m) => ({ path: m.path, line: m.line, column: m.column, text: excerpt(m.text, m.textColumn, m.column) }));
+    return { kind: 'ok', value: { matches, truncated: kept.length > limit } };
+  },
+  notFound: (a) => `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
+});
