@@ -179,13 +179,13 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   const ops = await planServeOpsToken({ opsToken: o.opsToken, githubToken: o.token, stateDir: o.stateDir });
   // The change-cursor key (32 random bytes, a 0600 file of the state dir, so cursors survive a restart) is read after
   // the bind like the audit salt; calls are only served once it is there.
-  let cursorKey: CursorSeal | undefined;
+  const cursorKey: { loaded?: CursorSeal } = {};
   const cursors: CursorSeal = {
     seal: (plain) => {
-      if (!cursorKey) throw new Error('cursor key not loaded yet');
-      return cursorKey.seal(plain);
+      if (!cursorKey.loaded) throw new Error('cursor key not loaded yet');
+      return cursorKey.loaded.seal(plain);
     },
-    open: (token) => cursorKey?.open(token),
+    open: (token) => cursorKey.loaded?.open(token),
   };
 
   let publicUrl = '';
@@ -254,7 +254,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     embeddedKey = issued.key;
   }
   await ops.persist();
-  cursorKey = cursorSeal(await loadOrCreateSalt(o.stateDir, 'cursor.key'));
+  cursorKey.loaded = cursorSeal(await loadOrCreateSalt(o.stateDir, 'cursor.key'));
   if (o.audit) {
     const opened = await openAudit(o.audit, o.stateDir, o.log);
     audit = opened;
