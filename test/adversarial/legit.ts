@@ -15,10 +15,32 @@ export function legitUses(ctx: Ctx): LegitUse[] {
   const paths = (entries: { path: string }[]) => entries.map((e) => e.path);
   return [
     {
-      name: 'tools/list shows the six agent tools',
+      name: 'tools/list shows the eight agent tools',
       run: async () => {
         const names = (await ctx.app.client.listTools()).tools.map((t) => t.name);
-        check(JSON.stringify(names) === '["get_tree","get_file","get_files","push_files","list_commits","get_commit"]', JSON.stringify(names));
+        check(JSON.stringify(names) === '["get_tree","get_file","get_files","search_code","changes_since","push_files","list_commits","get_commit"]', JSON.stringify(names));
+      },
+    },
+    {
+      name: 'search_code finds a readable symbol with its line and column',
+      run: async () => {
+        const r = await ok('search_code', { query: 'const main', case_sensitive: true });
+        check(JSON.stringify(r.matches) === '[{"path":"app/main.ts","line":1,"column":8,"text":"export const main = 2;"}]', JSON.stringify(r));
+      },
+    },
+    {
+      name: 'get_file serves a line window',
+      run: async () => {
+        const r = await ok('get_file', { path: 'app/main.ts', start_line: 1, end_line: 1 });
+        check(r.content === 'export const main = 2;\n' && r.total_lines === 1 && r.end_line === 1, JSON.stringify(r));
+      },
+    },
+    {
+      name: 'changes_since gives a cursor, then no changes on an unmoved branch',
+      run: async () => {
+        const first = await ok('changes_since', {});
+        const again = await ok('changes_since', { cursor: first.cursor });
+        check(first.fresh_instance === true && again.fresh_instance === false && again.changes.length === 0, JSON.stringify(again));
       },
     },
     { name: 'get_file reads a readable file', run: async () => check((await ok('get_file', { path: 'app/main.ts' })).content === 'export const main = 2;\n', 'content') },
