@@ -26,13 +26,13 @@ Feature: The operator API and the surfaces around the agents
     Then the API answers 200
     And the agent URL "/mcp/infra" answers 404
 
-  Scenario: /mcp serves no tools; /mcp/root serves the whole catalogue of 8 tools in both protocol eras
+  Scenario: /mcp serves no tools; /mcp/root serves the whole catalogue of 10 tools in both protocol eras
     Given the perimeters "infra" and "landing" exist
     When a client sends an MCP initialize request to "/mcp"
     Then the HTTP answer is 405 and mentions "/mcp/root"
     And the status page "/mcp" offers no tools, and names the perimeters "infra, landing" to the operator only
     And the agent URL "/mcp/root" answers 404 without the ops token
     When an operator client connects to "/mcp/root" speaking the legacy protocol
-    Then it lists exactly the tools "get_tree, get_file, get_files, push_files, list_commits, get_commit, list_branches, compare"
+    Then it lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, list_commits, get_commit, list_branches, compare"
     When an operator client connects to "/mcp/root" speaking the auto protocol
-    Then it lists exactly the tools "get_tree, get_file, get_files, push_files, list_commits, get_commit, list_branches, compare"
+    Then it lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, list_commits, get_commit, list_branches, compare"
