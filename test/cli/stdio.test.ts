@@ -33,7 +33,7 @@ describe('git-blinder stdio', () => {
   it('carries a full agent session: tools, reads, a hidden path as missing, a write, then ends the HTTP session', async () => {
     const client = new Client({ name: 'stdio-test', version: '1' });
     await client.connect(bridge([], { GIT_BLINDER_AGENT_KEY: key }));
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['get_tree', 'get_file', 'get_files', 'push_files', 'list_commits', 'get_commit']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'list_commits', 'get_commit']);
     const read = (await client.callTool({ name: 'get_file', arguments: { path: 'docs/a.md' } })) as any;
     expect(read.structuredContent.content).toBe('# A\n');
     const hidden = (await client.callTool({ name: 'get_file', arguments: { path: 'src/x.ts' } })) as any;
