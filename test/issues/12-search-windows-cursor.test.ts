@@ -75,6 +75,16 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(control.isError).toBe(true);
   });
 
+  it('a regular-expression bomb in one perimeter does not stall another perimeter', async () => {
+    const bomb = infra.call('search_code', { query: '(a+)+$', regex: true, path: 'infra' });
+    const started = Date.now();
+    const other = await landing.call('search_code', { query: 'web' });
+    const otherMs = Date.now() - started;
+    expect(other.structured.matches).toEqual([{ path: 'apps/web.ts', line: 1, column: 14, text: 'export const web = 1;' }]);
+    await bomb;
+    expect(otherMs).toBeLessThan(3000);
+  });
+
   it('line windows read the right lines of a 10,000-line file, whole lines only', async () => {
     const r = await infra.call('get_file', { path: 'infra/big.txt', start_line: 5000, end_line: 5002 });
     expect(r.structured).toMatchObject({ content: 'line 5000\nline 5001\nline 5002\n', total_lines: 10_000, start_line: 5000, end_line: 5002 });
