@@ -98,7 +98,7 @@ function memoUpstream(up: Upstream): Upstream {
 /** Fails loudly when a measured call errs: a benchmark of error answers would be meaningless. */
 async function checked(p: Promise<any>): Promise<void> {
   const r = await p;
-  if (r && typeof r === 'object' && (r.isError || r.ok === false)) throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
+  if (r && typeof r === 'object' && (r.isError || r.ok === false || (typeof r.kind === 'string' && r.kind !== 'allow'))) throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
 }
 
 /** Runs section 2. */

@@ -53,7 +53,7 @@
  * can append to one ledger.
  */
 export { canonicalJson } from './canonical.js';
-export { generateSigningKey, keyIdOf, type SigningKeyConfig } from './keys.js';
+export { keyIdOf, type SigningKeyConfig } from './keys.js';
 export { openLedger, type AuditLog, type Ledger, type LedgerOptions, type LedgerState } from './ledger.js';
 export { queryLedger, type LedgerEntry, type QueryFilter } from './query.js';
 export {

@@ -1,6 +1,6 @@
 // Ed25519 keys through node:crypto only. A key id names the public key so rotated keys can co-exist in one ledger and
 // the verifier takes a map key id -> public key.
-import { createPrivateKey, createPublicKey, generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto';
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject } from 'node:crypto';
 import { fail, ok, type Result } from '../core/index.js';
 
 /** What an appender signs with: the key id written into each entry and the PKCS#8 PEM of the private key. */
@@ -24,16 +24,6 @@ export function keyIdOf(publicKey: string | KeyObject): string {
   const key = typeof publicKey === 'string' ? createPublicKey(publicKey) : publicKey;
   const der = key.export({ type: 'spki', format: 'der' });
   return der.subarray(der.length - 32, der.length - 24).toString('hex');
-}
-
-/** Creates a fresh Ed25519 key pair with its derived key id (PKCS#8 private PEM, SPKI public PEM). */
-export function generateSigningKey(): { keyId: string; privateKeyPem: string; publicKeyPem: string } {
-  const { privateKey, publicKey } = generateKeyPairSync('ed25519');
-  return {
-    keyId: keyIdOf(publicKey),
-    privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-    publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-  };
 }
 
 /** Loads a configured signing key; any doubt is a failure, because a configured key must never degrade to unsigned. */

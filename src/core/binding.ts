@@ -20,11 +20,6 @@ export interface AgentBinding {
   readonly readGlobs: readonly string[];
   /** The perimeter's write globs: told to the agent at initialize, so it does not learn its scope by being refused. */
   readonly writeGlobs: readonly string[];
-  /**
-   * False when something beyond `read` hides files (privacy zones always do): a commit touching a read prefix may
-   * still touch only hidden files, so history must verify commits instead of trusting prefixes.
-   */
-  readonly prefixesExact: boolean;
   /** Checks run on the paths of a write after the write scope (protected paths); a message refuses the write. */
   readonly writeGuards: readonly ((paths: readonly string[]) => string | undefined)[];
   readonly allowSecrets: boolean;
@@ -68,7 +63,6 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
     scope: withPrivacy(scopeOf(perimeter), zones, { writeGrant: protect.isGranted }),
     readGlobs: perimeter.read,
     writeGlobs: perimeter.write,
-    prefixesExact: false,
     writeGuards: [(paths) => {
       const c = protect.check(paths);
       return c.ok ? undefined : c.message;

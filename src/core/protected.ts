@@ -152,18 +152,6 @@ export function compileProtected(options: ProtectedOptions = {}): ProtectedPolic
 }
 
 /**
- * One-shot form of `compileProtected(...).check`: refuses the write when any path is protected and not granted.
- * Paths must already be normalized. The message names only the agent's own paths, never a pattern.
- */
-export function protectedWriteCheck(
-  paths: readonly string[],
-  grants: readonly string[],
-  zones: PrivacyZones = DEFAULT_PRIVACY,
-): ProtectedCheck {
-  return compileProtected({ grants, zones }).check(paths);
-}
-
-/**
  * True when a path lies in git's own metadata (`.git` as any segment, in any case, with Windows' trailing dots or
  * spaces, or its 8.3 short name `git~1`). Such paths are never writable, whatever is granted: git refuses them too.
  */

@@ -4,11 +4,11 @@ import { invoke, type InvokeDeps } from '../mcp/index.js';
 import { toolNamed } from '../registry/index.js';
 import type { PerimeterService } from '../registry/perimeters.js';
 import type { PerimeterStore } from '../registry/store.js';
-import type { RepoInfo, Upstream, UpstreamFor } from '../upstream/types.js';
+import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import { bearerOf, sameSecret } from './auth.js';
 import type { Endpoint } from './endpoint.js';
 import { issueKey, publicKeys } from './keys.js';
-import { statusFor } from './status.js';
+import { outcomeFailure, statusFor, upstreamStatus, type HttpFailure } from './status.js';
 
 export interface ApiDeps {
   readonly opsToken: string;
@@ -32,6 +32,16 @@ export function agentUrls(base: string, p: Perimeter): string[] {
 const fail = (res: Response, code: Parameters<typeof statusFor>[0], message: string) => {
   res.status(statusFor(code)).json({ error: { code, message } });
 };
+
+/** Sends a failure whose status was chosen in status.ts, with `Retry-After` when waiting helps. */
+const send = (res: Response, f: HttpFailure) => {
+  if (f.retryAfterSeconds !== undefined) res.setHeader('Retry-After', String(f.retryAfterSeconds));
+  res.status(f.status).json({ error: { code: f.code, message: f.message } });
+};
+
+/** An upstream failure on an operator route (not through a tool call). */
+const upstreamFailure = (res: Response, e: UpstreamError) =>
+  send(res, { status: upstreamStatus(e.code), code: e.code, message: e.message, ...(e.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: e.retryAfterSeconds }) });
 
 /** `/api/*`: every route needs the ops Bearer, compared in constant time. */
 export function apiRouter(deps: ApiDeps): Router {
@@ -131,9 +141,8 @@ export function apiRouter(deps: ApiDeps): Router {
     // The operator asks as the perimeter would, whatever tools it grants.
     const asAgent: Binding = binding.surface === 'agent' ? { ...binding, granted: undefined } : binding;
     const out = await invoke(tool, asAgent, parsed.data, { upstreamFor: deps.invoke.upstreamFor, log: deps.invoke.log }, 'git-blinder-api');
-    const text = out.content[0]?.text ?? '';
-    if (out.isError) return fail(res, text.startsWith('Not found') ? 'not_found' : 'upstream', text);
-    res.json({ perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined, ...out.structuredContent });
+    if (out.kind !== 'allow') return send(res, outcomeFailure(out));
+    res.json({ perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined, ...out.value });
   };
 
   r.get('/perimeters/:id/commits', (req, res) => {
@@ -152,7 +161,7 @@ export function apiRouter(deps: ApiDeps): Router {
     const repos: RepoInfo[] = [];
     for (const u of deps.upstreams) {
       const out = await u.listRepos();
-      if (!out.ok) return fail(res, 'upstream', out.error.message);
+      if (!out.ok) return upstreamFailure(res, out.error);
       repos.push(...out.value);
     }
     res.json({ repos });
@@ -162,7 +171,7 @@ export function apiRouter(deps: ApiDeps): Router {
     const u = deps.upstreamFor(repo);
     if (!u) return fail(res, 'not_found', `Repository "${repo}" is not served by this process.`);
     const out = await u.listBranches(repo);
-    if (!out.ok) return fail(res, out.error.code === 'not_found' ? 'not_found' : 'upstream', out.error.message);
+    if (!out.ok) return upstreamFailure(res, out.error);
     res.json({ repo, branches: out.value });
   };
   r.get('/repos/:owner/:repo/branches', (req, res) => branches(`${req.params.owner}/${req.params.repo}`, res));

@@ -1,5 +1,7 @@
 // The MCP room: one invoke pipeline, one session-server factory.
-export { invoke, type CallRecord, type CallResult, type InvokeDeps } from './invoke.js';
+export { invoke, type CallRecord, type InvokeDeps } from './invoke.js';
+export { auditOf, type CallOutcome, type DenyClass, type ErrorClass } from './outcome.js';
+export { toCallResult, type CallResult } from './result.js';
 export { createSessionServer, SERVER_NAME, type SessionServerOptions } from './server.js';
 export { agentMessage } from './messages.js';
 export { DEFAULT_LIMITS, Gate, RateLimiter } from './limits.js';

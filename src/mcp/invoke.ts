@@ -1,8 +1,10 @@
-import { answerCap, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
+import { answerCap, assertNever, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
 import type { AnyTool, CursorSeal, Log, ToolContext } from '../registry/index.js';
-import type { RequestBudget, Upstream, UpstreamFor } from '../upstream/types.js';
+import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
+import { auditOf, type CallOutcome } from './outcome.js';
+import { frameText } from './result.js';
 
 /** One tool call as the operator's audit sees it (paths in clear here; the ledger decides how to store them). */
 export interface CallRecord {
@@ -33,15 +35,17 @@ export interface InvokeDeps {
   readonly cursors?: CursorSeal;
 }
 
-/** A tool result in MCP shape. */
-export interface CallResult {
-  [key: string]: unknown;
-  content: { type: 'text'; text: string }[];
-  structuredContent?: Record<string, unknown>;
-  isError?: boolean;
-}
+const invisible = (message: string): CallOutcome => ({ kind: 'invisible', message });
+const missing = (message: string): CallOutcome => ({ kind: 'missing', message });
+const deny = (cls: Extract<CallOutcome, { kind: 'deny' }>['class'], message: string, retryAfterSeconds?: number): CallOutcome =>
+  retryAfterSeconds === undefined ? { kind: 'deny', class: cls, message } : { kind: 'deny', class: cls, message, retryAfterSeconds };
 
-const errorResult = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
+/** An upstream failure as an outcome: a missing object reads as the tool's own not-found answer. */
+function upstreamFailure(e: UpstreamError, notFound: string): CallOutcome {
+  if (e.code === 'not_found') return missing(notFound);
+  const message = agentMessage(e);
+  return e.retryAfterSeconds === undefined ? { kind: 'error', class: e.code, message } : { kind: 'error', class: e.code, message, retryAfterSeconds: e.retryAfterSeconds };
+}
 
 function pathsOf(tool: AnyTool, args: unknown): string[] {
   try {
@@ -56,16 +60,18 @@ const BUDGETS = {
   commits: { windowMs: 3_600_000, limit: (b: AgentBinding) => b.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour },
 } as const;
 
-/** Counts one call (or commit) against the agent perimeter's budget; the refusal message when it is spent. */
-function budgetSpent(limiter: RateLimiter | undefined, binding: Binding, what: keyof typeof BUDGETS): string | undefined {
+/** Counts one call (or commit) against the agent perimeter's budget; the refusal when it is spent. */
+function budgetSpent(limiter: RateLimiter | undefined, binding: Binding, what: keyof typeof BUDGETS): CallOutcome | undefined {
   if (!limiter || binding.surface !== 'agent') return undefined;
   const { windowMs, limit } = BUDGETS[what];
   const max = limit(binding);
   const wait = limiter.take(`${what}:${binding.perimeterId}`, max, windowMs);
   if (wait === undefined) return undefined;
-  return what === 'calls'
-    ? `Rate limited: this perimeter allows ${max} calls per minute; retry after ${wait} s.`
-    : `Write budget spent: this perimeter allows ${max} commits per hour; retry after ${wait} s.`;
+  const message =
+    what === 'calls'
+      ? `Rate limited: this perimeter allows ${max} calls per minute; retry after ${wait} s.`
+      : `Write budget spent: this perimeter allows ${max} commits per hour; retry after ${wait} s.`;
+  return deny('rate_limited', message, wait);
 }
 
 const limitOf = <K extends keyof typeof DEFAULT_LIMITS>(b: AgentBinding, k: K): number => b.limits[k] ?? DEFAULT_LIMITS[k];
@@ -109,9 +115,9 @@ const busy = (b: AgentBinding): string =>
   `Busy: this perimeter's calls are at their limit (${limitOf(b, 'concurrent_calls')} running, ${limitOf(b, 'queued_calls')} waiting); retry in a moment.`;
 
 /**
- * The one straight line of a tool call: decide → upstream → filter → MCP result. Used by every MCP surface and by
- * the operator API's filtered history, so the two can never disagree. `binding` is resolved per call: a perimeter
- * changed or deleted while a session is open takes effect at the next call.
+ * The one straight line of a tool call: decide → upstream → filter → a closed `CallOutcome`. Used by every MCP surface
+ * and by the operator API's filtered history, so the two can never disagree; each surface maps the outcome once.
+ * `binding` is resolved per call: a perimeter changed or deleted while a session is open takes effect at the next call.
  */
 export async function invoke(
   tool: AnyTool,
@@ -119,159 +125,128 @@ export async function invoke(
   args: unknown,
   deps: InvokeDeps,
   client?: string,
-): Promise<CallResult> {
-  const now = deps.now ?? (() => performance.now());
+): Promise<CallOutcome> {
+  const now = deps.now ?? performance.now.bind(performance);
   const started = now();
-  let verdictKind: CallRecord['verdict'] = 'allow';
-  let resultClass = 'ok';
-  let commit: string | undefined;
+  const outcome = await decideAndRun(tool, binding, args, deps, client);
+  if (deps.record) record(deps, tool, binding, args, client, outcome, now() - started);
+  return outcome;
+}
 
-  const answer = await (async (): Promise<CallResult> => {
-    if (binding === undefined) {
-      verdictKind = 'invisible';
-      resultClass = 'not_found';
-      return errorResult(tool.notFound(args));
-    }
-    const callsSpent = budgetSpent(deps.limiter, binding, 'calls');
-    if (callsSpent !== undefined) {
-      verdictKind = 'deny';
-      resultClass = 'rate_limited';
-      return errorResult(callsSpent);
-    }
-    const verdict = decide(binding, tool, args);
-    switch (verdict.kind) {
-      case 'invisible':
-        verdictKind = 'invisible';
-        resultClass = 'not_found';
-        return errorResult(tool.notFound(args));
-      case 'deny':
-        verdictKind = 'deny';
-        resultClass = 'denied';
-        return errorResult(verdict.reason);
-      case 'invalid':
-        verdictKind = 'deny';
-        resultClass = 'invalid';
-        return errorResult(`Invalid argument: ${verdict.message}`);
-      case 'allow':
-        break;
-    }
-    // One perimeter's calls run a few at a time; the rest wait in a bounded queue or are told to retry.
-    const lane = binding.surface === 'agent' && deps.gate ? deps.gate.enter(binding.perimeterId, limitOf(binding, 'concurrent_calls'), limitOf(binding, 'queued_calls')) : undefined;
-    if (binding.surface === 'agent' && deps.gate && lane === undefined) {
-      verdictKind = 'deny';
-      resultClass = 'busy';
-      return errorResult(busy(binding));
-    }
-    const release = lane ? await lane : undefined;
+async function decideAndRun(tool: AnyTool, binding: Binding | undefined, args: unknown, deps: InvokeDeps, client: string | undefined): Promise<CallOutcome> {
+  if (binding === undefined) return invisible(tool.notFound(args));
+  const callsSpent = budgetSpent(deps.limiter, binding, 'calls');
+  if (callsSpent !== undefined) return callsSpent;
+  const verdict = decide(binding, tool, args);
+  switch (verdict.kind) {
+    case 'invisible':
+      return invisible(tool.notFound(args));
+    case 'deny':
+      return deny('denied', verdict.reason);
+    case 'invalid':
+      return deny('invalid', `Invalid argument: ${verdict.message}`);
+    case 'allow':
+      break;
+    default:
+      return assertNever(verdict, 'verdict');
+  }
+  // One perimeter's calls run a few at a time; the rest wait in a bounded queue or are told to retry.
+  if (binding.surface === 'agent' && deps.gate) {
+    const lane = deps.gate.enter(binding.perimeterId, limitOf(binding, 'concurrent_calls'), limitOf(binding, 'queued_calls'));
+    if (lane === undefined) return deny('busy', busy(binding), 1);
+    const release = await lane;
     try {
-      return await run(verdict.target, verdict.hidden, binding);
+      return await run(tool, verdict.target, verdict.hidden, binding, args, deps, client);
     } finally {
-      release?.();
-    }
-  })();
-
-  /** Everything after the policy allowed the call: upstream, filter, the answer cap. */
-  async function run(allowed: Target, hidden: ReadonlySet<string>, binding: Binding): Promise<CallResult> {
-    const base = deps.upstreamFor(allowed.repo);
-    if (base === undefined) {
-      resultClass = 'not_found';
-      return errorResult(binding.surface === 'root' ? `Not found: repository "${allowed.repo}".` : tool.notFound(args));
-    }
-    const upstream: Upstream = binding.surface === 'agent' ? (base.withBudget?.(callBudget(binding, deps.limiter)) ?? base) : base;
-    let target: Target = allowed;
-    if (target.ref === '') {
-      const def = await upstream.defaultBranch(target.repo);
-      if (!def.ok) {
-        verdictKind = 'error';
-        resultClass = def.error.code;
-        return errorResult(def.error.code === 'not_found' ? `Not found: repository "${target.repo}".` : agentMessage(def.error));
-      }
-      target = { repo: target.repo, ref: def.value };
-    }
-    const ctx: ToolContext = {
-      upstream,
-      binding,
-      scope: binding.scope,
-      target,
-      hidden,
-      author:
-        binding.surface === 'agent'
-          ? { name: `${client ?? 'agent'} via git-blinder (${binding.perimeterId})`, email: `${binding.perimeterId}@git-blinder.invalid` }
-          : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
-      log: deps.log,
-      ...(deps.cursors ? { cursors: deps.cursors } : {}),
-    };
-    const refusal = tool.guard?.(args, ctx);
-    if (refusal !== undefined) {
-      verdictKind = 'deny';
-      resultClass = 'refused';
-      return errorResult(refusal);
-    }
-    const commitsSpent = tool.access === 'write' ? budgetSpent(deps.limiter, binding, 'commits') : undefined;
-    if (commitsSpent !== undefined) {
-      verdictKind = 'deny';
-      resultClass = 'rate_limited';
-      return errorResult(commitsSpent);
-    }
-    const raw = await tool.run(args, ctx);
-    if (!raw.ok) {
-      if (raw.error.code === 'not_found') {
-        resultClass = 'not_found';
-        return errorResult(tool.notFound(args));
-      }
-      verdictKind = 'error';
-      resultClass = raw.error.code;
-      deps.log('warn', 'upstream call failed', { tool: tool.name, code: raw.error.code, detail: raw.error.message });
-      return errorResult(agentMessage(raw.error));
-    }
-    const out = tool.filter(raw.value, args, ctx);
-    switch (out.kind) {
-      case 'not_found':
-        resultClass = 'not_found';
-        return errorResult(tool.notFound(args));
-      case 'error':
-        verdictKind = 'error';
-        resultClass = out.error.code;
-        return errorResult(agentMessage(out.error));
-      case 'refused':
-        verdictKind = 'deny';
-        resultClass = 'refused';
-        return errorResult(out.message);
-      case 'ok': {
-        const value = out.value as Record<string, unknown>;
-        const text = JSON.stringify(value);
-        // The backstop under every tool's own paging: an answer over the cap is refused whole, never cut.
-        const cap = answerCap(binding);
-        const size = text.length > cap / 4 ? Buffer.byteLength(text) : 0;
-        if (size > cap) {
-          verdictKind = 'deny';
-          resultClass = 'too_large';
-          return errorResult(`Too large: this answer would be ${size} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`);
-        }
-        commit = out.commit;
-        return { content: [{ type: 'text', text }], structuredContent: value };
-      }
+      release();
     }
   }
+  return run(tool, verdict.target, verdict.hidden, binding, args, deps, client);
+}
 
-  if (deps.record) {
-    const bytes = answer.content.reduce((n, c) => n + Buffer.byteLength(c.text), 0);
-    try {
-      deps.record({
-        surface: binding?.surface ?? 'agent',
-        ...(binding?.surface === 'agent' ? { perimeter: binding.perimeterId, branch: binding.branch } : {}),
-        tool: tool.name,
-        ...(client === undefined ? {} : { client }),
-        verdict: verdictKind,
-        result: resultClass,
-        bytes,
-        durationMs: Math.round((now() - started) * 1000) / 1000,
-        ...(commit === undefined ? {} : { commit }),
-        paths: pathsOf(tool, args),
-      });
-    } catch (err) {
-      deps.log('error', 'audit record failed', { error: String(err) });
-    }
+/** Everything after the policy allowed the call: upstream, filter, the answer cap. */
+async function run(
+  tool: AnyTool,
+  allowed: Target,
+  hidden: ReadonlySet<string>,
+  binding: Binding,
+  args: unknown,
+  deps: InvokeDeps,
+  client: string | undefined,
+): Promise<CallOutcome> {
+  const base = deps.upstreamFor(allowed.repo);
+  if (base === undefined) return missing(binding.surface === 'root' ? `Not found: repository "${allowed.repo}".` : tool.notFound(args));
+  const upstream: Upstream = binding.surface === 'agent' ? (base.withBudget?.(callBudget(binding, deps.limiter)) ?? base) : base;
+  let target: Target = allowed;
+  if (target.ref === '') {
+    const def = await upstream.defaultBranch(target.repo);
+    if (!def.ok) return upstreamFailure(def.error, `Not found: repository "${target.repo}".`);
+    target = { repo: target.repo, ref: def.value };
   }
-  return answer;
+  const ctx: ToolContext = {
+    upstream,
+    binding,
+    scope: binding.scope,
+    target,
+    hidden,
+    author:
+      binding.surface === 'agent'
+        ? { name: `${client ?? 'agent'} via git-blinder (${binding.perimeterId})`, email: `${binding.perimeterId}@git-blinder.invalid` }
+        : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
+    log: deps.log,
+    ...(deps.cursors ? { cursors: deps.cursors } : {}),
+  };
+  const refusal = tool.guard?.(args, ctx);
+  if (refusal !== undefined) return deny('refused', refusal);
+  const commitsSpent = tool.access === 'write' ? budgetSpent(deps.limiter, binding, 'commits') : undefined;
+  if (commitsSpent !== undefined) return commitsSpent;
+  const raw = await tool.run(args, ctx);
+  if (!raw.ok) {
+    if (raw.error.code !== 'not_found') deps.log('warn', 'upstream call failed', { tool: tool.name, code: raw.error.code, detail: raw.error.message });
+    return upstreamFailure(raw.error, tool.notFound(args));
+  }
+  const out = tool.filter(raw.value, args, ctx);
+  switch (out.kind) {
+    case 'not_found':
+      return missing(tool.notFound(args));
+    case 'error':
+      return upstreamFailure(out.error, tool.notFound(args));
+    case 'refused':
+      return deny('refused', out.message);
+    case 'ok': {
+      const value = out.value as Record<string, unknown>;
+      const text = frameText(tool, value);
+      // The backstop under every tool's own paging: an answer over the cap is refused whole, never cut. A UTF-8 string
+      // is at most 3 bytes per UTF-16 unit, so short answers skip the byte count.
+      const cap = answerCap(binding);
+      const bytes = text.length * 3 > cap || deps.record ? Buffer.byteLength(text) : text.length;
+      if (bytes > cap) {
+        return deny('too_large', `Too large: this answer would be ${bytes} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`);
+      }
+      return out.commit === undefined ? { kind: 'allow', value, text, bytes } : { kind: 'allow', value, text, bytes, commit: out.commit };
+    }
+    default:
+      return assertNever(out, 'tool outcome');
+  }
+}
+
+/** The audit record of one call, from its outcome alone; never throws into the call. */
+function record(deps: InvokeDeps, tool: AnyTool, binding: Binding | undefined, args: unknown, client: string | undefined, o: CallOutcome, ms: number): void {
+  const { verdict, result } = auditOf(o);
+  try {
+    deps.record?.({
+      surface: binding?.surface ?? 'agent',
+      ...(binding?.surface === 'agent' ? { perimeter: binding.perimeterId, branch: binding.branch } : {}),
+      tool: tool.name,
+      ...(client === undefined ? {} : { client }),
+      verdict,
+      result,
+      bytes: o.kind === 'allow' ? o.bytes : Buffer.byteLength(o.message),
+      durationMs: Math.round(ms * 1000) / 1000,
+      ...(o.kind === 'allow' && o.commit !== undefined ? { commit: o.commit } : {}),
+      paths: pathsOf(tool, args),
+    });
+  } catch (err) {
+    deps.log('error', 'audit record failed', { error: String(err) });
+  }
 }

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { isExposed, type AgentBinding, type Binding } from '../core/index.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { invoke, type InvokeDeps } from './invoke.js';
+import { toCallResult } from './result.js';
 
 export const SERVER_NAME = 'git-blinder';
 
@@ -39,7 +40,7 @@ export function createSessionServer(opts: SessionServerOptions): McpServer {
         annotations: { ...tool.annotations },
       },
       async (args: unknown, ctx) => {
-        return invoke(tool, opts.resolve(), args, opts.deps, declaredClient(server, ctx.mcpReq._meta));
+        return toCallResult(await invoke(tool, opts.resolve(), args, opts.deps, declaredClient(server, ctx.mcpReq._meta)));
       },
     );
   }

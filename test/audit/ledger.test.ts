@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { hostname } from 'node:os';
 import { generateKeyPairSync } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { generateSigningKey } from '../support/signing-key.js';
 import {
-  generateSigningKey,
   loadOrCreateSalt,
   openLedger,
   pathDigest,

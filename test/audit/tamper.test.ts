@@ -3,7 +3,8 @@ import { readdir, readFile, rename, rm, unlink, writeFile } from 'node:fs/promis
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson } from '../../src/audit/canonical.js';
-import { generateSigningKey, openLedger, verifyLedger, type VerifyReport } from '../../src/audit/index.js';
+import { openLedger, verifyLedger, type VerifyReport } from '../../src/audit/index.js';
+import { generateSigningKey } from '../support/signing-key.js';
 import { hashedBytes, sha256Label } from '../../src/audit/record.js';
 import { event, SALT, tempDir } from './helpers.js';
 

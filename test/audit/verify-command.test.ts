@@ -1,7 +1,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateSigningKey, openLedger, runAuditVerify } from '../../src/audit/index.js';
+import { openLedger, runAuditVerify } from '../../src/audit/index.js';
+import { generateSigningKey } from '../support/signing-key.js';
 import { event, SALT, tempDir } from './helpers.js';
 
 describe('runAuditVerify', () => {

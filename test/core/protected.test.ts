@@ -1,12 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compilePrivacy, DEFAULT_PRIVACY_PATTERNS, withPrivacy } from '../../src/core/privacy.js';
+import { compilePrivacy, DEFAULT_PRIVACY_PATTERNS, withPrivacy, type PrivacyZones } from '../../src/core/privacy.js';
 import {
   AllowProtectedList,
   compileProtected,
   DEFAULT_PROTECTED_PATTERNS,
   isGitMetadata,
-  protectedWriteCheck,
   validateProtectedGrant,
 } from '../../src/core/protected.js';
 import { scopeOf } from '../../src/core/scope.js';
@@ -137,7 +136,11 @@ describe('issue 9 item 11: files that run, grant or rewrite', () => {
   });
 });
 
-describe('protectedWriteCheck', () => {
+// The check a binding's write guard runs (compileProtected(...).check), as one call.
+const protectedWriteCheck = (paths: readonly string[], grants: readonly string[], zones?: PrivacyZones) =>
+  compileProtected(zones === undefined ? { grants } : { grants, zones }).check(paths);
+
+describe('protected write check', () => {
   it('passes ordinary writes', () => {
     expect(protectedWriteCheck(['src/a.ts', 'README.md'], [])).toEqual({ ok: true });
     expect(protectedWriteCheck([], [])).toEqual({ ok: true });

@@ -49,7 +49,9 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
       repo: ctx.target.repo,
       ref: ctx.target.ref,
       readGlobs: ctx.binding.surface === 'agent' ? ctx.binding.readGlobs : undefined,
-      trustPrefixes: ctx.binding.surface === 'agent' ? ctx.binding.prefixesExact : true,
+      // Privacy zones always hide files from an agent, so a commit touching a read prefix may touch only hidden
+      // files: agents' history is verified, never trusted to its prefixes.
+      trustPrefixes: ctx.binding.surface !== 'agent',
       path: a.path,
       skip: ((a.page ?? 1) - 1) * perPage,
       limit: perPage,
