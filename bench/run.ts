@@ -1,6 +1,7 @@
 // Entry point of `npm run bench` and `npm run bench:smoke` (`--smoke`: tiny sizes). Runs every section (or those
 // named with `--only a,b`), prints the JSON results on stdout, writes REPORT.md, results.json and latency.svg.
 // Smoke runs write to bench/.cache/smoke/ so they never overwrite the committed report.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
@@ -34,9 +35,19 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
 ];
 
 const machine = describeMachine();
+const commit = (() => {
+  try {
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here, encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', '.', '../src'], { cwd: here, encoding: 'utf8' }).trim() !== '';
+    return dirty ? `${head} (with uncommitted changes)` : head;
+  } catch {
+    return 'unknown';
+  }
+})();
 const started = Date.now();
-const results: { machine: typeof machine; mode: string; sections: Record<string, unknown>; failures: Record<string, string>; durations_s: Record<string, number> } = {
+const results: { machine: typeof machine; commit: string; mode: string; sections: Record<string, unknown>; failures: Record<string, string>; durations_s: Record<string, number> } = {
   machine,
+  commit,
   mode: smoke ? 'smoke' : 'full',
   sections: {},
   failures: {},

@@ -1,0 +1,88 @@
+// The "Targets" table of issue 11 at the top of REPORT.md: every row computed from this run's results (never
+// hard-coded); a row whose section did not run, or that no section measures yet, says so instead of a figure.
+type R = Record<string, any>;
+
+/** One row of the table: what is measured, the figure now, the target and whether it is met. */
+export interface TargetRow {
+  readonly measure: string;
+  readonly now: string;
+  readonly target: string;
+  readonly met: boolean | null;
+}
+
+const MiB = 2 ** 20;
+const none = (measure: string, target: string, why: string): TargetRow => ({ measure, now: why, target, met: null });
+
+/** Builds every row from the sections of one run. */
+export function targetRows(s: R): TargetRow[] {
+  const rows: TargetRow[] = [];
+  const rv = s.reads_vs_git?.calls as R | undefined;
+  if (rv) {
+    const limit = (k: string) => (k === 'get_file' || k === 'get_tree_recursive' ? 1.2 : 2);
+    const parts = Object.entries(rv).map(([k, c]: [string, R]) => ({ k, r: c.http_vs_git as number, ok: c.http_vs_git !== null && c.http_vs_git <= limit(k) }));
+    rows.push({
+      measure: 'HTTP ÷ raw git (get_file, get_tree recursive, list_commits 50, get_commit), real-sized repository',
+      now: parts.map((p) => `${p.k} ${p.r}×`).join(', '),
+      target: '≤ 2× each; get_file and get_tree ≤ 1.2×',
+      met: parts.every((p) => p.ok),
+    });
+  } else rows.push(none('HTTP ÷ raw git, real-sized repository', '≤ 2× each; get_file and get_tree ≤ 1.2×', 'section reads_vs_git did not run'));
+  const cy = s.cyanheads as R | undefined;
+  if (cy?.calls) {
+    const parts = Object.entries(cy.calls as R).map(([k, c]: [string, R]) => ({ k, r: c.blinder_vs_cyanheads as number }));
+    rows.push({ measure: 'git-blinder ÷ cyanheads/git-mcp-server over HTTP, same calls', now: parts.map((p) => `${p.k} ${p.r}×`).join(', '), target: 'faster on every call (< 1×)', met: parts.every((p) => p.r !== null && p.r < 1) });
+  } else rows.push(none('git-blinder ÷ cyanheads/git-mcp-server over HTTP, same calls', 'faster on every call', cy?.cannot_run ? `cannot run: ${cy.cannot_run}` : 'not measured: no bench section drives it yet'));
+  const pt = s.overhead?.per_tool as R[] | undefined;
+  if (pt) {
+    const worst = Math.max(...pt.map((p) => p.policy_layer_memo_upstream_ms as number));
+    rows.push({ measure: 'policy layer (git-blinder − minimal SDK server, memo upstream), median, worst tool', now: `${worst} ms (${pt.map((p) => `${p.tool} ${p.policy_layer_memo_upstream_ms}`).join(', ')})`, target: '≤ 0.3 ms', met: worst <= 0.3 });
+  } else rows.push(none('policy layer, median', '≤ 0.3 ms', 'section overhead did not run'));
+  const d = s.core?.decide;
+  rows.push(d ? { measure: '`decide` with privacy zones', now: `${d.get_file_per_s.toLocaleString('en')}/s`, target: '≥ 1,000,000/s', met: d.get_file_per_s >= 1_000_000 } : none('`decide` with privacy zones', '≥ 1,000,000/s', 'section core did not run'));
+  const f = s.core?.filter_tree;
+  rows.push(
+    f
+      ? { measure: `filterTree, ${f.entries.toLocaleString('en')} entries, ${f.globs} globs + zones`, now: `${f.recursive_ms.median} ms`, target: '≤ 50 ms (100,000 entries)', met: f.entries >= 100_000 ? f.recursive_ms.median <= 50 : null }
+      : none('filterTree, 100,000 entries', '≤ 50 ms', 'section core did not run'),
+  );
+  const sc = s.scale;
+  const tp = s.throughput as R | undefined;
+  if (tp) rows.push({ measure: `reads throughput, ${tp.clients} concurrent clients, git-blinder ÷ minimal SDK server`, now: `${tp.ratio} (${tp.blinder.per_s} vs ${tp.minimal.per_s} calls/s; p99 ${tp.blinder.p99_ms} vs ${tp.minimal.p99_ms} ms)`, target: '≥ 70 %, p99 reported', met: tp.ratio >= 0.7 });
+  else rows.push(none('reads throughput, 100 concurrent clients vs minimal SDK server', '≥ 70 % of the minimal server, p99 reported', sc ? `no minimal-server baseline yet; mixed load with writes: ${sc.throughput_per_s} calls/s, p99 ${sc.latency_ms.p99} ms` : 'not measured'));
+  rows.push(
+    sc
+      ? { measure: 'RSS per idle 2025-era session; 2026-07-28 requests', now: `${sc.idle_sessions.rss_per_session_kb} KB${sc.stateless ? `; 2026: ${sc.stateless.growth_kb} KB growth` : '; 2026 growth not measured'}`, target: '≤ 100 KB; no growth', met: sc.idle_sessions.rss_per_session_kb <= 100 && (sc.stateless ? sc.stateless.met === true : null) }
+      : none('RSS per idle 2025-era session', '≤ 100 KB; 2026: no growth', 'section scale did not run'),
+  );
+  const c = s.context;
+  rows.push(c ? { measure: `tools/list, ${c.tools_list.tools} agent tools`, now: `${c.tools_list.bytes} B`, target: '≤ 6 KB (6,144 B)', met: c.tools_list.bytes <= 6144 } : none('tools/list, six agent tools', '≤ 6 KB', 'section context did not run'));
+  if (c) {
+    const want = (c.answers as R[]).filter((a) => /^(get_tree recursive|list_commits|get_file$|get_commit)/.test(a.answer));
+    const worst = Math.max(...want.map((a) => a.text_vs_git as number));
+    rows.push({ measure: 'text block ÷ raw git bytes (tree, list_commits, get_file, get_commit)', now: want.map((a) => `${a.answer} ${a.text_vs_git}`).join(', '), target: '≤ 1.0', met: worst <= 1 });
+  } else rows.push(none('text block ÷ raw git bytes', '≤ 1.0', 'section context did not run'));
+  const l = s.large_repo;
+  if (l) {
+    const sizes = [
+      ['get_tree recursive', l.get_tree_recursive],
+      ['get_commit big', l.get_commit_big],
+    ] as [string, R][];
+    const biggest = Math.max(...sizes.map(([, x]) => x.result_bytes ?? x.answer_bytes));
+    rows.push({
+      measure: `largest single answer (${l.repository.files.toLocaleString('en')}-file tree, ${l.repository.big_commit_files}-file commit)`,
+      now: sizes.map(([k, x]) => `${k} ${x.result_bytes ?? x.answer_bytes} B${x.paged ? ' (paged)' : ''}${x.error ? ' (error)' : ''}`).join(', '),
+      target: '≤ 1 MiB by default, paged',
+      met: biggest <= MiB,
+    });
+  } else rows.push(none('largest single answer', '≤ 1 MiB, paged', 'section large_repo did not run'));
+  const u = s.upstream_cost?.table as R[] | undefined;
+  const cold = u?.find((t) => t.scenario === 'list_commits, 1 prefix, 30');
+  rows.push(cold ? { measure: 'cold GitHub list_commits 30, single prefix, no private file under it', now: `${cold.cache_on_cold} requests`, target: '≤ 3 requests', met: cold.cache_on_cold <= 3 } : none('cold GitHub list_commits 30', '≤ 3 requests', 'section upstream_cost did not run'));
+  return rows;
+}
+
+/** The markdown table. */
+export function targetsTable(s: R): string {
+  const met = (m: boolean | null) => (m === true ? 'met' : m === false ? '**missed**' : 'n/a');
+  return ['| measure | now | target | met? |', '| --- | --- | --- | --- |', ...targetRows(s).map((r) => `| ${r.measure} | ${r.now} | ${r.target} | ${met(r.met)} |`)].join('\n');
+}
