@@ -168,23 +168,34 @@ function compileZoneMatcher(globs: readonly string[]): ZoneMatcher {
   const suffixes = new Map<number, string[]>();
   const whole: string[] = [];
   const wholeDirs: string[] = [];
-  const push = (list: string[], glob: string): void => {
-    // Alternatives are joined into one brace glob below, so expand braces first and keep commas out.
-    const alts = expandBraces(glob);
-    if (alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}'))) whole.push(glob);
-    else list.push(...alts);
+  // `part` is the piece of `full` a shape tests (a name, a directory name, a tail). Alternatives are joined into one
+  // brace glob below, so braces are expanded first; an alternative that still holds a comma or a brace (`a,b`,
+  // `a[,]b`, `\{a,b\}`) cannot be joined, and then the whole pattern is matched as written. Never the piece alone:
+  // it is anchored at the root and would hide only the top-level spelling.
+  const push = (list: string[], part: string, full: string): void => {
+    const alts = expandBraces(part);
+    // The shape was read off the unexpanded text: `{a,b/c}` looks like three segments but is one or two, and an
+    // alternative may hold a `**`. Only alternatives with the shape's own segment count and no `**` may be grouped.
+    const k = part.split('/').length;
+    const fits = (a: string): boolean => {
+      const segs = a.split('/');
+      return segs.length === k && !segs.includes('**');
+    };
+    if (alts.every(fits) && !alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}'))) list.push(...alts);
+    else if (full.endsWith('/**')) wholeDirs.push(full);
+    else whole.push(full);
   };
   for (const raw of globs) {
     const g = raw.toLowerCase();
     const rest = g.startsWith('**/') ? g.slice(3) : undefined;
     const restParts = rest?.split('/') ?? [];
-    if (rest !== undefined && !restParts.includes('**') && restParts.length === 1) push(names, rest);
+    if (rest !== undefined && !restParts.includes('**') && restParts.length === 1) push(names, rest, g);
     else if (rest !== undefined && restParts.length === 2 && restParts[1] === '**' && restParts[0] !== '**') {
-      push(segments, restParts[0] ?? '');
+      push(segments, restParts[0] ?? '', g);
     } else if (rest !== undefined && !restParts.includes('**')) {
       const list = suffixes.get(restParts.length) ?? [];
       suffixes.set(restParts.length, list);
-      push(list, rest);
+      push(list, rest, g);
     } else if (g.endsWith('/**')) wholeDirs.push(g);
     else whole.push(g);
   }

@@ -71,22 +71,31 @@ function refZoneMatcher(globs: readonly string[]): { file(p: string): boolean; d
   const suffixes = new Map<number, string[]>();
   const whole: string[] = [];
   const wholeDirs: string[] = [];
-  const push = (list: string[], glob: string): void => {
-    const alts = expandBraces(glob);
-    if (alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}'))) whole.push(glob);
-    else list.push(...alts);
+  // Issue 11 item 2 follow-up: a piece that cannot be joined falls back to the whole pattern, never the piece.
+  const push = (list: string[], part: string, full: string): void => {
+    const alts = expandBraces(part);
+    // The shape was read off the unexpanded text: `{a,b/c}` looks like three segments but is one or two, and an
+    // alternative may hold a `**`. Only alternatives with the shape's own segment count and no `**` may be grouped.
+    const k = part.split('/').length;
+    const fits = (a: string): boolean => {
+      const segs = a.split('/');
+      return segs.length === k && !segs.includes('**');
+    };
+    if (alts.every(fits) && !alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}'))) list.push(...alts);
+    else if (full.endsWith('/**')) wholeDirs.push(full);
+    else whole.push(full);
   };
   for (const raw of globs) {
     const g = raw.toLowerCase();
     const rest = g.startsWith('**/') ? g.slice(3) : undefined;
     const restParts = rest?.split('/') ?? [];
-    if (rest !== undefined && !restParts.includes('**') && restParts.length === 1) push(names, rest);
+    if (rest !== undefined && !restParts.includes('**') && restParts.length === 1) push(names, rest, g);
     else if (rest !== undefined && restParts.length === 2 && restParts[1] === '**' && restParts[0] !== '**') {
-      push(segments, restParts[0] ?? '');
+      push(segments, restParts[0] ?? '', g);
     } else if (rest !== undefined && !restParts.includes('**')) {
       const list = suffixes.get(restParts.length) ?? [];
       suffixes.set(restParts.length, list);
-      push(list, rest);
+      push(list, rest, g);
     } else if (g.endsWith('/**')) wholeDirs.push(g);
     else whole.push(g);
   }
@@ -152,7 +161,7 @@ const NAME_SEGMENTS = [
   'id_rsa', 'ID_RSA.pub', 'id_ed25519', 'key.pem', 'KEY.PEM', 'x.key', 'x.p12', 'a.tfstate', 'a.tfstate.backup',
   '.git', '.GIT', '.git.', '.git ', 'git~1', '.ssh', '.gnupg', '.aws', 'credentials', 'Credentials.json', 'config', '.docker',
   'config.json', '.kube', 'x.kube', 'x.aws', 'b.git', 'secrets.yml', 'Secrets.YAML', 'a.db', 'a.sqlite3', 'a-wal', 'a-journal', '.npmrc', '_netrc',
-  'İ', 'ß', 'K', 'Σ',
+  'İ', 'ß', 'K', 'Σ', 'a,b', 'x', '{a,b}',
 ];
 // Segments that are not clean: minimatch's split and its dot rules must be reproduced for them too.
 const ODD_SEGMENTS = ['', '.', '..', '. ', '.. '];
@@ -175,7 +184,7 @@ const glob = fc.array(fc.constantFrom(...GLOB_SEGMENTS), { minLength: 1, maxLeng
 const globs = fc.array(glob, { minLength: 0, maxLength: 5 });
 const validGlobs = globs.map((gs) => gs.filter((g) => validateGlob(g).ok));
 // Extra zone patterns: mostly `**/…`, the shapes the zones group by (a name, a directory, the last k segments).
-const TRICKY_ZONES = ['**/{a,b/c}', '**/{credentials,.aws/config}', '**/{.git/x,y}/**', '**/{a,b}/**', '**/a/{b,c}', '**/*.{md,env}', '**/[ab]', 'a/**', '{a,b}/**', '**/**'];
+const TRICKY_ZONES = ['**/{a,b/c}', '**/{credentials,.aws/config}', '**/{.git/x,y}/**', '**/{a,b}/**', '**/a/{b,c}', '**/*.{md,env}', '**/[ab]', 'a/**', '{a,b}/**', '**/**', '**/a,b', '**/x/a,b', '**/a,b/**', '**/a[,]b', '**/\\{a,b\\}'];
 const zoneGlob = fc.oneof(fc.constantFrom(...TRICKY_ZONES), glob, glob.map((g) => `**/${g}`), fc.array(fc.constantFrom(...GLOB_SEGMENTS), { minLength: 1, maxLength: 2 }).map((s) => `**/${s.join('/')}/**`));
 const zoneExtras = fc.array(zoneGlob, { minLength: 0, maxLength: 4 }).map((gs) => gs.filter((g) => validateGlob(g).ok));
 
@@ -226,6 +235,19 @@ describe('property: compiled privacy zones answer what the per-glob zones answer
         for (const p of paths) {
           expect([extras, p, fast.isPrivate(p)]).toEqual([extras, p, slow.isPrivate(p)]);
           expect([extras, p, fast.hidesDir(p)]).toEqual([extras, p, slow.hidesDir(p)]);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('an extra pattern hides at least every path it matches on its own (comma, brace and class shapes included)', () => {
+    fc.assert(
+      fc.property(zoneExtras, fc.array(cleanPath, { minLength: 1, maxLength: 8 }), (extras, paths) => {
+        const zones = compilePrivacy({ patterns: extras });
+        for (const g of extras) {
+          const mm = new Minimatch(g.toLowerCase(), OPTIONS);
+          for (const p of paths) if (mm.match(p.toLowerCase())) expect([g, p, zones.isPrivate(p)]).toEqual([g, p, true]);
         }
       }),
       RUNS,
