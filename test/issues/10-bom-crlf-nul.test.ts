@@ -2,17 +2,17 @@
 // through local git and without it through GitHub, so a read-then-push round trip on GitHub silently changed the
 // file. Adapters now return bytes and one core function decides what is served; both upstreams answer alike.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { KINDS, serveRepo, type Served } from './both-upstreams.js';
+import { UPSTREAM_KINDS, serveBoth, type Served } from '../support/both-upstreams.js';
 
 const BOM = Buffer.from('\ufeffname,value\r\nx,1\r\n', 'utf8');
 const NUL = Buffer.from([0x61, 0x00, 0x62, 0x0d, 0x0a]);
 
 const answers = new Map<string, unknown>();
 
-describe.each(KINDS)('%s upstream', (kind) => {
+describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveRepo(kind, [{ message: 'init', files: { 'app/data.csv': BOM, 'app/blob.bin': NUL } }]);
+    s = await serveBoth(kind, [{ message: 'init', files: { 'app/data.csv': BOM, 'app/blob.bin': NUL } }], { limits: true });
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**'], write: ['app/**'] });
     await s.srv.perimeter({ id: 'bin', repo: s.repo, read: ['app/**'], write: [], allow_binary: true });
   }, 60_000);

@@ -2,12 +2,12 @@
 // could recompute it from what it sees, learn something hidden lives there, watch it change, and brute-force short
 // hidden files offline. Directories on agent surfaces now carry no id at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesOf, KINDS, serveRepo, type Served } from './both-upstreams.js';
+import { bytesOf, UPSTREAM_KINDS, serveBoth, type Served } from '../support/both-upstreams.js';
 
-describe.each(KINDS)('%s upstream', (kind) => {
+describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveRepo(kind, [
+    s = await serveBoth(kind, [
       {
         message: 'init',
         files: {
@@ -16,7 +16,7 @@ describe.each(KINDS)('%s upstream', (kind) => {
           'app/b/main.ts': 'export const x = 1;\n',
         },
       },
-    ]);
+    ], { limits: true });
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**/*.ts'], write: [] });
   }, 60_000);
   afterAll(async () => s?.close());

@@ -3,7 +3,7 @@
 // or on whether a guessed content was right. A path the perimeter may write but not read is now never counted, so
 // every answer about such a commit is the same whatever the hidden state was.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesOf, KINDS, serveRepo, type Served } from './both-upstreams.js';
+import { bytesOf, UPSTREAM_KINDS, serveBoth, type Served } from '../support/both-upstreams.js';
 import type { Agent } from '../support/server.js';
 
 /** The part of a get_commit answer that does not name the commit (sha, dates) or the agent's own readable path. */
@@ -25,10 +25,10 @@ async function pushAndRead(a: Agent, own: string, extra: Record<string, unknown>
   };
 }
 
-describe.each(KINDS)('%s upstream', (kind) => {
+describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveRepo(kind, [{ message: 'init', files: { 'app/main.ts': '1\n', 'drop/existing.txt': 'SECRET=abc\n', 'secret/k.txt': 'k\n' } }]);
+    s = await serveBoth(kind, [{ message: 'init', files: { 'app/main.ts': '1\n', 'drop/existing.txt': 'SECRET=abc\n', 'secret/k.txt': 'k\n' } }], { limits: true });
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**'], write: ['app/**', 'drop/**'] });
   }, 60_000);
   afterAll(async () => s?.close());

@@ -2,14 +2,14 @@
 // the perimeter cannot read. A symlink is now served only when its target, resolved inside the repository, is
 // readable; otherwise it reads exactly like a path that does not exist, in get_tree, get_file and get_files.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bytesOf, KINDS, serveRepo, type Served } from './both-upstreams.js';
+import { bytesOf, UPSTREAM_KINDS, serveBoth, type Served } from '../support/both-upstreams.js';
 
 const BAD = ['app/out', 'app/abs', 'app/up', 'app/env', 'app/dir', 'app/deep/far'];
 
-describe.each(KINDS)('%s upstream', (kind) => {
+describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveRepo(kind, [
+    s = await serveBoth(kind, [
       {
         message: 'init',
         files: {
@@ -29,7 +29,7 @@ describe.each(KINDS)('%s upstream', (kind) => {
           'app/deep/far': { symlink: '../../secret/keys.txt' },
         },
       },
-    ]);
+    ], { limits: true });
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**', 'docs/*.md'], write: [] });
   }, 60_000);
   afterAll(async () => s?.close());

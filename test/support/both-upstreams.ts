@@ -1,7 +1,8 @@
 // One repository served through the real server on either upstream: local git on a bare copy, or the GitHub adapter
 // talking to the emulator over the same bare copy. For regression tests that must hold on both.
-import { createGitHubUpstream } from '../../src/upstream/github/index.js';
-import { gitIn, makeRepo, type CommitSpec } from './gitdir.js';
+import { DEFAULT_LIMITS, RateLimiter } from '../../src/mcp/index.js';
+import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
+import { gitIn, makeRepo, type CommitSpec, type GitDir } from './gitdir.js';
 import { startGitHubEmulator, type Emulator } from './github-emulator/index.js';
 import { startTestServer, type TestServer } from './server.js';
 
@@ -13,6 +14,8 @@ const TOKEN = 'ghp_BothUpstreamsEmulatorToken0123456789';
 /** A served repository: the server, the name perimeters use, and the bare directory writes land in. */
 export interface Served {
   readonly kind: UpstreamKind;
+  /** The bare repository itself, for commits made beside the server and ids read from git. */
+  readonly git: GitDir;
   readonly srv: TestServer;
   readonly repo: string;
   readonly bare: string;
@@ -22,22 +25,26 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Builds `commits` into a bare repository and serves it on `kind`. */
-export async function serveBoth(kind: UpstreamKind, commits: CommitSpec[]): Promise<Served> {
+/** Builds `commits` into a bare repository and serves it on `kind`; `limits` turns on the server's default limits. */
+export async function serveBoth(kind: UpstreamKind, commits: CommitSpec[], opts: { limits?: boolean } = {}): Promise<Served> {
   const src = await makeRepo(commits, { bare: true });
+  const limits = opts.limits ? { limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS } } : {};
   let emulator: Emulator | undefined;
+  let github: GitHubUpstream | undefined;
   let srv: TestServer;
   let repo = src.dir;
   if (kind === 'github') {
     emulator = await startGitHubEmulator({ token: TOKEN, repos: { 'acme/both': src.dir } });
-    const github = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
-    srv = await startTestServer({ upstream: github, upstreamFor: (r) => (r === 'acme/both' ? github : undefined) });
+    const up = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
+    github = up;
+    srv = await startTestServer({ ...limits, upstream: up, upstreamFor: (r) => (r === 'acme/both' ? up : undefined) });
     repo = 'acme/both';
   } else {
-    srv = await startTestServer();
+    srv = await startTestServer(limits);
   }
   return {
     kind,
+    git: src,
     srv,
     repo,
     bare: src.dir,
@@ -45,8 +52,13 @@ export async function serveBoth(kind: UpstreamKind, commits: CommitSpec[]): Prom
     files: async (branch = 'main') => (await gitIn(src.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`])).split('\0').filter(Boolean),
     close: async () => {
       await srv.close();
+      await github?.close();
       await emulator?.close();
       await src.cleanup();
     },
   };
 }
+
+/** The whole answer of a call as one string, for byte comparisons. */
+export const bytesOf = (r: { isError?: boolean; text: string; structured: unknown }): string =>
+  JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null });
