@@ -28,9 +28,14 @@ export function parentPath(): string | undefined {
   return process.env['PATH'];
 }
 
+/** The environment of one git process: the hardened base, the call's git dir, then the call's own additions. */
+export function callEnv(call: GitCall): Record<string, string> {
+  return { ...hardenedEnv(parentPath()), ...(call.gitDir ? { GIT_DIR: call.gitDir } : {}), ...call.env };
+}
+
 /** Runs `git <args>`; never throws for a git failure (the exit code is data), only for a broken caller. */
 export function runGit(args: readonly string[], call: GitCall): Promise<GitRun> {
-  const env: Record<string, string> = { ...hardenedEnv(parentPath()), ...(call.gitDir ? { GIT_DIR: call.gitDir } : {}), ...call.env };
+  const env = callEnv(call);
   countSpawn(args.find((a) => !a.startsWith('-')) ?? 'git');
   return new Promise((resolve) => {
     const child = execFile(

@@ -1,8 +1,9 @@
 // One-shot git commands whose output is consumed as it arrives (git grep): the caller can stop early and a hard time
 // bound kills the process. Same hardened flags and environment as runGit; never a shell.
 import { spawn } from 'node:child_process';
-import { HARDENED_CONFIG, hardenedEnv } from './hardening.js';
-import type { GitCall } from './run.js';
+import { HARDENED_CONFIG } from './hardening.js';
+import { callEnv, type GitCall } from './run.js';
+import { countSpawn } from './spawns.js';
 
 /** How a streamed git command ended. `stopped`: the consumer asked to stop; `timeout`: the time bound killed it. */
 export type StreamEnd =
@@ -21,7 +22,8 @@ const STDERR_CAP = 16 * 1024;
 
 /** Runs `git <args>`, feeding stdout to `onData` chunk by chunk; never throws for a git failure. */
 export function streamGit(args: readonly string[], call: StreamCall): Promise<StreamEnd> {
-  const env: Record<string, string> = { ...hardenedEnv(process.env['PATH']), ...(call.gitDir ? { GIT_DIR: call.gitDir } : {}), ...call.env };
+  const env = callEnv(call);
+  countSpawn(args.find((a) => !a.startsWith('-')) ?? 'git');
   return new Promise((resolve) => {
     let settled: StreamEnd | undefined;
     let stderr = '';
