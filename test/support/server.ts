@@ -13,6 +13,9 @@ import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore, type PerimeterStore } from '../../src/registry/store.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
+import { proposalApplier } from '../../src/mcp/proposal-apply.js';
+import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
+import { openFileProposalStore } from '../../src/state/file/proposals.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789';
 
@@ -22,6 +25,8 @@ export interface TestServer {
   readonly store: PerimeterStore;
   readonly stateDir: string;
   readonly records: CallRecord[];
+  /** The proposal service, when the server was started with `proposals`. */
+  readonly proposals?: ProposalService;
   /** Creates a perimeter through the same service the API uses. */
   perimeter(spec: Record<string, unknown>): Promise<void>;
   /** Connects a real MCP client to a path such as `/mcp/infra`. */
@@ -53,6 +58,8 @@ export interface TestServerOptions {
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
+  /** Keeps proposals (file store in the state dir) so approval-mode perimeters work; the service is `srv.proposals`. */
+  proposals?: { ttlMs?: number; now?: () => number; audit?: (e: ProposalEvent) => void };
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -64,6 +71,20 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const upstreamFor: UpstreamFor = opts.upstreamFor ?? (() => local);
   const records: CallRecord[] = [];
   let url = '';
+  let proposals: ProposalService | undefined;
+  if (opts.proposals) {
+    const opened = await openFileProposalStore(stateDir);
+    if (!opened.ok) throw new Error(opened.message);
+    const po = opts.proposals;
+    proposals = proposalService({
+      store: opened.value,
+      perimeter: (id) => store.get(id),
+      ...proposalApplier({ upstreamFor, log: () => undefined, ...(opts.policy ? { policy: opts.policy } : {}), record: (r) => records.push(r) }),
+      audit: po.audit ?? (() => undefined),
+      ...(po.ttlMs === undefined ? {} : { ttlMs: po.ttlMs }),
+      ...(po.now === undefined ? {} : { now: po.now }),
+    });
+  }
   const app = createApp({
     store,
     upstreamFor,
@@ -79,6 +100,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
+      ...(proposals ? { proposals } : {}),
     },
     version: 'test',
     publicUrl: () => url,
@@ -105,6 +127,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     store,
     stateDir,
     records,
+    ...(proposals ? { proposals } : {}),
     async perimeter(spec) {
       const out = await service.create(spec);
       if (!out.ok) throw new Error(out.message);
