@@ -25,6 +25,8 @@ export interface TestServer {
   readonly store: PerimeterStore;
   readonly stateDir: string;
   readonly records: CallRecord[];
+  /** How the server picks an upstream for a repository (to build a second service over the same parts). */
+  readonly upstreamFor: UpstreamFor;
   /** The proposal service, when the server was started with `proposals`. */
   readonly proposals?: ProposalService;
   /** Creates a perimeter through the same service the API uses. */
@@ -127,6 +129,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     store,
     stateDir,
     records,
+    upstreamFor,
     ...(proposals ? { proposals } : {}),
     async perimeter(spec) {
       const out = await service.create(spec);
