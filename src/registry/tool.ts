@@ -62,6 +62,11 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   filter(raw: R, args: A, ctx: ToolContext): ToolOutcome<O>;
   /** The not-found message, from the arguments alone. */
   notFound(args: A): string;
+  /**
+   * The text block a model reads: a compact rendering of the filtered value (structuredContent keeps the JSON),
+   * never larger than raw git's output for the same call. A function of the value alone, so it shows nothing more.
+   */
+  render(value: O): string;
 }
 
 /** A tool with its types erased, as the registry stores it. Arguments are validated by the schemas first. */
@@ -75,6 +80,7 @@ export interface AnyTool extends ToolPolicy<unknown> {
   run(args: unknown, ctx: ToolContext): Promise<UpResult<unknown>>;
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;
+  render(value: unknown): string;
 }
 
 /** Declares a tool. The erasure is sound because the MCP layer only calls it with schema-validated arguments. */

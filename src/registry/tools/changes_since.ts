@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import { cursorFits, diffListings, parseCursorPayload, type CursorPayload, type TreeEntry } from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
+import { field, statusLetter } from '../render.js';
 import { Ref, Repo } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 
@@ -54,6 +55,17 @@ async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
   return { ok: true, value: { kind: 'since', cursor, head: head.value, base: base.value.entries, now: now.value.entries } };
 }
 
+/** The cursor, whether this is a fresh start, then one `A|M|D|R path` line per change. */
+function render(o: Output): string {
+  const lines = [`cursor: ${o.cursor}\n`, o.fresh_instance ? 'fresh_instance: start over from get_tree\n' : `${o.changes.length} changes\n`];
+  for (const c of o.changes) {
+    const letter = statusLetter(c.change === 'deleted' ? 'removed' : c.change);
+    lines.push(c.previous_path === undefined ? `${letter} ${field(c.path)}\n` : `${letter} ${field(c.previous_path)} -> ${field(c.path)}\n`);
+  }
+  if (o.truncated) lines.push(`truncated: over ${MAX_CHANGES} changes; list the tree again with get_tree\n`);
+  return lines.join('');
+}
+
 export const changesSince = defineTool<Args, Raw, Output>({
   name: 'changes_since',
   access: 'read',
@@ -75,4 +87,5 @@ export const changesSince = defineTool<Args, Raw, Output>({
     return { kind: 'ok', value: { cursor: raw.cursor, fresh_instance: false, changes, truncated: all.length > MAX_CHANGES }, commit: raw.head };
   },
   notFound: () => 'Not found: the bound branch does not exist upstream any more.',
+  render,
 });

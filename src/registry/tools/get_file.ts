@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import { answerCap, lineWindow, serveRead, wantsWindow, type LineWindowRequest, type ServedRead } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
+import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 
@@ -70,6 +71,23 @@ export function windowView(view: Output, req: LineWindowRequest): { ok: true; va
   return { ok: true, value: { ...view, content: w.value.content, total_lines: w.value.total_lines, start_line: w.value.start_line, end_line: w.value.end_line } };
 }
 
+/** What a file's text needs beyond its content: a window, base64 or a link says so; a whole text file needs nothing. */
+export function fileNote(v: Output): string {
+  if (v.symlink) return 'symlink';
+  if (v.encoding === 'base64') return `base64, ${v.size} bytes`;
+  if (v.total_lines !== undefined) return `lines ${v.start_line ?? 1}-${v.end_line ?? 0} of ${v.total_lines}`;
+  return '';
+}
+
+/**
+ * A file as the model reads it: a whole text file is its content byte for byte (what `git show` prints); a window,
+ * a link or base64 content gets one header line saying what follows.
+ */
+export function renderFile(v: Output): string {
+  const note = fileNote(v);
+  return note === '' ? v.content : `${field(v.path)}: ${note}\n${v.content}`;
+}
+
 export const notFoundFile = (path: string): string =>
   `Not found: file "${path}" does not exist on this branch. Use get_tree to see which files exist.`;
 
@@ -119,4 +137,5 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
     }
   },
   notFound: (a) => notFoundFile(a.path),
+  render: renderFile,
 });

@@ -3,7 +3,8 @@ import { answerCap } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { FileOut, fileOverCap, fileView, notFoundFile, serveOn, windowShape, windowView } from './get_file.js';
+import { FileOut, fileNote, fileOverCap, fileView, notFoundFile, serveOn, windowShape, windowView } from './get_file.js';
+import { field } from '../render.js';
 import type { LineWindowRequest } from '../../core/index.js';
 
 /** Bound on one call, so a hostile list cannot turn one call into thousands of reads. */
@@ -28,6 +29,20 @@ const Item = z.union([
 ]);
 const Output = z.object({ files: z.array(Item), found: z.number(), missing: z.number() });
 type Output = z.infer<typeof Output>;
+
+/** `head -v`-like: a summary line, then each file under a `==> path <==` line (its error on that line instead). */
+function render(o: Output): string {
+  const parts = [`${o.found} found, ${o.missing} missing\n`];
+  for (const f of o.files) {
+    if (!f.ok) {
+      parts.push(`==> ${field(f.path)} <== ${f.error}\n`);
+      continue;
+    }
+    const note = fileNote(f);
+    parts.push(`==> ${field(f.path)} <==${note === '' ? '' : ` ${note}`}\n`, f.content.endsWith('\n') || f.content === '' ? f.content : `${f.content}\n`);
+  }
+  return parts.join('');
+}
 
 const leftOut = (path: string, cap: number) =>
   ({ ok: false, path, error: `"${path}" was left out: this answer reached its ${cap}-byte cap. Read it in another call.`, over_cap: 'answer' }) as const;
@@ -107,4 +122,5 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     return { kind: 'ok', value: { files, found, missing: files.length - found } };
   },
   notFound: () => 'Not found.',
+  render,
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { MAX_SCAN, visibleHistory, type HistoryPage } from '../history.js';
+import { commitLine } from '../render.js';
 import { CommitOut, Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
@@ -20,6 +21,12 @@ const Output = z.object({
   has_more: z.boolean(),
 });
 type Output = z.infer<typeof Output>;
+
+/** One line per commit (`sha date author subject`) under a page line; get_commit shows a whole message. */
+function render(o: Output): string {
+  const head = `page ${o.page}, ${o.commits.length} commits${o.has_more ? `; more: page ${o.page + 1}` : ''}\n`;
+  return head + o.commits.map((c) => `${commitLine(c)}\n`).join('');
+}
 
 export const listCommits = defineTool<Args, HistoryPage, Output>({
   name: 'list_commits',
@@ -73,4 +80,5 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
     a.path === undefined
       ? 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.'
       : `Not found: path "${a.path}" does not exist on this branch. Use get_tree to see which paths exist.`,
+  render,
 });

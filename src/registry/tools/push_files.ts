@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import { judgeChange, normalizePath, structuralRefusal } from '../../core/index.js';
 import type { WriteResult } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool } from '../tool.js';
 import { checkLimits, checkSecrets, checkShape } from './push-checks.js';
 
@@ -86,4 +87,5 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
           commit: w.sha,
         },
   notFound: () => 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.',
+  render: (o) => `committed ${o.commit} on ${field(o.branch)}: ${o.files_written} written, ${o.files_deleted} deleted\n`,
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import { excerpt, historyPrefixes, holdsReadable, queryProblem, searchableFiles } from '../../core/index.js';
 import type { GrepResult, UpResult } from '../../upstream/types.js';
+import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 
@@ -57,6 +58,14 @@ async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
   return { ok: true, value: { kind: 'searched', files: new Set(files.map((f) => f.path)), result: result.value } };
 }
 
+/** `git grep -n --column`-like: `path:line:column: text`, and a last line when more matches exist. */
+function render(o: Output): string {
+  const lines = o.matches.map((m) => `${field(m.path)}:${m.line}:${m.column}: ${m.text.replace(/[\r\n\u2028\u2029]/g, ' ')}\n`);
+  if (o.matches.length === 0) lines.push('no matches\n');
+  if (o.truncated) lines.push('truncated: more matches exist (raise max_results or narrow path)\n');
+  return lines.join('');
+}
+
 export const searchCode = defineTool<Args, Raw, Output>({
   name: 'search_code',
   access: 'read',
@@ -87,4 +96,5 @@ export const searchCode = defineTool<Args, Raw, Output>({
     return { kind: 'ok', value: { matches, truncated: kept.length > limit } };
   },
   notFound: (a) => `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
+  render,
 });
