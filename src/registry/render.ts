@@ -4,11 +4,18 @@
 
 // A field that would break its line (a control character) or be misread (a quote, a backslash, edge spaces) is
 // printed as a JSON string, as git's core.quotePath does for paths; everything else is printed as it is.
-const NEEDS_QUOTES = /[\u0000-\u001f\u007f"\\\u2028\u2029]|^\s|\s$/;
+function needsQuotes(s: string): boolean {
+  if (s === '' || /^\s|\s$/.test(s)) return true;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c === 0x7f || c === 0x22 || c === 0x5c || c === 0x2028 || c === 0x2029) return true;
+  }
+  return false;
+}
 
 /** One field on one line: as is, or JSON-quoted when it could break or fake a line. */
 export function field(s: string): string {
-  return s === '' || NEEDS_QUOTES.test(s) ? JSON.stringify(s) : s;
+  return needsQuotes(s) ? JSON.stringify(s) : s;
 }
 
 /** A commit message's first line (its subject), quoted when it carries control characters. */

@@ -1,6 +1,7 @@
 import type * as z from 'zod/v4';
 import type { Binding, Scope, Target, ToolPolicy } from '../core/index.js';
 import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
+import { publish, type PublishedSchema } from './publish.js';
 
 /** Hints for clients; set explicitly on every tool because the protocol defaults are the pessimistic ones. */
 export interface Annotations {
@@ -81,9 +82,12 @@ export interface AnyTool extends ToolPolicy<unknown> {
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;
   render(value: unknown): string;
+  /** The schemas tools/list shows, compact and converted once (validation is still the zod schemas'). */
+  readonly published: { readonly agentInput: PublishedSchema; readonly rootInput: PublishedSchema; readonly output: PublishedSchema };
 }
 
 /** Declares a tool. The erasure is sound because the MCP layer only calls it with schema-validated arguments. */
 export function defineTool<A, R, O>(def: ToolDef<A, R, O>): AnyTool {
-  return def as unknown as AnyTool;
+  const published = { agentInput: publish(def.agentInput, 'input'), rootInput: publish(def.rootInput, 'input'), output: publish(def.output, 'output') };
+  return { ...(def as unknown as Omit<AnyTool, 'published'>), published };
 }

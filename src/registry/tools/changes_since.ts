@@ -8,7 +8,7 @@ import { defineTool, type ToolContext } from '../tool.js';
 /** Most changes one answer lists; beyond it `truncated` is true and the agent re-lists with get_tree. */
 export const MAX_CHANGES = 1000;
 
-const Cursor = z.string().max(4096).describe('The cursor from your last changes_since answer; omit it on the first call.');
+const Cursor = z.string().max(4096).describe('From your last answer.');
 type Args = { cursor?: string | undefined; repo?: string; ref?: string };
 
 const Change = z.object({
@@ -72,7 +72,7 @@ export const changesSince = defineTool<Args, Raw, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'What changed in the files you can read on the bound branch since your last call: send back the `cursor` it gave you. The first call (no cursor) returns a cursor and no changes.',
+    'What changed in your readable files on the bound branch since the `cursor` you send back (first call: a cursor only).',
   annotations: { title: 'Changes since a cursor', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   agentInput: z.strictObject({ cursor: Cursor.optional() }),
   rootInput: z.strictObject({ cursor: Cursor.optional(), repo: Repo, ref: Ref.describe('Branch to follow.') }),

@@ -24,7 +24,7 @@ import { defineTool, type ToolContext, type ToolOutcome } from '../tool.js';
 const Sha = z.string().regex(/^[0-9a-f]{40}$/, 'Give the full 40-character lowercase commit SHA.');
 type Args = { sha: string; files_page?: number | undefined; repo?: string; ref?: string | undefined };
 
-const FilesPage = z.number().int().min(1).max(1_000_000).optional().describe('Page of files, from 1 (see next_files_page).');
+const FilesPage = z.number().int().min(1).max(1_000_000).optional();
 
 const Output = CommitOut.extend({
   files: z.array(FileChangeOut),
@@ -154,7 +154,7 @@ export const getCommit = defineTool<Args, Fetched, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Show a commit of the bound branch: message, author, the files you can read with diffs (paged: `next_files_page`), `omitted_count` other files.',
+    'A commit of the bound branch: message, author, diffs of your readable files (paged: `next_files_page`), `omitted_count`.',
   annotations: { title: 'Show a commit', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject({ sha: Sha, files_page: FilesPage }),
   rootInput: z.strictObject({

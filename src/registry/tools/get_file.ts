@@ -10,17 +10,17 @@ const MAX_LINE = 100_000_000;
 
 /** The optional line-window arguments shared by get_file and get_files. */
 export const windowShape = {
-  start_line: z.number().int().min(1).max(MAX_LINE).optional().describe('First line to return (1-based). Default: 1.'),
+  start_line: z.number().int().min(1).max(MAX_LINE).optional().describe('First line (1-based).'),
   end_line: z
     .number()
     .int()
     .min(1)
     .max(MAX_LINE)
     .optional()
-    .describe('Last line to return (inclusive). Default: the last line. Lines are always returned whole.'),
+    .describe('Last line (inclusive).'),
 };
 
-const shape = { path: Path.describe('File to read, relative to the repository root.'), ...windowShape };
+const shape = { path: Path.describe('File to read.'), ...windowShape };
 type Args = { path: string } & LineWindowRequest;
 
 export const FileOut = z.object({
@@ -97,7 +97,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64. A symlink is returned as its target text, and only when that target is readable. Give `start_line`/`end_line` to read a range of whole lines of a text file; the answer then carries `total_lines`.',
+    'Read a file of the bound branch (UTF-8, base64 if binary, a symlink as its target). `start_line`/`end_line`: whole lines.',
   annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),

@@ -11,7 +11,7 @@ import type { LineWindowRequest } from '../../core/index.js';
 export const MAX_FILES_PER_READ = 100;
 
 const shape = {
-  paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe(`Files to read (at most ${MAX_FILES_PER_READ}; repeats are answered once).`),
+  paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe('Files to read.'),
   ...windowShape,
 };
 type Args = { paths: string[] } & LineWindowRequest;
@@ -53,7 +53,7 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'each',
   description:
-    'Read several files of the bound branch in one call. Each path gets its own result; a missing file does not fail the others. `start_line`/`end_line` apply the same line window to every text file.',
+    'Read several files of the bound branch: one result per path. The line window applies to each text file.',
   annotations: { title: 'Read files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),

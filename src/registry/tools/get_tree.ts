@@ -12,8 +12,8 @@ import { defineTool, type ToolContext } from '../tool.js';
 export const MAX_LINKS_PER_LISTING = 200;
 
 const shape = {
-  path: Path.optional().describe('Directory to list; omit for the repository root.'),
-  recursive: z.boolean().optional().describe('Every level below it (default: one level).'),
+  path: Path.optional().describe('Default: the root.'),
+  recursive: z.boolean().optional().describe('All levels below.'),
   page: Page,
 };
 type Args = { path?: string | undefined; recursive?: boolean | undefined; page?: number | undefined };
@@ -90,7 +90,7 @@ export const getTree = defineTool<Args, Listed, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'List files and directories of the bound branch (one level, or `recursive`). Big listings come in pages: `truncated`, `next_page`.',
+    'List files and directories of the bound branch. Big listings are paged (`next_page`).',
   annotations: { title: 'List files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),

@@ -8,9 +8,9 @@ export const MAX_PER_PAGE = 100;
 export const MAX_PAGE = 1_000;
 
 const shape = {
-  path: Path.optional().describe('Only commits touching this file or directory.'),
-  per_page: z.number().int().min(1).max(MAX_PER_PAGE).optional().describe(`Commits per page (default 30, at most ${MAX_PER_PAGE}).`),
-  page: z.number().int().min(1).max(MAX_PAGE).optional().describe('Page number, from 1.'),
+  path: Path.optional().describe('Only commits touching this path.'),
+  per_page: z.number().int().min(1).max(MAX_PER_PAGE).optional().describe('Default 30.'),
+  page: z.number().int().min(1).max(MAX_PAGE).optional(),
 };
 type Args = { path?: string | undefined; per_page?: number | undefined; page?: number | undefined };
 
@@ -35,7 +35,7 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
   // A hidden narrowing path is answered like a readable path with no history (an empty page), never with the
   // not-found message: a missing path inside the scope gets an empty page too, so the two must read the same.
   pathMode: 'each',
-  description: 'List commits of the bound branch, newest first, that change files you can read. Optionally narrowed to a path.',
+  description: 'List commits of the bound branch that change files you can read, newest first.',
   annotations: { title: 'List commits', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),

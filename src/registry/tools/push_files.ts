@@ -17,7 +17,7 @@ const FileIn = z.strictObject({
 });
 
 const shape = {
-  message: z.string().min(1).max(MAX_MESSAGE_LENGTH).describe('Commit message.'),
+  message: z.string().min(1).max(MAX_MESSAGE_LENGTH),
   files: z.array(FileIn).max(MAX_FILES_PER_PUSH).default([]).describe('Files to create or replace.'),
   delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional().describe('Files to delete.'),
 };
@@ -40,7 +40,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Create, replace or delete files in ONE atomic commit on the bound branch. Every path must be writable in this perimeter, otherwise nothing is written.',
+    'Create, replace or delete files in one atomic commit on the bound branch; a path you cannot write refuses it all.',
   annotations: { title: 'Commit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape, true),

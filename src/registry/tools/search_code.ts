@@ -10,11 +10,11 @@ export const SEARCH_TIMEOUT_MS = 5000;
 export const MAX_SEARCH_RESULTS = 200;
 
 const shape = {
-  query: z.string().min(1).max(512).describe('Text to find (1-512 characters, on one line).'),
-  regex: z.boolean().optional().describe('Treat `query` as a regular expression (JavaScript syntax). Default false: plain text.'),
-  case_sensitive: z.boolean().optional().describe('Match case exactly. Default false.'),
-  path: Path.optional().describe('Directory to search under; omit for everything you can read.'),
-  max_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe(`Most matches returned (1-${MAX_SEARCH_RESULTS}, default 50).`),
+  query: z.string().min(1).max(512).describe('Text to find, on one line.'),
+  regex: z.boolean().optional().describe('JavaScript syntax.'),
+  case_sensitive: z.boolean().optional(),
+  path: Path.optional().describe('Directory.'),
+  max_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe('Default 50.'),
 };
 type Args = { query: string; regex?: boolean | undefined; case_sensitive?: boolean | undefined; path?: string | undefined; max_results?: number | undefined };
 
@@ -72,7 +72,7 @@ export const searchCode = defineTool<Args, Raw, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Find text in the files you can read on the bound branch (newest content). Plain text by default, `regex: true` for a regular expression; each match gives path, line, column and the line around it. Binary files and files over 1 MiB are not searched.',
+    'Find text or a `regex` in your readable files on the bound branch (case-insensitive by default; skips binary and files over 1 MiB).',
   annotations: { title: 'Search code', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
