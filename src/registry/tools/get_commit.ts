@@ -64,16 +64,21 @@ function withoutPatch(f: FileOut): FileOut {
   return rest;
 }
 
-/** `git show`-like: the header, the message, a summary line, then each file's status line and patch. */
+/**
+ * `git show`-like (its default format: the committer stays in structuredContent): the header, the message, each
+ * file's status line and patch. A summary line appears only when something is not on this page: other files
+ * omitted, or more pages (then with the whole commit's counts).
+ */
 function render(o: Output): string {
-  const lines = [`commit ${o.sha}${o.parents === undefined ? '' : ` (parents ${o.parents.join(',') || 'none'})`}`];
-  lines.push(`Author: ${personOf(o.author)} ${o.author.date}`);
-  const sameCommitter = o.committer.name === o.author.name && o.committer.email === o.author.email && o.committer.date === o.author.date;
-  if (!sameCommitter) lines.push(`Committer: ${personOf(o.committer)} ${o.committer.date}`);
+  const parents = o.parents === undefined ? '' : ` (parents ${o.parents.join(',') || 'none'})`;
   const msg = o.message.endsWith('\n') ? o.message : `${o.message}\n`;
-  const summary = `${o.files.length} files here, ${o.omitted_count} omitted, +${o.stats.additions} -${o.stats.deletions} in all\n`;
+  const notes = [
+    ...(o.omitted_count > 0 ? [`${o.omitted_count} other files omitted`] : []),
+    ...(o.truncated ? [`all visible files +${o.stats.additions} -${o.stats.deletions}`] : []),
+  ];
+  const summary = notes.length ? `${notes.join('; ')}\n` : '';
   const more = o.next_files_page === undefined ? '' : moreLine('files_page', o.next_files_page);
-  return `${lines.join('\n')}\n\n${msg}\n${summary}${o.files.map(fileChangeText).join('')}${more}`;
+  return `commit ${o.sha}${parents}\nAuthor: ${personOf(o.author)} ${o.author.date}\n\n${msg}\n${summary}${o.files.map(fileChangeText).join('')}${more}`;
 }
 
 /**

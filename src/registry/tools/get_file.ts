@@ -55,7 +55,16 @@ export function fileView(f: Extract<FileRead, { ok: true }>, s: Extract<ServedRe
 
 /** The refusal for a readable file bigger than the perimeter's answer cap (its size is visible anyway: get_tree lists it). */
 export const fileOverCap = (path: string, size: number, cap: number): string =>
-  `"${path}" is ${size} bytes, over this perimeter's ${cap}-byte answer cap; it is not served whole. Ask the operator to raise max_answer_bytes if you need it.`;
+  `"${path}" is ${size} bytes, over this perimeter's ${cap}-byte answer cap; it is not served whole. Read it in line windows (start_line/end_line), or ask the operator to raise max_answer_bytes.`;
+
+/**
+ * Largest file a line window is cut from: a window of a file over the answer cap is served when the window fits, so
+ * the adapter may read up to this much for a windowed call (and only the answer cap for a whole read).
+ */
+export const MAX_WINDOW_SOURCE_BYTES = 16 * 1024 * 1024;
+
+/** What the adapter may read for one file of this call. */
+export const readCap = (cap: number, req: LineWindowRequest): number => (wantsWindow(req) ? Math.max(cap, MAX_WINDOW_SOURCE_BYTES) : cap);
 
 /**
  * Cuts a served file to the requested line window. Text only: a binary (base64) file or a symlink is refused with
@@ -105,7 +114,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   paths: (a) => [{ path: a.path, role: 'file' }],
   rootTarget: rootTargetOf,
   run: (a, ctx) => {
-    const cap = answerCap(ctx.binding);
+    const cap = readCap(answerCap(ctx.binding), a);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path], Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
   filter: (reads, a, ctx) => {
