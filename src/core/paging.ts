@@ -30,3 +30,23 @@ export function pageOf(sizes: readonly number[], budget: number, page: number): 
     start = end;
   }
 }
+
+/**
+ * Bytes of `JSON.stringify(s)` encoded as UTF-8, without building it: quotes, two-byte escapes, six-byte `\u00XX`
+ * escapes for other control characters, and UTF-8 widths (a lone surrogate is escaped as `\uXXXX`, as
+ * well-formed JSON.stringify does).
+ */
+export function jsonStringBytes(s: string): number {
+  let n = 2;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 2 : c < 0x20 ? 6 : 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 4;
+      i += 1;
+    } else if (c >= 0xd800 && c <= 0xdfff) n += 6;
+    else n += 3;
+  }
+  return n;
+}

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { agentEntry, answerCap, filterTree, isWithin, linkServable, linkTargetOf, pageOf, type TreeEntry } from '../../core/index.js';
+import { agentEntry, answerCap, filterTree, isWithin, jsonStringBytes, linkServable, linkTargetOf, pageOf, type TreeEntry } from '../../core/index.js';
 import type { TreeListing, UpResult } from '../../upstream/types.js';
 import { field, moreLine } from '../render.js';
 import { Page, Path, rootTargetOf, withTarget } from '../schemas.js';
@@ -37,6 +37,15 @@ type Output = z.infer<typeof Output>;
 
 /** Room kept in each page for the answer's own fields (path, count, paging), beside the base path itself. */
 const ENVELOPE_BYTES = 160;
+
+/** Bytes of an entry's JSON (`{"path":…,"type":…,"sha":…,"size":…}`), counted without serialising 100,000 of them. */
+function entryBytes(e: z.infer<typeof Entry>): number {
+  // {"path":  ,"type":""  }  = 8 + 10 + 1
+  let n = 19 + jsonStringBytes(e.path) + e.type.length;
+  if (e.sha !== undefined) n += 9 + jsonStringBytes(e.sha); // ,"sha":
+  if (e.size !== undefined) n += 8 + String(e.size).length; // ,"size":
+  return n;
+}
 
 /** One entry as a line: `type size sha path` (`-` where an entry has no size or id). */
 const entryLine = (e: z.infer<typeof Entry>): string => `${e.type} ${e.size ?? '-'} ${e.sha ?? '-'} ${field(e.path)}\n`;
@@ -123,7 +132,7 @@ export const getTree = defineTool<Args, Listed, Output>({
     // Pages are cut on the visible entries only, so no boundary can depend on a hidden one.
     const cap = answerCap(ctx.binding);
     const finite = Number.isFinite(cap);
-    const sizes = entries.map((e) => (finite ? Buffer.byteLength(JSON.stringify(e)) + 1 : 0));
+    const sizes = entries.map((e) => (finite ? entryBytes(e) + 1 : 0));
     const page = pageOf(sizes, cap - ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(base)), a.page ?? 1);
     if (!page.ok) return { kind: 'refused', message: `get_tree "${base}": ${page.message}` };
     const shown = page.value.start === 0 && page.value.end === entries.length ? entries : entries.slice(page.value.start, page.value.end);
