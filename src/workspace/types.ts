@@ -232,18 +232,26 @@ export type WorktreeRead =
   | { readonly kind: 'directory'; readonly path: string; readonly resolvedPath: string }
   | { readonly kind: 'missing'; readonly path: string };
 
-/** Lines added and deleted per file over the last commits touching a prefix. */
+/** Lines added and deleted in one file by one commit (0/0 and `binary` for a binary file). */
 export interface ChurnEntry {
   readonly path: string;
-  readonly commits: number;
   readonly additions: number;
   readonly deletions: number;
+  readonly binary: boolean;
 }
 
-/** Churn over a window; `commits` is how many commits touching the prefix were looked at. */
-export interface ChurnListing {
-  readonly commits: number;
+/** One commit of a churn window with its per-file numstat (no renames: a move is a delete plus an add). */
+export interface ChurnCommit {
+  readonly sha: string;
   readonly files: readonly ChurnEntry[];
+}
+
+/**
+ * Churn over a window, per commit, so a filter can drop hidden files and then commits left with none (a per-prefix
+ * commit count would count commits that touched only hidden files).
+ */
+export interface ChurnListing {
+  readonly commits: readonly ChurnCommit[];
   readonly truncated: boolean;
 }
 
