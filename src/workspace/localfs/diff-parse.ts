@@ -1,0 +1,149 @@
+// Parsing `git diff-files`/`diff-index` with `-z --raw --numstat -p` (pure): raw records give modes, ids and status,
+// numstat records the line counts, then one patch per numstat record, in the same order. A path whose raw record has
+// no numstat record is only stat-dirty (the index's stat data is stale, the content is unchanged) and is dropped, so a
+// touched file never shows as modified. Unmerged paths print a combined raw record (`::`) and no patch.
+import type { DiffFile, DiffFileStatus, DiffListing } from '../types.js';
+
+interface Raw {
+  readonly status: DiffFileStatus;
+  readonly oldMode: string;
+  readonly newMode: string;
+  readonly oldOid: string;
+  readonly newOid: string;
+  readonly origPath: string | null;
+  readonly path: string;
+}
+
+interface Numstat {
+  readonly path: string;
+  readonly additions: number;
+  readonly deletions: number;
+  readonly binary: boolean;
+}
+
+function statusOf(letter: string): DiffFileStatus {
+  switch (letter) {
+    case 'A':
+      return 'added';
+    case 'M':
+      return 'modified';
+    case 'D':
+      return 'deleted';
+    case 'R':
+      return 'renamed';
+    case 'C':
+      return 'copied';
+    case 'T':
+      return 'type_changed';
+    case 'U':
+      return 'unmerged';
+    default:
+      throw new Error(`unexpected diff status ${JSON.stringify(letter)}`);
+  }
+}
+
+/** Reads NUL-terminated tokens from `buf` starting at `at`; undefined when the output ends before the NUL. */
+function token(buf: Buffer, at: number): { text: string; next: number } | undefined {
+  const nul = buf.indexOf(0, at);
+  if (nul < 0) return undefined;
+  return { text: buf.toString('utf8', at, nul), next: nul + 1 };
+}
+
+const PATCH_START = Buffer.from('diff --git ');
+const PATCH_SPLIT = Buffer.from('\ndiff --git ');
+
+/** Cuts the patch section into per-file patches at each `diff --git ` line. */
+function splitPatches(patch: Buffer): Buffer[] {
+  if (patch.length === 0) return [];
+  if (!patch.subarray(0, PATCH_START.length).equals(PATCH_START)) throw new Error('patch section does not start with a diff header');
+  const out: Buffer[] = [];
+  let start = 0;
+  for (;;) {
+    const at = patch.indexOf(PATCH_SPLIT, start);
+    if (at < 0) {
+      out.push(patch.subarray(start));
+      return out;
+    }
+    out.push(patch.subarray(start, at + 1));
+    start = at + 1;
+  }
+}
+
+/** Parses one diff's output. With `truncated`, incomplete records and the last (possibly cut) patch are dropped. */
+export function parseDiff(buf: Buffer, truncated: boolean): DiffListing {
+  const raws = new Map<string, Raw>();
+  const unmerged: DiffFile[] = [];
+  const stats: Numstat[] = [];
+  let at = 0;
+  let cut = false;
+  // Raw records.
+  while (at < buf.length && buf[at] === 0x3a /* ':' */) {
+    const head = token(buf, at);
+    const p1 = head && token(buf, head.next);
+    if (!head || !p1) {
+      cut = true;
+      break;
+    }
+    const combined = head.text.startsWith('::');
+    const parts = head.text.replace(/^:+/, '').split(' ');
+    if (combined) {
+      const n = (parts.length - 1) / 2;
+      unmerged.push({
+        path: p1.text, origPath: null, status: 'unmerged', oldMode: parts[0] ?? '', newMode: parts[n - 1] ?? '',
+        oldOid: parts[n] ?? '', newOid: parts[2 * n - 1] ?? '', additions: 0, deletions: 0, binary: false, patch: new Uint8Array(0),
+      });
+      at = p1.next;
+      continue;
+    }
+    const [oldMode = '', newMode = '', oldOid = '', newOid = '', st = ''] = parts;
+    const status = statusOf(st.charAt(0));
+    if (status === 'renamed' || status === 'copied') {
+      const p2 = token(buf, p1.next);
+      if (!p2) {
+        cut = true;
+        break;
+      }
+      raws.set(p2.text, { status, oldMode, newMode, oldOid, newOid, origPath: p1.text, path: p2.text });
+      at = p2.next;
+    } else {
+      raws.set(p1.text, { status, oldMode, newMode, oldOid, newOid, origPath: null, path: p1.text });
+      at = p1.next;
+    }
+  }
+  // Numstat records, then the empty record before the patches.
+  while (!cut && at < buf.length && buf[at] !== 0) {
+    const rec = token(buf, at);
+    if (!rec) {
+      cut = true;
+      break;
+    }
+    const [a = '', d = '', inline = ''] = rec.text.split('\t');
+    let path = inline;
+    at = rec.next;
+    if (inline === '') {
+      // A rename: the source and destination follow as their own records.
+      const src = token(buf, at);
+      const dst = src && token(buf, src.next);
+      if (!src || !dst) {
+        cut = true;
+        break;
+      }
+      path = dst.text;
+      at = dst.next;
+    }
+    const binary = a === '-' && d === '-';
+    stats.push({ path, additions: binary ? 0 : Number(a), deletions: binary ? 0 : Number(d), binary });
+  }
+  if (!cut && at < buf.length) at += 1;
+  const patches = cut ? [] : splitPatches(buf.subarray(at));
+  if (truncated && patches.length > 0) patches.pop();
+  if (!truncated && patches.length !== stats.length) throw new Error('diff printed a different number of patches and numstat records');
+  const files: DiffFile[] = [];
+  for (let i = 0; i < patches.length; i++) {
+    const s = stats[i] as Numstat;
+    const raw = raws.get(s.path);
+    if (!raw) throw new Error('numstat record without a raw record');
+    files.push({ ...raw, additions: s.additions, deletions: s.deletions, binary: s.binary, patch: new Uint8Array(patches[i] as Buffer) });
+  }
+  return { files: [...unmerged, ...files], truncated: truncated || cut };
+}
