@@ -49,23 +49,34 @@ function token(buf: Buffer, at: number): { text: string; next: number } | undefi
   return { text: buf.toString('utf8', at, nul), next: nul + 1 };
 }
 
-const PATCH_START = Buffer.from('diff --git ');
-const PATCH_SPLIT = Buffer.from('\ndiff --git ');
+const PATCH_STARTS = [Buffer.from('diff --git '), Buffer.from('* Unmerged path ')];
 
-/** Cuts the patch section into per-file patches at each `diff --git ` line. */
+function startsFile(buf: Buffer, at: number): boolean {
+  return PATCH_STARTS.some((p) => buf.subarray(at, at + p.length).equals(p));
+}
+
+/**
+ * Cuts the patch section into per-file pieces at each line starting a file: `diff --git ` or, for an unmerged path in
+ * `diff-index`, `* Unmerged path `. Content lines of a patch always start with ' ', '+', '-', '@' or '\\', and header
+ * lines with other words, so neither marker can appear inside a file's piece.
+ */
 function splitPatches(patch: Buffer): Buffer[] {
   if (patch.length === 0) return [];
-  if (!patch.subarray(0, PATCH_START.length).equals(PATCH_START)) throw new Error('patch section does not start with a diff header');
+  if (!startsFile(patch, 0)) throw new Error('patch section does not start with a file header');
   const out: Buffer[] = [];
   let start = 0;
+  let at = 0;
   for (;;) {
-    const at = patch.indexOf(PATCH_SPLIT, start);
-    if (at < 0) {
+    const nl = patch.indexOf(0x0a, at);
+    if (nl < 0 || nl + 1 >= patch.length) {
       out.push(patch.subarray(start));
       return out;
     }
-    out.push(patch.subarray(start, at + 1));
-    start = at + 1;
+    at = nl + 1;
+    if (startsFile(patch, at)) {
+      out.push(patch.subarray(start, at));
+      start = at;
+    }
   }
 }
 
@@ -143,7 +154,9 @@ export function parseDiff(buf: Buffer, truncated: boolean): DiffListing {
     const s = stats[i] as Numstat;
     const raw = raws.get(s.path);
     if (!raw) throw new Error('numstat record without a raw record');
-    files.push({ ...raw, additions: s.additions, deletions: s.deletions, binary: s.binary, patch: new Uint8Array(patches[i] as Buffer) });
+    // An unmerged path has no patch, only git's one-line notice: reported with an empty patch, as diff-files does.
+    const patch = raw.status === 'unmerged' ? new Uint8Array(0) : new Uint8Array(patches[i] as Buffer);
+    files.push({ ...raw, additions: s.additions, deletions: s.deletions, binary: s.binary, patch });
   }
   return { files: [...unmerged, ...files], truncated: truncated || cut };
 }
