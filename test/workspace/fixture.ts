@@ -43,6 +43,7 @@ export async function makeDirtyRepo(): Promise<DirtyRepo> {
         'img.bin': Buffer.from([0, 1, 2, 3, 0, 255]),
         'link-in': { symlink: 'src/a.ts' },
         '.gitignore': 'build/\n',
+        'odd/we"ird\tname é.txt': 'odd\n',
       },
     },
     { message: 'other side', branch: 'other', files: { 'conf.txt': 'other\n' } },
@@ -95,6 +96,7 @@ export async function makeDirtyRepo(): Promise<DirtyRepo> {
   await symlink('src', join(dir, 'link-dir'));
   await symlink('loop-b', join(dir, 'loop-a'));
   await symlink('loop-a', join(dir, 'loop-b'));
+  await writeFile(join(dir, 'odd/we"ird\tname é.txt'), 'odd changed\n');
   await writeFile(join(dir, 'notes.txt'), 'untracked notes\n');
   await mkdir(join(dir, 'untracked-dir'));
   await writeFile(join(dir, 'untracked-dir/x.txt'), 'x\n');

@@ -91,8 +91,11 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       expect(d.files.find((f) => f.path === 'bin/run.sh')).toMatchObject({ oldMode: '100644', newMode: '100755', additions: 0 });
       expect(d.files.find((f) => f.path === 'link-in')).toMatchObject({ status: 'modified', oldMode: '120000' });
       expect(d.files.find((f) => f.path === 'conf.txt')).toMatchObject({ status: 'unmerged' });
+      // A name git quotes in patch headers (quote, tab; non-ASCII left as is) is parsed back to the same path.
+      expect(d.files.find((f) => f.path === 'odd/we"ird\tname é.txt')).toMatchObject({ status: 'modified', additions: 1, deletions: 1 });
+      expect(byPath(value(await main.status()).entries, 'odd/we"ird\tname é.txt')).toMatchObject({ kind: 'ordinary', unstaged: 'M' });
       // Every patch belongs to its own file.
-      for (const f of d.files) if (f.patch.length > 0) expect(text(f.patch).split('\n')[0]).toContain(`b/${f.path}`);
+      for (const f of d.files) if (f.patch.length > 0 && !f.path.startsWith('odd/')) expect(text(f.patch).split('\n')[0]).toContain(`b/${f.path}`);
     });
 
     it('diffs the index against HEAD (staged) with renames, and the working tree against HEAD or a commit', async () => {

@@ -1,7 +1,9 @@
 // Parsing `git diff-files`/`diff-index` with `-z --raw --numstat -p` (pure): raw records give modes, ids and status,
-// numstat records the line counts, then one patch per numstat record, in the same order. A path whose raw record has
-// no numstat record is only stat-dirty (the index's stat data is stale, the content is unchanged) and is dropped, so a
-// touched file never shows as modified. Unmerged paths print a combined raw record (`::`) and no patch.
+// numstat records the line counts, then the patches in numstat order. A path whose raw record has no patch is only
+// stat-dirty (the index's stat data is stale, the content is unchanged) and is dropped, so a touched file never shows
+// as modified. Text files that are only stat-dirty get no numstat record either, but binary ones do (`-\t-`: git does
+// not compare their content for numstat), so each numstat record is paired with the next patch only when that patch's
+// header names its path. Unmerged paths print a combined raw record (`::`) and no patch.
 import type { DiffFile, DiffFileStatus, DiffListing } from '../types.js';
 
 interface Raw {
@@ -80,6 +82,31 @@ function splitPatches(patch: Buffer): Buffer[] {
   }
 }
 
+/** Git's C-style quoting of a path in a patch header (core.quotePath=false: bytes from 0x80 up stay as they are). */
+export function cQuote(path: string): string {
+  const named: Record<number, string> = { 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r', 34: '"', 92: '\\' };
+  let out = '';
+  let quoted = false;
+  for (const ch of path) {
+    const c = ch.codePointAt(0) as number;
+    if (named[c] !== undefined) {
+      out += `\\${named[c]}`;
+      quoted = true;
+    } else if (c < 0x20 || c === 0x7f) {
+      out += `\\${c.toString(8).padStart(3, '0')}`;
+      quoted = true;
+    } else out += ch;
+  }
+  return quoted ? `"${out}"` : out;
+}
+
+/** The first line of the patch of `from` → `to`, as git prints it. */
+function headerOf(from: string, to: string): Buffer {
+  return Buffer.from(`diff --git ${cQuote(`a/${from}`)} ${cQuote(`b/${to}`)}\n`);
+}
+
+const UNMERGED_PREFIX = Buffer.from('* Unmerged path ');
+
 /** Parses one diff's output. With `truncated`, incomplete records and the last (possibly cut) patch are dropped. */
 export function parseDiff(buf: Buffer, truncated: boolean): DiffListing {
   const raws = new Map<string, Raw>();
@@ -128,7 +155,13 @@ export function parseDiff(buf: Buffer, truncated: boolean): DiffListing {
       cut = true;
       break;
     }
-    const [a = '', d = '', inline = ''] = rec.text.split('\t');
+    // Only the first two tabs separate fields: a path may hold tabs of its own.
+    const t1 = rec.text.indexOf('\t');
+    const t2 = rec.text.indexOf('\t', t1 + 1);
+    if (t1 < 0 || t2 < 0) throw new Error('malformed numstat record');
+    const a = rec.text.slice(0, t1);
+    const d = rec.text.slice(t1 + 1, t2);
+    const inline = rec.text.slice(t2 + 1);
     let path = inline;
     at = rec.next;
     if (inline === '') {
@@ -148,15 +181,30 @@ export function parseDiff(buf: Buffer, truncated: boolean): DiffListing {
   if (!cut && at < buf.length) at += 1;
   const patches = cut ? [] : splitPatches(buf.subarray(at));
   if (truncated && patches.length > 0) patches.pop();
-  if (!truncated && patches.length !== stats.length) throw new Error('diff printed a different number of patches and numstat records');
   const files: DiffFile[] = [];
-  for (let i = 0; i < patches.length; i++) {
-    const s = stats[i] as Numstat;
+  let next = 0;
+  for (const s of stats) {
     const raw = raws.get(s.path);
     if (!raw) throw new Error('numstat record without a raw record');
+    const piece = patches[next];
+    if (piece === undefined) {
+      if (truncated || s.binary) continue;
+      throw new Error('numstat record without a patch');
+    }
+    const mine =
+      raw.status === 'unmerged'
+        ? piece.subarray(0, UNMERGED_PREFIX.length).equals(UNMERGED_PREFIX)
+        : piece.subarray(0, headerOf(raw.origPath ?? raw.path, raw.path).length).equals(headerOf(raw.origPath ?? raw.path, raw.path));
+    if (!mine) {
+      // A binary file whose stat data is stale: numstat names it, the patch (which compares content) does not.
+      if (s.binary) continue;
+      throw new Error('a patch does not belong to the file its numstat record names');
+    }
+    next++;
     // An unmerged path has no patch, only git's one-line notice: reported with an empty patch, as diff-files does.
-    const patch = raw.status === 'unmerged' ? new Uint8Array(0) : new Uint8Array(patches[i] as Buffer);
+    const patch = raw.status === 'unmerged' ? new Uint8Array(0) : new Uint8Array(piece);
     files.push({ ...raw, additions: s.additions, deletions: s.deletions, binary: s.binary, patch });
   }
+  if (next !== patches.length) throw new Error('diff printed patches no numstat record names');
   return { files: [...unmerged, ...files], truncated: truncated || cut };
 }
