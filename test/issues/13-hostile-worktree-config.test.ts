@@ -45,7 +45,8 @@ beforeAll(async () => {
   await makeHostile(repo.dir, script);
   await makeHostile(join(repo.dir, 'sub'), script);
   // Drivers only the submodule knows (the superproject's listing cannot name them), on stale files inside it.
-  for (const [k, v] of [['filter.subonly.clean', script], ['filter.subonly.process', script], ['filter.subonly.required', 'true'], ['core.fsmonitor', script]]) {
+  const subOnly: [string, string][] = [['filter.subonly.clean', script], ['filter.subonly.process', script], ['filter.subonly.required', 'true'], ['core.fsmonitor', script]];
+  for (const [k, v] of subOnly) {
     await gitIn(join(repo.dir, 'sub'), ['config', k, v]);
   }
   await writeFile(join(repo.dir, 'sub/.gitattributes'), '* filter=subonly\n');
