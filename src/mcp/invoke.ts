@@ -5,7 +5,7 @@ import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../ups
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 import { auditOf, type CallOutcome } from './outcome.js';
-import { frameText } from './result.js';
+import { frame } from './result.js';
 
 /** One tool call as the operator's audit sees it (paths in clear here; the ledger decides how to store them). */
 export interface CallRecord {
@@ -206,7 +206,7 @@ async function run(
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);
   // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
-  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool.proposable, args, ctx, binding, deps, client);
+  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool, tool.proposable, args, ctx, binding, deps, client);
   // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
   const commitsSpent = tool.access === 'write' && writesPaths(tool, args) ? budgetSpent(deps.limiter, binding, 'commits') : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
@@ -225,13 +225,11 @@ async function run(
       return deny('refused', out.message);
     case 'ok': {
       const value = out.value as Record<string, unknown>;
-      const text = frameText(tool, value);
-      // The backstop under every tool's own paging: an answer over the cap is refused whole, never cut. A UTF-8 string
-      // is at most 3 bytes per UTF-16 unit, so short answers skip the byte count.
+      // The backstop under every tool's own paging: an answer over the cap is refused whole, never cut.
       const cap = answerCap(binding);
-      const bytes = text.length * 3 > cap || deps.record ? Buffer.byteLength(text) : text.length;
-      if (bytes > cap) {
-        return deny('too_large', `Too large: this answer would be ${bytes} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`);
+      const { text, textBytes: bytes, answerBytes } = frame(tool, value, cap, deps.record !== undefined);
+      if (answerBytes > cap) {
+        return deny('too_large', `Too large: this answer would be ${answerBytes} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`);
       }
       return out.commit === undefined ? { kind: 'allow', value, text, bytes } : { kind: 'allow', value, text, bytes, commit: out.commit };
     }
@@ -242,6 +240,7 @@ async function run(
 
 /** Holds an allowed write for approval: the answer names the proposal; nothing is written. */
 async function propose(
+  tool: AnyTool,
   proposable: Proposable<unknown>,
   args: unknown,
   ctx: ToolContext,
@@ -269,7 +268,7 @@ async function propose(
   if (!made.ok) return deny('refused', made.message);
   const p = made.value;
   const value = { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary };
-  const text = JSON.stringify(value);
+  const text = tool.render(value);
   return { kind: 'propose', value, text, bytes: Buffer.byteLength(text), proposal: p.id };
 }
 

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import type { Proposal } from '../../core/index.js';
 import { defineTool } from '../tool.js';
-import { agentView, looksLikeId, proposalNotFound, ProposalIdArg, ProposalOut } from './proposal-view.js';
+import { agentView, looksLikeId, proposalNotFound, ProposalIdArg, ProposalOut, renderProposal } from './proposal-view.js';
 
 type Args = { proposal_id: string };
 const input = z.strictObject({ proposal_id: ProposalIdArg });
@@ -12,7 +12,7 @@ export const proposalStatus = defineTool<Args, Proposal | undefined, ProposalOut
   agentSurface: true,
   pathMode: 'all',
   description:
-    'The status of a proposal this perimeter made (push_files where approval is required): pending, approved, applying, applied (with its commit), failed or rejected (with the reason), cancelled or expired. Poll it after proposing.',
+    'Status of a proposal push_files made here: pending, applied (with its commit), rejected or failed (with the reason), cancelled, expired. Poll it after proposing.',
   annotations: { title: 'Proposal status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: input,
   rootInput: input,
@@ -25,4 +25,5 @@ export const proposalStatus = defineTool<Args, Proposal | undefined, ProposalOut
   },
   filter: (p) => (p === undefined ? { kind: 'not_found' } : { kind: 'ok', value: agentView(p) }),
   notFound: proposalNotFound,
+  render: renderProposal,
 });
