@@ -107,7 +107,12 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
       try {
         out = await deps.apply(approved.value, perimeter, beforeWrite);
       } catch (err) {
-        out = { kind: 'failed' as const, reason: `The write failed unexpectedly (${err instanceof Error ? err.message : String(err)}).` };
+        // Once applying, the write may have landed before the failure: the branch says which, as after a crash.
+        const sha = applying === undefined ? undefined : await deps.landed(approved.value).catch(() => undefined);
+        out =
+          sha !== undefined
+            ? { kind: 'applied' as const, commit: sha }
+            : { kind: 'failed' as const, reason: `The write failed unexpectedly (${err instanceof Error ? err.message : String(err)}).` };
       }
       const from: ProposalStatus[] = applying === undefined ? ['approved'] : ['applying'];
       switch (out.kind) {
