@@ -195,6 +195,10 @@ export async function setIndex(tree: Tree, paths: readonly string[], lines: read
  */
 export async function materialize(tree: Tree, paths: readonly string[], indexFrom: string, worktreeFrom: string): Promise<WsResult<void>> {
   if (paths.length === 0) return wsOk(undefined);
+  // Resolved first: the removal lines need an all-zero id of the repository's hash length.
+  const ids = await gitOk(tree, ['rev-parse', '--verify', '--end-of-options', `${indexFrom}^{commit}`], 'reading a restore point');
+  if (!ids.ok) return ids;
+  const anyId = ids.value.toString('utf8').trim();
   const inIndex = await entriesIn(tree, indexFrom, paths);
   if (!inIndex.ok) return inIndex;
   const inTree = await entriesIn(tree, worktreeFrom, paths);
@@ -203,7 +207,7 @@ export async function materialize(tree: Tree, paths: readonly string[], indexFro
     const e = inIndex.value.get(p);
     return e ? [`${e.mode} ${e.id}\t${p}`] : [];
   });
-  const set = await setIndex(tree, paths, lines, indexFrom);
+  const set = await setIndex(tree, paths, lines, anyId);
   if (!set.ok) return set;
   for (const p of paths) {
     const want = inTree.value.get(p);
