@@ -98,6 +98,16 @@ export default tseslint.config(
     { group: ['@octokit/*'], message: 'src/http receives upstream factories; it never imports Octokit.' },
     ...notFrom('src/http', 'localgit', 'github', 'cli'),
   ]),
+  // The working-tree rooms: adapters import their port, core and gitcli; the write port is types only.
+  restrict(['src/workspace/**/*.ts'], [
+    ...frameworks('src/workspace'),
+    ...notFrom('src/workspace', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
+  restrict(['src/workspace/writes.ts'], [
+    nodeBuiltins,
+    ...frameworks('the workspace write port'),
+    ...notFrom('the workspace write port', 'gitcli', 'localfs', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
   restrict(['src/audit/**/*.ts'], [
     ...frameworks('src/audit'),
     ...notFrom('src/audit', 'upstream', 'registry', 'mcp', 'http', 'cli'),

@@ -249,7 +249,7 @@ describe('reset', () => {
     await g.git('add', 'c.txt');
     const before = await snapshot(g.dir);
     const w = await writerFor(writers, g.dir, 'main');
-    expect(value(await w.preview({ kind: 'reset', mode: 'hard', to: first })).paths.sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 's.txt']);
+    expect([...value(await w.preview({ kind: 'reset', mode: 'hard', to: first })).paths].sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 's.txt']);
     const r = applied(await w.apply({ kind: 'reset', mode: 'hard', to: first }));
     expect(await g.head()).toBe(first);
     expect(await status(g.dir)).toEqual([]);

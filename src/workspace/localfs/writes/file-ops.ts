@@ -6,7 +6,7 @@ import { patchPaths } from '../../../core/patch-paths.js';
 import { commitTree, indexEntries, materialize, setIndex, withTempIndex } from './files.js';
 import { failed, git, gitOk, nulRecords, unexpected, wsFail, wsOk, type Tree } from './git.js';
 import { dropPoint, takePoint } from './points.js';
-import { changedBetween } from './refs.js';
+import { changedBetween, inProgress } from './refs.js';
 import type { Identity, WriteOutcome } from '../../writes.js';
 import type { WsResult } from '../../types.js';
 
@@ -62,6 +62,9 @@ export async function commitOp(tree: Tree, head: string, op: { message: string; 
   }
   const paths = checkPaths(op.paths);
   if (!paths.ok) return paths;
+  const busy = await inProgress(tree);
+  if (!busy.ok) return busy;
+  if (busy.value) return declined('in_progress', 'A merge, rebase, cherry-pick or revert is in progress in this working tree.');
   const built = await buildCommit(tree, head, paths.value, op.message, a);
   if (!built.ok || 'kind' in built.value) return built as Outcome;
   const point = await takePoint(tree, { op: 'commit', branch: tree.branch, previousHead: head, captured: [] });
@@ -72,10 +75,11 @@ export async function commitOp(tree: Tree, head: string, op: { message: string; 
     await dropPoint(tree, point.value);
     return wsFail('conflict', 'The branch moved while the commit was prepared; preview again.');
   }
-  // The real index now agrees with the new head for these paths (so they do not read as staged reversions).
+  // The real index now agrees with the new head for these paths (so they do not read as staged reversions). The
+  // commit has landed either way, so a failure here (another process holds the index lock) is logged, not reported.
   const set = await setIndex(tree, paths.value, built.value.lines, head);
-  if (!set.ok) return set;
-  await git(tree, ['update-index', '-q', '--refresh']);
+  if (!set.ok) tree.log('warn', 'commit landed but the index could not be updated for its paths', { error: set.error.message });
+  else await git(tree, ['update-index', '-q', '--refresh']);
   return wsOk({ kind: 'applied', op: 'commit', head: built.value.commit, previousHead: head, restorePoint: point.value });
 }
 

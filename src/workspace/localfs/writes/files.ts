@@ -75,12 +75,19 @@ async function worktreeEntries(tree: Tree, paths: readonly string[], head: strin
         return d satisfies never;
     }
   }
-  if (files.length > 0) {
-    const run = await gitOk(tree, ['hash-object', '-w', '--no-filters', '--stdin-paths'], 'capturing files', { input: files.join('\n') + '\n' });
+  // One process for the lot; a name with a line break (never one an agent sent) is hashed on its own.
+  const batch = files.filter((p) => !p.includes('\n'));
+  if (batch.length > 0) {
+    const run = await gitOk(tree, ['hash-object', '-w', '--no-filters', '--stdin-paths'], 'capturing files', { input: batch.join('\n') + '\n' });
     if (!run.ok) return run;
     const ids = run.value.toString('utf8').split('\n').filter((s) => s !== '');
-    if (ids.length !== files.length) return wsFail('unavailable', 'git failed while capturing files; try again later.');
-    files.forEach((p, i) => lines.push(`${modes[i]} ${ids[i]}\t${p}`));
+    if (ids.length !== batch.length) return wsFail('unavailable', 'git failed while capturing files; try again later.');
+    batch.forEach((p, i) => lines.push(`${modes[files.indexOf(p)]} ${ids[i]}\t${p}`));
+  }
+  for (const p of files.filter((f) => f.includes('\n'))) {
+    const one = await gitOk(tree, ['hash-object', '-w', '--no-filters', '--', p], 'capturing a file');
+    if (!one.ok) return one;
+    lines.push(`${modes[files.indexOf(p)]} ${one.value.toString('utf8').trim()}\t${p}`);
   }
   return wsOk(lines);
 }
