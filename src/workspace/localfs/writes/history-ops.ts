@@ -19,8 +19,18 @@ export async function forecastMerge(tree: Tree, head: string, other: string): Pr
   if (failed(run)) return run;
   const recs = run.stdout.toString('utf8').split('\0');
   if (run.code === 0) return wsOk({ kind: 'clean', tree: recs[0]! });
-  if (run.code === 1) return wsOk({ kind: 'conflicted', paths: [...new Set(recs.slice(1).filter((s) => s !== ''))] });
+  if (run.code === 1) {
+    // The conflicted-file section ends at an empty record (messages, suppressed here, would follow it).
+    const rest = recs.slice(1);
+    const end = rest.indexOf('');
+    return wsOk({ kind: 'conflicted', paths: [...new Set(end < 0 ? rest : rest.slice(0, end))] });
+  }
   if (/unrelated histories/.test(run.stderr)) return wsOk({ kind: 'unrelated' });
+  // A custom merge driver is neutralised to "" (repo-config.ts), which git cannot run: fail closed, never run it.
+  if (run.stderr.includes('failure to merge')) {
+    tree.log('info', 'merge refused: a custom merge driver applies', { stderr: run.stderr.slice(0, 2000) });
+    return { ok: false, error: { code: 'refused', message: 'These files use a custom merge driver, which git-blinder never runs.' } };
+  }
   return unexpected(tree, run, 'forecasting a merge');
 }
 
