@@ -23,6 +23,7 @@ describe('writes on a hostile repository run no program', () => {
       { message: 'root', files: HOSTILE_FILES },
       { message: 'feature', files: { 'f.txt': 'feature\n' }, branch: 'feature' },
       { message: 'up', files: { 'u.txt': 'u\n' }, branch: 'up' },
+      { message: 'twoway', files: { 'a.txt': 'two\n' }, branch: 'twoway' },
       { message: 'main moves', files: { 'm.txt': 'm\n' }, branch: 'main' },
     ]);
     root = await mkdtemp(join(tmpdir(), 'gb-hostile-remote-'));
@@ -66,6 +67,11 @@ describe('writes on a hostile repository run no program', () => {
     applied(await w.apply({ kind: 'patch', patch: Buffer.from(patch) }));
     applied(await w.apply({ kind: 'discard', paths: ['c.inc'] }));
     const merged = applied(await w.apply({ kind: 'merge', from: 'feature' }));
+    // Both sides changed a.txt, whose attributes name the repository's merge driver: refused, never run.
+    const before = await g.git('rev-parse', 'HEAD');
+    expect(await w.apply({ kind: 'merge', from: 'twoway' })).toMatchObject({ ok: false, error: { code: 'refused' } });
+    expect(await w.preview({ kind: 'merge', from: 'twoway' })).toMatchObject({ ok: false, error: { code: 'refused' } });
+    expect(await g.git('rev-parse', 'HEAD')).toBe(before);
     applied(await w.apply({ kind: 'rebase', onto: 'up' }));
     value(await w.preview({ kind: 'merge', from: 'up' }));
     await writeFile(join(g.dir, 'a.txt'), 'local\n');
