@@ -263,6 +263,28 @@ describe('reset', () => {
     expect(await g.head()).toBe(first);
   });
 
+  it('mixed keeps the files, captures the staged state, and restoring brings the staging back', async () => {
+    const g = await repo([{ message: 'second', files: { 'a.txt': 'a2\n' } }]);
+    const first = (await g.git('rev-parse', 'HEAD^')).trim();
+    await put(g, 'b.txt', 'b-staged\n');
+    await g.git('add', 'b.txt');
+    const w = await writerFor(writers, g.dir, 'main');
+    const r = applied(await w.apply({ kind: 'reset', mode: 'mixed', to: first }));
+    expect((await status(g.dir)).sort()).toEqual([' M a.txt', ' M b.txt']);
+    applied(await writers.restore(g.dir, r.restorePoint!));
+    expect(await status(g.dir)).toEqual(['M  b.txt']);
+  });
+
+  it('a restore that would overwrite local changes is declined and leaves no point behind', async () => {
+    const g = await repo([{ message: 'second', files: { 'a.txt': 'a2\n' } }]);
+    const w = await writerFor(writers, g.dir, 'main');
+    await put(g, 'a.txt', 'a3\n');
+    const r = applied(await w.apply({ kind: 'commit', message: 'third', paths: ['a.txt'], author }));
+    await put(g, 'a.txt', 'edited since\n');
+    // Moving back would overwrite an edit the point never captured (a commit captures nothing).
+    await declinedUntouched(g.dir, () => writers.restore(g.dir, r.restorePoint!), 'dirty');
+  });
+
   it('soft moves only the branch; unchanged target with nothing to lose is declined', async () => {
     const g = await repo([{ message: 'second', files: { 'a.txt': 'a2\n' } }]);
     const first = (await g.git('rev-parse', 'HEAD^')).trim();
@@ -284,6 +306,25 @@ describe('branch', () => {
     applied(await writers.restore(g.dir, r.restorePoint!));
     expect((await g.git('branch', '--list', 'feat/x')).trim()).toBe('');
     expect(await writers.restore(g.dir, 'not-an-id')).toMatchObject({ ok: false, error: { code: 'not_found' } });
+  });
+});
+
+describe('serialisation', () => {
+  it('runs concurrent operations on one working tree one after the other', async () => {
+    const g = await repo();
+    await put(g, 'a.txt', 'a2\n');
+    await put(g, 'b.txt', 'b2\n');
+    const w = await writerFor(writers, g.dir, 'main');
+    const w2 = await writerFor(writers, g.dir, 'main');
+    const [x, y] = await Promise.all([
+      w.apply({ kind: 'commit', message: 'one', paths: ['a.txt'], author }),
+      w2.apply({ kind: 'commit', message: 'two', paths: ['b.txt'], author }),
+    ]);
+    const one = applied(x);
+    const two = applied(y);
+    expect(two.previousHead).toBe(one.head);
+    expect(await g.head()).toBe(two.head);
+    expect(await status(g.dir)).toEqual([]);
   });
 });
 

@@ -8,7 +8,7 @@ import { commitOp, declined, discardOp, patchOp } from './file-ops.js';
 import { failed, git, nulRecords, wsFail, wsOk, type Log, type Tree } from './git.js';
 import { materialize } from './files.js';
 import { mergeOp, rebaseOp, resetOp } from './history-ops.js';
-import { dropPoint, findPoint, listPoints, takePoint, type StoredPoint } from './points.js';
+import { dropPoint, findPoint, listPoints, RESTORE_NAMESPACE, takePoint, type StoredPoint } from './points.js';
 import { previewOp } from './preview.js';
 import { branchId, changedBetween, dirtyTracked, headId } from './refs.js';
 import { branchOp, pushOp } from './remote-ops.js';
@@ -150,9 +150,15 @@ async function restoreCheckedOut(tree: Tree, stored: StoredPoint): Promise<WsRes
   const mine = await takePoint(tree, { op: 'restore', branch: tree.branch, previousHead: current.value, captured });
   if (!mine.ok) return mine;
   if (current.value !== point.previousHead) {
+    // The captured paths are put back whole below, so their state now (in `mine`) must not block the move.
+    const clear = await materialize(tree, point.captured, current.value, current.value);
+    if (!clear.ok) return clear;
     const reset = await git(tree, ['reset', '--keep', '-q', '--no-recurse-submodules', point.previousHead, '--']);
     if (failed(reset)) return reset;
     if (reset.code !== 0) {
+      const ref = `${RESTORE_NAMESPACE}${mine.value}`;
+      const back = await materialize(tree, point.captured, `${ref}^2`, ref);
+      if (!back.ok) return back;
       await dropPoint(tree, mine.value);
       return declined('dirty', 'Local changes would be overwritten by the restore; nothing was changed.');
     }
