@@ -42,6 +42,11 @@ export interface WritePreview {
   readonly conflicts: readonly string[];
   /** The commit the branch is at now (the base the preview was computed on). */
   readonly base: string;
+  /**
+   * Hash of everything the operation would act on (head, resolved revisions, index and disk state of the paths whose
+   * content it takes or throws away). Passed back to `apply`, it makes a stale approval decline instead of running.
+   */
+  readonly fingerprint: string;
 }
 
 /** Why an operation was declined; in every case the working tree, index and refs are as they were before. */
@@ -54,7 +59,8 @@ export type DeclineReason =
   | 'exists' // branch: a branch of that name exists
   | 'not_fast_forward' // push: the remote has commits the branch does not (never forced)
   | 'no_upstream' // push: the bound branch has no upstream on a local remote
-  | 'not_restorable'; // restore: the point cannot be applied here (its branch is gone or checked out elsewhere)
+  | 'not_restorable' // restore: the point cannot be applied here (its branch is gone or checked out elsewhere)
+  | 'stale'; // apply with a fingerprint: something the operation acts on changed since the preview
 
 /** Outcome of one write: applied (with its restore point) or declined with the tree untouched. */
 export type WriteOutcome =
@@ -98,8 +104,11 @@ export interface WorkTreeWriter {
   readonly branch: string;
   /** Every path `op` would change (and a merge's conflicts), touching nothing. */
   preview(op: WriteOp): Promise<WsResult<WritePreview>>;
-  /** Runs `op` after taking a restore point. */
-  apply(op: WriteOp): Promise<WsResult<WriteOutcome>>;
+  /**
+   * Runs `op` after taking a restore point. With `expect` (a preview's fingerprint) it first checks, under the same
+   * lock, that nothing the operation acts on changed since that preview, and declines as `stale` otherwise.
+   */
+  apply(op: WriteOp, expect?: string): Promise<WsResult<WriteOutcome>>;
 }
 
 /** Opens writers on the working trees of local repositories and manages their restore points. */

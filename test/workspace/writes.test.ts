@@ -309,6 +309,34 @@ describe('branch', () => {
   });
 });
 
+describe('fingerprint', () => {
+  it('an apply bound to a preview runs only while nothing it acts on has changed', async () => {
+    const g = await repo([{ message: 'feature', files: { 'f.txt': 'f\n' }, branch: 'feature' }, { message: 'back', files: {}, branch: 'main' }]);
+    await put(g, 'a.txt', 'seen by the person\n');
+    const w = await writerFor(writers, g.dir, 'main');
+    const commit = { kind: 'commit' as const, message: 'm', paths: ['a.txt'], author };
+    const seen = value(await w.preview(commit)).fingerprint;
+    expect(value(await w.preview(commit)).fingerprint).toBe(seen);
+    await put(g, 'a.txt', 'changed after the preview\n');
+    await declinedUntouched(g.dir, () => w.apply(commit, seen), 'stale');
+    // An unrelated change does not make it stale.
+    const again = value(await w.preview(commit)).fingerprint;
+    await put(g, 'b.txt', 'unrelated\n');
+    applied(await w.apply(commit, again));
+
+    const merge = { kind: 'merge' as const, from: 'feature' };
+    const m = value(await w.preview(merge)).fingerprint;
+    await g.commit({ message: 'feature moves', files: { 'f2.txt': 'x\n' }, branch: 'feature' });
+    await g.git('checkout', '-q', 'main');
+    await declinedUntouched(g.dir, () => w.apply(merge, m), 'stale');
+
+    const reset = { kind: 'reset' as const, mode: 'hard' as const, to: 'main' };
+    const r = value(await w.preview(reset)).fingerprint;
+    await put(g, 'c.txt', 'new local work\n');
+    await declinedUntouched(g.dir, () => w.apply(reset, r), 'stale');
+  });
+});
+
 describe('serialisation', () => {
   it('runs concurrent operations on one working tree one after the other', async () => {
     const g = await repo();

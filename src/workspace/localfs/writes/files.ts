@@ -47,8 +47,12 @@ export async function withTempIndex<T>(fn: (env: Record<string, string>) => Prom
   }
 }
 
-/** Stage-0 index-info lines (`mode sha\tpath`) for the working-tree state of `paths`, blobs written. */
-async function worktreeEntries(tree: Tree, paths: readonly string[], head: string): Promise<WsResult<string[]>> {
+/**
+ * Stage-0 index-info lines (`mode sha\tpath`) for the working-tree state of `paths`; blobs are written unless `hashOnly`
+ * (a fingerprint needs the ids, not the objects).
+ */
+export async function worktreeEntries(tree: Tree, paths: readonly string[], head: string, hashOnly = false): Promise<WsResult<string[]>> {
+  const w = hashOnly ? [] : ['-w'];
   const lines: string[] = [];
   const files: string[] = [];
   const modes: string[] = [];
@@ -62,7 +66,7 @@ async function worktreeEntries(tree: Tree, paths: readonly string[], head: strin
         // A directory (a submodule checkout, or a path now holding files) keeps HEAD's entry.
         break;
       case 'symlink': {
-        const blob = await gitOk(tree, ['hash-object', '-w', '--stdin'], 'capturing a link', { input: d.target });
+        const blob = await gitOk(tree, ['hash-object', ...w, '--stdin'], 'capturing a link', { input: d.target });
         if (!blob.ok) return blob;
         lines.push(`120000 ${blob.value.toString('utf8').trim()}\t${p}`);
         break;
@@ -78,14 +82,14 @@ async function worktreeEntries(tree: Tree, paths: readonly string[], head: strin
   // One process for the lot; a name with a line break (never one an agent sent) is hashed on its own.
   const batch = files.filter((p) => !p.includes('\n'));
   if (batch.length > 0) {
-    const run = await gitOk(tree, ['hash-object', '-w', '--no-filters', '--stdin-paths'], 'capturing files', { input: batch.join('\n') + '\n' });
+    const run = await gitOk(tree, ['hash-object', ...w, '--no-filters', '--stdin-paths'], 'capturing files', { input: batch.join('\n') + '\n' });
     if (!run.ok) return run;
     const ids = run.value.toString('utf8').split('\n').filter((s) => s !== '');
     if (ids.length !== batch.length) return wsFail('unavailable', 'git failed while capturing files; try again later.');
     batch.forEach((p, i) => lines.push(`${modes[files.indexOf(p)]} ${ids[i]}\t${p}`));
   }
   for (const p of files.filter((f) => f.includes('\n'))) {
-    const one = await gitOk(tree, ['hash-object', '-w', '--no-filters', '--', p], 'capturing a file');
+    const one = await gitOk(tree, ['hash-object', ...w, '--no-filters', '--', p], 'capturing a file');
     if (!one.ok) return one;
     lines.push(`${modes[files.indexOf(p)]} ${one.value.toString('utf8').trim()}\t${p}`);
   }

@@ -9,6 +9,7 @@ import { failed, git, nulRecords, wsFail, wsOk, type Log, type Tree } from './gi
 import { materialize } from './files.js';
 import { mergeOp, rebaseOp, resetOp } from './history-ops.js';
 import { dropPoint, findPoint, listPoints, RESTORE_NAMESPACE, takePoint, type StoredPoint } from './points.js';
+import { fingerprint } from './fingerprint.js';
 import { previewOp } from './preview.js';
 import { branchId, changedBetween, dirtyTracked, headId } from './refs.js';
 import { branchOp, pushOp } from './remote-ops.js';
@@ -107,7 +108,17 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
         const head = await headId(tree);
         return head.ok ? previewOp(tree, head.value, op) : head;
       }),
-    apply: (op) => serial(tree.workTree, () => run(tree, op)),
+    apply: (op, expect) =>
+      serial(tree.workTree, async () => {
+        if (expect !== undefined) {
+          const head = await headId(tree);
+          if (!head.ok) return head;
+          const now = await fingerprint(tree, head.value, op);
+          if (!now.ok) return now;
+          if (now.value !== expect) return declined('stale', 'The working tree or a revision changed since the preview; preview again.');
+        }
+        return run(tree, op);
+      }),
   });
 
   return {

@@ -2,6 +2,7 @@
 // the policy can judge every path first. Exact where git can say it cheaply; a rebase lists a superset.
 import { assertNever } from '../../../core/result.js';
 import { checkPaths } from './file-ops.js';
+import { fingerprint } from './fingerprint.js';
 import { failed, git, nulRecords, wsOk, type Tree } from './git.js';
 import { forecastMerge, resetPaths } from './history-ops.js';
 import { patchTargets } from './file-ops.js';
@@ -12,7 +13,15 @@ import type { WsResult } from '../../types.js';
 
 /** The preview of `op` on a branch at `head`. */
 export async function previewOp(tree: Tree, head: string, op: WriteOp): Promise<WsResult<WritePreview>> {
-  const done = (paths: readonly string[], exact: boolean, conflicts: readonly string[] = []): WsResult<WritePreview> =>
+  const found = await changes(tree, head, op);
+  if (!found.ok) return found;
+  const print = await fingerprint(tree, head, op);
+  return print.ok ? wsOk({ ...found.value, fingerprint: print.value }) : print;
+}
+
+/** The paths (and a merge's conflicts) of the preview. */
+async function changes(tree: Tree, head: string, op: WriteOp): Promise<WsResult<Omit<WritePreview, 'fingerprint'>>> {
+  const done = (paths: readonly string[], exact: boolean, conflicts: readonly string[] = []): WsResult<Omit<WritePreview, 'fingerprint'>> =>
     wsOk({ op: op.kind, paths: [...new Set(paths)], exact, conflicts, base: head });
   switch (op.kind) {
     case 'commit':
