@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { applied, declinedUntouched, value, writerFor } from './support.js';
+import { applied, declinedUntouched, value, writerFor } from './writes-support.js';
 
 const writers = createWorkTreeWriters({ timeoutMs: 30_000 });
 const cleanups: Array<() => Promise<void>> = [];

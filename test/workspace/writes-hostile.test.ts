@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 import { HOSTILE_FILES, makeHostile, markerScript, markerText } from '../support/hostile-config.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { applied, rawGit, value, writerFor } from './support.js';
+import { applied, rawGit, value, writerFor } from './writes-support.js';
 
 describe('writes on a hostile repository run no program', () => {
   let g: GitDir;

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { applied, declinedUntouched, rawGit, value, writerFor } from './support.js';
+import { applied, declinedUntouched, rawGit, value, writerFor } from './writes-support.js';
 
 const writers = createWorkTreeWriters({ timeoutMs: 30_000 });
 const author = { name: 'A', email: 'a@example.test' };

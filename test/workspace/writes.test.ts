@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { applied, declinedUntouched, snapshot, status, value, writerFor } from './support.js';
+import { applied, declinedUntouched, snapshot, status, value, writerFor } from './writes-support.js';
 
 const author = { name: 'Agent Person', email: 'agent@example.test' };
 const writers = createWorkTreeWriters({ timeoutMs: 30_000 });
