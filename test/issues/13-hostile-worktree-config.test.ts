@@ -1,17 +1,19 @@
 // Issue 13: a repository's own configuration must not make the working-tree port run a program. Every port operation
 // runs on a dirty, stale, conflicted working tree of a repository whose config (and a tracked included file) points
 // every program-valued setting at a marker script: fsmonitor, pager, external diff, textconv, filters (clean, smudge,
-// process, required), merge drivers, hooks. The marker never appears, and content is read byte for byte (no filter).
+// process, required), merge drivers, hooks; so does a dirty submodule's own config. The marker never appears, and
+// content is read byte for byte (no filter).
 import { execFileSync } from 'node:child_process';
 import { readFile, utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
 import type { WorkTree, Workspace, WsResult } from '../../src/workspace/types.js';
-import { makeRepo, type GitDir } from '../support/gitdir.js';
+import { gitIn, makeRepo, type GitDir } from '../support/gitdir.js';
 import { HOSTILE_FILES, makeHostile, markerScript, markerText } from '../support/hostile-config.js';
 
 let repo: GitDir;
+let sub: GitDir;
 let marker: string;
 let ws: Workspace;
 let wt: WorkTree;
@@ -34,12 +36,26 @@ beforeAll(async () => {
     { message: 'side', branch: 'side', files: { 'side.txt': 'side\n', 'b.pr': 'side\n' } },
     { message: 'ours', branch: 'main', files: { 'a.txt': 'ours\n', 'b.pr': 'ours\n' } },
   ]);
-  ({ marker } = await markerScript(join(repo.dir, '..')));
+  // A submodule with the same hostile setup of its own, dirty: a status or diff that entered it would run its programs.
+  sub = await makeRepo([{ message: 'sub init', files: HOSTILE_FILES }]);
+  await gitIn(repo.dir, ['-c', 'protocol.file.allow=always', 'submodule', 'add', '-q', sub.dir, 'sub']);
+  await gitIn(repo.dir, ['commit', '-q', '-m', 'submodule']);
   const { script } = await markerScript(join(repo.dir, '..'));
+  marker = join(repo.dir, '..', 'MARKER');
   await makeHostile(repo.dir, script);
+  await makeHostile(join(repo.dir, 'sub'), script);
+  // Drivers only the submodule knows (the superproject's listing cannot name them), on stale files inside it.
+  const subOnly: [string, string][] = [['filter.subonly.clean', script], ['filter.subonly.process', script], ['filter.subonly.required', 'true'], ['core.fsmonitor', script]];
+  for (const [k, v] of subOnly) {
+    await gitIn(join(repo.dir, 'sub'), ['config', k, v]);
+  }
+  await writeFile(join(repo.dir, 'sub/.gitattributes'), '* filter=subonly\n');
+  await writeFile(join(repo.dir, 'sub/b.pr'), 'changed inside the submodule\n');
+  const soon = new Date(Date.now() + 60_000);
+  for (const f of Object.keys(HOSTILE_FILES)) await utimes(join(repo.dir, 'sub', f), soon, soon).catch(() => undefined);
   // A conflict on a.txt made with plumbing only (no merge driver, no checkout): stages 1/2/3 and MERGE_HEAD.
   const blob = (rev: string): string => quietGit(['rev-parse', rev]).trim();
-  const [base, ours, theirs] = [blob('main~2:a.txt'), blob('main:a.txt'), blob('theirs:a.txt')];
+  const [base, ours, theirs] = [blob('main~3:a.txt'), blob('main:a.txt'), blob('theirs:a.txt')];
   quietGit(['update-index', '--index-info'], `0 ${'0'.repeat(40)}\ta.txt\n100644 ${base} 1\ta.txt\n100644 ${ours} 2\ta.txt\n100644 ${theirs} 3\ta.txt\n`);
   await writeFile(join(repo.dir, '.git/MERGE_HEAD'), `${blob('theirs')}\n`);
   await writeFile(join(repo.dir, 'a.txt'), '<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> theirs\n');
@@ -58,6 +74,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await repo?.cleanup();
+  await sub?.cleanup();
 });
 
 it('runs no program from the repository on any working-tree read', async () => {
