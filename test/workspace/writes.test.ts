@@ -198,6 +198,16 @@ describe('merge', () => {
     await declinedUntouched(g.dir, () => w.apply({ kind: 'merge', from: 'feature' }), 'dirty');
   });
 
+  it('declines while a merge someone else started is in progress, touching nothing', async () => {
+    const g = await repo(branches);
+    await g.git('merge', '-q', 'clash').catch(() => undefined);
+    const w = await writerFor(writers, g.dir, 'main');
+    await put(g, 'b.txt', 'b2\n');
+    await declinedUntouched(g.dir, () => w.apply({ kind: 'merge', from: 'feature' }), 'in_progress');
+    await declinedUntouched(g.dir, () => w.apply({ kind: 'rebase', onto: 'feature' }), 'in_progress');
+    await declinedUntouched(g.dir, () => w.apply({ kind: 'commit', message: 'm', paths: ['b.txt'], author }), 'in_progress');
+  });
+
   it('refuses revisions that are expressions, options or another namespace', async () => {
     const g = await repo(branches);
     const w = await writerFor(writers, g.dir, 'main');
