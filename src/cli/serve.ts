@@ -195,7 +195,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     upstreams: upstreams.all,
     opsToken: ops.token,
     invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), cursors, ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
-    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }) } : {}),
+    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,

@@ -15,6 +15,9 @@ import type { Endpoint } from './endpoint.js';
 import { mcpRoute } from './mcp-route.js';
 import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
+import type { ProposalService } from '../registry/proposals.js';
+import type { AuditLine } from './web/pages/console.js';
+import { webRouter } from './web/router.js';
 
 export interface AppDeps {
   readonly store: PerimeterStore;
@@ -45,6 +48,10 @@ export interface AppDeps {
   readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
   /** Extra fields for the operator status (audit ledger state). */
   readonly statusExtra?: () => Record<string, unknown>;
+  /** The proposal service; with it, the operator web page is served at /ui. */
+  readonly proposals?: ProposalService;
+  /** The newest audit ledger entries, newest first, for the web console (absent when the ledger is off). */
+  readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
 }
 
 export interface App {
@@ -161,6 +168,22 @@ export function createApp(deps: AppDeps): App {
       status,
     }),
   );
+
+  if (deps.proposals) {
+    app.use(
+      '/ui',
+      webRouter({
+        opsToken: deps.opsToken,
+        proposals: deps.proposals,
+        perimeters: () => deps.store.list(),
+        upstreamFor: deps.upstreamFor,
+        upstreams: deps.upstreams,
+        sessionCounts: () => sessions.counts(),
+        ...(deps.recentAudit ? { recentAudit: deps.recentAudit } : {}),
+        log: deps.invoke.log,
+      }),
+    );
+  }
 
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found. MCP lives under /mcp/<perimeter>, the operator API under /api.' } });
