@@ -13,6 +13,7 @@ import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore, type PerimeterStore } from '../../src/registry/store.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
+import type { ProposalService } from '../../src/registry/proposals.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789';
 
@@ -53,6 +54,8 @@ export interface TestServerOptions {
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
+  /** A proposal service: with it the server also serves the operator web page at /ui. */
+  proposals?: ProposalService;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -89,6 +92,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
     ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
     ...(opts.recordApi ? { recordApi: opts.recordApi } : {}),
+    ...(opts.proposals ? { proposals: opts.proposals } : {}),
     stateDir,
   });
   const server: Server = await new Promise((resolve) => {

@@ -16,7 +16,8 @@ export function securityHeaders(res: Response): void {
   res.setHeader('Content-Security-Policy', CSP);
   res.setHeader('X-Frame-Options', 'DENY');
   res.setHeader('X-Content-Type-Options', 'nosniff');
-  res.setHeader('Referrer-Policy', 'no-referrer');
+  // Not `no-referrer`: with it Chrome sends `Origin: null` on our own form posts, which the Origin check refuses.
+  res.setHeader('Referrer-Policy', 'same-origin');
   res.setHeader('Cross-Origin-Opener-Policy', 'same-origin');
   res.setHeader('Cross-Origin-Resource-Policy', 'same-origin');
   res.setHeader('Cache-Control', 'no-store');
@@ -39,7 +40,7 @@ export function page(frame: Frame, body: Html): Html {
     : undefined;
   return html`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer"><title>${frame.title} · git-blinder</title>
+<title>${frame.title} · git-blinder</title>
 <link rel="stylesheet" href="/ui/static/app.css"></head>
 <body><header><strong>git-blinder</strong> operator ${nav}</header>
 ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : undefined}
