@@ -20,6 +20,9 @@ export type { ProposalFilter } from '../state/proposals.js';
 /** Default time a pending proposal waits for a decision. */
 export const DEFAULT_PROPOSAL_TTL_MS = 24 * 60 * 60 * 1000;
 
+/** Pending proposals one perimeter may have at once: an agent cannot bury the approvers (or the store). */
+export const MAX_PENDING_PER_PERIMETER = 100;
+
 /** Why a proposal operation was refused; the HTTP layer maps each to one status code. */
 export type ProposalError = 'not_found' | 'conflict' | 'invalid';
 
@@ -124,6 +127,11 @@ export function proposalService(deps: ProposalDeps): ProposalService {
         const prior = await deps.store.findByKey(req.perimeter, req.change.kind, req.idempotencyKey);
         if (prior !== undefined) return sameChange(prior, req);
       }
+      await life.expireDue();
+      const waiting = await deps.store.list({ perimeter: req.perimeter, status: 'pending' });
+      if (waiting.length >= MAX_PENDING_PER_PERIMETER) {
+        return { ok: false, code: 'conflict', message: `${MAX_PENDING_PER_PERIMETER} proposals of this perimeter are already waiting for approval; wait for decisions or cancel some (proposal_cancel).` };
+      }
       const at = new Date(now()).toISOString();
       const draft: Proposal = {
         id: newId(),
@@ -172,6 +180,9 @@ export function proposalService(deps: ProposalDeps): ProposalService {
     reconcile: () => life.reconcile(),
   };
 }
+
+/** What the agent's tools may do with proposals: read and cancel their own perimeter's, nothing else. */
+export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel'>;
 
 /** An idempotent retry: the stored proposal when it is the same change, else a refusal (a key names one change). */
 function sameChange(prior: Proposal, req: NewProposal): Result<Proposal, ProposalError> {
