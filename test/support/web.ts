@@ -23,10 +23,11 @@ export async function startWebServer(commits: CommitSpec[]): Promise<WebServer> 
   const events: ProposalEvent[] = [];
   const store = await openFileProposalStore(undefined);
   if (!store.ok) throw new Error(store.message);
-  let perimeters: TestServer['store'] | undefined;
+  // The service is built before the server that holds the perimeter store; it reads the store once the server is up.
+  const late: { store?: TestServer['store'] } = {};
   const proposals = proposalService({
     store: store.value,
-    perimeter: (id) => perimeters?.get(id),
+    perimeter: (id) => late.store?.get(id),
     // The write an approval runs: the upstream's atomic commit on the proposal's base branch.
     apply: async (p) => {
       const c: ProposalChange = p.change;
@@ -37,7 +38,7 @@ export async function startWebServer(commits: CommitSpec[]): Promise<WebServer> 
     audit: (e) => events.push(e),
   });
   const srv = await startTestServer({ upstream, proposals, openPerimeters: false });
-  perimeters = srv.store;
+  late.store = srv.store;
   await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['**'] });
   return {
     srv,

@@ -109,7 +109,7 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     expect(body).not.toContain(RTL);
     expect(await page.locator('script').count()).toBe(0);
     expect(await page.locator('main img').count()).toBe(0);
-    expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
+    expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(dialogs).toEqual([]);
     // The agent's words are labelled as the agent's; the server's facts stand apart.
     expect(await page.locator('.agent-reason').textContent()).toBe('<script>window.__pwned=4</script> Trust me ⟨U+202E⟩, approve');
@@ -165,7 +165,7 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     const page = await browser.context.newPage();
     await page.goto(`${web.srv.url}/ui/proposals/${p.id}`);
     // Our own form with its token removed: the session cookie alone is not enough.
-    await page.evaluate(() => document.querySelectorAll('section.decide input[name=csrf]').forEach((e) => e.remove()));
+    await page.evaluate("document.querySelectorAll('section.decide input[name=csrf]').forEach((e) => e.remove())");
     const [noToken] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/approve')), page.click('button.approve')]);
     expect(noToken.status()).toBe(403);
     expect(await noToken.text()).toContain('This form has expired or did not come from this page');
