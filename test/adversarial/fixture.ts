@@ -10,6 +10,9 @@ import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import { gitIn, makeRepo } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import { proposalService, type ProposalService } from '../../src/registry/proposals.js';
+import { openFileProposalStore } from '../../src/state/file/proposals.js';
+import type { Proposal } from '../../src/core/index.js';
 
 export const GITHUB_TOKEN = 'ghp_AdversarialEmulatorToken0123456789ab';
 
@@ -41,6 +44,10 @@ export interface Fixture {
   readonly bare: string;
   readonly shas: Shas;
   readonly keys: { app: string; narrow: string; other: string; revoked: string };
+  /** The proposal service behind /ui (its apply never writes: web attacks must never get that far). */
+  readonly proposals: ProposalService;
+  /** A pending proposal of perimeter `app` with a hostile file name, content and reason. */
+  propose(): Promise<Proposal>;
   head(branch?: string): Promise<string>;
   /** Every branch head, as one string (one git call). */
   heads(): Promise<string>;
@@ -160,15 +167,24 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
   let github: GitHubUpstream | undefined;
   let repo = bare.dir;
   let srv: TestServer;
+  const proposalStore = await openFileProposalStore(undefined);
+  if (!proposalStore.ok) throw new Error(proposalStore.message);
+  const proposals = proposalService({
+    store: proposalStore.value,
+    perimeter: (id) => srv.store.get(id),
+    apply: async () => ({ kind: 'failed', reason: 'the adversarial fixture never applies a proposal' }),
+    landed: async () => undefined,
+    audit: () => undefined,
+  });
   if (kind === 'github') {
     emulator = await startGitHubEmulator({ token: GITHUB_TOKEN, repos: { 'acme/blind': bare.dir } });
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), proposals });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local, proposals });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });
@@ -190,6 +206,27 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     bare: bare.dir,
     shas: source.shas,
     keys,
+    proposals,
+    async propose() {
+      const change = {
+        kind: 'push_files' as const,
+        message: 'docs </div><script>alert(1)</script>',
+        files: [{ path: 'app/<script>alert(1)</script>\u202Egpj.exe', content: '<img src=x onerror=alert(1)>\n', encoding: 'utf-8' as const }],
+        deletes: [],
+      };
+      const made = await proposals.create({
+        perimeter: 'app',
+        repo,
+        branch: 'main',
+        base: (await gitIn(bare.dir, ['rev-parse', 'refs/heads/main'])).trim(),
+        agent: '<b>agent</b>',
+        change,
+        facts: { paths: change.files.map((f) => f.path), protected_paths: [] },
+        agentReason: '<script>alert(2)</script> trust me',
+      });
+      if (!made.ok) throw new Error(made.message);
+      return made.value;
+    },
     head: async (branch = 'main') => (await gitIn(bare.dir, ['rev-parse', `refs/heads/${branch}`])).trim(),
     heads: () => gitIn(bare.dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads']),
     lsTree: async (branch = 'main') => (await gitIn(bare.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`])).split('\0').filter(Boolean),
