@@ -120,7 +120,7 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     const big = page.locator('section.file', { hasText: 'docs/big.txt' });
     expect(await big.locator('.diff .l').count()).toBeLessThanOrEqual(401);
     expect(await page.locator('table.diffstat').textContent()).toContain('+10000');
-    if (process.env.GB_UI_SCREENSHOTS) await page.screenshot({ path: 'docs/ui-proposal.png' });
+    if (process.env.GB_UI_SCREENSHOTS) await page.screenshot({ path: 'docs/ui-proposal.png', fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1500 } });
     await big.locator('a', { hasText: 'Show lines 401' }).click();
     expect(await page.locator('.diff .l').count()).toBe(1_000);
     expect(await page.locator('.diff .l').first().textContent()).toBe('+line 399') // diff line 401: after the hunk header and the removed 'old';
