@@ -10,13 +10,17 @@ export const INLINE_LINES = 400;
 export const INLINE_FILES = 20;
 /** Diff lines on one page of the file view. */
 export const PAGE_LINES = 1_000;
+/** Characters of one line shown on the proposal page (a minified file is one huge line); the file view shows all. */
+export const INLINE_LINE_CHARS = 1_000;
 
 const CLASS: Record<DiffLine['kind'], string> = { hunk: 'l hunk', same: 'l', add: 'l add', del: 'l del' };
 const SIGN: Record<DiffLine['kind'], string> = { hunk: '', same: ' ', add: '+', del: '-' };
 
-/** The lines `[from, from + count)` of a file's diff. */
-export function diffLines(lines: readonly DiffLine[], from: number, count: number): Html {
-  return html`<pre class="diff">${lines.slice(from, from + count).map((l) => html`<span class="${CLASS[l.kind]}">${SIGN[l.kind]}${l.text}</span>`)}</pre>`;
+/** The lines `[from, from + count)` of a file's diff, each cut at `maxChars` when given (with a visible note). */
+export function diffLines(lines: readonly DiffLine[], from: number, count: number, maxChars?: number): Html {
+  const text = (t: string) =>
+    maxChars === undefined || t.length <= maxChars ? t : html`${t.slice(0, maxChars)}<span class="cut"> … ${t.length - maxChars} more characters in the file view</span>`;
+  return html`<pre class="diff">${lines.slice(from, from + count).map((l) => html`<span class="${CLASS[l.kind]}">${SIGN[l.kind]}${text(l.text)}</span>`)}</pre>`;
 }
 
 const fileUrl = (id: string, n: number, from: number) => `/ui/proposals/${segment(id)}/files/${n}?from=${from}`;
@@ -27,8 +31,9 @@ export function fileBox(id: string, n: number, f: FileDiff): Html {
   const more = lines.length - INLINE_LINES;
   return html`<section class="file" id="f${n}"><h3><code>${f.path}</code> <span class="muted">${f.change}, +${f.added} −${f.removed}</span></h3>
 ${f.notes.map((note) => html`<p class="more">${note}</p>`)}
-${f.lines ? diffLines(lines, 0, INLINE_LINES) : undefined}
+${f.lines ? diffLines(lines, 0, INLINE_LINES, INLINE_LINE_CHARS) : undefined}
 ${more > 0 ? html`<p class="more">${more} more diff lines not shown here. <a href="${fileUrl(id, n, INLINE_LINES)}">Show lines ${INLINE_LINES + 1}–${Math.min(lines.length, INLINE_LINES + PAGE_LINES)} of ${lines.length}</a></p>` : undefined}
+${more <= 0 && lines.some((l) => l.text.length > INLINE_LINE_CHARS) ? html`<p class="more"><a href="${fileUrl(id, n, 0)}">Show the long lines whole</a></p>` : undefined}
 </section>`;
 }
 

@@ -30,6 +30,7 @@ code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; 
 .diff { margin: 0; overflow-x: auto; }
 .diff .l { display: block; white-space: pre; padding: 0 .7em; min-height: 1.3em; }
 .diff .add { background: var(--add); } .diff .del { background: var(--del); } .diff .hunk { color: var(--muted); background: var(--box); }
+.cut { color: var(--muted); font-style: italic; }
 .more { padding: .4em .7em; color: var(--muted); }
 form.inline { display: inline; margin: 0; }
 .decide { display: flex; gap: 2em; flex-wrap: wrap; margin: 1.5em 0; padding: 1em; border: 1px solid var(--line); }
