@@ -14,6 +14,7 @@ import { loadOrCreateSalt } from '../audit/salt.js';
 import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
+import { openProposals } from './proposals.js';
 import { CliError } from './client.js';
 import { loadConfig, type BootConfig } from './config.js';
 import { keyHint } from './hints.js';
@@ -36,6 +37,8 @@ export interface ServeOptions {
   /** Undefined switches the audit ledger off. */
   readonly audit?: AuditSetup | undefined;
   readonly sessionIdleSeconds: number;
+  /** How long a proposal waits for a decision (default 24 h). */
+  readonly proposalTtlSeconds?: number | undefined;
   readonly cwd: string;
   readonly home: string;
   readonly version: string;
@@ -188,13 +191,33 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     open: (token) => cursorKey.loaded?.open(token),
   };
 
+  const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
+  const proposals = await openProposals({
+    stateDir: o.stateDir,
+    perimeters: store,
+    upstreamFor: upstreams.upstreamFor,
+    log: o.log,
+    policy,
+    ttlSeconds: o.proposalTtlSeconds,
+    record: (r) => audit?.record(r),
+    audit: (e) => audit?.recordProposal(e),
+  });
+
   let publicUrl = '';
   const app = createApp({
     store,
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), cursors, ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
+    invoke: {
+      upstreamFor: upstreams.upstreamFor,
+      log: o.log,
+      limiter: new RateLimiter(),
+      gate: new Gate(),
+      cursors,
+      proposals,
+      ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
+    },
     ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
@@ -203,7 +226,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     rootEnabled: o.root,
     openPerimeters: o.openPerimeters,
     ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
-    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } },
+    policy,
     sessionIdleMs: o.sessionIdleSeconds * 1000,
     stateDir: o.stateDir,
   });
@@ -260,6 +283,13 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     audit = opened;
     undo.push(() => opened.ledger.close());
   }
+  // What a previous process left half-done is settled (from the branch, never by re-running) before anything is served.
+  const settled = await proposals.reconcile();
+  if (settled > 0) o.log('info', 'proposals reconciled at start', { count: settled });
+  // Reads expire overdue proposals too; the sweep makes the ledger say so even when nobody looks.
+  const sweep = setInterval(() => void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) })), 60_000);
+  sweep.unref();
+  undo.push(async () => clearInterval(sweep));
   ready = true;
 
   // One write, so a reader that waits for "listening on" has the whole announcement (keys, hints) with it.
@@ -273,6 +303,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   if (o.openPerimeters) lines.push('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
   if (audit) lines.push(`audit ledger: ${audit.ledger.state().file}`);
   if (o.root) lines.push(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
+  lines.push(`approval page: ${publicUrl}/ui (sign in with the ops token)`);
   o.out(lines.join('\n'));
   o.log('info', 'server started', { url: publicUrl, perimeters: store.list().length, github: upstreams.github !== undefined });
 

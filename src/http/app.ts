@@ -15,7 +15,6 @@ import type { Endpoint } from './endpoint.js';
 import { mcpRoute } from './mcp-route.js';
 import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
-import type { ProposalService } from '../registry/proposals.js';
 import type { AuditLine } from './web/pages/console.js';
 import { webRouter } from './web/router.js';
 
@@ -48,8 +47,6 @@ export interface AppDeps {
   readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
   /** Extra fields for the operator status (audit ledger state). */
   readonly statusExtra?: () => Record<string, unknown>;
-  /** The proposal service; with it, the operator web page is served at /ui. */
-  readonly proposals?: ProposalService;
   /** The newest audit ledger entries, newest first, for the web console (absent when the ledger is off). */
   readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
 }
@@ -169,12 +166,14 @@ export function createApp(deps: AppDeps): App {
     }),
   );
 
-  if (deps.proposals) {
+  // The operator's web page needs the proposal service the tools use (the one list of proposals).
+  const proposals = deps.invoke.proposals;
+  if (proposals) {
     app.use(
       '/ui',
       webRouter({
         opsToken: deps.opsToken,
-        proposals: deps.proposals,
+        proposals,
         perimeters: () => deps.store.list(),
         upstreamFor: deps.upstreamFor,
         upstreams: deps.upstreams,

@@ -82,6 +82,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
+      ...(opts.proposals ? { proposals: opts.proposals } : {}),
     },
     version: 'test',
     publicUrl: () => url,
@@ -92,7 +93,6 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
     ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
     ...(opts.recordApi ? { recordApi: opts.recordApi } : {}),
-    ...(opts.proposals ? { proposals: opts.proposals } : {}),
     stateDir,
   });
   const server: Server = await new Promise((resolve) => {

@@ -2,6 +2,7 @@
 import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
 import { openFileProposalStore } from '../../src/state/file/proposals.js';
 import type { Proposal, ProposalChange } from '../../src/core/index.js';
+import { proposalApplier } from '../../src/mcp/proposal-apply.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import { makeRepo, type CommitSpec, type GitDir } from './gitdir.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -16,7 +17,7 @@ export interface WebServer {
   close(): Promise<void>;
 }
 
-/** Starts the server; perimeter `app` reads and writes everything on `main`. */
+/** Starts the server; perimeter `app` reads and writes everything on `main`; `held` writes docs/** after approval. */
 export async function startWebServer(commits: CommitSpec[]): Promise<WebServer> {
   const repo = await makeRepo(commits, { bare: true });
   const upstream = createLocalGitUpstream();
@@ -28,18 +29,14 @@ export async function startWebServer(commits: CommitSpec[]): Promise<WebServer> 
   const proposals = proposalService({
     store: store.value,
     perimeter: (id) => late.store?.get(id),
-    // The write an approval runs: the upstream's atomic commit on the proposal's base branch.
-    apply: async (p) => {
-      const c: ProposalChange = p.change;
-      const out = await upstream.commitFiles(p.repo, p.branch, { message: c.message, files: c.files, deletes: c.deletes });
-      return out.ok ? { kind: 'applied', commit: out.value.sha } : { kind: 'failed', reason: out.error.message };
-    },
-    landed: async () => undefined,
+    // The applier serve uses: policy re-run on the perimeter as it is now, staleness check, then the push.
+    ...proposalApplier({ upstreamFor: () => upstream, log: () => undefined }),
     audit: (e) => events.push(e),
   });
   const srv = await startTestServer({ upstream, proposals, openPerimeters: false });
   late.store = srv.store;
   await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['**'] });
+  await srv.perimeter({ id: 'held', repo: repo.dir, read: ['**'], write: ['docs/**'], approval: { push_files: 'required' } });
   return {
     srv,
     repo,

@@ -182,6 +182,26 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     await page.close();
   });
 
+  it('an agent push held for approval lands only after the operator approves it in the page', async () => {
+    const key = (await web.srv.api('POST', '/api/perimeters/held/keys')).json.key;
+    const agent = await web.srv.connect('/mcp/held', 'legacy', { authorization: `Bearer ${key}` });
+    const before = await web.repo.head('main');
+    const held = await agent.call('push_files', { message: 'docs: held change', files: [{ path: 'docs/held.md', content: 'held\n' }] });
+    expect(held.isError).toBeUndefined();
+    expect(held.structured).toMatchObject({ status: 'pending' });
+    const id = held.structured.proposal_id as string;
+    expect(await web.repo.head('main')).toBe(before);
+    const page = await browser.context.newPage();
+    await page.goto(`${web.srv.url}/ui/proposals`);
+    await page.locator(`tr[data-id="${id}"] a`).click();
+    expect(await page.locator('section.file', { hasText: 'docs/held.md' }).locator('.diff .l.add').allTextContents()).toEqual(['+held']);
+    await page.click('button.approve');
+    expect(await page.locator('main > p').first().textContent()).toContain('applied');
+    expect(await web.repo.git('show', 'main:docs/held.md')).toBe('held\n');
+    expect((await agent.call('proposal_status', { proposal_id: id })).structured).toMatchObject({ status: 'applied' });
+    await page.close();
+  });
+
   it('the console lists perimeters with branches, sessions and upstream health; sign-out ends the session', async () => {
     const page = await browser.context.newPage();
     await page.goto(`${web.srv.url}/ui/console`);
