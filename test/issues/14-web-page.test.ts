@@ -74,13 +74,15 @@ describe('issue 14: the /ui page over HTTP', () => {
     expect(cookiesOf(r).gb_ui_session).toBeUndefined();
   });
 
-  it('a new session id on every sign-in; a planted or duplicated cookie is never a session', async () => {
+  it('a new session id on every sign-in (the old one ends); a planted or duplicated cookie is never a session', async () => {
     const a = await signIn();
     const b = await signIn(OPS_TOKEN, a.cookie);
     expect(a.cookie).not.toBe(b.cookie);
+    expect((await get('/ui/proposals', a.cookie)).status).toBe(303);
+    const c = await signIn();
     expect((await get('/ui/proposals', 'gb_ui_session=planted-by-someone-else')).status).toBe(303);
-    expect((await get('/ui/proposals', `${a.cookie}; gb_ui_session=other`)).status).toBe(303);
-    expect((await get('/ui/proposals', a.cookie)).status).toBe(200);
+    expect((await get('/ui/proposals', `${c.cookie}; gb_ui_session=other`)).status).toBe(303);
+    expect((await get('/ui/proposals', c.cookie)).status).toBe(200);
   });
 
   it('every POST needs the session and its CSRF token; other content types and cross-site fetches are refused', async () => {

@@ -96,6 +96,9 @@ export function webRouter(deps: WebDeps): Router {
       deps.log('warn', 'web sign-in refused', { source: req.socket.remoteAddress ?? 'unknown' });
       return showSignIn(req, res, 401, true);
     }
+    // A sign-in over a live session replaces it: one browser, one session id, never the one it came with.
+    const previous = sessionOf(req);
+    if (previous) sessions.destroy(previous.id);
     const s = sessions.create();
     res.append('Set-Cookie', cookie(req, SESSION_COOKIE, s.id, sessions.cookieMaxAgeSeconds));
     res.append('Set-Cookie', cookie(req, PRE_COOKIE, '', 0));
