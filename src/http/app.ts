@@ -16,6 +16,7 @@ import { mcpRoute } from './mcp-route.js';
 import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
 import type { AuditLine } from './web/pages/console.js';
+import { securityHeaders } from './web/respond.js';
 import { webRouter } from './web/router.js';
 
 export interface AppDeps {
@@ -64,6 +65,11 @@ export function createApp(deps: AppDeps): App {
   const app = express();
   app.disable('x-powered-by');
   // Before anything else, on every route: a bare Host from the allowed names, an origin-form target, our own Origin.
+  // The page's headers go on before any check, so a refusal under /ui (Host, Origin, a body that does not parse) has them too.
+  app.use('/ui', (_req: Request, res: Response, next: () => void) => {
+    securityHeaders(res);
+    next();
+  });
   app.use(requestGuard(guardPolicy({ host: deps.host, allowedHosts: deps.allowedHosts, allowedOrigins: deps.allowedOrigins })));
   app.use(express.json({ limit: deps.jsonLimit ?? '8mb' }));
   app.set('query parser', 'simple');

@@ -44,7 +44,11 @@ async function signIn(token = OPS_TOKEN, extraCookie = ''): Promise<{ res: Respo
 describe('issue 14: the /ui page over HTTP', () => {
   it('every answer carries the strict headers: pages, redirects, refusals, the stylesheet and unknown pages', async () => {
     const { cookie } = await signIn();
-    for (const r of [await get('/ui/signin'), await get('/ui/proposals'), await get('/ui/static/app.css'), await get('/ui/nope', cookie), await post('/ui/signin', {}), await get('/ui/proposals', cookie)]) {
+    const foreignOrigin = await post('/ui/signin', {}, '', { origin: 'http://evil.example' });
+    expect(foreignOrigin.status).toBe(403);
+    const badJson = await fetch(`${web.srv.url}/ui/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    expect(badJson.status).toBe(400);
+    for (const r of [await get('/ui/signin'), await get('/ui/proposals'), await get('/ui/static/app.css'), await get('/ui/nope', cookie), await post('/ui/signin', {}), await get('/ui/proposals', cookie), foreignOrigin, badJson]) {
       expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(r.headers.get('content-security-policy')).not.toContain('unsafe-inline');
