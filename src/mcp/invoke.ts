@@ -58,6 +58,9 @@ function pathsOf(tool: AnyTool, args: unknown): string[] {
   }
 }
 
+/** True when the call names a path to write (decide already validated the paths). */
+const writesPaths = (tool: AnyTool, args: unknown): boolean => tool.paths(args).some((p) => p.role === 'write');
+
 const BUDGETS = {
   calls: { windowMs: 60_000, limit: (b: AgentBinding) => b.limits.calls_per_minute ?? DEFAULT_LIMITS.calls_per_minute },
   commits: { windowMs: 3_600_000, limit: (b: AgentBinding) => b.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour },
@@ -204,7 +207,8 @@ async function run(
   if (refusal !== undefined) return deny('refused', refusal);
   // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
   if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool.proposable, args, ctx, binding, deps, client);
-  const commitsSpent = tool.access === 'write' ? budgetSpent(deps.limiter, binding, 'commits') : undefined;
+  // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
+  const commitsSpent = tool.access === 'write' && writesPaths(tool, args) ? budgetSpent(deps.limiter, binding, 'commits') : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
   const raw = await tool.run(args, ctx);
   if (!raw.ok) {

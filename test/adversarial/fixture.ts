@@ -10,8 +10,7 @@ import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import { gitIn, makeRepo } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
-import { proposalService, type ProposalService } from '../../src/registry/proposals.js';
-import { openFileProposalStore } from '../../src/state/file/proposals.js';
+import type { ProposalService } from '../../src/registry/proposals.js';
 import type { Proposal } from '../../src/core/index.js';
 
 export const GITHUB_TOKEN = 'ghp_AdversarialEmulatorToken0123456789ab';
@@ -44,7 +43,7 @@ export interface Fixture {
   readonly bare: string;
   readonly shas: Shas;
   readonly keys: { app: string; narrow: string; other: string; revoked: string };
-  /** The proposal service behind /ui (its apply never writes: web attacks must never get that far). */
+  /** The proposal service behind /ui and the approval-mode tools. */
   readonly proposals: ProposalService;
   /** A pending proposal of perimeter `app` with a hostile file name, content and reason. */
   propose(): Promise<Proposal>;
@@ -167,24 +166,15 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
   let github: GitHubUpstream | undefined;
   let repo = bare.dir;
   let srv: TestServer;
-  const proposalStore = await openFileProposalStore(undefined);
-  if (!proposalStore.ok) throw new Error(proposalStore.message);
-  const proposals = proposalService({
-    store: proposalStore.value,
-    perimeter: (id) => srv.store.get(id),
-    apply: async () => ({ kind: 'failed', reason: 'the adversarial fixture never applies a proposal' }),
-    landed: async () => undefined,
-    audit: () => undefined,
-  });
   if (kind === 'github') {
     emulator = await startGitHubEmulator({ token: GITHUB_TOKEN, repos: { 'acme/blind': bare.dir } });
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), proposals });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local, proposals });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: local });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });
@@ -199,6 +189,8 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
   keys.revoked = rev.json.key;
   expect((await srv.api('DELETE', `/api/perimeters/app/keys/${rev.json.id}`)).status).toBe(200);
 
+  const proposals = srv.proposals;
+  if (!proposals) throw new Error('the fixture server keeps no proposals');
   return {
     kind,
     srv,

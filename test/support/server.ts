@@ -13,7 +13,9 @@ import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore, type PerimeterStore } from '../../src/registry/store.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
-import type { ProposalService } from '../../src/registry/proposals.js';
+import { proposalApplier } from '../../src/mcp/proposal-apply.js';
+import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
+import { openFileProposalStore } from '../../src/state/file/proposals.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789';
 
@@ -23,6 +25,10 @@ export interface TestServer {
   readonly store: PerimeterStore;
   readonly stateDir: string;
   readonly records: CallRecord[];
+  /** How the server picks an upstream for a repository (to build a second service over the same parts). */
+  readonly upstreamFor: UpstreamFor;
+  /** The proposal service, when the server was started with `proposals`. */
+  readonly proposals?: ProposalService;
   /** Creates a perimeter through the same service the API uses. */
   perimeter(spec: Record<string, unknown>): Promise<void>;
   /** Connects a real MCP client to a path such as `/mcp/infra`. */
@@ -54,8 +60,8 @@ export interface TestServerOptions {
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
-  /** A proposal service: with it the server also serves the operator web page at /ui. */
-  proposals?: ProposalService;
+  /** Keeps proposals (file store in the state dir) so approval-mode perimeters work; the service is `srv.proposals`. */
+  proposals?: { ttlMs?: number; now?: () => number; audit?: (e: ProposalEvent) => void };
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -67,6 +73,20 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const upstreamFor: UpstreamFor = opts.upstreamFor ?? (() => local);
   const records: CallRecord[] = [];
   let url = '';
+  let proposals: ProposalService | undefined;
+  if (opts.proposals) {
+    const opened = await openFileProposalStore(stateDir);
+    if (!opened.ok) throw new Error(opened.message);
+    const po = opts.proposals;
+    proposals = proposalService({
+      store: opened.value,
+      perimeter: (id) => store.get(id),
+      ...proposalApplier({ upstreamFor, log: () => undefined, ...(opts.policy ? { policy: opts.policy } : {}), record: (r) => records.push(r) }),
+      audit: po.audit ?? (() => undefined),
+      ...(po.ttlMs === undefined ? {} : { ttlMs: po.ttlMs }),
+      ...(po.now === undefined ? {} : { now: po.now }),
+    });
+  }
   const app = createApp({
     store,
     upstreamFor,
@@ -82,7 +102,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
-      ...(opts.proposals ? { proposals: opts.proposals } : {}),
+      ...(proposals ? { proposals } : {}),
     },
     version: 'test',
     publicUrl: () => url,
@@ -109,6 +129,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     store,
     stateDir,
     records,
+    upstreamFor,
+    ...(proposals ? { proposals } : {}),
     async perimeter(spec) {
       const out = await service.create(spec);
       if (!out.ok) throw new Error(out.message);

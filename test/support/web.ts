@@ -1,8 +1,6 @@
 // A git-blinder with a real proposal service and the /ui page over a real bare repository, for page tests.
-import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
-import { openFileProposalStore } from '../../src/state/file/proposals.js';
+import type { ProposalEvent, ProposalService } from '../../src/registry/proposals.js';
 import type { Proposal, ProposalChange } from '../../src/core/index.js';
-import { proposalApplier } from '../../src/mcp/proposal-apply.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import { makeRepo, type CommitSpec, type GitDir } from './gitdir.js';
 import { startTestServer, type TestServer } from './server.js';
@@ -22,19 +20,9 @@ export async function startWebServer(commits: CommitSpec[]): Promise<WebServer> 
   const repo = await makeRepo(commits, { bare: true });
   const upstream = createLocalGitUpstream();
   const events: ProposalEvent[] = [];
-  const store = await openFileProposalStore(undefined);
-  if (!store.ok) throw new Error(store.message);
-  // The service is built before the server that holds the perimeter store; it reads the store once the server is up.
-  const late: { store?: TestServer['store'] } = {};
-  const proposals = proposalService({
-    store: store.value,
-    perimeter: (id) => late.store?.get(id),
-    // The applier serve uses: policy re-run on the perimeter as it is now, staleness check, then the push.
-    ...proposalApplier({ upstreamFor: () => upstream, log: () => undefined }),
-    audit: (e) => events.push(e),
-  });
-  const srv = await startTestServer({ upstream, proposals, openPerimeters: false });
-  late.store = srv.store;
+  const srv = await startTestServer({ upstream, openPerimeters: false, proposals: { audit: (e) => events.push(e) } });
+  const proposals = srv.proposals;
+  if (!proposals) throw new Error('the test server was started without proposals');
   await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['**'] });
   await srv.perimeter({ id: 'held', repo: repo.dir, read: ['**'], write: ['docs/**'], approval: { push_files: 'required' } });
   return {
