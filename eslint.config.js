@@ -114,6 +114,12 @@ export default tseslint.config(
     ...frameworks('the workspace write port'),
     ...notFrom('the workspace write port', 'gitcli', 'localfs', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
   ]),
+  // The HTML room: a browser is not an agent, so the page never reaches tools through src/mcp.
+  restrict(['src/http/web/**/*.ts'], [
+    { group: ['@octokit/*'], message: 'src/http receives upstream factories; it never imports Octokit.' },
+    { group: ['@modelcontextprotocol/*'], message: 'src/http/web is the HTML room: it must not import the MCP SDK.' },
+    ...notFrom('src/http/web', 'localgit', 'github', 'cli', 'mcp', 'audit'),
+  ]),
   restrict(['src/audit/**/*.ts'], [
     ...frameworks('src/audit'),
     ...notFrom('src/audit', 'upstream', 'registry', 'mcp', 'http', 'cli'),

@@ -23,6 +23,19 @@ export interface Audit {
   /** One proposal transition (proposed, approved, applying, applied, failed, rejected, cancelled, expired). */
   recordProposal(e: ProposalEvent): void;
   state(): Record<string, unknown>;
+  /** The newest `limit` events, newest first (the web console's list); a read failure is an empty list plus a log line. */
+  recent(limit: number): Promise<AuditSummary[]>;
+}
+
+/** One ledger event as the web console shows it. */
+export interface AuditSummary {
+  ts: string;
+  surface: string;
+  perimeter?: string;
+  branch?: string;
+  tool: string;
+  verdict: string;
+  result: string;
 }
 
 /** Opens the ledger for the server. Fails closed: a configured key that cannot be loaded stops the server. */
@@ -114,6 +127,27 @@ export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Prom
         signed: signingKey !== undefined,
         clear_paths: o.clearPaths,
       };
+    },
+    // A full scan of the retained ledger keeping a window: fine for a console page (segments are bounded by maxBytes × keep).
+    recent: async (limit) => {
+      const window: AuditSummary[] = [];
+      try {
+        for await (const e of queryLedger(ledger.state().file)) {
+          window.push({
+            ts: e.ts,
+            surface: e.surface,
+            ...(e.perimeter === undefined ? {} : { perimeter: e.perimeter }),
+            ...(e.branch === undefined ? {} : { branch: e.branch }),
+            tool: e.tool,
+            verdict: e.verdict,
+            result: e.result,
+          });
+          if (window.length > limit) window.shift();
+        }
+      } catch (e) {
+        log('warn', 'audit: cannot read the ledger for the console', { error: (e as Error).message });
+      }
+      return window.reverse();
     },
   };
 }

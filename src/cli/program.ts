@@ -95,7 +95,7 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--state-dir <dir>', 'state directory (perimeters, allowlists, ops token; default GIT_BLINDER_STATE_DIR, else ~/.git-blinder)', nonEmpty('--state-dir'))
     .addOption(new Option('--token <token>', 'GitHub token held by the server').env('GITHUB_TOKEN').argParser(secret('--token (GITHUB_TOKEN)')))
     .addOption(
-      new Option('--ops-token <token>', 'Bearer token for /api (default: the GitHub token, else generated)')
+      new Option('--ops-token <token>', 'Bearer token for /api, and the sign-in of the /ui approval page (default: the GitHub token, else generated)')
         .env('GIT_BLINDER_OPS_TOKEN')
         .argParser(secret('--ops-token (GIT_BLINDER_OPS_TOKEN)')),
     )

@@ -218,7 +218,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       proposals,
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
-    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }) } : {}),
+    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,
@@ -303,6 +303,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   if (o.openPerimeters) lines.push('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
   if (audit) lines.push(`audit ledger: ${audit.ledger.state().file}`);
   if (o.root) lines.push(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
+  lines.push(`approval page: ${publicUrl}/ui (sign in with the ops token)`);
   o.out(lines.join('\n'));
   o.log('info', 'server started', { url: publicUrl, perimeters: store.list().length, github: upstreams.github !== undefined });
 

@@ -15,6 +15,9 @@ import type { Endpoint } from './endpoint.js';
 import { mcpRoute } from './mcp-route.js';
 import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
+import type { AuditLine } from './web/pages/console.js';
+import { securityHeaders } from './web/respond.js';
+import { webRouter } from './web/router.js';
 
 export interface AppDeps {
   readonly store: PerimeterStore;
@@ -45,6 +48,8 @@ export interface AppDeps {
   readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
   /** Extra fields for the operator status (audit ledger state). */
   readonly statusExtra?: () => Record<string, unknown>;
+  /** The newest audit ledger entries, newest first, for the web console (absent when the ledger is off). */
+  readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
 }
 
 export interface App {
@@ -60,6 +65,11 @@ export function createApp(deps: AppDeps): App {
   const app = express();
   app.disable('x-powered-by');
   // Before anything else, on every route: a bare Host from the allowed names, an origin-form target, our own Origin.
+  // The page's headers go on before any check, so a refusal under /ui (Host, Origin, a body that does not parse) has them too.
+  app.use('/ui', (_req: Request, res: Response, next: () => void) => {
+    securityHeaders(res);
+    next();
+  });
   app.use(requestGuard(guardPolicy({ host: deps.host, allowedHosts: deps.allowedHosts, allowedOrigins: deps.allowedOrigins })));
   app.use(express.json({ limit: deps.jsonLimit ?? '8mb' }));
   app.set('query parser', 'simple');
@@ -161,6 +171,24 @@ export function createApp(deps: AppDeps): App {
       status,
     }),
   );
+
+  // The operator's web page needs the proposal service the tools use (the one list of proposals).
+  const proposals = deps.invoke.proposals;
+  if (proposals) {
+    app.use(
+      '/ui',
+      webRouter({
+        opsToken: deps.opsToken,
+        proposals,
+        perimeters: () => deps.store.list(),
+        upstreamFor: deps.upstreamFor,
+        upstreams: deps.upstreams,
+        sessionCounts: () => sessions.counts(),
+        ...(deps.recentAudit ? { recentAudit: deps.recentAudit } : {}),
+        log: deps.invoke.log,
+      }),
+    );
+  }
 
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found. MCP lives under /mcp/<perimeter>, the operator API under /api.' } });
