@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Binding } from '../core/index.js';
-import { createSessionServer, type InvokeDeps } from '../mcp/index.js';
+import { createSessionServer, createToolsets, type InvokeDeps } from '../mcp/index.js';
 import { endpointKey, parseEndpoint, type Endpoint } from './endpoint.js';
 import type { SessionTable } from './sessions.js';
 import { NOT_FOUND_BODY, rpcError } from './status.js';
@@ -32,11 +32,14 @@ const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('
  * 2026-07-28 clients are served statelessly with a fresh server per request.
  */
 export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Response) => Promise<void>; close: () => Promise<void> } {
+  // One toolset per surface and grant set for the whole app: sessions and stateless requests share it.
+  const toolsetOf = createToolsets();
   const serverFor = (ep: Endpoint) =>
     createSessionServer({
       resolve: () => deps.resolve(ep),
       deps: ep.kind === 'root' ? deps.rootInvoke : deps.invoke,
       version: deps.version,
+      toolsetOf,
     });
   // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
   // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.

@@ -1,0 +1,122 @@
+// Section "sessions": what one idle 2025-era session and one 2026-07-28 request leave behind in the server, measured
+// in-process with forced garbage collection. The requests are raw HTTP (no SDK client objects in this process), so
+// the heap difference is the server's own.
+import { Agent, request as httpRequest } from 'node:http';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { makeRepo } from '../test/support/gitdir.js';
+import { startTestServer } from '../test/support/server.js';
+import { progress, round } from './stats.js';
+
+setFlagsFromString('--expose_gc');
+const gc = runInNewContext('gc') as () => void;
+
+const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const LEGACY = '2025-11-25';
+
+interface Answer {
+  readonly status: number;
+  readonly headers: Record<string, string | string[] | undefined>;
+  readonly body: string;
+}
+
+/** One raw POST over a small keep-alive pool (a fixed number of sockets, whatever the request count). */
+function post(agent: Agent, url: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
+
+/** A 2025-era session as a client opens it: initialize, initialized, tools/list; then it goes quiet. */
+async function openIdleSession(agent: Agent, url: string): Promise<string> {
+  const init = await post(agent, url, {}, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  const sid = init.headers['mcp-session-id'];
+  if (typeof sid !== 'string') throw new Error(`initialize answered ${init.status}: ${init.body.slice(0, 200)}`);
+  const h = { 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY };
+  await post(agent, url, h, { jsonrpc: '2.0', method: 'notifications/initialized' });
+  const list = await post(agent, url, h, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  if (list.status !== 200) throw new Error(`tools/list answered ${list.status}`);
+  return sid;
+}
+
+/** One 2026-07-28 tools/call, as the SDK client sends it. */
+async function statelessCall(agent: Agent, url: string, i: number): Promise<void> {
+  const args = { path: 'src/a.ts' };
+  const r = await post(
+    agent,
+    url,
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_file' },
+    { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'get_file', arguments: args, _meta: META } },
+  );
+  if (r.status !== 200 || !r.body.includes('export const a')) throw new Error(`stateless call answered ${r.status}: ${r.body.slice(0, 200)}`);
+}
+
+/** Heap and RSS after two full collections (the second frees what finalizers of the first released). */
+async function settled(): Promise<{ heap: number; rss: number }> {
+  for (let i = 0; i < 3; i++) {
+    gc();
+    await new Promise((r) => setImmediate(r));
+  }
+  const m = process.memoryUsage();
+  return { heap: m.heapUsed, rss: m.rss };
+}
+
+/** Runs the section. */
+export async function benchSessions(smoke: boolean): Promise<Record<string, unknown>> {
+  const sessions = smoke ? 50 : 400;
+  const requests = smoke ? 500 : 4000;
+  const repo = await makeRepo([{ message: "init", files: { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', '.env': 'SECRET=1\n' } }], { bare: true });
+  const srv = await startTestServer({ sessionIdleMs: 3_600_000, sessionLimits: { max: 100_000, perPerimeter: 100_000, perKey: 100_000 } });
+  const agent = new Agent({ keepAlive: true, maxSockets: 4 });
+  try {
+    await srv.perimeter({ id: 'app', repo: repo.dir, read: ['src/**'], write: ['src/**'] });
+    const url = `${srv.url}/mcp/app`;
+    // Warm every code path once so lazily built SDK and module state is not counted against the first sessions.
+    for (let i = 0; i < 20; i++) await openIdleSession(agent, url);
+    for (let i = 0; i < 200; i++) await statelessCall(agent, url, i);
+    srv.records.length = 0;
+
+    const before = await settled();
+    for (let i = 0; i < sessions; i += 4) await Promise.all(Array.from({ length: Math.min(4, sessions - i) }, () => openIdleSession(agent, url)));
+    const idle = await settled();
+    const perSessionHeap = (idle.heap - before.heap) / sessions;
+    const perSessionRss = (idle.rss - before.rss) / sessions;
+    progress(`sessions: ${sessions} idle, ${round(perSessionHeap / 1024, 1)} KB heap and ${round(perSessionRss / 1024, 1)} KB RSS each`);
+
+    // Stateless requests: the records the test server keeps in memory are cleared, as the real ledger writes to disk.
+    const s0 = await settled();
+    for (let i = 0; i < requests; i += 4) await Promise.all([0, 1, 2, 3].map((k) => statelessCall(agent, url, i + k)));
+    srv.records.length = 0;
+    const s1 = await settled();
+    const perRequest = (s1.heap - s0.heap) / requests;
+    progress(`sessions: ${requests} stateless requests, heap ${round((s1.heap - s0.heap) / 1024, 1)} KB (${round(perRequest, 1)} B each)`);
+    // Under 64 bytes a request is noise (a few lazily grown tables); 3 KB per request was the old leak.
+    const met = perRequest < 64;
+    return {
+      idle_sessions: {
+        count: sessions,
+        heap_per_session_kb: round(perSessionHeap / 1024, 1),
+        rss_per_session_kb: round(perSessionRss / 1024, 1),
+        target_kb: 100,
+        met: perSessionHeap / 1024 <= 100 && perSessionRss / 1024 <= 100,
+      },
+      stateless: { requests, heap_growth_kb: round((s1.heap - s0.heap) / 1024, 1), bytes_per_request: round(perRequest, 1), rss_growth_kb: round((s1.rss - s0.rss) / 1024, 1), met },
+      method: 'in-process server, raw HTTP requests (no client objects in the process), forced GC before each reading',
+    };
+  } finally {
+    agent.destroy();
+    await srv.close();
+    await repo.cleanup();
+  }
+}
