@@ -1,6 +1,9 @@
 // Turns the JSON results into bench/REPORT.md: machine, method, figures, targets met or missed, and the chart.
 import type { Machine } from './machine.js';
+import { cyanheadsSection } from './cyanheads.js';
 import { readsVsGitSection } from './reads-vs-git.js';
+import { sessionsSection } from './sessions.js';
+import { throughputSection } from './throughput.js';
 import { targetsTable } from './targets.js';
 
 type R = Record<string, any>;
@@ -167,6 +170,7 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     '- Sections 1, 2, 5, 6: git-blinder in-process (`createApp` via `test/support/server.ts`, port 0, no rate limiter, audit records kept in memory) with real SDK clients over loopback HTTP (2025-era sessions).',
     '- Section 2 baseline (b) is `bench/minimal-server.ts`: `McpServer` + `NodeStreamableHTTPServerTransport` + `createMcpExpressApp`, same tool names and input schemas, calling the same adapter with no policy, no output schema and no audit. Raw git is timed by spawning `git` (execFile).',
     '- Section 3 starts the built server as a child process (`node bin/git-blinder serve --port 0 --open-perimeters --config … --session-idle …`) and reads its RSS from `/proc/<pid>/status` (VmRSS, VmHWM).',
+    '- "Sessions" runs in-process with raw HTTP requests and forced GC; "Reads throughput" and "cyanheads" start every server as its own process (git-blinder from `dist/`, the minimal server through tsx, cyanheads from its npm package).',
     '- Section 4 counts requests in the GitHub emulator\'s request log around each agent call.',
     '- Latency percentiles are nearest-rank over the samples; `n` is given with each figure.',
     '',
@@ -177,6 +181,10 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     '',
     s.scale ? scale(s.scale) : '',
     '',
+    s.sessions ? sessionsSection(s.sessions) : '',
+    '',
+    s.throughput ? throughputSection(s.throughput) : '',
+    '',
     s.upstream_cost ? upstream(s.upstream_cost) : '',
     '',
     s.context ? context(s.context) : '',
@@ -184,6 +192,8 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     s.large_repo ? large(s.large_repo) : '',
     '',
     s.reads_vs_git ? readsVsGitSection(s.reads_vs_git) : '',
+    '',
+    s.cyanheads ? cyanheadsSection(s.cyanheads) : '',
     '',
     notes,
     '',

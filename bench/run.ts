@@ -15,6 +15,9 @@ import { benchOverhead, type Series } from './overhead.js';
 import { renderReport } from './report.js';
 import { benchReadsVsGit } from './reads-vs-git.js';
 import { benchScale } from './scale.js';
+import { benchSessions } from './sessions.js';
+import { benchThroughput } from './throughput.js';
+import { benchCyanheads } from './cyanheads.js';
 import { progress } from './stats.js';
 import { benchUpstreamCost } from './upstream-cost.js';
 
@@ -28,10 +31,14 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
   ['core', () => benchCore(smoke)],
   ['overhead', () => benchOverhead(smoke)],
   ['scale', () => benchScale(smoke)],
+  ['sessions', () => benchSessions(smoke)],
+  // After scale: both start the built server (scale builds dist/ first on full runs).
+  ['throughput', () => benchThroughput(smoke)],
   ['upstream_cost', () => benchUpstreamCost(smoke)],
   ['context', () => benchContext()],
   ['large_repo', () => benchLargeRepo(smoke)],
   ['reads_vs_git', () => benchReadsVsGit(smoke)],
+  ['cyanheads', () => benchCyanheads(smoke)],
 ];
 
 const machine = describeMachine();
