@@ -74,7 +74,7 @@ async function connectAll(urlOf: (k: number) => string, n: number): Promise<Agen
 export async function benchThroughput(smoke: boolean): Promise<Record<string, unknown>> {
   const clients = smoke ? 20 : 100;
   const rounds = smoke ? 1 : 3;
-  const seconds = smoke ? 3 : 12;
+  const seconds = smoke ? 2 : 12;
   const fx = await selfFixture();
   const files = (await git(fx.dir, 'ls-tree', '-r', '--name-only', 'main')).split('\n').filter(Boolean);
   const shas = (await git(fx.dir, 'rev-list', '-n', '40', 'main')).split('\n').filter(Boolean);
