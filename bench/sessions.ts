@@ -60,6 +60,23 @@ async function openIdleSession(agent: Agent, url: string): Promise<string> {
   return sid;
 }
 
+/** The GET stream most 2025 clients open after initialize and hold while idle; resolves once the server answered. */
+function openStream(url: string, sid: string, held: { destroy(): void }[]): Promise<void> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      { host: u.hostname, port: u.port, path: u.pathname, method: 'GET', agent: false, headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY } },
+      (res) => {
+        res.on('data', () => undefined);
+        resolve();
+      },
+    );
+    req.on('error', reject);
+    held.push(req);
+    req.end();
+  });
+}
+
 /** One 2026-07-28 tools/call, as the SDK client sends it. */
 async function statelessCall(agent: Agent, url: string, i: number): Promise<void> {
   const args = { path: 'src/a.ts' };
@@ -107,6 +124,17 @@ export async function benchSessions(smoke: boolean): Promise<Record<string, unkn
     const perSessionRss = (idle.rss - before.rss) / sessions;
     progress(`sessions: ${sessions} idle, ${round(perSessionHeap / 1024, 1)} KB heap and ${round(perSessionRss / 1024, 1)} KB RSS each`);
 
+    // The same with the GET stream each SDK client opens and holds (one socket and one SSE response per session).
+    const streams: { destroy(): void }[] = [];
+    const withStreams = Math.max(10, sessions / 4);
+    const t0 = await settled();
+    for (let i = 0; i < withStreams; i++) await openStream(url, await openIdleSession(agent, url), streams);
+    await new Promise((r) => setTimeout(r, 300));
+    const t1 = await settled();
+    const perStreamSession = (t1.heap - t0.heap) / withStreams;
+    for (const r of streams) r.destroy();
+    progress(`sessions: ${withStreams} idle with a GET stream, ${round(perStreamSession / 1024, 1)} KB heap each`);
+
     // Stateless requests: the records the test server keeps in memory are cleared, as the real ledger writes to disk.
     const perBatch: number[] = [];
     let rssGrowth = 0;
@@ -127,6 +155,7 @@ export async function benchSessions(smoke: boolean): Promise<Record<string, unkn
         count: sessions,
         heap_per_session_kb: round(perSessionHeap / 1024, 1),
         rss_per_session_kb: round(perSessionRss / 1024, 1),
+        with_get_stream: { count: withStreams, heap_per_session_kb: round(perStreamSession / 1024, 1) },
         target_kb: 100,
         met: perSessionHeap / 1024 <= 100 && perSessionRss / 1024 <= 100,
       },
@@ -154,7 +183,8 @@ export function sessionsSection(r: R): string {
     '| measure | figure | target | status |',
     '| --- | --- | --- | --- |',
     `| heap per idle session (${i.count} sessions, after GC), KB | ${i.heap_per_session_kb} | ≤ 100 KB | ${i.met ? 'met' : '**missed**'} |`,
-    `| RSS per idle session (same, in-process), KB | ${i.rss_per_session_kb} |  |  |`,
+    `| RSS per idle session (same, in-process; noisy, a forced GC can hand pages back), KB | ${i.rss_per_session_kb} |  |  |`,
+    ...(i.with_get_stream ? [`| heap per idle session holding its GET stream open (${i.with_get_stream.count} sessions), KB | ${i.with_get_stream.heap_per_session_kb} |  | the SDK transport's SSE stream |`] : []),
     `| heap growth per stateless request, by batch of ${s.batch} (after ${s.warmup} warm-up requests), B | ${s.bytes_per_request_by_batch.join(', ')} | none (< 64 B, last batch) | ${s.met ? 'met' : '**missed**'} |`,
   ].join('\n');
 }
