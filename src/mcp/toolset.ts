@@ -7,8 +7,8 @@ import { ALL_TOOLS, type AnyTool } from '../registry/index.js';
 /** One tool as a session serves it. */
 export interface ServedTool {
   readonly tool: AnyTool;
-  /** The schema tools/call arguments are validated against (the surface's input schema). */
-  readonly input: AnyTool['agentInput'];
+  /** The schema tools/call arguments are validated against (the surface's published input: zod's checks). */
+  readonly input: AnyTool['published']['agentInput'];
   /** The output schema as tools/list advertises it (the SDK's result projection needs the same object). */
   readonly outputJson: Record<string, unknown>;
 }
@@ -23,10 +23,10 @@ export interface Toolset {
 type Surface = Binding['surface'];
 
 /**
- * A zod schema as JSON Schema 2020-12, the way the SDK's McpServer converts it for tools/list (through the Standard
- * Schema `jsonSchema` hook, object type first on inputs), so switching to the low-level server changed no byte.
+ * A published schema as the SDK's McpServer puts it in tools/list (through the Standard Schema `jsonSchema` hook,
+ * object type first on inputs), so switching to the low-level server changed no byte.
  */
-function jsonSchemaOf(schema: AnyTool['output'], io: 'input' | 'output'): Record<string, unknown> {
+function jsonSchemaOf(schema: AnyTool['published']['output'], io: 'input' | 'output'): Record<string, unknown> {
   const json = schema['~standard'].jsonSchema[io]({ target: 'draft-2020-12' });
   if (io === 'output') {
     // Broken invariant, not a user problem: the registry tests keep every output schema an object.
@@ -44,15 +44,28 @@ function deepFreeze<T>(v: T): T {
   return v;
 }
 
-/** A tool's tools/list entry, in the key order the SDK's McpServer uses (clients and snapshots see the same bytes). */
+/**
+ * The hints tools/list carries. The title is already the tool's own `title`; on a read-only tool the protocol gives
+ * `destructiveHint` and `idempotentHint` no meaning, so they are left out there (every other hint is explicit).
+ */
+function publishedAnnotations(tool: AnyTool): Record<string, boolean> {
+  const a = tool.annotations;
+  return a.readOnlyHint
+    ? { readOnlyHint: true, openWorldHint: a.openWorldHint }
+    : { readOnlyHint: false, destructiveHint: a.destructiveHint, idempotentHint: a.idempotentHint, openWorldHint: a.openWorldHint };
+}
+
+/**
+ * A tool's tools/list entry, in the key order the SDK's McpServer uses (clients and snapshots see the same bytes).
+ * No title: tools/list is paid in every agent's context and the name already says it (the title is a UI nicety).
+ */
 function listed(tool: AnyTool, surface: Surface): { entry: Record<string, unknown>; outputJson: Record<string, unknown> } {
-  const outputJson = jsonSchemaOf(tool.output, 'output');
+  const outputJson = jsonSchemaOf(tool.published.output, 'output');
   const entry = {
     name: tool.name,
-    title: tool.annotations.title,
     description: tool.description,
-    inputSchema: jsonSchemaOf(surface === 'root' ? tool.rootInput : tool.agentInput, 'input'),
-    annotations: { ...tool.annotations },
+    inputSchema: jsonSchemaOf(surface === 'root' ? tool.published.rootInput : tool.published.agentInput, 'input'),
+    annotations: publishedAnnotations(tool),
     outputSchema: outputJson,
   };
   return { entry: deepFreeze(entry), outputJson };
@@ -83,7 +96,7 @@ export function createToolsets(tools: readonly AnyTool[] = ALL_TOOLS): (binding:
     const listing: Readonly<Record<string, unknown>>[] = [];
     for (const tool of exposed) {
       const { entry, outputJson } = entryOf(tool, binding.surface);
-      byName.set(tool.name, { tool, input: binding.surface === 'root' ? tool.rootInput : tool.agentInput, outputJson });
+      byName.set(tool.name, { tool, input: binding.surface === 'root' ? tool.published.rootInput : tool.published.agentInput, outputJson });
       listing.push(entry);
     }
     const set: Toolset = { byName, listing: Object.freeze(listing) };
