@@ -101,11 +101,11 @@ async function settled(): Promise<{ heap: number; rss: number }> {
 
 /** Runs the section. */
 export async function benchSessions(smoke: boolean): Promise<Record<string, unknown>> {
-  const sessions = smoke ? 50 : 400;
-  const batch = smoke ? 200 : 2000;
+  const sessions = smoke ? 40 : 400;
+  const batch = smoke ? 150 : 2000;
   // JIT-compiled code and its metadata keep growing for the first few thousand requests: that is not per-request
   // state, so the requests are measured in three batches after a warm-up and the last batch is the figure.
-  const warmup = smoke ? 600 : 2000;
+  const warmup = smoke ? 300 : 2000;
   const repo = await makeRepo([{ message: "init", files: { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', '.env': 'SECRET=1\n' } }], { bare: true });
   const srv = await startTestServer({ sessionIdleMs: 3_600_000, sessionLimits: { max: 100_000, perPerimeter: 100_000, perKey: 100_000 } });
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
