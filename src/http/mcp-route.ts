@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Binding } from '../core/index.js';
-import { createSessionServer, type InvokeDeps } from '../mcp/index.js';
+import { createSessionServer, createToolsets, type InvokeDeps } from '../mcp/index.js';
 import { endpointKey, parseEndpoint, type Endpoint } from './endpoint.js';
 import type { SessionTable } from './sessions.js';
 import { NOT_FOUND_BODY, rpcError } from './status.js';
@@ -32,17 +32,21 @@ const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('
  * 2026-07-28 clients are served statelessly with a fresh server per request.
  */
 export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Response) => Promise<void>; close: () => Promise<void> } {
-  const serverFor = (ep: Endpoint) =>
+  // One toolset per surface and grant set for the whole app: sessions and stateless requests share it.
+  const toolsetOf = createToolsets();
+  const serverFor = (ep: Endpoint, resolve: () => Binding | undefined = () => deps.resolve(ep)) =>
     createSessionServer({
-      resolve: () => deps.resolve(ep),
+      resolve,
       deps: ep.kind === 'root' ? deps.rootInvoke : deps.invoke,
       version: deps.version,
+      toolsetOf,
     });
   // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
   // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.
   const modernLive = new Set<{ close: () => Promise<void> }>();
-  const serveModern = async (ep: Endpoint, req: Request, res: Response): Promise<void> => {
-    const modern = createMcpHandler(() => serverFor(ep), { legacy: 'reject' });
+  const serveModern = async (ep: Endpoint, binding: Binding, req: Request, res: Response): Promise<void> => {
+    // One request, one binding: the one resolved when it was admitted (a session resolves again at each call).
+    const modern = createMcpHandler(() => serverFor(ep, () => binding), { legacy: 'reject' });
     modernLive.add(modern);
     res.on('close', () => {
       modernLive.delete(modern);
@@ -85,7 +89,7 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
     }
     const legacy = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
     if (!legacy) {
-      await serveModern(ep, req, res);
+      await serveModern(ep, binding, req, res);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
