@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
-import { openStore } from '../registry/store.js';
+import { openStore } from '../state/file/index.js';
 import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
 import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';

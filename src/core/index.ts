@@ -24,3 +24,4 @@ export * from './commitlinks.js';
 export * from './window.js';
 export * from './changes.js';
 export * from './search.js';
+export * from './windows.js';

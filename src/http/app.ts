@@ -5,7 +5,7 @@ import { matchingKeyId } from './keys.js';
 import { AGENT_CATALOGUE, ALL_TOOLS } from '../registry/index.js';
 import type { InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
-import type { PerimeterStore } from '../registry/store.js';
+import type { PerimeterStore } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
 import { bindingResolver } from './bindings.js';

@@ -10,7 +10,8 @@ import type { ServerPolicy } from '../../src/core/index.js';
 import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
 import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
-import { openStore, type PerimeterStore } from '../../src/registry/store.js';
+import { openStore } from '../../src/state/file/index.js';
+import type { PerimeterStore } from '../../src/state/types.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
 
