@@ -8,7 +8,7 @@ import { isLocalRepo, resolveLocalPath } from './config.js';
 import type { Level } from './log.js';
 import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
 import { stateDirFrom } from './paths.js';
-import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret } from './serve-flags.js';
+import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret, storeUrl } from './serve-flags.js';
 import { clean } from './table.js';
 import { perimeterWarnings } from './warnings.js';
 
@@ -47,6 +47,8 @@ export interface ServeFlags {
   auditClearPaths: boolean;
   auditMaxBytes?: number;
   auditKeep?: number;
+  store?: string;
+  storeSilence: number;
 }
 
 const int = (name: string) => (v: string) => {
@@ -108,6 +110,12 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--private <glob>', 'extra privacy pattern hidden in every perimeter (repeatable)', collectNonEmpty('--private'))
     .option('--session-idle <seconds>', 'close MCP sessions idle this long', intIn('--session-idle', 1, 7 * 24 * 3600, 'a number of seconds from 1 to 604800'), 1800)
     .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL').argParser(logLevel))
+    .addOption(
+      new Option('--store <url>', 'shared state for several instances: postgres://user:pass@host/db (default: the file store in the state dir)')
+        .env('GIT_BLINDER_STORE')
+        .argParser(storeUrl),
+    )
+    .option('--store-silence <seconds>', 'refuse agent calls once the shared store has been silent this long', intIn('--store-silence', 1, 3600, 'a number of seconds from 1 to 3600'), 10)
     .option('--no-audit', 'do not keep the audit ledger')
     .option('--audit-dir <dir>', 'audit ledger folder (default: <state dir>/audit)', nonEmpty('--audit-dir'))
     .option('--audit-key <file>', 'Ed25519 private key (PKCS#8 PEM) to sign ledger entries; startup fails if unusable', nonEmpty('--audit-key'))

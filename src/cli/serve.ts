@@ -5,7 +5,6 @@ import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
-import { openStore } from '../state/file/index.js';
 import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
 import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
@@ -19,6 +18,7 @@ import { loadConfig, type BootConfig } from './config.js';
 import { keyHint } from './hints.js';
 import { planServeOpsToken } from './ops-token.js';
 import { acquireStateLock } from './state-lock.js';
+import { instanceId, openState } from './state.js';
 import { buildUpstreams } from './upstreams.js';
 
 export interface ServeOptions {
@@ -36,6 +36,10 @@ export interface ServeOptions {
   /** Undefined switches the audit ledger off. */
   readonly audit?: AuditSetup | undefined;
   readonly sessionIdleSeconds: number;
+  /** A postgres:// URL shared by several instances; undefined = the file store in the state dir. */
+  readonly store?: string | undefined;
+  /** Longest silence of the shared store before agent calls are refused. */
+  readonly storeSilenceSeconds?: number | undefined;
   readonly cwd: string;
   readonly home: string;
   readonly version: string;
@@ -147,9 +151,9 @@ export async function serve(o: ServeOptions): Promise<Running> {
 
 async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unknown>)[]): Promise<Running> {
   const configured = boot.perimeters;
-  const opened = await openStore(o.stateDir);
-  if (!opened.ok) throw new CliError(opened.message);
-  const store = opened.value;
+  const state = await openState({ store: o.store, stateDir: o.stateDir, instance: { id: instanceId(), version: o.version }, silenceSeconds: o.storeSilenceSeconds ?? 10, log: o.log });
+  undo.push(() => state.close());
+  const store = state.perimeters;
 
   // No token and no config: serve the current repository read-only, so a first run needs nothing else.
   const embedded = !o.token && !o.config;
@@ -194,7 +198,18 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), cursors, ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
+    invoke: {
+      upstreamFor: upstreams.upstreamFor,
+      log: o.log,
+      // Calls and commits are counted in the store (shared by every instance); upstream requests per hour in this process.
+      counters: state.counters,
+      health: state.health,
+      limiter: new RateLimiter(),
+      gate: new Gate(),
+      cursors,
+      ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
+    },
+    storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
     ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
