@@ -25,3 +25,4 @@ export * from './window.js';
 export * from './changes.js';
 export * from './search.js';
 export * from './windows.js';
+export * from './proposal.js';

@@ -141,6 +141,8 @@ export function apiRouter(deps: ApiDeps): Router {
     // The operator asks as the perimeter would, whatever tools it grants.
     const asAgent: Binding = binding.surface === 'agent' ? { ...binding, granted: undefined } : binding;
     const out = await invoke(tool, asAgent, parsed.data, { upstreamFor: deps.invoke.upstreamFor, log: deps.invoke.log }, 'git-blinder-api');
+    // History tools are reads: a proposal cannot come out of them, and would be a broken invariant here.
+    if (out.kind === 'propose') throw new Error(`${toolName} answered with a proposal`);
     if (out.kind !== 'allow') return send(res, outcomeFailure(out));
     res.json({ perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined, ...out.value });
   };

@@ -78,7 +78,7 @@ function denyStatus(cls: DenyClass): number {
 }
 
 /** The HTTP answer for a tool call's outcome that is not an answer: the one place `/api` maps outcomes to statuses. */
-export function outcomeFailure(o: Exclude<CallOutcome, { kind: 'allow' }>): HttpFailure {
+export function outcomeFailure(o: Exclude<CallOutcome, { kind: 'allow' | 'propose' }>): HttpFailure {
   const retry = (s: number | undefined) => (s === undefined ? {} : { retryAfterSeconds: s });
   switch (o.kind) {
     case 'invisible':

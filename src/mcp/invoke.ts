@@ -1,5 +1,6 @@
 import { answerCap, assertNever, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
-import type { AnyTool, CursorSeal, Log, ToolContext } from '../registry/index.js';
+import type { AnyTool, CursorSeal, Log, Proposable, ToolContext } from '../registry/index.js';
+import type { ProposalService } from '../registry/proposals.js';
 import type { Counters, StoreHealth } from '../state/types.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
@@ -41,6 +42,8 @@ export interface InvokeDeps {
   readonly now?: () => number;
   /** Seals change cursors (src/mcp/cursor.ts over the state dir's key); absent = changes_since is refused. */
   readonly cursors?: CursorSeal;
+  /** Holds writes of perimeters that require approval; absent = such writes are refused (never silently applied). */
+  readonly proposals?: ProposalService;
 }
 
 /** The fail-closed answer: the same for every agent endpoint, whether or not its perimeter exists. */
@@ -225,9 +228,12 @@ async function run(
         : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
     log: deps.log,
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
+    ...(deps.proposals ? { proposals: deps.proposals } : {}),
   };
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);
+  // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
+  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool.proposable, args, ctx, binding, deps, client);
   const commitsSpent = tool.access === 'write' ? await budgetSpent(deps, binding, 'commits') : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
   const raw = await tool.run(args, ctx);
@@ -260,6 +266,39 @@ async function run(
   }
 }
 
+/** Holds an allowed write for approval: the answer names the proposal; nothing is written. */
+async function propose(
+  proposable: Proposable<unknown>,
+  args: unknown,
+  ctx: ToolContext,
+  binding: AgentBinding,
+  deps: InvokeDeps,
+  client: string | undefined,
+): Promise<CallOutcome> {
+  if (deps.proposals === undefined) {
+    return deny('refused', 'This perimeter requires approval for this write, and this server keeps no proposals; nothing was written. Tell the operator.');
+  }
+  const draft = proposable.draft(args, ctx);
+  const head = await ctx.upstream.branchHead(ctx.target.repo, ctx.target.ref);
+  if (!head.ok) return upstreamFailure(head.error, 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.');
+  const made = await deps.proposals.create({
+    perimeter: binding.perimeterId,
+    repo: binding.repo,
+    branch: binding.branch,
+    base: head.value,
+    agent: client ?? 'agent',
+    change: draft.change,
+    facts: draft.facts,
+    ...(draft.agentReason === undefined ? {} : { agentReason: draft.agentReason }),
+    ...(draft.idempotencyKey === undefined ? {} : { idempotencyKey: draft.idempotencyKey }),
+  });
+  if (!made.ok) return deny('refused', made.message);
+  const p = made.value;
+  const value = { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary };
+  const text = JSON.stringify(value);
+  return { kind: 'propose', value, text, bytes: Buffer.byteLength(text), proposal: p.id };
+}
+
 /** The audit record of one call, from its outcome alone; never throws into the call. */
 function record(deps: InvokeDeps, tool: AnyTool, binding: Binding | undefined, args: unknown, client: string | undefined, o: CallOutcome, ms: number): void {
   const { verdict, result } = auditOf(o);
@@ -271,7 +310,7 @@ function record(deps: InvokeDeps, tool: AnyTool, binding: Binding | undefined, a
       ...(client === undefined ? {} : { client }),
       verdict,
       result,
-      bytes: o.kind === 'allow' ? o.bytes : Buffer.byteLength(o.message),
+      bytes: o.kind === 'allow' || o.kind === 'propose' ? o.bytes : Buffer.byteLength(o.message),
       durationMs: Math.round(ms * 1000) / 1000,
       ...(o.kind === 'allow' && o.commit !== undefined ? { commit: o.commit } : {}),
       paths: pathsOf(tool, args),

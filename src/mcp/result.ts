@@ -22,6 +22,7 @@ export function frameText(_tool: AnyTool, value: Record<string, unknown>): strin
 export function toCallResult(o: CallOutcome): CallResult {
   switch (o.kind) {
     case 'allow':
+    case 'propose':
       return { content: [{ type: 'text', text: o.text }], structuredContent: o.value };
     case 'deny':
     case 'invisible':
