@@ -1,6 +1,7 @@
 // The state port: every piece of mutable state several instances of `serve` must share. Types only; adapters live in
 // state/file (one process, the default) and state/postgres (N instances on one database).
 import type { Perimeter, Result } from '../core/index.js';
+import type { ProposalStore } from './proposals.js';
 
 /**
  * Perimeters (and the agent key hashes they carry) held in memory for synchronous per-call reads, written through to
@@ -61,6 +62,8 @@ export interface QuotaSighting {
 export interface SharedState {
   readonly kind: 'file' | 'postgres';
   readonly perimeters: PerimeterStore;
+  /** Held writes awaiting a person (issue 14); read from the store on every call, so every instance sees one state. */
+  readonly proposals: ProposalStore;
   readonly counters: Counters;
   /** Instances whose heartbeat is recent (the file adapter: this process only). */
   instances(): Promise<readonly InstanceInfo[]>;

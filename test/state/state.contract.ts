@@ -1,6 +1,6 @@
 // One contract for every state adapter: what the rest of git-blinder may rely on, whichever store is configured.
 import { afterEach, describe, expect, it } from 'vitest';
-import { fail, materialize, ok } from '../../src/core/index.js';
+import { fail, materialize, ok, type Proposal } from '../../src/core/index.js';
 import type { SharedState } from '../../src/state/types.js';
 
 /** How a suite opens its adapter: `open` a fresh store; `reopen` another handle on the same store (a restart, or a second instance). */
@@ -12,6 +12,26 @@ export interface StateFactory {
 }
 
 const infra = materialize({ id: 'infra', repo: 'acme/platform', read: ['infra/**'], write: [], branches: ['feat'] }, 'main');
+
+/** A pending proposal as the service would store it (ids are 'p' + 24 base32 characters). */
+const proposal = (n: number, over: Partial<Proposal> = {}): Proposal =>
+  ({
+    id: `p${String.fromCharCode(97 + n).repeat(24)}`,
+    perimeter: 'infra',
+    repo: 'acme/platform',
+    branch: 'main',
+    base: 'a'.repeat(40),
+    agent: 'test-agent',
+    hash: `sha256:${'0'.repeat(64)}`,
+    summary: `change ${n}`,
+    facts: { paths: ['infra/a.tf'], protected_paths: [] },
+    change: { kind: 'push_files', message: `m${n}`, files: [{ path: 'infra/a.tf', content: 'x', encoding: 'utf-8' }], deletes: [] },
+    created_at: `2026-12-01T10:00:0${n}.000Z`,
+    updated_at: `2026-12-01T10:00:0${n}.000Z`,
+    expires_at: '2026-12-08T10:00:00.000Z',
+    status: 'pending',
+    ...over,
+  }) as Proposal;
 
 /** Waits until `cond` holds (a change made through another handle arrives asynchronously). */
 async function eventually(cond: () => boolean, ms = 3000): Promise<void> {
@@ -109,6 +129,39 @@ export function stateContract(name: string, factory: () => StateFactory): void {
       expect(await s.counters.take('w', 1, 200)).toBe(1);
       await new Promise((r) => setTimeout(r, 260));
       expect(await s.counters.take('w', 1, 200)).toBeUndefined();
+    });
+
+    it('stores proposals: newest first, filtered, one per idempotency key, seen by the next handle', async () => {
+      const s = await open();
+      const pr = s.proposals;
+      expect(await pr.insert(proposal(1))).toEqual({ created: true, proposal: proposal(1) });
+      await pr.insert(proposal(2, { perimeter: 'other' }));
+      await pr.insert(proposal(3, { idempotency_key: 'k1' }));
+      const again = await pr.insert(proposal(4, { idempotency_key: 'k1' }));
+      expect(again).toEqual({ created: false, proposal: proposal(3, { idempotency_key: 'k1' }) });
+      expect((await pr.list()).map((p) => p.summary)).toEqual(['change 3', 'change 2', 'change 1']);
+      expect((await pr.list({ perimeter: 'infra' })).map((p) => p.summary)).toEqual(['change 3', 'change 1']);
+      expect((await pr.findByKey('infra', 'push_files', 'k1'))?.id).toBe(proposal(3).id);
+      expect(await pr.findByKey('other', 'push_files', 'k1')).toBeUndefined();
+      expect(await pr.get('pzzzzzzzzzzzzzzzzzzzzzzzz')).toBeUndefined();
+      if (!f.shared) await s.close();
+      const b = await reopen();
+      expect((await b.proposals.list({ status: 'pending' })).length).toBe(3);
+    });
+
+    it('moves a proposal only from the statuses named: one of two concurrent deciders wins, the other is told', async () => {
+      const a = await open();
+      const b = f.shared ? await reopen() : a;
+      await a.proposals.insert(proposal(1));
+      const decide = (st: typeof a, by: string) =>
+        st.proposals.transition(proposal(1).id, ['pending'], (p) => ({ ...p, status: 'rejected', decided_by: by, decided_at: p.created_at, reason: by }) as Proposal);
+      const [x, y] = await Promise.all([decide(a, 'alice'), decide(b, 'bob')]);
+      expect([x.ok, y.ok].sort()).toEqual([false, true]);
+      const loser = x.ok ? y : x;
+      if (!loser.ok) expect(loser.code).toBe('conflict');
+      expect((await b.proposals.get(proposal(1).id))?.status).toBe('rejected');
+      const missing = await a.proposals.transition('pzzzzzzzzzzzzzzzzzzzzzzzz', ['pending'], (p) => p);
+      expect(missing.ok ? 'ok' : missing.code).toBe('not_found');
     });
 
     it('reports itself live, lists itself among the instances, and keeps the last GitHub budget seen', async () => {

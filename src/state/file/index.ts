@@ -2,6 +2,7 @@
 import { giveWindow, takeWindow, type CountWindow, type Result } from '../../core/index.js';
 import type { Counters, InstanceInfo, QuotaSighting, SharedState } from '../types.js';
 import { openStore } from './perimeters.js';
+import { openFileProposalStore } from './proposals.js';
 
 export { openStore } from './perimeters.js';
 export { writeAtomic } from './atomic.js';
@@ -29,6 +30,8 @@ export async function openFileState(
 ): Promise<Result<SharedState, 'corrupt_state'>> {
   const opened = await openStore(stateDir);
   if (!opened.ok) return opened;
+  const proposals = await openFileProposalStore(stateDir);
+  if (!proposals.ok) return proposals;
   const startedAt = new Date().toISOString();
   let seen: QuotaSighting | undefined;
   return {
@@ -36,6 +39,7 @@ export async function openFileState(
     value: {
       kind: 'file',
       perimeters: opened.value,
+      proposals: proposals.value,
       counters: memoryCounters(),
       instances: async (): Promise<readonly InstanceInfo[]> => [{ id: self.id, version: self.version, startedAt, lastSeen: new Date().toISOString() }],
       // The file is this process's own: there is nobody to fall silent.

@@ -9,6 +9,7 @@ import { postgresCounters } from './counters.js';
 import { migrate } from './migrations.js';
 import { withClient } from './client.js';
 import { CHANNEL, openPostgresPerimeters } from './perimeters.js';
+import { postgresProposals } from './proposals.js';
 
 export interface PostgresOptions {
   /** A postgres:// URL; it may carry a password, so it is never logged or echoed. */
@@ -151,6 +152,7 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   return ok({
     kind: 'postgres',
     perimeters,
+    proposals: postgresProposals(pool),
     counters: postgresCounters(pool),
     health,
     async instances(): Promise<readonly InstanceInfo[]> {
