@@ -9,7 +9,6 @@ import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
 import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
 import type { CursorSeal } from '../registry/index.js';
-import { loadOrCreateSalt } from '../audit/salt.js';
 import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
@@ -269,7 +268,8 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     embeddedKey = issued.key;
   }
   await ops.persist();
-  cursorKey.loaded = cursorSeal(await loadOrCreateSalt(o.stateDir, 'cursor.key'));
+  // Shared by every instance on the store (the file store: <state dir>/cursor.key, as before).
+  cursorKey.loaded = cursorSeal(await state.sharedKey('cursor.key'));
   if (o.audit) {
     const opened = await openAudit(o.audit, o.stateDir, o.log);
     audit = opened;

@@ -1,6 +1,7 @@
 // Which state adapter `serve` runs on: the file store in the state dir (default, no database) or PostgreSQL.
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
+import { loadOrCreateSalt } from '../audit/salt.js';
 import type { Log } from '../registry/index.js';
 import { openFileState } from '../state/file/index.js';
 import { openPostgresState } from '../state/postgres/index.js';
@@ -21,7 +22,7 @@ export async function openState(o: {
   log: Log;
 }): Promise<SharedState> {
   if (o.store === undefined) {
-    const opened = await openFileState(o.stateDir, o.instance);
+    const opened = await openFileState(o.stateDir, o.instance, (name) => loadOrCreateSalt(o.stateDir, name));
     if (!opened.ok) throw new CliError(opened.message);
     return opened.value;
   }

@@ -68,6 +68,11 @@ export interface SharedState {
   /** Instances whose heartbeat is recent (the file adapter: this process only). */
   instances(): Promise<readonly InstanceInfo[]>;
   health(): StoreHealth;
+  /**
+   * 32 random bytes named `name`, created once and the same for every instance on the store: a change cursor sealed by
+   * one instance must open on the next one a balancer picks.
+   */
+  sharedKey(name: string): Promise<Uint8Array>;
   /** Records the GitHub budget this instance just saw; best effort, never throws. */
   sawQuota(q: QuotaSighting): void;
   /** The most recent GitHub budget any instance saw, if any. */

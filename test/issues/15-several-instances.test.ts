@@ -92,7 +92,9 @@ describe('three instances on one store', () => {
       const made = await api(inst[1]!.url, 'POST', '/perimeters', { id: 'late', repo: repo.dir, read: ['docs/**'], write: [] });
       expect(made.status).toBe(201);
       const lateKey = (await api(inst[1]!.url, 'POST', '/perimeters/late/keys')).json.key;
-      const late = await agentWithin(1000, lb.url, '/mcp/late', lateKey);
+      // Within a second every instance knows the new perimeter and key; from then on any of them serves it.
+      for (const i of inst) await (await agentWithin(1000, i.url, '/mcp/late', lateKey)).close();
+      const late = await modernAgent(lb.url, '/mcp/late', lateKey);
       for (let n = 0; n < 6; n++) expect((await late.call('get_file', { path: 'docs/readme.md' })).isError).toBe(false);
       const hidden = await late.call('get_file', { path: 'src/secret.ts' });
       expect(hidden.isError).toBe(true);
@@ -171,6 +173,17 @@ describe('three instances on one store', () => {
     const survivor = await modernAgent(inst[0]!.url, '/mcp/docs', key);
     expect((await survivor.call('get_file', { path: 'docs/readme.md' })).isError).toBe(false);
     await survivor.close();
+  });
+
+  it('opens a change cursor sealed by one instance on another (one cursor key in the store)', async () => {
+    const [a, b] = [await modernAgent(inst[0]!.url, '/mcp/docs', key), await modernAgent(inst[2]!.url, '/mcp/docs', key)];
+    const first = await a.call('changes_since', {});
+    expect(first.isError).toBe(false);
+    const next = await b.call('changes_since', { cursor: first.structured.cursor });
+    expect(next.isError).toBe(false);
+    expect(next.structured.fresh_instance).toBe(false);
+    await a.close();
+    await b.close();
   });
 
   it('answers a 2025-era session on its own instance only; another one says unknown session', async () => {

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
+import { loadOrCreateSalt } from '../../src/audit/salt.js';
 import { openFileState } from '../../src/state/file/index.js';
 import { stateContract } from './state.contract.js';
 
@@ -15,7 +16,8 @@ stateContract('file', () => {
   const openIn = async () => {
     dir ??= await mkdtemp(join(tmpdir(), 'gb-state-contract-'));
     dirs.push(dir);
-    const s = await openFileState(dir, { id: 'self', version: 'contract' });
+    const d = dir;
+    const s = await openFileState(d, { id: 'self', version: 'contract' }, (name) => loadOrCreateSalt(d, name));
     if (!s.ok) throw new Error(s.message);
     return s.value;
   };

@@ -104,7 +104,7 @@ export function stateContract(name: string, factory: () => StateFactory): void {
         }),
       );
       await Promise.all(edits);
-      await eventually(() => (b.perimeters.get('infra')?.branches.length ?? 0) === 13);
+      await eventually(() => (b.perimeters.get('infra')?.branches.length ?? 0) === 13 && (a.perimeters.get('infra')?.branches.length ?? 0) === 13);
       expect(new Set(a.perimeters.get('infra')?.branches)).toEqual(new Set(['main', ...Array.from({ length: 12 }, (_, i) => `b${i}`)]));
     });
 
@@ -162,6 +162,17 @@ export function stateContract(name: string, factory: () => StateFactory): void {
       expect((await b.proposals.get(proposal(1).id))?.status).toBe('rejected');
       const missing = await a.proposals.transition('pzzzzzzzzzzzzzzzzzzzzzzzz', ['pending'], (p) => p);
       expect(missing.ok ? 'ok' : missing.code).toBe('not_found');
+    });
+
+    it('keeps one 32-byte key per name, the same for the next handle', async () => {
+      const s = await open();
+      const k = await s.sharedKey('cursor.key');
+      expect(k.length).toBe(32);
+      expect(Buffer.from(await s.sharedKey('cursor.key')).equals(Buffer.from(k))).toBe(true);
+      expect(Buffer.from(await s.sharedKey('other')).equals(Buffer.from(k))).toBe(false);
+      if (!f.shared) await s.close();
+      const b = await reopen();
+      expect(Buffer.from(await b.sharedKey('cursor.key')).equals(Buffer.from(k))).toBe(true);
     });
 
     it('reports itself live, lists itself among the instances, and keeps the last GitHub budget seen', async () => {

@@ -2,6 +2,7 @@
 // refreshed on NOTIFY (within milliseconds) and checked on every heartbeat (notices are not replayed after a
 // reconnect); an instance whose heartbeat has not reached the store for `staleMs` reports itself silent, and agent
 // calls are refused until it is heard again.
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { fail, ok, type Result } from '../../core/index.js';
 import type { InstanceInfo, QuotaSighting, SharedState, StoreHealth } from '../types.js';
@@ -161,6 +162,14 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
         [staleMs / 1000],
       );
       return r.rows.map((x) => ({ id: x.id, version: x.version, startedAt: x.started_at.toISOString(), lastSeen: x.last_seen.toISOString() }));
+    },
+    async sharedKey(name) {
+      // The first instance's random bytes win; every later one reads them back.
+      await pool.query('INSERT INTO gb_keys (name, bytes) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, randomBytes(32)]);
+      const r = await pool.query<{ bytes: Buffer }>('SELECT bytes FROM gb_keys WHERE name = $1', [name]);
+      const k = r.rows[0]?.bytes;
+      if (!k || k.length !== 32) throw new Error(`shared key ${name} is missing or damaged in the store`);
+      return new Uint8Array(k);
     },
     sawQuota(q) {
       pending = q;

@@ -15,6 +15,8 @@ export const MIGRATIONS: readonly string[] = [
      status text NOT NULL, created_at text NOT NULL, body jsonb NOT NULL);
    CREATE UNIQUE INDEX gb_proposals_key ON gb_proposals (perimeter, kind, idempotency_key) WHERE idempotency_key IS NOT NULL;
    CREATE INDEX gb_proposals_list ON gb_proposals (perimeter, status, created_at);`,
+  // Keys every instance must share (the change-cursor seal).
+  `CREATE TABLE gb_keys (name text PRIMARY KEY, bytes bytea NOT NULL CHECK (length(bytes) = 32));`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
