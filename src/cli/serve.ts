@@ -162,7 +162,14 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   }
 
   const localRepos = [...configured.map((p) => p.repo), ...store.list().map((p) => p.repo), ...(here ? [here] : [])].filter((r) => r.startsWith('/'));
-  const upstreams = buildUpstreams({ token: o.token, githubUrl: o.githubUrl, localRepos, log: o.log, searchDir: join(o.stateDir, 'search') });
+  const upstreams = buildUpstreams({
+    token: o.token,
+    githubUrl: o.githubUrl,
+    localRepos,
+    log: o.log,
+    searchDir: join(o.stateDir, 'search'),
+    quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() },
+  });
   undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
 

@@ -55,7 +55,9 @@ export type StoreHealth = { readonly kind: 'live' } | { readonly kind: 'silent';
 /** GitHub's rate-limit budget as some instance last read it from a response. */
 export interface QuotaSighting {
   readonly remaining: number;
-  readonly resetAt: number;
+  readonly limit: number;
+  /** ISO time the budget resets. */
+  readonly resetAt: string;
 }
 
 /** The shared state of one instance: what it reads per call, and what it must agree on with the others. */

@@ -180,8 +180,14 @@ export function stateContract(name: string, factory: () => StateFactory): void {
       expect(s.health()).toEqual({ kind: 'live' });
       const list = await s.instances();
       expect(list.map((i) => i.version)).toContain('contract');
-      s.sawQuota({ remaining: 42, resetAt: 1_900_000_000 });
-      expect(s.quota()).toEqual({ remaining: 42, resetAt: 1_900_000_000 });
+      const q = { remaining: 42, limit: 5000, resetAt: '2030-01-01T00:00:00.000Z' };
+      s.sawQuota(q);
+      expect(s.quota()).toEqual(q);
+      if (f.shared) {
+        const b = await reopen();
+        await eventually(() => b.quota()?.remaining === 42);
+        expect(b.quota()).toEqual(q);
+      }
     });
   });
 }

@@ -79,14 +79,15 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
       const q = pending;
       pending = undefined;
       await pool.query(
-        `INSERT INTO gb_quota AS g (one, remaining, reset_at, seen_at) VALUES (true, $1, $2, now())
-         ON CONFLICT (one) DO UPDATE SET remaining = excluded.remaining, reset_at = excluded.reset_at, seen_at = now()`,
-        [q.remaining, q.resetAt],
+        `INSERT INTO gb_quota AS g (one, remaining, quota, reset_at, seen_at) VALUES (true, $1, $2, $3, now())
+         ON CONFLICT (one) DO UPDATE SET remaining = excluded.remaining, quota = excluded.quota, reset_at = excluded.reset_at, seen_at = now()`,
+        [q.remaining, q.limit, q.resetAt],
       );
     }
-    const q = await pool.query<{ remaining: number; reset_at: string }>('SELECT remaining, reset_at FROM gb_quota');
+    const q = await pool.query<{ remaining: number; quota: number; reset_at: string }>('SELECT remaining, quota, reset_at FROM gb_quota');
     const row = q.rows[0];
-    shared = row ? { remaining: row.remaining, resetAt: Number(row.reset_at) } : undefined;
+    // What this instance saw since the beat began is newer than the row read back.
+    if (!pending) shared = row ? { remaining: row.remaining, limit: row.quota, resetAt: row.reset_at } : undefined;
     const r = await perimeters.refresh();
     // A corrupt row is not "heard": the copy stays as it was and the silence bound runs out.
     if (!r.ok) throw new Error(r.message);

@@ -9,7 +9,7 @@ export const MIGRATIONS: readonly string[] = [
    INSERT INTO gb_revision (one, rev) VALUES (true, 0);
    CREATE TABLE gb_counters (key text PRIMARY KEY, window_start bigint NOT NULL, count integer NOT NULL, refused boolean NOT NULL DEFAULT false);
    CREATE TABLE gb_instances (id text PRIMARY KEY, version text NOT NULL, started_at timestamptz NOT NULL, last_seen timestamptz NOT NULL);
-   CREATE TABLE gb_quota (one boolean PRIMARY KEY DEFAULT true CHECK (one), remaining integer NOT NULL, reset_at bigint NOT NULL, seen_at timestamptz NOT NULL);`,
+   CREATE TABLE gb_quota (one boolean PRIMARY KEY DEFAULT true CHECK (one), remaining integer NOT NULL, quota integer NOT NULL, reset_at text NOT NULL, seen_at timestamptz NOT NULL);`,
   // Proposals (issue 14): the whole record in `body`; the columns a query filters or orders on are copied out of it.
   `CREATE TABLE gb_proposals (id text PRIMARY KEY, perimeter text NOT NULL, kind text NOT NULL, idempotency_key text,
      status text NOT NULL, created_at text NOT NULL, body jsonb NOT NULL);
