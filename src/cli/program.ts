@@ -182,17 +182,20 @@ export function buildProgram(io: ProgramIO): Command {
     audit
       .command(name)
       .description(what)
-      .option('--file <file>', 'ledger file (default: <state dir>/audit/audit.jsonl)')
-      .option('--state-dir <dir>', 'state dir holding the ledger')
+      .option('--file <file>', 'ledger file (default: <state dir>/audit/audit.jsonl); repeat it to read several instances\' ledgers as one', collect)
+      .option('--state-dir <dir>', 'state dir holding the ledger (repeatable, one per instance)', collect)
       .option('--perimeter <id>', 'only this perimeter')
       .option('--since <time>', 'only entries at or after this ISO time')
       .option('--verdict <v>', 'allow, deny, invisible or error')
       .option('--tool <name>', 'only this tool')
       .option('-n, --limit <n>', 'at most this many (the newest)', int('--limit'), name === 'tail' ? 20 : undefined)
       .option('--json', 'one JSON entry per line')
-      .action(async (o: { file?: string; stateDir?: string; perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean }) =>
-        printAudit(o.file ?? defaultLedgerFile(stateDirFrom(o.stateDir, io.env)), o, io.out),
-      );
+      .action(async (o: { file?: string[]; stateDir?: string[]; perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean }) => {
+        // Several instances keep one chain each: every ledger named is read, and the entries are merged by time.
+        const dirs = o.stateDir?.length ? o.stateDir : [undefined];
+        const files = [...(o.file ?? []), ...(o.file?.length && !o.stateDir?.length ? [] : dirs.map((d) => defaultLedgerFile(stateDirFrom(d, io.env))))];
+        return printAudit(files, o, io.out);
+      });
   }
 
   const perimeter = program.command('perimeter').description('Manage perimeters.');

@@ -278,7 +278,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   // Shared by every instance on the store (the file store: <state dir>/cursor.key, as before).
   cursorKey.loaded = cursorSeal(await state.sharedKey('cursor.key'));
   if (o.audit) {
-    const opened = await openAudit(o.audit, o.stateDir, o.log);
+    const opened = await openAudit(o.audit, await state.sharedKey('audit.salt'), o.log);
     audit = opened;
     undo.push(() => opened.ledger.close());
   }

@@ -204,6 +204,20 @@ describe('three instances on one store', () => {
     await client.close();
   });
 
+  it('answers who did what across all instances with one audit query; each instance chain verifies', async () => {
+    const files = inst.map((i) => join(i.stateDir, 'audit', 'audit.jsonl'));
+    const q = await runBuiltCli(['audit', 'query', ...files.flatMap((f) => ['--file', f]), '--perimeter', 'docs', '--tool', 'get_file', '--json']);
+    expect(q.code, q.stderr).toBe(0);
+    const rows = q.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(new Set(rows.map((r) => r.ledger)).size).toBe(3); // the round-robin calls landed in every instance's chain
+    const times = rows.map((r) => r.ts as string);
+    expect([...times].sort()).toEqual(times);
+    for (const f of files) {
+      const v = await runBuiltCli(['audit', 'verify', f]);
+      expect(v.code, v.stdout + v.stderr).toBe(0);
+    }
+  });
+
   it('status lists every instance alive on the store, with version and last heartbeat', async () => {
     const r = await runBuiltCli(['status', '--url', inst[0]!.url, '--token', CLUSTER_OPS_TOKEN]);
     expect(r.code, r.stderr).toBe(0);
