@@ -57,6 +57,11 @@ const int = (name: string) => (v: string) => {
   return n;
 };
 const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+// Commander quotes a rejected value in its error; for these options the value is a credential (a store URL carries a
+// password), so the quote is cut and the parser's own words (which never repeat the value) remain.
+const SECRET_OPTIONS = /(option '--(?:token|ops-token|store) <[^>]*>' (?:argument|value)) '[\s\S]*?' ((?:from env '[^']*' )?is invalid\.)/;
+const withoutSecrets = (s: string): string => s.replace(SECRET_OPTIONS, '$1 $2');
 const DEFAULT_URL = 'http://127.0.0.1:7400';
 const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
 
@@ -65,7 +70,7 @@ export function buildProgram(io: ProgramIO): Command {
   const program = new Command('git-blinder')
     .description('Blinders for AI coding agents: one MCP server, many perimeters over a git repository or GitHub.')
     .version(io.version)
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()), outputError: (s, write) => write(withoutSecrets(s)) })
     .showHelpAfterError()
     // Set before subcommands are created so they inherit it: usage errors reach main as CommanderError (exit 2).
     .exitOverride();
