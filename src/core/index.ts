@@ -26,3 +26,4 @@ export * from './changes.js';
 export * from './search.js';
 export * from './windows.js';
 export * from './proposal.js';
+export * from './paging.js';

@@ -2,6 +2,7 @@ import type * as z from 'zod/v4';
 import type { AgentBinding, Binding, ProposalChange, ProposalFacts, Scope, Target, ToolPolicy } from '../core/index.js';
 import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
 import type { AgentProposals } from './proposals.js';
+import { publish, type PublishedSchema } from './publish.js';
 
 /** Hints for clients; set explicitly on every tool because the protocol defaults are the pessimistic ones. */
 export interface Annotations {
@@ -82,6 +83,11 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   notFound(args: A): string;
   /** Present on writes that a perimeter may hold for approval. */
   readonly proposable?: Proposable<A>;
+  /**
+   * The text block a model reads: a compact rendering of the filtered value (structuredContent keeps the JSON),
+   * never larger than raw git's output for the same call. A function of the value alone, so it shows nothing more.
+   */
+  render(value: O): string;
 }
 
 /** A tool with its types erased, as the registry stores it. Arguments are validated by the schemas first. */
@@ -96,9 +102,13 @@ export interface AnyTool extends ToolPolicy<unknown> {
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;
   readonly proposable?: Proposable<unknown>;
+  render(value: unknown): string;
+  /** The schemas tools/list shows, compact and converted once (validation is still the zod schemas'). */
+  readonly published: { readonly agentInput: PublishedSchema; readonly rootInput: PublishedSchema; readonly output: PublishedSchema };
 }
 
 /** Declares a tool. The erasure is sound because the MCP layer only calls it with schema-validated arguments. */
 export function defineTool<A, R, O>(def: ToolDef<A, R, O>): AnyTool {
-  return def as unknown as AnyTool;
+  const published = { agentInput: publish(def.agentInput, 'input'), rootInput: publish(def.rootInput, 'input'), output: publish(def.output, 'output') };
+  return { ...(def as unknown as Omit<AnyTool, 'published'>), published };
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { field } from '../render.js';
 import { assertNever, ProposalId, ProposalStatus, type Proposal } from '../../core/index.js';
 
 /** The proposal id argument of the agent's proposal tools. */
@@ -41,3 +42,7 @@ export const proposalNotFound = (a: { proposal_id: string }): string => `Not fou
 
 /** True for strings shaped like our ids; anything else cannot name a proposal and is answered as not found. */
 export const looksLikeId = (s: string): boolean => ProposalId.safeParse(s).success;
+
+/** The text block of a proposal answer (the render contract of tools merged from main). */
+export const renderProposal = (o: ProposalOut): string =>
+  `proposal ${o.proposal_id} ${o.status}: ${field(o.summary)}${o.commit ? ` (commit ${o.commit})` : ''}${o.reason ? ` (${field(o.reason)})` : ''}\n`;

@@ -2,7 +2,7 @@ import * as z from 'zod/v4';
 import type { Proposal, Result } from '../../core/index.js';
 import type { ProposalError } from '../proposals.js';
 import { defineTool } from '../tool.js';
-import { agentView, looksLikeId, proposalNotFound, ProposalIdArg, ProposalOut } from './proposal-view.js';
+import { agentView, looksLikeId, proposalNotFound, ProposalIdArg, ProposalOut, renderProposal } from './proposal-view.js';
 
 type Args = { proposal_id: string };
 const input = z.strictObject({ proposal_id: ProposalIdArg });
@@ -17,6 +17,7 @@ export const proposalCancel = defineTool<Args, Result<Proposal, ProposalError>, 
   agentInput: input,
   rootInput: input,
   output: ProposalOut,
+  render: renderProposal,
   paths: () => [],
   rootTarget: () => ({ repo: '', ref: '' }),
   run: async (a, ctx) => {

@@ -1,7 +1,7 @@
 import * as z from 'zod/v4';
 import type { Proposal } from '../../core/index.js';
 import { defineTool } from '../tool.js';
-import { agentView, looksLikeId, proposalNotFound, ProposalIdArg, ProposalOut } from './proposal-view.js';
+import { agentView, looksLikeId, proposalNotFound, ProposalIdArg, ProposalOut, renderProposal } from './proposal-view.js';
 
 type Args = { proposal_id: string };
 const input = z.strictObject({ proposal_id: ProposalIdArg });
@@ -17,6 +17,7 @@ export const proposalStatus = defineTool<Args, Proposal | undefined, ProposalOut
   agentInput: input,
   rootInput: input,
   output: ProposalOut,
+  render: renderProposal,
   paths: () => [],
   rootTarget: () => ({ repo: '', ref: '' }),
   run: async (a, ctx) => {

@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import { judgeChange, normalizePath, ProposalStatus, structuralRefusal } from '../../core/index.js';
 import type { WriteResult } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool } from '../tool.js';
 import { checkLimits, checkSecrets, checkShape } from './push-checks.js';
 
@@ -18,7 +19,7 @@ const FileIn = z.strictObject({
 });
 
 const shape = {
-  message: z.string().min(1).max(MAX_MESSAGE_LENGTH).describe('Commit message.'),
+  message: z.string().min(1).max(MAX_MESSAGE_LENGTH),
   files: z.array(FileIn).max(MAX_FILES_PER_PUSH).default([]).describe('Files to create or replace.'),
   delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional().describe('Files to delete.'),
   reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why this change: shown to the person who approves it, when this perimeter requires approval.'),
@@ -57,7 +58,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Create, replace or delete files in ONE atomic commit on the bound branch. Every path must be writable in this perimeter, otherwise nothing is written. Where the perimeter requires approval, the commit is held as a proposal ({proposal_id, status: "pending"}) and lands only once a person approves it.',
+    'Create, replace or delete files in one atomic commit on the bound branch; a path you cannot write refuses it all. Where the perimeter requires approval, the commit is held as a proposal (proposal_id, status "pending") until a person approves it.',
   annotations: { title: 'Commit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape, true),
@@ -122,4 +123,8 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
       };
     },
   },
+  render: (o) =>
+    o.proposal_id !== undefined
+      ? `proposal ${o.proposal_id} ${o.status ?? 'pending'} on ${field(o.branch)}${o.summary ? `: ${field(o.summary)}` : ''}\n`
+      : `committed ${o.commit ?? ''} on ${field(o.branch)}: ${o.files_written ?? 0} written, ${o.files_deleted ?? 0} deleted\n`,
 });
