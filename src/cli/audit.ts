@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { keyIdOf, openLedger, queryLedger, type Ledger } from '../audit/index.js';
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
+import type { ProposalEvent } from '../registry/proposals.js';
 import { CliError } from './client.js';
 import { jsonText, table } from './table.js';
 
@@ -19,6 +20,8 @@ export interface Audit {
   readonly ledger: Ledger;
   record(r: CallRecord): void;
   recordApi(r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }): void;
+  /** One proposal transition (proposed, approved, applying, applied, failed, rejected, cancelled, expired). */
+  recordProposal(e: ProposalEvent): void;
   state(): Record<string, unknown>;
 }
 
@@ -82,6 +85,21 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
         refused ? { lane: 'bulk', coalesce: `${r.source}\u0000${r.status}` } : {},
       );
     },
+    recordProposal: ({ proposal: p, event, by }) =>
+      void ledger.append({
+        surface: by === 'agent' ? 'agent' : 'api',
+        perimeter: p.perimeter,
+        branch: p.branch,
+        tool: `proposal.${event}`,
+        client: by.slice(0, 256),
+        verdict: event === 'failed' ? 'error' : event === 'rejected' || event === 'cancelled' || event === 'expired' ? 'deny' : 'allow',
+        result: event,
+        bytes: 0,
+        durationMs: 0,
+        ...(p.status === 'applied' ? { commit: p.commit } : {}),
+        paths: [...p.facts.paths],
+        args: { proposal: p.id, hash: p.hash, base: p.base },
+      }),
     state: () => {
       const s = ledger.state();
       return {

@@ -60,6 +60,7 @@ export async function main(argv: string[]): Promise<void> {
       sessionIdleSeconds: f.sessionIdle,
       store: f.store,
       storeSilenceSeconds: f.storeSilence,
+      proposalTtlSeconds: f.proposalTtl,
       cwd: process.cwd(),
       home: homedir(),
       version: v,

@@ -1,4 +1,4 @@
-import type { Perimeter } from '../core/index.js';
+import { AGENT_ONLY_TOOLS, type Perimeter } from '../core/index.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { apiClient, CliError, type ApiClient } from './client.js';
 import { readStored } from './ops-token.js';
@@ -31,7 +31,9 @@ const print = (out: Out, json: boolean | undefined, value: unknown, human: () =>
 
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
-  const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: t.agentSurface ? 'agent+root' : 'root only', access: t.access, description: t.description }));
+  const surfaceOf = (t: (typeof ALL_TOOLS)[number]) =>
+    AGENT_ONLY_TOOLS.includes(t.name) ? 'agent (approval perimeters)' : t.agentSurface ? 'agent+root' : 'root only';
+  const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: surfaceOf(t), access: t.access, description: t.description }));
   print(out, json, { tools: rows }, () => table(['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'], rows.map((r) => [r.name, r.surface, r.access, r.description])));
 }
 

@@ -6,6 +6,7 @@ import { defaultLedgerFile, printAudit } from './audit.js';
 import { CliError, type ApiClient } from './client.js';
 import { isLocalRepo, resolveLocalPath } from './config.js';
 import type { Level } from './log.js';
+import { proposalCommands } from './commands/proposal.js';
 import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
 import { stateDirFrom } from './paths.js';
 import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret, storeUrl } from './serve-flags.js';
@@ -40,6 +41,7 @@ export interface ServeFlags {
   openPerimeters: boolean;
   private?: string[];
   sessionIdle: number;
+  proposalTtl?: number;
   logLevel: Level;
   audit: boolean;
   auditDir?: string;
@@ -114,6 +116,7 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--open-perimeters', 'serve perimeter URLs without agent keys (V0 behaviour; loopback only)', false)
     .option('--private <glob>', 'extra privacy pattern hidden in every perimeter (repeatable)', collectNonEmpty('--private'))
     .option('--session-idle <seconds>', 'close MCP sessions idle this long', intIn('--session-idle', 1, 7 * 24 * 3600, 'a number of seconds from 1 to 604800'), 1800)
+    .option('--proposal-ttl <seconds>', 'how long a proposal waits for approval before it expires (default 86400)', intIn('--proposal-ttl', 1, 365 * 24 * 3600, 'a number of seconds from 1 to 31536000'))
     .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL').argParser(logLevel))
     .addOption(
       new Option('--store <url>', 'shared state for several instances: postgres://user:pass@host/db (default: the file store in the state dir)')
@@ -212,9 +215,11 @@ export function buildProgram(io: ProgramIO): Command {
       .option('--read <glob>', 'readable paths (repeat the flag for each glob)', collect)
       .option('--write <glob>', 'writable paths (repeat the flag for each glob)', collect)
       .option('--tools <list>', 'comma-separated tool subset (default: the agent catalogue)')
-      .option('--branch <name>', 'extra allowlisted branch (repeatable; must exist)', collect),
-  ).action(async (id: string, o: OpsOptions & { repo: string; read?: string[]; write?: string[]; tools?: string; branch?: string[] }) => {
+      .option('--branch <name>', 'extra allowlisted branch (repeatable; must exist)', collect)
+      .addOption(new Option('--approval-push <mode>', 'push_files lands at once (none) or waits for a person (required)').choices(['none', 'required'])),
+  ).action(async (id: string, o: OpsOptions & { repo: string; read?: string[]; write?: string[]; tools?: string; branch?: string[]; approvalPush?: 'none' | 'required' }) => {
     const body: Record<string, unknown> = { id, repo: repoArg(o.repo), read: o.read ?? [], write: o.write ?? [] };
+    if (o.approvalPush) body.approval = { push_files: o.approvalPush };
     const tools = o.tools?.split(',').map((t) => t.trim()).filter(Boolean);
     if (tools) body.tools = tools;
     if (o.branch) body.branches = o.branch;
@@ -262,6 +267,8 @@ export function buildProgram(io: ProgramIO): Command {
   ops(commits.command('show <id> <sha>').description('Show a commit cut to the perimeter.').option('--branch <name>', 'allowlisted branch')).action(
     async (id: string, sha: string, o: OpsOptions & { branch?: string }) => operator.commitsShow(await clientFor(o), io.out, id, sha, o.branch, o.json),
   );
+
+  proposalCommands(program, ops, (o) => clientFor(o as OpsOptions), io.out);
 
   return program;
 }

@@ -12,6 +12,7 @@ import type { CursorSeal } from '../registry/index.js';
 import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
+import { openProposals } from './proposals.js';
 import { CliError } from './client.js';
 import { loadConfig, type BootConfig } from './config.js';
 import { keyHint } from './hints.js';
@@ -39,6 +40,8 @@ export interface ServeOptions {
   readonly store?: string | undefined;
   /** Longest silence of the shared store before agent calls are refused. */
   readonly storeSilenceSeconds?: number | undefined;
+  /** How long a proposal waits for a decision (default 24 h). */
+  readonly proposalTtlSeconds?: number | undefined;
   readonly cwd: string;
   readonly home: string;
   readonly version: string;
@@ -198,6 +201,18 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     open: (token) => cursorKey.loaded?.open(token),
   };
 
+  const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
+  const proposals = await openProposals({
+    store: state.proposals,
+    perimeters: store,
+    upstreamFor: upstreams.upstreamFor,
+    log: o.log,
+    policy,
+    ttlSeconds: o.proposalTtlSeconds,
+    record: (r) => audit?.record(r),
+    audit: (e) => audit?.recordProposal(e),
+  });
+
   let publicUrl = '';
   const app = createApp({
     store,
@@ -213,6 +228,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       limiter: new RateLimiter(),
       gate: new Gate(),
       cursors,
+      proposals,
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
     storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
@@ -224,7 +240,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     rootEnabled: o.root,
     openPerimeters: o.openPerimeters,
     ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
-    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } },
+    policy,
     sessionIdleMs: o.sessionIdleSeconds * 1000,
     stateDir: o.stateDir,
   });
@@ -282,6 +298,13 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     audit = opened;
     undo.push(() => opened.ledger.close());
   }
+  // What a previous process left half-done is settled (from the branch, never by re-running) before anything is served.
+  const settled = await proposals.reconcile();
+  if (settled > 0) o.log('info', 'proposals reconciled at start', { count: settled });
+  // Reads expire overdue proposals too; the sweep makes the ledger say so even when nobody looks.
+  const sweep = setInterval(() => void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) })), 60_000);
+  sweep.unref();
+  undo.push(async () => clearInterval(sweep));
   ready = true;
 
   // One write, so a reader that waits for "listening on" has the whole announcement (keys, hints) with it.

@@ -86,7 +86,9 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
 export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean }): boolean {
   if (binding.surface === 'root') return !AGENT_ONLY_TOOLS.includes(tool.name);
   if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
-  // A perimeter that grants push_files can always follow up on what push_files proposed.
-  if (AGENT_ONLY_TOOLS.includes(tool.name) && binding.granted?.has('push_files')) return true;
+  // Only where writes wait for approval, and then always with push_files: an agent can follow up on what it proposed.
+  if (AGENT_ONLY_TOOLS.includes(tool.name)) {
+    return binding.approval.push_files === 'required' && (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name));
+  }
   return binding.granted === undefined || binding.granted.has(tool.name);
 }

@@ -8,6 +8,7 @@ import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream
 import { bearerOf, sameSecret } from './auth.js';
 import type { Endpoint } from './endpoint.js';
 import { issueKey, publicKeys } from './keys.js';
+import { proposalRoutes } from './api/proposals.js';
 import { outcomeFailure, statusFor, upstreamStatus, type HttpFailure } from './status.js';
 
 export interface ApiDeps {
@@ -181,6 +182,8 @@ export function apiRouter(deps: ApiDeps): Router {
     if (typeof req.query.repo !== 'string') return fail(res, 'bad_request', 'Give ?repo=<owner/name or local path>.');
     return branches(req.query.repo, res);
   });
+
+  r.use(proposalRoutes({ proposals: deps.invoke.proposals, perimeters: () => deps.store.list(), upstreamFor: deps.upstreamFor }));
 
   r.use((_req, res) => fail(res, 'not_found', 'No such API route.'));
   return r;

@@ -69,6 +69,9 @@ function pathsOf(tool: AnyTool, args: unknown): string[] {
   }
 }
 
+/** True when the call names a path to write (decide already validated the paths). */
+const writesPaths = (tool: AnyTool, args: unknown): boolean => tool.paths(args).some((p) => p.role === 'write');
+
 const BUDGETS = {
   calls: { windowMs: 60_000, limit: (b: AgentBinding) => b.limits.calls_per_minute ?? DEFAULT_LIMITS.calls_per_minute },
   commits: { windowMs: 3_600_000, limit: (b: AgentBinding) => b.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour },
@@ -233,8 +236,9 @@ async function run(
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);
   // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
-  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool.proposable, args, ctx, binding, deps, client);
-  const commitsSpent = tool.access === 'write' ? await budgetSpent(deps, binding, 'commits') : undefined;
+  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool, tool.proposable, args, ctx, binding, deps, client);
+  // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
+  const commitsSpent = tool.access === 'write' && writesPaths(tool, args) ? await budgetSpent(deps, binding, 'commits') : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
   const raw = await tool.run(args, ctx);
   if (!raw.ok) {
@@ -266,6 +270,7 @@ async function run(
 
 /** Holds an allowed write for approval: the answer names the proposal; nothing is written. */
 async function propose(
+  tool: AnyTool,
   proposable: Proposable<unknown>,
   args: unknown,
   ctx: ToolContext,
@@ -293,7 +298,7 @@ async function propose(
   if (!made.ok) return deny('refused', made.message);
   const p = made.value;
   const value = { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary };
-  const text = JSON.stringify(value);
+  const text = tool.render(value);
   return { kind: 'propose', value, text, bytes: Buffer.byteLength(text), proposal: p.id };
 }
 

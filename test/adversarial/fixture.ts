@@ -165,10 +165,10 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: local });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });

@@ -15,6 +15,7 @@ import { searchAttacks } from './attacks-search.js';
 import { structureAttacks } from './attacks-structure.js';
 import { resourceAttacks } from './attacks-resources.js';
 import { writeAttacks } from './attacks-writes.js';
+import { proposalAttacks } from './attacks-proposals.js';
 import type { Ctx } from './context.js';
 import { startFixture, type Fixture } from './fixture.js';
 import { Ledger } from './harness.js';
@@ -58,7 +59,7 @@ describe('adversarial perimeter', () => {
       const ctx = contexts.get(kind);
       if (!ctx) throw new Error(`no fixture for ${kind}`);
       const broken = await ledger.runLegit(kind, legitUses(ctx));
-      const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...pagingAttacks(ctx)], 4);
+      const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...pagingAttacks(ctx), ...proposalAttacks(ctx)], 4);
       const http = await ledger.runAttacks(kind, [...httpAttacks(ctx), ...pivotAttacks(ctx)], 4);
       // Structure attacks first: they rely on fixture files that later write attacks delete.
       const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx), ...oracleWriteAttacks(ctx)]);

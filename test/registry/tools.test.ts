@@ -24,7 +24,7 @@ describe('every tool', () => {
       expect(AGENT_CATALOGUE).not.toContain(name);
       expect(ALL_TOOLS.find((t) => t.name === name)?.agentSurface).toBe(false);
     }
-    expect(AGENT_CATALOGUE).toEqual(['get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'list_commits', 'get_commit']);
+    expect(AGENT_CATALOGUE).toEqual(['get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'proposal_status', 'proposal_cancel', 'list_commits', 'get_commit']);
   });
 
   it('never lets an agent name a repository, ref or branch', () => {

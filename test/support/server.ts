@@ -14,6 +14,9 @@ import { openStore } from '../../src/state/file/index.js';
 import type { PerimeterStore } from '../../src/state/types.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
+import { proposalApplier } from '../../src/mcp/proposal-apply.js';
+import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
+import { openFileProposalStore } from '../../src/state/file/proposals.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789';
 
@@ -23,6 +26,10 @@ export interface TestServer {
   readonly store: PerimeterStore;
   readonly stateDir: string;
   readonly records: CallRecord[];
+  /** How the server picks an upstream for a repository (to build a second service over the same parts). */
+  readonly upstreamFor: UpstreamFor;
+  /** The proposal service, when the server was started with `proposals`. */
+  readonly proposals?: ProposalService;
   /** Creates a perimeter through the same service the API uses. */
   perimeter(spec: Record<string, unknown>): Promise<void>;
   /** Connects a real MCP client to a path such as `/mcp/infra`. */
@@ -54,6 +61,8 @@ export interface TestServerOptions {
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
+  /** Keeps proposals (file store in the state dir) so approval-mode perimeters work; the service is `srv.proposals`. */
+  proposals?: { ttlMs?: number; now?: () => number; audit?: (e: ProposalEvent) => void };
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -65,6 +74,20 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const upstreamFor: UpstreamFor = opts.upstreamFor ?? (() => local);
   const records: CallRecord[] = [];
   let url = '';
+  let proposals: ProposalService | undefined;
+  if (opts.proposals) {
+    const opened = await openFileProposalStore(stateDir);
+    if (!opened.ok) throw new Error(opened.message);
+    const po = opts.proposals;
+    proposals = proposalService({
+      store: opened.value,
+      perimeter: (id) => store.get(id),
+      ...proposalApplier({ upstreamFor, log: () => undefined, ...(opts.policy ? { policy: opts.policy } : {}), record: (r) => records.push(r) }),
+      audit: po.audit ?? (() => undefined),
+      ...(po.ttlMs === undefined ? {} : { ttlMs: po.ttlMs }),
+      ...(po.now === undefined ? {} : { now: po.now }),
+    });
+  }
   const app = createApp({
     store,
     upstreamFor,
@@ -80,6 +103,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
+      ...(proposals ? { proposals } : {}),
     },
     version: 'test',
     publicUrl: () => url,
@@ -106,6 +130,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     store,
     stateDir,
     records,
+    upstreamFor,
+    ...(proposals ? { proposals } : {}),
     async perimeter(spec) {
       const out = await service.create(spec);
       if (!out.ok) throw new Error(out.message);

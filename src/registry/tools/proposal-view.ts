@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
-import { field } from '../render.js';
 import { assertNever, ProposalId, ProposalStatus, type Proposal } from '../../core/index.js';
+import { field } from '../render.js';
 
 /** The proposal id argument of the agent's proposal tools. */
 export const ProposalIdArg = z.string().min(1).max(64).describe('The proposal_id push_files answered.');
@@ -37,12 +37,14 @@ export function agentView(p: Proposal): ProposalOut {
   }
 }
 
+/** The text block of a proposal answer: one line, plus the commit or the reason once there is one. */
+export function renderProposal(o: ProposalOut): string {
+  const tail = o.commit !== undefined ? `\ncommit ${o.commit}` : o.reason !== undefined ? `\nreason: ${field(o.reason)}` : '';
+  return `proposal ${o.proposal_id} ${o.status}: ${field(o.summary)} (expires ${o.expires_at})${tail}\n`;
+}
+
 /** The one not-found answer for a proposal id, from the argument alone: another perimeter's reads exactly the same. */
 export const proposalNotFound = (a: { proposal_id: string }): string => `Not found: proposal "${a.proposal_id}".`;
 
 /** True for strings shaped like our ids; anything else cannot name a proposal and is answered as not found. */
 export const looksLikeId = (s: string): boolean => ProposalId.safeParse(s).success;
-
-/** The text block of a proposal answer (the render contract of tools merged from main). */
-export const renderProposal = (o: ProposalOut): string =>
-  `proposal ${o.proposal_id} ${o.status}: ${field(o.summary)}${o.commit ? ` (commit ${o.commit})` : ''}${o.reason ? ` (${field(o.reason)})` : ''}\n`;

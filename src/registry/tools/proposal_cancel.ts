@@ -9,7 +9,8 @@ const input = z.strictObject({ proposal_id: ProposalIdArg });
 
 export const proposalCancel = defineTool<Args, Result<Proposal, ProposalError>, ProposalOut>({
   name: 'proposal_cancel',
-  access: 'read',
+  // A state change (of the proposal, never of the repository): it names no path, so it spends no commit.
+  access: 'write',
   agentSurface: true,
   pathMode: 'all',
   description: 'Withdraws a pending proposal this perimeter made; it will never be applied. A decided proposal cannot be cancelled.',
@@ -17,7 +18,6 @@ export const proposalCancel = defineTool<Args, Result<Proposal, ProposalError>, 
   agentInput: input,
   rootInput: input,
   output: ProposalOut,
-  render: renderProposal,
   paths: () => [],
   rootTarget: () => ({ repo: '', ref: '' }),
   run: async (a, ctx) => {
@@ -39,4 +39,5 @@ export const proposalCancel = defineTool<Args, Result<Proposal, ProposalError>, 
     }
   },
   notFound: proposalNotFound,
+  render: renderProposal,
 });

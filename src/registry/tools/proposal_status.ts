@@ -12,12 +12,11 @@ export const proposalStatus = defineTool<Args, Proposal | undefined, ProposalOut
   agentSurface: true,
   pathMode: 'all',
   description:
-    'The status of a proposal this perimeter made (push_files where approval is required): pending, approved, applying, applied (with its commit), failed or rejected (with the reason), cancelled or expired. Poll it after proposing.',
+    'Status of a proposal push_files made here: pending, applied (with its commit), rejected or failed (with the reason), cancelled, expired. Poll it after proposing.',
   annotations: { title: 'Proposal status', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: input,
   rootInput: input,
   output: ProposalOut,
-  render: renderProposal,
   paths: () => [],
   rootTarget: () => ({ repo: '', ref: '' }),
   run: async (a, ctx) => {
@@ -26,4 +25,5 @@ export const proposalStatus = defineTool<Args, Proposal | undefined, ProposalOut
   },
   filter: (p) => (p === undefined ? { kind: 'not_found' } : { kind: 'ok', value: agentView(p) }),
   notFound: proposalNotFound,
+  render: renderProposal,
 });

@@ -22,13 +22,13 @@ const shape = {
   message: z.string().min(1).max(MAX_MESSAGE_LENGTH),
   files: z.array(FileIn).max(MAX_FILES_PER_PUSH).default([]).describe('Files to create or replace.'),
   delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional().describe('Files to delete.'),
-  reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why this change: shown to the person who approves it, when this perimeter requires approval.'),
+  reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why; shown to the approver where approval is required.'),
   idempotency_key: z
     .string()
     .min(1)
     .max(128)
     .optional()
-    .describe('When this perimeter requires approval: retrying with the same key returns the same proposal instead of a new one.'),
+    .describe('Approval only: a retry with the same key returns the same proposal.'),
 };
 type Args = { message: string; files: z.infer<typeof FileIn>[]; delete?: string[] | undefined; reason?: string | undefined; idempotency_key?: string | undefined };
 
@@ -58,7 +58,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Create, replace or delete files in one atomic commit on the bound branch; a path you cannot write refuses it all. Where the perimeter requires approval, the commit is held as a proposal (proposal_id, status "pending") until a person approves it.',
+    'Create, replace or delete files in one atomic commit on the bound branch; a path you cannot write refuses it all. Where approval is required it is held as a pending proposal until a person approves.',
   annotations: { title: 'Commit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape, true),
@@ -125,6 +125,6 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   },
   render: (o) =>
     o.proposal_id !== undefined
-      ? `proposal ${o.proposal_id} ${o.status ?? 'pending'} on ${field(o.branch)}${o.summary ? `: ${field(o.summary)}` : ''}\n`
-      : `committed ${o.commit ?? ''} on ${field(o.branch)}: ${o.files_written ?? 0} written, ${o.files_deleted ?? 0} deleted\n`,
+      ? `proposal ${o.proposal_id} ${o.status ?? 'pending'} on ${field(o.branch)}: ${field(o.summary ?? '')}\n`
+      : `committed ${o.commit} on ${field(o.branch)}: ${o.files_written} written, ${o.files_deleted} deleted\n`,
 });
