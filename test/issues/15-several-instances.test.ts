@@ -40,6 +40,11 @@ beforeAll(async () => {
       `    repo: ${repo.dir}`,
       '    read: ["docs/**"]',
       '    limits: { calls_per_minute: 6 }',
+      '  reviewed:',
+      `    repo: ${repo.dir}`,
+      '    read: ["docs/**"]',
+      '    write: ["docs/**"]',
+      '    approval: { push_files: required }',
       '',
     ].join('\n'),
   );
@@ -184,6 +189,29 @@ describe('three instances on one store', () => {
     expect(next.structured.fresh_instance).toBe(false);
     await a.close();
     await b.close();
+  });
+
+  it('holds a push made on one instance as a proposal every instance sees; approved on another, it lands once', async () => {
+    const k = (await api(inst[0]!.url, 'POST', '/perimeters/reviewed/keys')).json.key;
+    const agent = await agentWithin(1000, inst[1]!.url, '/mcp/reviewed', k);
+    const held = await agent.call('push_files', { message: 'reviewed change', files: [{ path: 'docs/reviewed.md', content: 'ok\n' }] });
+    expect(held.isError, held.text).toBe(false);
+    const id = held.structured.proposal_id as string;
+    expect(held.structured.status).toBe('pending');
+    // Listed by another instance at once: proposals are read from the store, never from a copy.
+    const listed = await api(inst[2]!.url, 'GET', '/proposals/' + id);
+    expect(listed.status).toBe(200);
+    const approved = await api(inst[2]!.url, 'POST', `/proposals/${id}/approve`, {});
+    expect(approved.status, JSON.stringify(approved.json)).toBe(200);
+    // A second approval elsewhere is refused, not applied twice.
+    const again = await api(inst[0]!.url, 'POST', `/proposals/${id}/approve`, {});
+    expect(again.status).toBe(409);
+    expect((await repo.git('show', 'main:docs/reviewed.md')).trim()).toBe('ok');
+    const log = await repo.git('log', '--format=%s', 'main');
+    expect(log.split('\n').filter((l) => l.startsWith('reviewed change'))).toHaveLength(1);
+    const seen = await (await agentWithin(1000, inst[0]!.url, '/mcp/reviewed', k)).call('proposal_status', { proposal_id: id });
+    expect(seen.structured?.status).toBe('applied');
+    await agent.close();
   });
 
   it('answers a 2025-era session on its own instance only; another one says unknown session', async () => {
