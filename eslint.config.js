@@ -128,6 +128,12 @@ export default tseslint.config(
     ...frameworks('the PostgreSQL state adapter'),
     ...notFrom('the PostgreSQL state adapter', 'file', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
   ]),
+  // The write port is types only, like the read port (its adapter, localfs/writes, falls under the block above).
+  restrict(['src/workspace/writes.ts'], [
+    nodeBuiltins,
+    ...frameworks('the workspace write port'),
+    ...notFrom('the workspace write port', 'gitcli', 'localfs', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
   restrict(['src/audit/**/*.ts'], [
     ...frameworks('src/audit'),
     ...notFrom('src/audit', 'upstream', 'registry', 'mcp', 'http', 'cli'),
