@@ -24,5 +24,6 @@ export * from './commitlinks.js';
 export * from './window.js';
 export * from './changes.js';
 export * from './search.js';
+export * from './windows.js';
 export * from './proposal.js';
 export * from './paging.js';

@@ -3,7 +3,7 @@ import type { Binding, Perimeter } from '../core/index.js';
 import { invoke, type InvokeDeps } from '../mcp/index.js';
 import { toolNamed } from '../registry/index.js';
 import type { PerimeterService } from '../registry/perimeters.js';
-import type { PerimeterStore } from '../registry/store.js';
+import type { PerimeterStore } from '../state/types.js';
 import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import { bearerOf, sameSecret } from './auth.js';
 import type { Endpoint } from './endpoint.js';

@@ -10,7 +10,8 @@ import type { ServerPolicy } from '../../src/core/index.js';
 import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
 import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
-import { openStore, type PerimeterStore } from '../../src/registry/store.js';
+import { openStore } from '../../src/state/file/index.js';
+import type { PerimeterStore, StoreHealth } from '../../src/state/types.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
 import { proposalApplier } from '../../src/mcp/proposal-apply.js';
@@ -57,6 +58,8 @@ export interface TestServerOptions {
   openPerimeters?: boolean;
   limiter?: RateLimiter;
   gate?: Gate;
+  /** The shared store's health as invoke sees it (the fail-closed tests make it silent). */
+  health?: () => StoreHealth;
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
@@ -100,6 +103,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         opts.record?.(r);
       },
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
+      ...(opts.health ? { health: opts.health } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
       ...(proposals ? { proposals } : {}),
