@@ -1,10 +1,10 @@
 // The file adapter's perimeter store: one JSON file in the state dir, written atomically, for one process.
-import { mkdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/v4';
-import { describeIssues, fail, ok, Perimeter, type Result } from '../../core/index.js';
+import { fail, ok, Perimeter, type Result } from '../../core/index.js';
 import type { PerimeterStore } from '../types.js';
-import { writeAtomic } from './atomic.js';
+import { readStateFile, writeAtomic } from './atomic.js';
 
 const STATE_FILE = 'perimeters.json';
 
@@ -20,25 +20,9 @@ export async function openStore(stateDir: string | undefined): Promise<Result<Pe
   const file = stateDir === undefined ? undefined : join(stateDir, STATE_FILE);
   if (stateDir !== undefined && file !== undefined) {
     await mkdir(stateDir, { recursive: true, mode: 0o700 });
-    let text: string | undefined;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    if (text !== undefined) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return fail('corrupt_state', `State file ${file} is not valid JSON. Restore it from a backup or move it away to start empty.`);
-      }
-      const parsed = StateFile.safeParse(json);
-      if (!parsed.success) {
-        return fail('corrupt_state', `State file ${file} is invalid (${describeIssues(parsed.error)}). Restore it or move it away to start empty.`);
-      }
-      for (const p of parsed.data.perimeters) perimeters.set(p.id, p);
-    }
+    const read = await readStateFile(file, StateFile, 'State file');
+    if (!read.ok) return read;
+    for (const p of read.value?.perimeters ?? []) perimeters.set(p.id, p);
   }
 
   let rev = 0;
