@@ -24,3 +24,7 @@ export * from './commitlinks.js';
 export * from './window.js';
 export * from './changes.js';
 export * from './search.js';
+export * from './workspace-status.js';
+export * from './workspace-diff.js';
+export * from './workspace-conflicts.js';
+export * from './workspace-integrity.js';
