@@ -14,7 +14,7 @@ export interface RawDiffFile {
   readonly path: string;
   /** The source of a rename or copy. */
   readonly previous_path?: string;
-  readonly status: 'added' | 'modified' | 'deleted' | 'renamed' | 'copied' | 'type_changed';
+  readonly status: 'added' | 'modified' | 'deleted' | 'renamed' | 'copied' | 'type_changed' | 'unmerged';
   readonly additions: number;
   readonly deletions: number;
   readonly binary: boolean;

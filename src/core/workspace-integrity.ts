@@ -1,8 +1,7 @@
 // Submodules and working-tree integrity as one perimeter sees them. Pure: the adapter's records in, the window's out.
-// A symlink side whose target is not readable does not exist here, as it does not for get_file: a link retargeted
+// A symlink side whose resolved target is not readable does not exist here, as it does not for get_file: a link retargeted
 // from a readable file to a hidden one reads as a deletion, never as "changed to something you cannot see".
 import type { Scope } from './scope.js';
-import { linkServable } from './symlink.js';
 
 /** A gitlink in the bound head and what is checked out at its path. */
 export interface RawSubmodule {
@@ -29,11 +28,14 @@ export function cutSubmodules(subs: readonly RawSubmodule[], scope: Scope): Subm
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
-/** One side of an integrity record: mode, object id (git's hash of the content) and, for a link, its target text. */
+/**
+ * One side of an integrity record: mode, object id (git's hash of the content) and, for a link, the repository path
+ * it resolves to (null when it leaves the tree, dangles or loops; the caller resolves it, hop by hop).
+ */
 export interface IntegritySide {
   readonly mode: string;
   readonly sha: string;
-  readonly link_target?: string;
+  readonly resolves_to?: string | null;
 }
 
 /** A tracked or untracked file whose working-tree state differs from the bound head (absent side = no such file). */
@@ -56,7 +58,7 @@ const LINK_MODE = '120000';
 
 function seen(path: string, side: IntegritySide | undefined, scope: Scope): IntegritySide | undefined {
   if (side === undefined) return undefined;
-  if (side.mode === LINK_MODE && !linkServable(path, side.link_target ?? '', scope)) return undefined;
+  if (side.mode === LINK_MODE && !(scope.canRead(path) && typeof side.resolves_to === 'string' && scope.canRead(side.resolves_to))) return undefined;
   return side;
 }
 
