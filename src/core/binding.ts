@@ -13,6 +13,13 @@ export interface AgentBinding {
   readonly perimeterId: string;
   readonly repo: string;
   readonly branch: string;
+  /** Every branch the perimeter allowlists (conflict_preflight may name them; nothing else is a branch here). */
+  readonly branches: readonly string[];
+  /**
+   * True when the bound branch is checked out in a working tree of the repository (set by the composition from a
+   * cached `git worktree list`): only then are the workspace tools listed.
+   */
+  readonly worktree?: boolean;
   /** Tool names granted by the perimeter, or undefined for "the agent catalogue". */
   readonly granted: ReadonlySet<string> | undefined;
   readonly scope: Scope;
@@ -59,6 +66,7 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
     perimeterId: perimeter.id,
     repo: perimeter.repo,
     branch: bound,
+    branches: [...perimeter.branches],
     granted: perimeter.tools ? new Set(perimeter.tools) : undefined,
     scope: withPrivacy(scopeOf(perimeter), zones, { writeGrant: protect.isGranted }),
     readGlobs: perimeter.read,
@@ -73,9 +81,13 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
   });
 }
 
-/** True when the tool appears on this binding's surface. */
-export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean }): boolean {
+/**
+ * True when the tool appears on this binding's surface. A workspace tool appears on an agent surface only where the
+ * bound branch is checked out; elsewhere it is as unknown as a tool that does not exist.
+ */
+export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean; requires?: 'worktree' }): boolean {
   if (binding.surface === 'root') return true;
   if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
+  if (tool.requires === 'worktree' && binding.worktree !== true) return false;
   return binding.granted === undefined || binding.granted.has(tool.name);
 }

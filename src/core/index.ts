@@ -28,3 +28,4 @@ export * from './workspace-status.js';
 export * from './workspace-diff.js';
 export * from './workspace-conflicts.js';
 export * from './workspace-integrity.js';
+export * from './codeowners.js';

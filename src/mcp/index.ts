@@ -6,3 +6,4 @@ export { createSessionServer, SERVER_NAME, type SessionServerOptions } from './s
 export { agentMessage } from './messages.js';
 export { DEFAULT_LIMITS, Gate, RateLimiter } from './limits.js';
 export { cursorSeal } from './cursor.js';
+export { worktreeLookup, withWorktree, WORKTREE_TTL_MS, type WorktreeLookup } from './worktrees.js';

@@ -1,6 +1,7 @@
 import { answerCap, assertNever, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
 import type { AnyTool, CursorSeal, Log, ToolContext } from '../registry/index.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
+import type { Workspace } from '../workspace/types.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 import { auditOf, type CallOutcome } from './outcome.js';
@@ -33,6 +34,8 @@ export interface InvokeDeps {
   readonly now?: () => number;
   /** Seals change cursors (src/mcp/cursor.ts over the state dir's key); absent = changes_since is refused. */
   readonly cursors?: CursorSeal;
+  /** Working trees of local repositories (the workspace tools); absent = those tools answer not found. */
+  readonly workspace?: Workspace;
 }
 
 const invisible = (message: string): CallOutcome => ({ kind: 'invisible', message });
@@ -195,6 +198,7 @@ async function run(
         : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
     log: deps.log,
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
+    ...(deps.workspace ? { workspace: deps.workspace } : {}),
   };
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);

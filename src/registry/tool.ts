@@ -1,6 +1,7 @@
 import type * as z from 'zod/v4';
 import type { Binding, Scope, Target, ToolPolicy } from '../core/index.js';
 import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
+import type { Workspace } from '../workspace/types.js';
 
 /** Hints for clients; set explicitly on every tool because the protocol defaults are the pessimistic ones. */
 export interface Annotations {
@@ -34,6 +35,8 @@ export interface ToolContext {
   readonly log: Log;
   /** Seals change cursors under the server's key; absent where the composition gave none (changes_since refuses). */
   readonly cursors?: CursorSeal;
+  /** Working trees of local repositories; absent where the composition gave none (workspace tools answer not found). */
+  readonly workspace?: Workspace;
 }
 
 /** The agent-facing result of a tool, before MCP framing. */

@@ -3,6 +3,7 @@ import { answerCap, lineWindow, serveRead, wantsWindow, type LineWindowRequest, 
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
+import { Source, WORKTREE_READ_BYTES, worktreeReads } from '../workspace.js';
 
 /** Largest line number accepted; a bound so a schema can state it, far above any file served whole. */
 const MAX_LINE = 100_000_000;
@@ -19,8 +20,8 @@ export const windowShape = {
     .describe('Last line to return (inclusive). Default: the last line. Lines are always returned whole.'),
 };
 
-const shape = { path: Path.describe('File to read, relative to the repository root.'), ...windowShape };
-type Args = { path: string } & LineWindowRequest;
+const shape = { path: Path.describe('File to read, relative to the repository root.'), ...windowShape, source: Source };
+type Args = { path: string; source?: 'head' | 'worktree' | undefined } & LineWindowRequest;
 
 export const FileOut = z.object({
   path: z.string(),
@@ -79,7 +80,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64. A symlink is returned as its target text, and only when that target is readable. Give `start_line`/`end_line` to read a range of whole lines of a text file; the answer then carries `total_lines`.',
+    'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64. A symlink is returned as its target text, and only when that target is readable. Give `start_line`/`end_line` to read a range of whole lines of a text file; the answer then carries `total_lines`. `source: "worktree"` reads the file on disk where the bound branch is checked out.',
   annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -88,6 +89,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   rootTarget: rootTargetOf,
   run: (a, ctx) => {
     const cap = answerCap(ctx.binding);
+    if (a.source === 'worktree') return worktreeReads(ctx, [a.path], Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path], Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
   filter: (reads, a, ctx) => {

@@ -3,6 +3,7 @@ import { answerCap } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
+import { Source, WORKTREE_READ_BYTES, worktreeReads } from '../workspace.js';
 import { FileOut, fileOverCap, fileView, notFoundFile, serveOn, windowShape, windowView } from './get_file.js';
 import type { LineWindowRequest } from '../../core/index.js';
 
@@ -12,8 +13,9 @@ export const MAX_FILES_PER_READ = 100;
 const shape = {
   paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe(`Files to read (at most ${MAX_FILES_PER_READ}; repeats are answered once).`),
   ...windowShape,
+  source: Source,
 };
-type Args = { paths: string[] } & LineWindowRequest;
+type Args = { paths: string[]; source?: 'head' | 'worktree' | undefined } & LineWindowRequest;
 
 const Item = z.union([
   FileOut.extend({ ok: z.literal(true) }),
@@ -38,7 +40,7 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'each',
   description:
-    'Read several files of the bound branch in one call. Each path gets its own result; a missing file does not fail the others. `start_line`/`end_line` apply the same line window to every text file.',
+    'Read several files of the bound branch in one call. Each path gets its own result; a missing file does not fail the others. `start_line`/`end_line` apply the same line window to every text file. `source: "worktree"` reads the files on disk where the bound branch is checked out.',
   annotations: { title: 'Read files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -51,6 +53,7 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     if (wanted.length === 0) return Promise.resolve({ ok: true, value: [] });
     // A file over the answer cap can never be served, so the upstream need not download it (GitHub knows sizes first).
     const cap = answerCap(ctx.binding);
+    if (a.source === 'worktree') return worktreeReads(ctx, wanted, Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, wanted, Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
   filter: (reads, a, ctx) => {

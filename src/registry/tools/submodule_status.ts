@@ -1,0 +1,43 @@
+import * as z from 'zod/v4';
+import { cutSubmodules } from '../../core/index.js';
+import type { SubmoduleInfo } from '../../workspace/types.js';
+import { rootTargetOf } from '../schemas.js';
+import { defineTool } from '../tool.js';
+import { notCheckedOut, onTree, readOnly, up, WsBranch } from '../workspace.js';
+
+const Output = z.object({
+  submodules: z.array(
+    z.object({
+      path: z.string(),
+      recorded: z.string().describe('Commit the bound head records.'),
+      checked_out: z.string().nullable().describe('Commit checked out in the submodule; null when not initialised.'),
+      state: z.enum(['clean', 'drifted', 'uninitialized']),
+    }),
+  ),
+  total: z.number(),
+});
+type Output = z.infer<typeof Output>;
+
+export const submoduleStatus = defineTool<object, readonly SubmoduleInfo[], Output>({
+  name: 'submodule_status',
+  access: 'read',
+  agentSurface: true,
+  requires: 'worktree',
+  pathMode: 'all',
+  description: 'Submodules at paths you can read: the commit the bound head records and the one checked out in the working tree.',
+  annotations: readOnly('Submodule status'),
+  agentInput: z.strictObject({}),
+  rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),
+  output: Output,
+  paths: () => [],
+  rootTarget: rootTargetOf,
+  run: (_a, ctx) => onTree(ctx, async (t) => up(await t.submodules())),
+  filter: (subs, _a, ctx) => {
+    const shown = cutSubmodules(
+      subs.map((s) => ({ path: s.path, recorded: s.recorded, checked_out: s.checkedOut })),
+      ctx.scope,
+    );
+    return { kind: 'ok', value: { submodules: shown.map((s) => ({ ...s })), total: shown.length } };
+  },
+  notFound: () => notCheckedOut('submodule_status'),
+});
