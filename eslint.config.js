@@ -60,13 +60,13 @@ export default tseslint.config(
   restrict(['src/core/**/*.ts'], [
     nodeBuiltins,
     ...frameworks('src/core'),
-    ...notFrom('src/core', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+    ...notFrom('src/core', 'upstream', 'workspace', 'registry', 'mcp', 'http', 'cli', 'audit'),
   ]),
   // Last block matching a file wins: glob.ts repeats the core rules without the minimatch ban.
   restrict(['src/core/glob.ts'], [
     nodeBuiltins,
     ...frameworks('src/core'),
-    ...notFrom('src/core', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+    ...notFrom('src/core', 'upstream', 'workspace', 'registry', 'mcp', 'http', 'cli', 'audit'),
   ]),
   restrict(['src/upstream/types.ts'], [
     nodeBuiltins,
@@ -75,7 +75,17 @@ export default tseslint.config(
   ]),
   restrict(['src/gitcli/**/*.ts'], [
     ...frameworks('src/gitcli'),
-    ...notFrom('src/gitcli', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+    ...notFrom('src/gitcli', 'upstream', 'workspace', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
+  // The working-tree port is types only; its adapter imports the port, core and gitcli, never another adapter.
+  restrict(['src/workspace/types.ts'], [
+    nodeBuiltins,
+    ...frameworks('the workspace port'),
+    ...notFrom('the workspace port', 'localfs', 'gitcli', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
+  restrict(['src/workspace/localfs/**/*.ts'], [
+    ...frameworks('the workspace adapter'),
+    ...notFrom('the workspace adapter', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
   ]),
   restrict(['src/upstream/localgit/**/*.ts'], [
     ...frameworks('the local git adapter'),
@@ -87,16 +97,16 @@ export default tseslint.config(
   ]),
   restrict(['src/registry/**/*.ts'], [
     ...frameworks('src/registry'),
-    ...notFrom('src/registry', 'localgit', 'github', 'mcp', 'http', 'cli'),
+    ...notFrom('src/registry', 'localgit', 'github', 'localfs', 'mcp', 'http', 'cli'),
   ]),
   restrict(['src/mcp/**/*.ts'], [
     { group: ['express', 'express/*', '@modelcontextprotocol/express'], message: 'src/mcp must not import express.' },
     { group: ['@octokit/*'], message: 'src/mcp must not import Octokit.' },
-    ...notFrom('src/mcp', 'localgit', 'github', 'http', 'cli'),
+    ...notFrom('src/mcp', 'localgit', 'github', 'localfs', 'http', 'cli'),
   ]),
   restrict(['src/http/**/*.ts'], [
     { group: ['@octokit/*'], message: 'src/http receives upstream factories; it never imports Octokit.' },
-    ...notFrom('src/http', 'localgit', 'github', 'cli'),
+    ...notFrom('src/http', 'localgit', 'github', 'localfs', 'cli'),
   ]),
   restrict(['src/audit/**/*.ts'], [
     ...frameworks('src/audit'),

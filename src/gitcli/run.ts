@@ -4,12 +4,16 @@ import { execFile } from 'node:child_process';
 import { HARDENED_CONFIG, hardenedEnv } from './hardening.js';
 import { countSpawn } from './spawns.js';
 
-/** What one git invocation produced. `code` is null when git could not run at all (`spawnError` says why). */
+/**
+ * What one git invocation produced. `code` is null when git could not run to the end (`spawnError` says why): with
+ * `too_large` stdout holds the first `maxBytes` bytes (a caller may serve them as a truncated answer); with `timeout`
+ * the process was killed at `timeoutMs`.
+ */
 export interface GitRun {
   readonly code: number | null;
   readonly stdout: Buffer;
   readonly stderr: string;
-  readonly spawnError?: 'missing' | 'too_large' | 'other';
+  readonly spawnError?: 'missing' | 'too_large' | 'timeout' | 'other';
 }
 
 export interface GitCall {
@@ -18,6 +22,10 @@ export interface GitCall {
   readonly gitDir?: string;
   readonly input?: Buffer | string;
   readonly env?: Readonly<Record<string, string>>;
+  /** Kill the process after this long (default: no limit). */
+  readonly timeoutMs?: number;
+  /** Output ceiling for this call (default MAX_OUTPUT_BYTES). */
+  readonly maxBytes?: number;
 }
 
 /** Output ceiling for one call; a read above it fails as `too_large` instead of eating memory unbounded. */
@@ -41,12 +49,23 @@ export function runGit(args: readonly string[], call: GitCall): Promise<GitRun> 
     const child = execFile(
       'git',
       [...HARDENED_CONFIG, ...args],
-      { cwd: call.cwd, env, encoding: 'buffer', maxBuffer: MAX_OUTPUT_BYTES, windowsHide: true },
+      {
+        cwd: call.cwd,
+        env,
+        encoding: 'buffer',
+        maxBuffer: call.maxBytes ?? MAX_OUTPUT_BYTES,
+        windowsHide: true,
+        ...(call.timeoutMs !== undefined ? { timeout: call.timeoutMs, killSignal: 'SIGKILL' as const } : {}),
+      },
       (error, stdout, stderr) => {
         const out = Buffer.isBuffer(stdout) ? stdout : Buffer.from(stdout ?? '');
         const err = Buffer.isBuffer(stderr) ? stderr.toString('utf8') : String(stderr ?? '');
         if (!error) return resolve({ code: 0, stdout: out, stderr: err });
-        const e = error as NodeJS.ErrnoException & { code?: unknown };
+        const e = error as NodeJS.ErrnoException & { code?: unknown; killed?: boolean; signal?: string | null };
+        // The time bound fires as a kill by our signal; git's own exit codes are never signals.
+        if (e.killed === true && e.code !== 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER' && call.timeoutMs !== undefined) {
+          return resolve({ code: null, stdout: out, stderr: err, spawnError: 'timeout' });
+        }
         if (typeof e.code === 'number') return resolve({ code: e.code, stdout: out, stderr: err });
         if (e.code === 'ENOENT') return resolve({ code: null, stdout: out, stderr: err, spawnError: 'missing' });
         if (e.code === 'ERR_CHILD_PROCESS_STDIO_MAXBUFFER') {

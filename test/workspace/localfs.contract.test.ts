@@ -1,0 +1,5 @@
+// The Workspace contract against the local working-tree adapter.
+import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
+import { runWorkspaceContract } from './workspace.contract.js';
+
+runWorkspaceContract('localfs', () => createLocalWorkspace());
