@@ -194,7 +194,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), cursors, ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
+    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), cursors, workspace: upstreams.workspace, ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
     ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,

@@ -13,6 +13,7 @@ import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore, type PerimeterStore } from '../../src/registry/store.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
+import type { Workspace } from '../../src/workspace/types.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789';
 
@@ -53,6 +54,8 @@ export interface TestServerOptions {
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
+  /** Working trees for the workspace tools (issue 13); absent = those tools are never listed. */
+  workspace?: Workspace;
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -79,6 +82,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
+      ...(opts.workspace ? { workspace: opts.workspace } : {}),
     },
     version: 'test',
     publicUrl: () => url,
