@@ -10,6 +10,7 @@ import { operator, opsClient, printTools, type OpsOptions } from './operator.js'
 import { stateDirFrom } from './paths.js';
 import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret } from './serve-flags.js';
 import { clean } from './table.js';
+import { worktreeCommands } from './commands/worktree.js';
 import { perimeterWarnings } from './warnings.js';
 
 export interface ProgramIO {
@@ -246,6 +247,8 @@ export function buildProgram(io: ProgramIO): Command {
   ops(commits.command('show <id> <sha>').description('Show a commit cut to the perimeter.').option('--branch <name>', 'allowlisted branch')).action(
     async (id: string, sha: string, o: OpsOptions & { branch?: string }) => operator.commitsShow(await clientFor(o), io.out, id, sha, o.branch, o.json),
   );
+
+  worktreeCommands(program, ops, clientFor, { out: io.out, cwd: io.cwd ?? process.cwd() });
 
   return program;
 }
