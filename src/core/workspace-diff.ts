@@ -89,14 +89,17 @@ export function lonelySides(files: readonly RawDiffFile[], scope: Scope): string
 /**
  * Cuts raw diff records to the scope, then narrows to `under` (a directory or file, '' for all). A record both of
  * whose sides are visible is shown as git produced it (patch hunks only); one visible side is shown alone; none is
- * counted in `omitted_count` unless the perimeter may write it. Sorted by path; totals over the shown files.
+ * counted in `omitted_count` unless the perimeter may write it (and only on the whole diff, never a narrowed one).
+ * Sorted by path; totals over the shown files.
  */
 export function cutDiff(files: readonly RawDiffFile[], scope: Scope, under = '', whole?: ReadonlyMap<string, Uint8Array>): DiffCut {
   const out: DiffFileView[] = [];
   let omitted = 0;
   const within = (p: string) => under === '' || p === under || p.startsWith(`${under}/`);
+  // Narrowed to a path, nothing hidden is counted: a count per path would tell, file by file, which hidden files
+  // changed (narrow to "app/.env", read omitted_count). Only the whole diff carries the opaque total.
   const hide = (...paths: string[]) => {
-    if (paths.some((p) => within(p)) && !paths.some((p) => scope.canWrite(p))) omitted++;
+    if (under === '' && !paths.some((p) => scope.canWrite(p))) omitted++;
   };
   for (const f of files) {
     const s = sides(f, scope);

@@ -119,6 +119,9 @@ describe('cutDiff', () => {
     const files = ['app/a', 'app/b', 'docs/c', 'secret/x'].map((p) => file({ path: p }));
     expect(cutDiff(files, scope, 'app').files.map((f) => f.path)).toEqual(['app/a', 'app/b']);
     expect(cutDiff(files, scope, 'app').omitted_count).toBe(0);
+    // No per-path oracle: narrowed to a hidden file, a changed one reads like an unchanged one.
+    expect(cutDiff([file({ path: 'app/.env' })], scope, 'app/.env')).toEqual(cutDiff([], scope, 'app/.env'));
+    expect(cutDiff(files, scope).omitted_count).toBe(1);
     const all = cutDiff(files, scope).files;
     const first = pageDiff(all, 0, 150);
     expect(first.files.length).toBe(1);
