@@ -183,6 +183,18 @@ describe('each tool shows only the window', () => {
   });
 });
 
+describe('a perimeter reading everything', () => {
+  it('diffs the whole tree (no "" pathspec reaches git) and still hides privacy zones', async () => {
+    await srv.perimeter({ id: 'all', repo: repo.dir, read: ['**'], write: [] });
+    const all = await srv.connect('/mcp/all');
+    const r = await all.call('workspace_diff', {});
+    expect(r.isError).toBeUndefined();
+    expect(r.structured.files.map((f: { path: string }) => f.path)).toContain('app/a.ts');
+    expect(r.text).not.toContain('hunter');
+    expect((await all.call('workspace_status', {})).structured.untracked).not.toContain('.env');
+  });
+});
+
 describe('two agents, two worktrees of one repository', () => {
   it('each sees only its own working tree', async () => {
     const b = await srv.connect('/mcp/app/feat-b');

@@ -53,7 +53,8 @@ function request(a: Args, ctx: ToolContext): DiffRequest | string {
   if (against === 'index' && staged) return 'Invalid argument: staged compares the index with a commit; use against "head" or a commit id.';
   const paths = a.path !== undefined && a.path !== '' ? [a.path] : gitPrefixes(ctx);
   const left = against === 'index' || against === 'head' ? against : { commit: against };
-  return { against: left, staged, paths };
+  // '' (the whole tree) is no pathspec at all; an empty list means nothing is readable (answered empty, git not run).
+  return paths.includes('') ? { against: left, staged } : { against: left, staged, paths };
 }
 
 /** A commit an agent names must be one it can see: reachable from the bound branch and touching a readable file. */
