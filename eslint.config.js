@@ -108,6 +108,12 @@ export default tseslint.config(
     { group: ['@octokit/*'], message: 'src/http receives upstream factories; it never imports Octokit.' },
     ...notFrom('src/http', 'localgit', 'github', 'localfs', 'cli'),
   ]),
+  // The write port is types only, like the read port (its adapter, localfs/writes, falls under the block above).
+  restrict(['src/workspace/writes.ts'], [
+    nodeBuiltins,
+    ...frameworks('the workspace write port'),
+    ...notFrom('the workspace write port', 'gitcli', 'localfs', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
   restrict(['src/audit/**/*.ts'], [
     ...frameworks('src/audit'),
     ...notFrom('src/audit', 'upstream', 'registry', 'mcp', 'http', 'cli'),

@@ -50,7 +50,7 @@ export async function benchContext(): Promise<Record<string, unknown>> {
     return {
       repository: { files: fx.files, commits: fx.commits },
       perimeter: { read: ['src/**', 'test/**', 'README.md'], write: ['src/**'] },
-      tools_list: { tools: list.tools.length, bytes: listBytes, tokens_est: Math.round(listBytes / 4), target_bytes: 8192, met: listBytes < 8192 },
+      tools_list: { tools: list.tools.length, bytes: listBytes, tokens_est: Math.round(listBytes / 4), target_bytes: 6144, met: listBytes <= 6144 },
       note: 'text_bytes is the text block an agent reads; result_bytes is the whole MCP result, which also carries the same JSON as structuredContent',
       answers,
     };

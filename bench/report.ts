@@ -106,9 +106,9 @@ function context(c: R): string {
   return [
     '## 5. Context cost',
     '',
-    `Perimeter reads ${c.perimeter.read.map((g: string) => `\`${g}\``).join(', ')}, writes \`src/**\` (six agent tools), on the clone of this repository. ${c.note}.`,
+    `Perimeter reads ${c.perimeter.read.map((g: string) => `\`${g}\``).join(', ')}, writes \`src/**\` (${c.tools_list.tools} agent tools), on the clone of this repository. ${c.note}.`,
     '',
-    `tools/list: ${c.tools_list.tools} tools, **${c.tools_list.bytes} bytes** (~${c.tools_list.tokens_est} tokens); target < 8 KB: ${yes(c.tools_list.met)}.`,
+    `tools/list: ${c.tools_list.tools} tools, **${c.tools_list.bytes} bytes** (~${c.tools_list.tokens_est} tokens); target ≤ 6 KB: ${yes(c.tools_list.met)}.`,
     '',
     table(
       ['answer', 'text bytes (~tokens)', 'whole result bytes', 'raw git bytes', 'text ÷ git', 'target ≤ git', 'raw git'],

@@ -29,3 +29,4 @@ export * from './workspace-diff.js';
 export * from './workspace-conflicts.js';
 export * from './workspace-integrity.js';
 export * from './codeowners.js';
+export * from './paging.js';

@@ -5,7 +5,7 @@ import type { Workspace } from '../workspace/types.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 import { auditOf, type CallOutcome } from './outcome.js';
-import { frameText } from './result.js';
+import { frame } from './result.js';
 
 /** One tool call as the operator's audit sees it (paths in clear here; the ledger decides how to store them). */
 export interface CallRecord {
@@ -219,13 +219,11 @@ async function run(
       return deny('refused', out.message);
     case 'ok': {
       const value = out.value as Record<string, unknown>;
-      const text = frameText(tool, value);
-      // The backstop under every tool's own paging: an answer over the cap is refused whole, never cut. A UTF-8 string
-      // is at most 3 bytes per UTF-16 unit, so short answers skip the byte count.
+      // The backstop under every tool's own paging: an answer over the cap is refused whole, never cut.
       const cap = answerCap(binding);
-      const bytes = text.length * 3 > cap || deps.record ? Buffer.byteLength(text) : text.length;
-      if (bytes > cap) {
-        return deny('too_large', `Too large: this answer would be ${bytes} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`);
+      const { text, textBytes: bytes, answerBytes } = frame(tool, value, cap, deps.record !== undefined);
+      if (answerBytes > cap) {
+        return deny('too_large', `Too large: this answer would be ${answerBytes} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`);
       }
       return out.commit === undefined ? { kind: 'allow', value, text, bytes } : { kind: 'allow', value, text, bytes, commit: out.commit };
     }

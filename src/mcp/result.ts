@@ -10,12 +10,30 @@ export interface CallResult {
   isError?: boolean;
 }
 
+/** An answer framed for the wire: its text block and the byte counts the answer cap judges. */
+export interface Framed {
+  readonly text: string;
+  /** Bytes of the text block the model reads. */
+  readonly textBytes: number;
+  /** The larger of the text block and the structuredContent JSON: what the answer cap bounds. */
+  readonly answerBytes: number;
+}
+
+const utf8 = (s: string, cap: number): number =>
+  // A UTF-8 string is at most 3 bytes per UTF-16 unit, so a short answer needs no byte count unless it is recorded.
+  s.length * 3 > cap ? Buffer.byteLength(s) : s.length;
+
 /**
- * The text block the model reads for an answer: the one place a tool's output becomes text (a tool-level `render`
- * plugs in here). Built once per call, by invoke, so the answer cap and the audit measure the bytes actually sent.
+ * The text block the model reads for an answer (the tool's compact `render`), and its sizes: the one place a tool's
+ * output becomes text. Built once per call, by invoke, so the answer cap and the audit measure the bytes actually
+ * sent. The cap bounds both halves of a result: the text and the structuredContent JSON that rides beside it.
  */
-export function frameText(_tool: AnyTool, value: Record<string, unknown>): string {
-  return JSON.stringify(value);
+export function frame(tool: AnyTool, value: Record<string, unknown>, cap: number, exact: boolean): Framed {
+  const text = tool.render(value);
+  const textBytes = exact ? Buffer.byteLength(text) : utf8(text, cap);
+  // An uncapped surface (the operator's) skips the JSON walk: nothing would be refused.
+  const jsonBytes = Number.isFinite(cap) ? utf8(JSON.stringify(value), cap) : 0;
+  return { text, textBytes, answerBytes: Math.max(textBytes, jsonBytes) };
 }
 
 /** The MCP tool result for an outcome: the one place outcomes become `isError` results. */

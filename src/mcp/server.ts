@@ -1,6 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/server';
 import { isExposed, type AgentBinding, type Binding } from '../core/index.js';
-import { ALL_TOOLS } from '../registry/index.js';
+import { ALL_TOOLS, type AnyTool } from '../registry/index.js';
 import { invoke, type InvokeDeps } from './invoke.js';
 import { toCallResult } from './result.js';
 
@@ -33,11 +33,11 @@ export function createSessionServer(opts: SessionServerOptions): McpServer {
     server.registerTool(
       tool.name,
       {
-        title: tool.annotations.title,
+        // No title: tools/list is paid in every agent's context and the name already says it (the title is a UI nicety).
         description: tool.description,
-        inputSchema: surface === 'root' ? tool.rootInput : tool.agentInput,
-        outputSchema: tool.output,
-        annotations: { ...tool.annotations },
+        inputSchema: surface === 'root' ? tool.published.rootInput : tool.published.agentInput,
+        outputSchema: tool.published.output,
+        annotations: publishedAnnotations(tool),
       },
       async (args: unknown, ctx) => {
         return toCallResult(await invoke(tool, opts.resolve(), args, opts.deps, declaredClient(server, ctx.mcpReq._meta)));
@@ -45,6 +45,17 @@ export function createSessionServer(opts: SessionServerOptions): McpServer {
     );
   }
   return server;
+}
+
+/**
+ * The hints tools/list carries. The title is already the tool's own `title`; on a read-only tool the protocol gives
+ * `destructiveHint` and `idempotentHint` no meaning, so they are left out there (every other hint is explicit).
+ */
+function publishedAnnotations(tool: AnyTool): Record<string, boolean> {
+  const a = tool.annotations;
+  return a.readOnlyHint
+    ? { readOnlyHint: true, openWorldHint: a.openWorldHint }
+    : { readOnlyHint: false, destructiveHint: a.destructiveHint, idempotentHint: a.idempotentHint, openWorldHint: a.openWorldHint };
 }
 
 const ROOT_INSTRUCTIONS = 'Operator surface: every registered repository and branch, unfiltered. Never connect an agent here.';

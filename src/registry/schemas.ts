@@ -7,6 +7,9 @@ export const Path = z.string().max(4096).describe('Repository-relative path, "/"
 export const Repo = z.string().min(1).max(4096).describe('Repository: "owner/name" on GitHub, or the local path.');
 export const Ref = z.string().min(1).max(255).describe('Branch name or commit SHA. Default: the default branch.');
 
+/** A page of a byte-bounded answer (get_tree); the answer's `next_page` names the next one. */
+export const Page = z.number().int().min(1).max(1_000_000).optional();
+
 /** Adds the operator surface's repo and ref to an agent schema. */
 export function withTarget<S extends z.ZodRawShape>(shape: S, refRequired = false) {
   return z.strictObject({ ...shape, repo: Repo, ref: refRequired ? Ref : Ref.optional() });

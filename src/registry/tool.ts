@@ -2,6 +2,7 @@ import type * as z from 'zod/v4';
 import type { Binding, Scope, Target, ToolPolicy } from '../core/index.js';
 import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
+import { publish, type PublishedSchema } from './publish.js';
 
 /** Hints for clients; set explicitly on every tool because the protocol defaults are the pessimistic ones. */
 export interface Annotations {
@@ -65,6 +66,11 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   filter(raw: R, args: A, ctx: ToolContext): ToolOutcome<O>;
   /** The not-found message, from the arguments alone. */
   notFound(args: A): string;
+  /**
+   * The text block a model reads: a compact rendering of the filtered value (structuredContent keeps the JSON),
+   * never larger than raw git's output for the same call. A function of the value alone, so it shows nothing more.
+   */
+  render(value: O): string;
 }
 
 /** A tool with its types erased, as the registry stores it. Arguments are validated by the schemas first. */
@@ -78,9 +84,13 @@ export interface AnyTool extends ToolPolicy<unknown> {
   run(args: unknown, ctx: ToolContext): Promise<UpResult<unknown>>;
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;
+  render(value: unknown): string;
+  /** The schemas tools/list shows, compact and converted once (validation is still the zod schemas'). */
+  readonly published: { readonly agentInput: PublishedSchema; readonly rootInput: PublishedSchema; readonly output: PublishedSchema };
 }
 
 /** Declares a tool. The erasure is sound because the MCP layer only calls it with schema-validated arguments. */
 export function defineTool<A, R, O>(def: ToolDef<A, R, O>): AnyTool {
-  return def as unknown as AnyTool;
+  const published = { agentInput: publish(def.agentInput, 'input'), rootInput: publish(def.rootInput, 'input'), output: publish(def.output, 'output') };
+  return { ...(def as unknown as Omit<AnyTool, 'published'>), published };
 }

@@ -9,6 +9,7 @@ import { httpAttacks } from './attacks-http.js';
 import { pivotAttacks } from './attacks-pivot.js';
 import { sessionAttacks } from './attacks-sessions.js';
 import { oracleReadAttacks, oracleWriteAttacks } from './attacks-oracles.js';
+import { pagingAttacks } from './attacks-paging.js';
 import { indistinguishableReads, pathAttacks } from './attacks-paths.js';
 import { searchAttacks } from './attacks-search.js';
 import { structureAttacks } from './attacks-structure.js';
@@ -58,7 +59,7 @@ describe('adversarial perimeter', () => {
       const ctx = contexts.get(kind);
       if (!ctx) throw new Error(`no fixture for ${kind}`);
       const broken = await ledger.runLegit(kind, legitUses(ctx));
-      const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...workspaceAttacks(ctx)], 4);
+      const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...pagingAttacks(ctx), ...workspaceAttacks(ctx)], 4);
       const http = await ledger.runAttacks(kind, [...httpAttacks(ctx), ...pivotAttacks(ctx)], 4);
       // Structure attacks first: they rely on fixture files that later write attacks delete.
       const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx), ...oracleWriteAttacks(ctx)]);

@@ -15,6 +15,7 @@ describe('every tool', () => {
     expect(typeof tool.paths).toBe('function');
     expect(typeof tool.filter).toBe('function');
     expect(typeof tool.notFound).toBe('function');
+    expect(typeof tool.render).toBe('function');
     expect(['all', 'each']).toContain(tool.pathMode);
   });
 
@@ -68,9 +69,10 @@ describe('published schemas', () => {
       name,
       description: tool.description,
       annotations: tool.annotations,
-      agentInput: tool.agentSurface ? z.toJSONSchema(tool.agentInput) : null,
-      rootInput: z.toJSONSchema(tool.rootInput),
-      output: z.toJSONSchema(tool.output),
+      // What tools/list shows (compact, src/registry/publish.ts), not zod's full conversion.
+      agentInput: tool.agentSurface ? tool.published.agentInput['~standard'].jsonSchema.input() : null,
+      rootInput: tool.published.rootInput['~standard'].jsonSchema.input(),
+      output: tool.published.output['~standard'].jsonSchema.output(),
     };
     await expect(JSON.stringify(published, null, 2) + '\n').toMatchFileSnapshot(`__toolsnaps__/${name}.json`);
   });

@@ -1,7 +1,7 @@
 // The behaviour every Workspace adapter must have, through the port only, on a real dirty repository (fixture.ts).
 // Run by each adapter's *.contract.test.ts. The fixture is built once and only read; tests that write use their own.
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StatusEntry, WorkTree, Workspace, WsResult } from '../../src/workspace/types.js';
@@ -223,6 +223,32 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       const m = value(await main.status()).entries.map((e) => e.path);
       expect(m).not.toContain('feat-untracked.txt');
       expect(value(await feat.head())).toMatchObject({ branch: 'feat' });
+    });
+
+    it('answers on an unborn branch (no commit yet) as on an empty HEAD', async () => {
+      const r = await makeRepo([]);
+      try {
+        await writeFile(join(r.dir, 'first.txt'), 'first\n');
+        await r.git('add', 'first.txt');
+        await writeFile(join(r.dir, 'loose.txt'), 'loose\n');
+        const wt = value(await ws.open(r.dir, 'main'));
+        if (!wt) throw new Error('an unborn main is checked out');
+        expect(value(await wt.head())).toEqual({ branch: 'main', commit: null, upstream: null });
+        expect(value(await wt.status()).entries).toEqual([
+          expect.objectContaining({ kind: 'ordinary', path: 'first.txt', staged: 'A' }),
+          { kind: 'untracked', path: 'loose.txt' },
+        ]);
+        expect(value(await wt.diff({ against: 'head', staged: true })).files).toEqual([expect.objectContaining({ path: 'first.txt', status: 'added' })]);
+        expect(value(await wt.integrity()).entries.map((e) => [e.path, e.change])).toEqual([
+          ['first.txt', 'added'],
+          ['loose.txt', 'added'],
+        ]);
+        expect(value(await wt.submodules())).toEqual([]);
+        expect(value(await wt.recentChurn('', 5))).toEqual({ commits: [], truncated: false });
+        expect(value(await wt.upstreamCounts(['']))).toEqual({ kind: 'none' });
+      } finally {
+        await r.cleanup();
+      }
     });
 
     it('adds a worktree for an allowlisted branch checked out nowhere, and refuses the rest', async () => {

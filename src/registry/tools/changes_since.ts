@@ -1,13 +1,14 @@
 import * as z from 'zod/v4';
 import { cursorFits, diffListings, parseCursorPayload, type CursorPayload, type TreeEntry } from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
+import { field, statusLetter } from '../render.js';
 import { Ref, Repo } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 
 /** Most changes one answer lists; beyond it `truncated` is true and the agent re-lists with get_tree. */
 export const MAX_CHANGES = 1000;
 
-const Cursor = z.string().max(4096).describe('The cursor from your last changes_since answer; omit it on the first call.');
+const Cursor = z.string().max(4096).describe('From your last answer.');
 type Args = { cursor?: string | undefined; repo?: string; ref?: string };
 
 const Change = z.object({
@@ -54,13 +55,24 @@ async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
   return { ok: true, value: { kind: 'since', cursor, head: head.value, base: base.value.entries, now: now.value.entries } };
 }
 
+/** The cursor, whether this is a fresh start, then one `A|M|D|R path` line per change. */
+function render(o: Output): string {
+  const lines = [`cursor: ${o.cursor}\n`, o.fresh_instance ? 'fresh_instance: start over from get_tree\n' : `${o.changes.length} changes\n`];
+  for (const c of o.changes) {
+    const letter = statusLetter(c.change === 'deleted' ? 'removed' : c.change);
+    lines.push(c.previous_path === undefined ? `${letter} ${field(c.path)}\n` : `${letter} ${field(c.previous_path)} -> ${field(c.path)}\n`);
+  }
+  if (o.truncated) lines.push(`truncated: over ${MAX_CHANGES} changes; list the tree again with get_tree\n`);
+  return lines.join('');
+}
+
 export const changesSince = defineTool<Args, Raw, Output>({
   name: 'changes_since',
   access: 'read',
   agentSurface: true,
   pathMode: 'all',
   description:
-    'What changed in the files you can read on the bound branch since your last call: send back the `cursor` it gave you. The first call (no cursor) returns a cursor and no changes.',
+    'What changed in your readable files on the bound branch since the `cursor` you send back (first call: a cursor only).',
   annotations: { title: 'Changes since a cursor', readOnlyHint: true, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   agentInput: z.strictObject({ cursor: Cursor.optional() }),
   rootInput: z.strictObject({ cursor: Cursor.optional(), repo: Repo, ref: Ref.describe('Branch to follow.') }),
@@ -75,4 +87,5 @@ export const changesSince = defineTool<Args, Raw, Output>({
     return { kind: 'ok', value: { cursor: raw.cursor, fresh_instance: false, changes, truncated: all.length > MAX_CHANGES }, commit: raw.head };
   },
   notFound: () => 'Not found: the bound branch does not exist upstream any more.',
+  render,
 });

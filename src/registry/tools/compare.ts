@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import type { Comparison } from '../../upstream/types.js';
 import { CommitOut, FileChangeOut, Ref, Repo } from '../schemas.js';
+import { commitLine, fileChangeText } from '../render.js';
 import { defineTool } from '../tool.js';
 
 type Args = { repo: string; base: string; head: string };
@@ -41,4 +42,9 @@ export const compare = defineTool<Args, Comparison, Output>({
     },
   }),
   notFound: (a) => `Not found: repository "${a.repo}" or ref "${a.base}"/"${a.head}".`,
+  render: (o) =>
+    `${o.status}: ahead ${o.ahead_by}, behind ${o.behind_by}, merge base ${o.merge_base}\n` +
+    o.commits.map((c) => `${commitLine(c)}\n`).join('') +
+    `${o.files.length} files\n` +
+    o.files.map(fileChangeText).join(''),
 });

@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import { cutPreflight } from '../../core/index.js';
 import type { MergePreflight } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool } from '../tool.js';
 import { onTree, readOnly, up, WsBranch } from '../workspace.js';
 
@@ -16,6 +17,10 @@ const Output = z.object({
   working_tree_touched: z.literal(false),
 });
 type Output = z.infer<typeof Output>;
+
+function render(o: Output): string {
+  return [`merge ${field(o.with)}: ${o.status}, omitted ${o.omitted_count}`, ...o.conflicts.map((p) => `conflict ${field(p)}`)].join('\n');
+}
 
 export const conflictPreflight = defineTool<Args, MergePreflight, Output>({
   name: 'conflict_preflight',
@@ -55,5 +60,6 @@ export const conflictPreflight = defineTool<Args, MergePreflight, Output>({
       }
     }
   },
+  render,
   notFound: (a) => `Not found: branch "${a.with}" does not exist here, or the bound branch has no working tree.`,
 });

@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import { answerCap, decodeUtf8, markerRegions, sideView, type RawSide, type SideView } from '../../core/index.js';
 import type { ConflictSides, ConflictStage, Operation } from '../../workspace/types.js';
 import { Path, rootTargetOf } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
 import { onTree, readOnly, up, WsBranch } from '../workspace.js';
 
@@ -46,6 +47,17 @@ const sideOut = (v: SideView): z.infer<typeof Side> => ({ ...v });
 
 function limit(a: Args, ctx: ToolContext): number {
   return Math.max(1, Math.min(a.max_bytes_per_side ?? SIDE_BYTES, Math.floor(answerCap(ctx.binding) / 4)));
+}
+
+function sideText(name: string, s: z.infer<typeof Side>): string {
+  if (!s.present) return `${name}: absent`;
+  if (s.binary) return `${name}: binary ${s.size ?? 0} bytes`;
+  return `${name}: ${s.size ?? 0} bytes${s.truncated ? ' (truncated)' : ''}\n${s.content ?? ''}`;
+}
+
+function render(o: Output): string {
+  const regions = o.regions.map((r) => `${r.start_line}-${r.separator_line}-${r.end_line}`).join(' ');
+  return [`${field(o.path)} (${o.operation}) regions ${regions || 'none'}`, sideText('base', o.base), sideText('ours', o.ours), sideText('theirs', o.theirs), sideText('working', o.working)].join('\n');
 }
 
 export const conflictRead = defineTool<Args, Raw, Output>({
@@ -97,5 +109,6 @@ export const conflictRead = defineTool<Args, Raw, Output>({
       },
     };
   },
+  render,
   notFound: (a) => `Not found: "${a.path}" is not a conflicted file in the working tree. Use workspace_status to see which files are conflicted.`,
 });

@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import {
+  answerCap,
   blindBadLinks,
   crossingSides,
   filterCommit,
@@ -7,6 +8,7 @@ import {
   linkKey,
   linkServable,
   linkTargetOf,
+  pageOf,
   statsOf,
   wholeFileChange,
   wholeKey,
@@ -15,18 +17,69 @@ import {
   type WholeChange,
 } from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
+import { fileChangeText, moreLine, personOf } from '../render.js';
 import { CommitOut, FileChangeOut, Repo, Ref } from '../schemas.js';
-import { defineTool, type ToolContext } from '../tool.js';
+import { defineTool, type ToolContext, type ToolOutcome } from '../tool.js';
 
 const Sha = z.string().regex(/^[0-9a-f]{40}$/, 'Give the full 40-character lowercase commit SHA.');
-type Args = { sha: string; repo?: string; ref?: string | undefined };
+type Args = { sha: string; files_page?: number | undefined; repo?: string; ref?: string | undefined };
+
+const FilesPage = z.number().int().min(1).max(1_000_000).optional();
 
 const Output = CommitOut.extend({
   files: z.array(FileChangeOut),
+  // Of every visible file of the commit, whatever the page.
   stats: z.object({ additions: z.number(), deletions: z.number(), total: z.number() }),
-  omitted_count: z.number().describe('Changed files in this commit that are outside what you can read or write (never named).'),
+  // Changed files outside what the agent can read or write (never named).
+  omitted_count: z.number(),
+  truncated: z.boolean(),
+  next_files_page: z.number().optional(),
 });
 type Output = z.infer<typeof Output>;
+type FileOut = z.infer<typeof FileChangeOut>;
+
+/** Room kept in each page for the answer's own fields beside the header (paging, separators). */
+const ENVELOPE_BYTES = 160;
+
+const jsonBytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
+
+/**
+ * One page of the visible files. Pages are cut on the visible files only; a file that could not fit a page even
+ * alone is listed without its patch, which the output already leaves out for a patch too large to show.
+ */
+function paged(head: Omit<Output, 'files' | 'truncated' | 'next_files_page'>, files: readonly FileOut[], a: Args, cap: number): ToolOutcome<Output> {
+  const finite = Number.isFinite(cap);
+  const budget = cap - ENVELOPE_BYTES - (finite ? jsonBytes(head) : 0);
+  const fitted = finite ? files.map((f) => (f.patch !== undefined && jsonBytes(f) + 1 > budget ? withoutPatch(f) : f)) : files;
+  const sizes = fitted.map((f) => (finite ? jsonBytes(f) + 1 : 0));
+  const page = pageOf(sizes, budget, a.files_page ?? 1);
+  if (!page.ok) return { kind: 'refused', message: `get_commit ${a.sha}: files_${page.message}` };
+  const shown = fitted.slice(page.value.start, page.value.end);
+  const paging = page.value.next === undefined ? { truncated: false } : { truncated: true, next_files_page: page.value.next };
+  return { kind: 'ok', value: { ...head, files: shown, ...paging } };
+}
+
+function withoutPatch(f: FileOut): FileOut {
+  const { patch: _patch, ...rest } = f;
+  return rest;
+}
+
+/**
+ * `git show`-like (its default format: the committer stays in structuredContent): the header, the message, each
+ * file's status line and patch. A summary line appears only when something is not on this page: other files
+ * omitted, or more pages (then with the whole commit's counts).
+ */
+function render(o: Output): string {
+  const parents = o.parents === undefined ? '' : ` (parents ${o.parents.join(',') || 'none'})`;
+  const msg = o.message.endsWith('\n') ? o.message : `${o.message}\n`;
+  const notes = [
+    ...(o.omitted_count > 0 ? [`${o.omitted_count} other files omitted`] : []),
+    ...(o.truncated ? [`all visible files +${o.stats.additions} -${o.stats.deletions}`] : []),
+  ];
+  const summary = notes.length ? `${notes.join('; ')}\n` : '';
+  const more = o.next_files_page === undefined ? '' : moreLine('files_page', o.next_files_page);
+  return `commit ${o.sha}${parents}\nAuthor: ${personOf(o.author)} ${o.author.date}\n\n${msg}\n${summary}${o.files.map(fileChangeText).join('')}${more}`;
+}
 
 /**
  * Most files one call reads to tell links from one-line files (each a blob read; on GitHub requests). Candidates
@@ -106,12 +159,13 @@ export const getCommit = defineTool<Args, Fetched, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Show one commit of the bound branch: message, author, and the changed files you can read with their diffs. `omitted_count` tells how many other files changed.',
+    'A commit of the bound branch: message, author, diffs of your readable files (paged: `next_files_page`), `omitted_count`.',
   annotations: { title: 'Show a commit', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  agentInput: z.strictObject({ sha: Sha }),
+  agentInput: z.strictObject({ sha: Sha, files_page: FilesPage }),
   rootInput: z.strictObject({
     repo: Repo,
     sha: z.string().min(1).max(255).describe('Commit SHA (or any ref on this surface).'),
+    files_page: FilesPage,
     ref: Ref.optional().describe('Only answer if the commit is reachable from this branch.'),
   }),
   output: Output,
@@ -121,14 +175,13 @@ export const getCommit = defineTool<Args, Fetched, Output>({
     const got = await ctx.upstream.getCommit(ctx.target.repo, a.sha, ctx.binding.surface === 'agent' || a.ref !== undefined ? ctx.target.ref : undefined);
     return got.ok ? withWholeFiles(got.value, ctx) : got;
   },
-  filter: ({ commit: c, whole, badLinks }, _a, ctx) => {
-    if (ctx.binding.surface === 'root') {
-      return { kind: 'ok', value: { ...view(c, false), files: [...c.files], stats: statsOf(c.files), omitted_count: 0 } };
-    }
+  filter: ({ commit: c, whole, badLinks }, a, ctx) => {
+    if (ctx.binding.surface === 'root') return paged({ ...view(c, false), stats: statsOf(c.files), omitted_count: 0 }, c.files, a, answerCap(ctx.binding));
     const cut = filterCommit(c, ctx.scope, whole);
     if (cut.kind === 'invisible') return { kind: 'not_found' };
     const files = blindBadLinks(cut.commit.files, badLinks);
-    return { kind: 'ok', value: { ...view(cut.commit, true), files, stats: statsOf(files), omitted_count: cut.omitted_count } };
+    return paged({ ...view(cut.commit, true), stats: statsOf(files), omitted_count: cut.omitted_count }, files, a, answerCap(ctx.binding));
   },
+  render,
   notFound: (a) => `Not found: no commit ${a.sha} on this branch. Use list_commits to find commit SHAs.`,
 });

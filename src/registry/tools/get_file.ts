@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import { answerCap, lineWindow, serveRead, wantsWindow, type LineWindowRequest, type ServedRead } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
+import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 import { Source, WORKTREE_READ_BYTES, worktreeReads } from '../workspace.js';
@@ -10,17 +11,17 @@ const MAX_LINE = 100_000_000;
 
 /** The optional line-window arguments shared by get_file and get_files. */
 export const windowShape = {
-  start_line: z.number().int().min(1).max(MAX_LINE).optional().describe('First line to return (1-based). Default: 1.'),
+  start_line: z.number().int().min(1).max(MAX_LINE).optional().describe('First line (1-based).'),
   end_line: z
     .number()
     .int()
     .min(1)
     .max(MAX_LINE)
     .optional()
-    .describe('Last line to return (inclusive). Default: the last line. Lines are always returned whole.'),
+    .describe('Last line (inclusive).'),
 };
 
-const shape = { path: Path.describe('File to read, relative to the repository root.'), ...windowShape, source: Source };
+const shape = { path: Path.describe('File to read.'), ...windowShape, source: Source };
 type Args = { path: string; source?: 'head' | 'worktree' | undefined } & LineWindowRequest;
 
 export const FileOut = z.object({
@@ -55,7 +56,16 @@ export function fileView(f: Extract<FileRead, { ok: true }>, s: Extract<ServedRe
 
 /** The refusal for a readable file bigger than the perimeter's answer cap (its size is visible anyway: get_tree lists it). */
 export const fileOverCap = (path: string, size: number, cap: number): string =>
-  `"${path}" is ${size} bytes, over this perimeter's ${cap}-byte answer cap; it is not served whole. Ask the operator to raise max_answer_bytes if you need it.`;
+  `"${path}" is ${size} bytes, over this perimeter's ${cap}-byte answer cap; it is not served whole. Read it in line windows (start_line/end_line), or ask the operator to raise max_answer_bytes.`;
+
+/**
+ * Largest file a line window is cut from: a window of a file over the answer cap is served when the window fits, so
+ * the adapter may read up to this much for a windowed call (and only the answer cap for a whole read).
+ */
+export const MAX_WINDOW_SOURCE_BYTES = 16 * 1024 * 1024;
+
+/** What the adapter may read for one file of this call. */
+export const readCap = (cap: number, req: LineWindowRequest): number => (wantsWindow(req) ? Math.max(cap, MAX_WINDOW_SOURCE_BYTES) : cap);
 
 /**
  * Cuts a served file to the requested line window. Text only: a binary (base64) file or a symlink is refused with
@@ -71,6 +81,23 @@ export function windowView(view: Output, req: LineWindowRequest): { ok: true; va
   return { ok: true, value: { ...view, content: w.value.content, total_lines: w.value.total_lines, start_line: w.value.start_line, end_line: w.value.end_line } };
 }
 
+/** What a file's text needs beyond its content: a window, base64 or a link says so; a whole text file needs nothing. */
+export function fileNote(v: Output): string {
+  if (v.symlink) return 'symlink';
+  if (v.encoding === 'base64') return `base64, ${v.size} bytes`;
+  if (v.total_lines !== undefined) return `lines ${v.start_line ?? 1}-${v.end_line ?? 0} of ${v.total_lines}`;
+  return '';
+}
+
+/**
+ * A file as the model reads it: a whole text file is its content byte for byte (what `git show` prints); a window,
+ * a link or base64 content gets one header line saying what follows.
+ */
+export function renderFile(v: Output): string {
+  const note = fileNote(v);
+  return note === '' ? v.content : `${field(v.path)}: ${note}\n${v.content}`;
+}
+
 export const notFoundFile = (path: string): string =>
   `Not found: file "${path}" does not exist on this branch. Use get_tree to see which files exist.`;
 
@@ -80,7 +107,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Read one file of the bound branch. Text comes back as UTF-8; binary content as base64. A symlink is returned as its target text, and only when that target is readable. Give `start_line`/`end_line` to read a range of whole lines of a text file; the answer then carries `total_lines`. `source: "worktree"` reads the file on disk where the bound branch is checked out.',
+    'Read a file of the bound branch (UTF-8, base64 if binary, a symlink as its target). `start_line`/`end_line`: whole lines. `source: "worktree"`: the file on disk.',
   annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -88,7 +115,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   paths: (a) => [{ path: a.path, role: 'file' }],
   rootTarget: rootTargetOf,
   run: (a, ctx) => {
-    const cap = answerCap(ctx.binding);
+    const cap = readCap(answerCap(ctx.binding), a);
     if (a.source === 'worktree') return worktreeReads(ctx, [a.path], Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path], Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
@@ -121,4 +148,5 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
     }
   },
   notFound: (a) => notFoundFile(a.path),
+  render: renderFile,
 });

@@ -4,14 +4,15 @@ import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
 import { Source, WORKTREE_READ_BYTES, worktreeReads } from '../workspace.js';
-import { FileOut, fileOverCap, fileView, notFoundFile, serveOn, windowShape, windowView } from './get_file.js';
+import { FileOut, fileNote, fileOverCap, fileView, notFoundFile, serveOn, windowShape, windowView } from './get_file.js';
+import { field } from '../render.js';
 import type { LineWindowRequest } from '../../core/index.js';
 
 /** Bound on one call, so a hostile list cannot turn one call into thousands of reads. */
 export const MAX_FILES_PER_READ = 100;
 
 const shape = {
-  paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe(`Files to read (at most ${MAX_FILES_PER_READ}; repeats are answered once).`),
+  paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe('Files to read.'),
   ...windowShape,
   source: Source,
 };
@@ -31,6 +32,20 @@ const Item = z.union([
 const Output = z.object({ files: z.array(Item), found: z.number(), missing: z.number() });
 type Output = z.infer<typeof Output>;
 
+/** `head -v`-like: a summary line, then each file under a `==> path <==` line (its error on that line instead). */
+function render(o: Output): string {
+  const parts = [`${o.found} found, ${o.missing} missing\n`];
+  for (const f of o.files) {
+    if (!f.ok) {
+      parts.push(`==> ${field(f.path)} <== ${f.error}\n`);
+      continue;
+    }
+    const note = fileNote(f);
+    parts.push(`==> ${field(f.path)} <==${note === '' ? '' : ` ${note}`}\n`, f.content.endsWith('\n') || f.content === '' ? f.content : `${f.content}\n`);
+  }
+  return parts.join('');
+}
+
 const leftOut = (path: string, cap: number) =>
   ({ ok: false, path, error: `"${path}" was left out: this answer reached its ${cap}-byte cap. Read it in another call.`, over_cap: 'answer' }) as const;
 
@@ -40,7 +55,7 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'each',
   description:
-    'Read several files of the bound branch in one call. Each path gets its own result; a missing file does not fail the others. `start_line`/`end_line` apply the same line window to every text file. `source: "worktree"` reads the files on disk where the bound branch is checked out.',
+    'Read several files of the bound branch: one result per path. The line window applies to each text file. `source: "worktree"`: the files on disk.',
   annotations: { title: 'Read files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -110,4 +125,5 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     return { kind: 'ok', value: { files, found, missing: files.length - found } };
   },
   notFound: () => 'Not found.',
+  render,
 });

@@ -1,7 +1,8 @@
 import * as z from 'zod/v4';
-import { agentEntry, filterTree, isWithin, linkServable, linkTargetOf, type TreeEntry } from '../../core/index.js';
+import { agentEntry, answerCap, filterTree, isWithin, jsonStringBytes, linkServable, linkTargetOf, pageOf, type TreeEntry } from '../../core/index.js';
 import type { TreeListing, UpResult } from '../../upstream/types.js';
-import { Path, rootTargetOf, withTarget } from '../schemas.js';
+import { field, moreLine } from '../render.js';
+import { Page, Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 
 /**
@@ -11,22 +12,49 @@ import { defineTool, type ToolContext } from '../tool.js';
 export const MAX_LINKS_PER_LISTING = 200;
 
 const shape = {
-  path: Path.optional().describe('Directory to list; omit for the repository root.'),
-  recursive: z.boolean().optional().describe('List every level below the directory (default false: one level).'),
+  path: Path.optional().describe('Default: the root.'),
+  recursive: z.boolean().optional().describe('All levels below.'),
+  page: Page,
 };
-type Args = { path?: string | undefined; recursive?: boolean | undefined };
+type Args = { path?: string | undefined; recursive?: boolean | undefined; page?: number | undefined };
 
 const Entry = z.object({
   path: z.string(),
   type: z.enum(['file', 'dir', 'symlink', 'submodule']),
-  sha: z
-    .string()
-    .optional()
-    .describe('Blob id of a file or symlink, pinned commit of a submodule. Directories carry none on agent surfaces.'),
+  // Blob id of a file or symlink, pinned commit of a submodule; directories carry none on agent surfaces.
+  sha: z.string().optional(),
   size: z.number().optional(),
 });
-const Output = z.object({ path: z.string(), recursive: z.boolean(), entries: z.array(Entry), count: z.number() });
+const Output = z.object({
+  path: z.string(),
+  recursive: z.boolean(),
+  entries: z.array(Entry),
+  count: z.number(),
+  truncated: z.boolean(),
+  next_page: z.number().optional(),
+});
 type Output = z.infer<typeof Output>;
+
+/** Room kept in each page for the answer's own fields (path, count, paging), beside the base path itself. */
+const ENVELOPE_BYTES = 160;
+
+/** Bytes of an entry's JSON (`{"path":…,"type":…,"sha":…,"size":…}`), counted without serialising 100,000 of them. */
+function entryBytes(e: z.infer<typeof Entry>): number {
+  // {"path":  ,"type":""  }  = 8 + 10 + 1
+  let n = 19 + jsonStringBytes(e.path) + e.type.length;
+  if (e.sha !== undefined) n += 9 + jsonStringBytes(e.sha); // ,"sha":
+  if (e.size !== undefined) n += 8 + String(e.size).length; // ,"size":
+  return n;
+}
+
+/** One entry as a line: `type size sha path` (`-` where an entry has no size or id). */
+const entryLine = (e: z.infer<typeof Entry>): string => `${e.type} ${e.size ?? '-'} ${e.sha ?? '-'} ${field(e.path)}\n`;
+
+/** The compact listing: a header line, one line per entry, and how to ask for more. */
+function render(o: Output): string {
+  const head = `${o.path === '' ? '.' : field(o.path)}: ${o.count} entries${o.recursive ? ', recursive' : ''}\n`;
+  return head + o.entries.map(entryLine).join('') + (o.next_page === undefined ? '' : moreLine('page', o.next_page));
+}
 
 /** The listing plus the target text of each readable symlink in it (agent surfaces only). */
 interface Listed {
@@ -71,7 +99,7 @@ export const getTree = defineTool<Args, Listed, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'List files and directories of the bound branch. Give `path` to list a directory, `recursive: true` for every level below it.',
+    'List files and directories of the bound branch. Big listings are paged (`next_page`).',
   annotations: { title: 'List files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -101,7 +129,16 @@ export const getTree = defineTool<Args, Listed, Output>({
     const entries = agent ? kept.map(agentEntry) : kept.map(full);
     // An existing directory with nothing visible below it reads as missing; the root always exists.
     if (entries.length === 0 && base !== '') return { kind: 'not_found' };
-    return { kind: 'ok', value: { path: base, recursive, entries, count: entries.length } };
+    // Pages are cut on the visible entries only, so no boundary can depend on a hidden one.
+    const cap = answerCap(ctx.binding);
+    const finite = Number.isFinite(cap);
+    const sizes = entries.map((e) => (finite ? entryBytes(e) + 1 : 0));
+    const page = pageOf(sizes, cap - ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(base)), a.page ?? 1);
+    if (!page.ok) return { kind: 'refused', message: `get_tree "${base}": ${page.message}` };
+    const shown = page.value.start === 0 && page.value.end === entries.length ? entries : entries.slice(page.value.start, page.value.end);
+    const paging = page.value.next === undefined ? { truncated: false } : { truncated: true, next_page: page.value.next };
+    return { kind: 'ok', value: { path: base, recursive, entries: shown, count: shown.length, ...paging } };
   },
+  render,
   notFound: (a) => `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
 });

@@ -3,6 +3,7 @@ import { cutIntegrity, decodeUtf8, resolveLinkTarget, type RawIntegrity } from '
 import type { UpResult } from '../../upstream/types.js';
 import type { IntegrityEntry, WorkTree } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
 import { notCheckedOut, onTree, readOnly, up, WsBranch } from '../workspace.js';
 
@@ -57,6 +58,10 @@ async function resolveLinks(ctx: ToolContext, t: WorkTree, entries: readonly Int
   return out;
 }
 
+function render(o: Output): string {
+  return [`clean ${o.clean}, ${o.total} differences${o.truncated ? ' (truncated)' : ''}`, ...o.entries.map((e) => `${e.change} ${field(e.path)} ${e.head_sha ?? '-'} ${e.worktree_sha ?? '-'}`)].join('\n');
+}
+
 export const integrityCheck = defineTool<object, Raw, Output>({
   name: 'integrity_check',
   access: 'read',
@@ -81,5 +86,6 @@ export const integrityCheck = defineTool<object, Raw, Output>({
     const entries = cutIntegrity(raw.records, ctx.scope).map((e) => ({ ...e }));
     return { kind: 'ok', value: { clean: entries.length === 0, entries, total: entries.length, truncated: raw.truncated } };
   },
+  render,
   notFound: () => notCheckedOut('integrity_check'),
 });

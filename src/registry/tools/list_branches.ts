@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import type { BranchInfo } from '../../upstream/types.js';
 import { Repo } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool } from '../tool.js';
 
 type Args = { repo: string };
@@ -24,4 +25,5 @@ export const listBranches = defineTool<Args, readonly BranchInfo[], Output>({
   run: (a, ctx) => ctx.upstream.listBranches(a.repo),
   filter: (branches) => ({ kind: 'ok', value: { branches: branches.map((b) => ({ name: b.name, sha: b.sha })) } }),
   notFound: (a) => `Not found: repository "${a.repo}".`,
+  render: (o) => o.branches.map((b) => `${b.sha} ${field(b.name)}\n`).join(''),
 });

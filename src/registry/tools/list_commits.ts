@@ -1,5 +1,6 @@
 import * as z from 'zod/v4';
 import { MAX_SCAN, visibleHistory, type HistoryPage } from '../history.js';
+import { commitLine } from '../render.js';
 import { CommitOut, Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
@@ -7,9 +8,9 @@ export const MAX_PER_PAGE = 100;
 export const MAX_PAGE = 1_000;
 
 const shape = {
-  path: Path.optional().describe('Only commits touching this file or directory.'),
-  per_page: z.number().int().min(1).max(MAX_PER_PAGE).optional().describe(`Commits per page (default 30, at most ${MAX_PER_PAGE}).`),
-  page: z.number().int().min(1).max(MAX_PAGE).optional().describe('Page number, from 1.'),
+  path: Path.optional().describe('Only commits touching this path.'),
+  per_page: z.number().int().min(1).max(MAX_PER_PAGE).optional().describe('Default 30.'),
+  page: z.number().int().min(1).max(MAX_PAGE).optional(),
 };
 type Args = { path?: string | undefined; per_page?: number | undefined; page?: number | undefined };
 
@@ -21,6 +22,12 @@ const Output = z.object({
 });
 type Output = z.infer<typeof Output>;
 
+/** One line per commit (`sha date author subject`) under a page line; get_commit shows a whole message. */
+function render(o: Output): string {
+  const head = `page ${o.page}, ${o.commits.length} commits${o.has_more ? `; more: page ${o.page + 1}` : ''}\n`;
+  return head + o.commits.map((c) => `${commitLine(c)}\n`).join('');
+}
+
 export const listCommits = defineTool<Args, HistoryPage, Output>({
   name: 'list_commits',
   access: 'read',
@@ -28,7 +35,7 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
   // A hidden narrowing path is answered like a readable path with no history (an empty page), never with the
   // not-found message: a missing path inside the scope gets an empty page too, so the two must read the same.
   pathMode: 'each',
-  description: 'List commits of the bound branch, newest first, that change files you can read. Optionally narrowed to a path.',
+  description: 'List commits of the bound branch that change files you can read, newest first.',
   annotations: { title: 'List commits', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -73,4 +80,5 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
     a.path === undefined
       ? 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.'
       : `Not found: path "${a.path}" does not exist on this branch. Use get_tree to see which paths exist.`,
+  render,
 });

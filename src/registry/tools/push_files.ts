@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import { judgeChange, normalizePath, structuralRefusal } from '../../core/index.js';
 import type { WriteResult } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool } from '../tool.js';
 import { checkLimits, checkSecrets, checkShape } from './push-checks.js';
 
@@ -16,7 +17,7 @@ const FileIn = z.strictObject({
 });
 
 const shape = {
-  message: z.string().min(1).max(MAX_MESSAGE_LENGTH).describe('Commit message.'),
+  message: z.string().min(1).max(MAX_MESSAGE_LENGTH),
   files: z.array(FileIn).max(MAX_FILES_PER_PUSH).default([]).describe('Files to create or replace.'),
   delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional().describe('Files to delete.'),
 };
@@ -39,7 +40,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Create, replace or delete files in ONE atomic commit on the bound branch. Every path must be writable in this perimeter, otherwise nothing is written.',
+    'Create, replace or delete files in one atomic commit on the bound branch; a path you cannot write refuses it all.',
   annotations: { title: 'Commit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape, true),
@@ -86,4 +87,5 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
           commit: w.sha,
         },
   notFound: () => 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.',
+  render: (o) => `committed ${o.commit} on ${field(o.branch)}: ${o.files_written} written, ${o.files_deleted} deleted\n`,
 });

@@ -4,6 +4,7 @@ import type { UpResult } from '../../upstream/types.js';
 import type { ChurnListing } from '../../workspace/types.js';
 import { visibleHistory } from '../history.js';
 import { Path, rootTargetOf } from '../schemas.js';
+import { field, subjectOf } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
 import { onTree, readOnly, up, WsBranch } from '../workspace.js';
 import { rawEntries } from './workspace_status.js';
@@ -47,6 +48,17 @@ async function owners(ctx: ToolContext, scope: string): Promise<Raw['owners']> {
     return found ? { source: f.path, found } : null;
   }
   return null;
+}
+
+function render(o: Output): string {
+  const w = o.working_tree;
+  const c = o.churn;
+  return [
+    `${field(o.path || '.')}: ${w.changed} changed${w.truncated ? ' (more)' : ''}; churn ${c.commits} commits +${c.additions} -${c.deletions} (last ${c.window_commits})`,
+    ...w.entries.map((e) => `${e.status} ${field(e.path)}`),
+    ...o.recent_commits.map((x) => `${x.sha} ${subjectOf(x.subject)}`),
+    o.owners ? `owners (${field(o.owners.source)} ${field(o.owners.pattern)}): ${o.owners.owners.map(field).join(' ')}` : 'owners: none',
+  ].join('\n');
 }
 
 export const scopeSummary = defineTool<Args, Raw, Output>({
@@ -128,5 +140,6 @@ export const scopeSummary = defineTool<Args, Raw, Output>({
     };
     return { kind: 'ok', value };
   },
+  render,
   notFound: (a) => `Not found: path "${a.path ?? ''}" does not exist on this branch. Use get_tree to see which paths exist.`,
 });

@@ -1,6 +1,7 @@
 import * as z from 'zod/v4';
 import { excerpt, historyPrefixes, holdsReadable, queryProblem, searchableFiles } from '../../core/index.js';
 import type { GrepResult, UpResult } from '../../upstream/types.js';
+import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 
@@ -9,11 +10,11 @@ export const SEARCH_TIMEOUT_MS = 5000;
 export const MAX_SEARCH_RESULTS = 200;
 
 const shape = {
-  query: z.string().min(1).max(512).describe('Text to find (1-512 characters, on one line).'),
-  regex: z.boolean().optional().describe('Treat `query` as a regular expression (JavaScript syntax). Default false: plain text.'),
-  case_sensitive: z.boolean().optional().describe('Match case exactly. Default false.'),
-  path: Path.optional().describe('Directory to search under; omit for everything you can read.'),
-  max_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe(`Most matches returned (1-${MAX_SEARCH_RESULTS}, default 50).`),
+  query: z.string().min(1).max(512).describe('Text to find, on one line.'),
+  regex: z.boolean().optional().describe('JavaScript syntax.'),
+  case_sensitive: z.boolean().optional(),
+  path: Path.optional().describe('Directory.'),
+  max_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe('Default 50.'),
 };
 type Args = { query: string; regex?: boolean | undefined; case_sensitive?: boolean | undefined; path?: string | undefined; max_results?: number | undefined };
 
@@ -57,13 +58,21 @@ async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
   return { ok: true, value: { kind: 'searched', files: new Set(files.map((f) => f.path)), result: result.value } };
 }
 
+/** `git grep -n --column`-like: `path:line:column: text`, and a last line when more matches exist. */
+function render(o: Output): string {
+  const lines = o.matches.map((m) => `${field(m.path)}:${m.line}:${m.column}: ${m.text.replace(/[\r\n\u2028\u2029]/g, ' ')}\n`);
+  if (o.matches.length === 0) lines.push('no matches\n');
+  if (o.truncated) lines.push('truncated: more matches exist (raise max_results or narrow path)\n');
+  return lines.join('');
+}
+
 export const searchCode = defineTool<Args, Raw, Output>({
   name: 'search_code',
   access: 'read',
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Find text in the files you can read on the bound branch (newest content). Plain text by default, `regex: true` for a regular expression; each match gives path, line, column and the line around it. Binary files and files over 1 MiB are not searched.',
+    'Find text or a `regex` in your readable files on the bound branch (case-insensitive by default; skips binary and files over 1 MiB).',
   annotations: { title: 'Search code', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
@@ -87,4 +96,5 @@ export const searchCode = defineTool<Args, Raw, Output>({
     return { kind: 'ok', value: { matches, truncated: kept.length > limit } };
   },
   notFound: (a) => `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
+  render,
 });

@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import { cutSubmodules } from '../../core/index.js';
 import type { SubmoduleInfo } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool } from '../tool.js';
 import { notCheckedOut, onTree, readOnly, up, WsBranch } from '../workspace.js';
 
@@ -17,6 +18,10 @@ const Output = z.object({
   total: z.number(),
 });
 type Output = z.infer<typeof Output>;
+
+function render(o: Output): string {
+  return [`${o.total} submodules`, ...o.submodules.map((s) => `${s.state} ${field(s.path)} recorded ${s.recorded} checked out ${s.checked_out ?? '-'}`)].join('\n');
+}
 
 export const submoduleStatus = defineTool<object, readonly SubmoduleInfo[], Output>({
   name: 'submodule_status',
@@ -39,5 +44,6 @@ export const submoduleStatus = defineTool<object, readonly SubmoduleInfo[], Outp
     );
     return { kind: 'ok', value: { submodules: shown.map((s) => ({ ...s })), total: shown.length } };
   },
+  render,
   notFound: () => notCheckedOut('submodule_status'),
 });

@@ -4,6 +4,7 @@ import type { UpResult } from '../../upstream/types.js';
 import type { HeadInfo, Operation, WorkTree } from '../../workspace/types.js';
 import { visibleHistory } from '../history.js';
 import { rootTargetOf } from '../schemas.js';
+import { field, subjectOf } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
 import { notCheckedOut, onTree, readOnly, up, WsBranch } from '../workspace.js';
 import { rawEntries } from './workspace_status.js';
@@ -65,6 +66,17 @@ function hints(r: Raw): string[] {
   if (r.upstream && r.upstream.behind > 0) out.push(`Behind ${r.upstream.name}: conflict_preflight { with: "${r.upstream.name}" } tells whether merging it conflicts.`);
   if (out.length === 0) out.push('Working tree clean.');
   return out.slice(0, 3);
+}
+
+function render(o: Output): string {
+  const w = o.working_tree;
+  const s = o.submodules;
+  return [
+    `branch ${field(o.branch)}${o.upstream ? ` upstream ${field(o.upstream.name)} ahead ${o.upstream.ahead} behind ${o.upstream.behind}` : ''}, operation ${o.operation}`,
+    `working tree: ${w.clean ? 'clean' : `${w.staged} staged, ${w.unstaged} unstaged, ${w.untracked} untracked, ${w.conflicted} conflicted`}; submodules ${s.total} (${s.drifted} drifted, ${s.uninitialized} uninitialized)`,
+    ...o.recent_commits.map((c) => `${c.sha} ${subjectOf(c.subject)}`),
+    ...o.hints,
+  ].join('\n');
 }
 
 export const workspaceBrief = defineTool<object, Raw, Output>({
@@ -129,5 +141,6 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
     };
     return { kind: 'ok', value };
   },
+  render,
   notFound: () => notCheckedOut('workspace_brief'),
 });

@@ -3,6 +3,7 @@ import { answerCap, cutDiff, filterCommit, lonelySides, pageDiff, type DiffFileV
 import type { UpResult } from '../../upstream/types.js';
 import type { DiffRequest, WorkTree } from '../../workspace/types.js';
 import { Path, rootTargetOf } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
 import { gitPrefixes, notCheckedOut, onTree, rawDiff, readOnly, up, WsBranch } from '../workspace.js';
 
@@ -87,6 +88,17 @@ async function wholeSides(ctx: ToolContext, t: WorkTree, files: readonly RawDiff
   return out;
 }
 
+function render(o: Output): string {
+  const t = o.totals;
+  const lines = [`${o.staged ? 'index' : 'working tree'} vs ${o.against}: ${t.files} files +${t.additions} -${t.deletions}, omitted ${o.omitted_count}${o.truncated ? ' (truncated)' : ''}`];
+  for (const f of o.files) {
+    lines.push(`${f.status} ${field(f.path)}${f.previous_path !== undefined ? ` from ${field(f.previous_path)}` : ''} +${f.additions} -${f.deletions}${f.binary ? ' binary' : ''}`);
+    if (f.patch !== undefined) lines.push(f.patch);
+  }
+  if (o.next_offset !== undefined) lines.push(`more: offset ${o.next_offset}`);
+  return lines.join('\n');
+}
+
 export const workspaceDiff = defineTool<Args, Raw, Output>({
   name: 'workspace_diff',
   access: 'read',
@@ -138,6 +150,7 @@ export const workspaceDiff = defineTool<Args, Raw, Output>({
     if (page.next_offset !== undefined) value.next_offset = page.next_offset;
     return { kind: 'ok', value };
   },
+  render,
   notFound: (a) =>
     a.against !== undefined && a.against !== 'index' && a.against !== 'head'
       ? `Not found: commit "${a.against}" is not on this branch. Use list_commits to see which commits exist.`

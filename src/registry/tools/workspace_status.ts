@@ -2,6 +2,7 @@ import * as z from 'zod/v4';
 import { cutStatus, type RawStatusEntry, type StatusView } from '../../core/index.js';
 import type { StatusListing } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
+import { field } from '../render.js';
 import { defineTool } from '../tool.js';
 import { notCheckedOut, onTree, rawStatus, readOnly, up, WsBranch } from '../workspace.js';
 
@@ -28,6 +29,15 @@ export function rawEntries(l: StatusListing): RawStatusEntry[] {
 }
 
 /** A status view as served (copied field by field, so nothing extra ever rides along). */
+function render(o: Output): string {
+  const lines = [`clean ${o.clean}${o.truncated ? ' (truncated)' : ''}`];
+  for (const e of o.staged) lines.push(`staged ${e.change} ${field(e.path)}${e.previous_path !== undefined ? ` from ${field(e.previous_path)}` : ''}`);
+  for (const e of o.unstaged) lines.push(`unstaged ${e.change} ${field(e.path)}${e.previous_path !== undefined ? ` from ${field(e.previous_path)}` : ''}`);
+  for (const p of o.untracked) lines.push(`untracked ${field(p)}`);
+  for (const e of o.conflicted) lines.push(`conflicted ${e.kind} ${field(e.path)}`);
+  return lines.join('\n');
+}
+
 export const statusOut = (v: StatusView, truncated: boolean): Output => ({
   clean: v.clean,
   staged: [...v.staged],
@@ -54,5 +64,6 @@ export const workspaceStatus = defineTool<object, StatusListing, Output>({
   rootTarget: rootTargetOf,
   run: (_a, ctx) => onTree(ctx, async (t) => up(await t.status())),
   filter: (l, _a, ctx) => ({ kind: 'ok', value: statusOut(cutStatus(rawEntries(l), ctx.scope), l.truncated) }),
+  render,
   notFound: () => notCheckedOut('workspace_status'),
 });

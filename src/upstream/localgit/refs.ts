@@ -5,6 +5,9 @@ import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
 
+/** git-blinder's own refs (restore points of workspace writes): never resolved for a caller. */
+const PRIVATE_NAMESPACE = 'refs/git-blinder/';
+
 const FULL_ID = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
 // git's check-ref-format rules, as one expression: control chars, space and ~^:?*[\, "..", "@{", "//",
 // a leading "-", "/" or ".", a component starting with "." or ending with ".lock", a trailing "/" or ".".
@@ -25,7 +28,8 @@ function candidates(ref: string): string[] {
   if (isFullId(ref)) return [ref];
   if (!isRefName(ref)) return [];
   if (ref === 'HEAD') return ['HEAD'];
-  if (ref.startsWith('refs/')) return [ref];
+  // Restore points are the operator's: no caller of this upstream resolves them, so they read as nonexistent.
+  if (ref.startsWith('refs/')) return ref.startsWith(PRIVATE_NAMESPACE) ? [] : [ref];
   return [`refs/heads/${ref}`, `refs/tags/${ref}`];
 }
 

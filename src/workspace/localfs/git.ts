@@ -18,16 +18,9 @@ export interface WtContext {
   readonly maxBytes: number;
 }
 
-/** The base call for this working tree. */
+/** The base call for this working tree (time-bounded; the output cap is the caller's to add). */
 export function baseCall(ctx: WtContext, extra: Partial<GitCall> = {}): GitCall {
-  return {
-    cwd: ctx.root,
-    gitDir: ctx.gitDir,
-    env: { GIT_WORK_TREE: ctx.root },
-    timeoutMs: ctx.timeoutMs,
-    maxBytes: ctx.maxBytes,
-    ...extra,
-  };
+  return { cwd: ctx.root, gitDir: ctx.gitDir, env: { GIT_WORK_TREE: ctx.root }, timeoutMs: ctx.timeoutMs, ...extra };
 }
 
 /** What `wtGit` hands back: the run (its exit code is the caller's to judge) or a translated failure. */
@@ -38,9 +31,10 @@ export type WtRun = { readonly ok: true; readonly run: GitRun } | WsFailed;
  * is a failure, except `too_large` when `partial` is set: the caller then parses a prefix and says `truncated`.
  */
 export async function wtGit(ctx: WtContext, args: readonly string[], doing: string, opts: { input?: string; partial?: boolean } = {}): Promise<WtRun> {
+  // The configuration listing is read uncapped: a small answer cap must not turn into a refusal to neutralise.
   const call = await neutralised(baseCall(ctx, opts.input !== undefined ? { input: opts.input } : {}));
   if (!call) return refused(doing);
-  const run = await runGit(args, call);
+  const run = await runGit(args, { ...call, maxBytes: ctx.maxBytes });
   if (run.code === null && !(opts.partial === true && run.spawnError === 'too_large')) return runFailure(run, doing, ctx.log);
   return { ok: true, run };
 }

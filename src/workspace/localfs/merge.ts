@@ -16,6 +16,12 @@ export async function readMergePreflight(ctx: WtContext, otherBranch: string): P
   const r = await wtGit(ctx, ['merge-tree', '--write-tree', '--name-only', '-z', '--no-messages', 'HEAD', ref], 'computing a merge');
   if (!r.ok) return r;
   if (r.run.code === 128 && r.run.stderr.includes('unrelated histories')) return wsOk({ kind: 'no_merge_base' });
+  // A merge driver named by .gitattributes is neutralised to an empty command (repo-config.ts), which git cannot run:
+  // the merge fails closed rather than start the repository's program.
+  if (r.run.code === 128 && r.run.stderr.includes('failure to merge')) {
+    ctx.log('info', 'merge preview refused: a custom merge driver applies', { stderr: r.run.stderr.slice(0, 2000) });
+    return wsFail('refused', 'These files use a custom merge driver, which git-blinder never runs: no preview is possible.');
+  }
   if (r.run.code !== 0 && r.run.code !== 1) return runFailure(r.run, 'computing a merge', ctx.log);
   const [tree = '', ...rest] = r.run.stdout.toString('utf8').split('\0');
   if (!isFullOid(tree)) throw new Error('merge-tree did not print a tree id first');
