@@ -35,7 +35,7 @@ export function createSessionServer(opts: SessionServerOptions): McpServer {
       {
         // No title: tools/list is paid in every agent's context and the name already says it (the title is a UI nicety).
         description: tool.description,
-        inputSchema: surface === 'root' ? tool.published.rootInput : tool.published.agentInput,
+        inputSchema: surface === 'root' ? tool.published.rootInput : ((binding.worktree === true ? tool.published.worktreeInput : undefined) ?? tool.published.agentInput),
         outputSchema: tool.published.output,
         annotations: publishedAnnotations(tool),
       },

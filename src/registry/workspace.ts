@@ -185,7 +185,7 @@ export async function worktreeReads(ctx: ToolContext, paths: readonly string[], 
 export const Source = z
   .enum(['head', 'worktree'])
   .optional()
-  .describe('"head" (default): the committed file. "worktree": the file on disk now, where the bound branch is checked out (elsewhere nothing is found there).');
+  .describe('"worktree": the file on disk where the branch is checked out. Default "head".');
 
 /** Bytes one working-tree read takes at most where no answer cap applies (the operator surface). */
 export const WORKTREE_READ_BYTES = 64 * 1024 * 1024;

@@ -42,7 +42,8 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
         const names = await listed(await ws());
         check(WS_TOOLS.every((t) => !names.includes(t)), names.join(','));
         const r = await callTool(await ws(), 'get_file', { path: 'app/main.ts', source: 'worktree' });
-        check(r.isError === true && r.text.startsWith('Not found'), r.text.slice(0, 200));
+        // The option is not even in its schema there: refused as an unknown argument, before anything is read.
+        check(r.isError === true && !/CANARY|secret/.test(r.text), r.text.slice(0, 200));
       },
     });
     return attacks;

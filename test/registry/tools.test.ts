@@ -72,6 +72,7 @@ describe('published schemas', () => {
       // What tools/list shows (compact, src/registry/publish.ts), not zod's full conversion.
       agentInput: tool.agentSurface ? tool.published.agentInput['~standard'].jsonSchema.input() : null,
       rootInput: tool.published.rootInput['~standard'].jsonSchema.input(),
+      ...(tool.published.worktreeInput ? { worktreeInput: tool.published.worktreeInput['~standard'].jsonSchema.input() } : {}),
       output: tool.published.output['~standard'].jsonSchema.output(),
     };
     await expect(JSON.stringify(published, null, 2) + '\n').toMatchFileSnapshot(`__toolsnaps__/${name}.json`);

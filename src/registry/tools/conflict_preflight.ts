@@ -28,8 +28,7 @@ export const conflictPreflight = defineTool<Args, MergePreflight, Output>({
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description:
-    'Would merging another branch of this perimeter into the bound branch conflict? Computed by git without touching the index or the working tree (`git merge-tree --write-tree`). Lists the conflicted files you can read and counts the others.',
+  description: 'Would merging branch `with` into the bound branch conflict? Touches nothing.',
   annotations: readOnly('Merge conflict preflight'),
   agentInput: z.strictObject(shape),
   rootInput: z.strictObject({ ...shape, repo: z.string().min(1).max(4096), ref: WsBranch }),

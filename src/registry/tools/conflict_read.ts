@@ -66,8 +66,7 @@ export const conflictRead = defineTool<Args, Raw, Output>({
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description:
-    'During a merge, rebase or cherry-pick: the base, ours and theirs versions of one conflicted file you can read, the file on disk, and where its conflict markers are. Each side is size-capped; binary sides are flagged, not shown.',
+  description: 'During a merge or rebase: base, ours, theirs and the file on disk of one conflicted file, with marker lines.',
   annotations: readOnly('Read a conflicted file'),
   agentInput: z.strictObject(shape),
   rootInput: z.strictObject({ ...shape, repo: z.string().min(1).max(4096), ref: WsBranch }),

@@ -21,7 +21,7 @@ export const windowShape = {
     .describe('Last line (inclusive).'),
 };
 
-const shape = { path: Path.describe('File to read.'), ...windowShape, source: Source };
+const shape = { path: Path.describe('File to read.'), ...windowShape };
 type Args = { path: string; source?: 'head' | 'worktree' | undefined } & LineWindowRequest;
 
 export const FileOut = z.object({
@@ -107,10 +107,11 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Read a file of the bound branch (UTF-8, base64 if binary, a symlink as its target). `start_line`/`end_line`: whole lines. `source: "worktree"`: the file on disk.',
+    'Read a file of the bound branch (UTF-8, base64 if binary, a symlink as its target). `start_line`/`end_line`: whole lines.',
   annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
-  rootInput: withTarget(shape),
+  rootInput: withTarget({ ...shape, source: Source }),
+  worktreeInput: z.strictObject({ ...shape, source: Source }),
   output: FileOut,
   paths: (a) => [{ path: a.path, role: 'file' }],
   rootTarget: rootTargetOf,

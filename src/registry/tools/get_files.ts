@@ -14,7 +14,6 @@ export const MAX_FILES_PER_READ = 100;
 const shape = {
   paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe('Files to read.'),
   ...windowShape,
-  source: Source,
 };
 type Args = { paths: string[]; source?: 'head' | 'worktree' | undefined } & LineWindowRequest;
 
@@ -55,10 +54,11 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   agentSurface: true,
   pathMode: 'each',
   description:
-    'Read several files of the bound branch: one result per path. The line window applies to each text file. `source: "worktree"`: the files on disk.',
+    'Read several files of the bound branch: one result per path. The line window applies to each text file.',
   annotations: { title: 'Read files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
-  rootInput: withTarget(shape),
+  rootInput: withTarget({ ...shape, source: Source }),
+  worktreeInput: z.strictObject({ ...shape, source: Source }),
   output: Output,
   paths: (a) => a.paths.map((path) => ({ path, role: 'file' as const })),
   rootTarget: rootTargetOf,

@@ -68,8 +68,7 @@ export const integrityCheck = defineTool<object, Raw, Output>({
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description:
-    'Files you can read whose content on disk differs from the bound head (modified, added, deleted, mode changed, symlink retargeted), with both blob ids. git itself is the baseline; nothing outside your window is checked or counted.',
+  description: 'Files whose content on disk differs from the bound head, with both blob ids.',
   annotations: readOnly('Working-tree integrity'),
   agentInput: z.strictObject({}),
   rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),

@@ -67,8 +67,7 @@ export const scopeSummary = defineTool<Args, Raw, Output>({
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description:
-    'A subtree you can read at a glance: its changes in the working tree, its recent commits, churn over the last commits, and its CODEOWNERS owners when CODEOWNERS is readable.',
+  description: 'A subtree at a glance: working-tree changes, recent commits, churn, CODEOWNERS owners.',
   annotations: readOnly('Summarise a subtree'),
   agentInput: z.strictObject(shape),
   rootInput: z.strictObject({ ...shape, repo: z.string().min(1).max(4096), ref: WsBranch }),

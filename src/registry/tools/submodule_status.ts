@@ -29,7 +29,7 @@ export const submoduleStatus = defineTool<object, readonly SubmoduleInfo[], Outp
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description: 'Submodules at paths you can read: the commit the bound head records and the one checked out in the working tree.',
+  description: 'Submodules: recorded vs checked-out commit.',
   annotations: readOnly('Submodule status'),
   agentInput: z.strictObject({}),
   rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),

@@ -85,8 +85,7 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description:
-    'One call to get oriented in the working tree where the bound branch is checked out: branch, upstream ahead/behind, operation in progress, working-tree counts, submodules, the last commits you can see, and next steps. Everything is counted over files you can read.',
+  description: 'Orientation in one call: branch, upstream ahead/behind, operation in progress, working-tree counts, recent commits, hints.',
   annotations: readOnly('Workspace brief'),
   agentInput: z.strictObject({}),
   rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),

@@ -106,8 +106,7 @@ export const workspaceDiff = defineTool<Args, Raw, Output>({
   requires: 'worktree',
   // A hidden path narrows to nothing, exactly like a readable path with no changes: an empty diff, never "not found".
   pathMode: 'each',
-  description:
-    'Per-file patches of the working tree where the bound branch is checked out, for the files you can read: the working tree against the index (default), or with `staged` the index against HEAD, or either against a readable commit. Paged: pass `next_offset` back as `offset`.',
+  description: 'Per-file patches of the working tree vs the index (default), or the index (`staged`) vs HEAD, or vs a commit. Paged: pass `next_offset` as `offset`.',
   annotations: readOnly('Working-tree diff'),
   agentInput: z.strictObject(shape),
   rootInput: z.strictObject({ ...shape, repo: z.string().min(1).max(4096), ref: WsBranch }),

@@ -54,8 +54,7 @@ export const workspaceStatus = defineTool<object, StatusListing, Output>({
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description:
-    'Staged, unstaged, untracked and conflicted files of the working tree where the bound branch is checked out, for the files you can read. A rename from a file you cannot see shows as an addition.',
+  description: 'Staged, unstaged, untracked and conflicted files of the working tree.',
   annotations: readOnly('Working-tree status'),
   agentInput: z.strictObject({}),
   rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),
