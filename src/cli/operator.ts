@@ -31,7 +31,7 @@ const print = (out: Out, json: boolean | undefined, value: unknown, human: () =>
 
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
-  const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: t.agentSurface ? 'agent+root' : 'root only', access: t.access, description: t.description }));
+  const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: !t.agentSurface ? 'root only' : t.requires === 'worktree' ? 'agent (checked-out branch)+root' : 'agent+root', access: t.access, description: t.description }));
   print(out, json, { tools: rows }, () => table(['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'], rows.map((r) => [r.name, r.surface, r.access, r.description])));
 }
 
