@@ -1,8 +1,9 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyIdOf, loadOrCreateSalt, openLedger, queryLedger, type Ledger } from '../audit/index.js';
+import { keyIdOf, openLedger, queryLedger, type Ledger } from '../audit/index.js';
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
+import type { ProposalEvent } from '../registry/proposals.js';
 import { CliError } from './client.js';
 import { jsonText, table } from './table.js';
 
@@ -19,11 +20,27 @@ export interface Audit {
   readonly ledger: Ledger;
   record(r: CallRecord): void;
   recordApi(r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }): void;
+  /** One proposal transition (proposed, approved, applying, applied, failed, rejected, cancelled, expired). */
+  recordProposal(e: ProposalEvent): void;
   state(): Record<string, unknown>;
+  /** The newest `limit` events, newest first (the web console's list); a read failure is an empty list plus a log line. */
+  recent(limit: number): Promise<AuditSummary[]>;
 }
 
-/** Opens the ledger for the server. Fails closed: a configured key that cannot be loaded stops the server. */
-export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Promise<Audit> {
+/** One ledger event as the web console shows it. */
+export interface AuditSummary {
+  ts: string;
+  surface: string;
+  perimeter?: string;
+  branch?: string;
+  tool: string;
+  verdict: string;
+  result: string;
+}
+
+/** Opens the ledger for the server. Fails closed: a configured key that cannot be loaded stops the server. `salt` is the
+ * store's shared one, so a path hashes the same in every instance's ledger and one query can follow it across them. */
+export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Promise<Audit> {
   let signingKey: { keyId: string; privateKeyPem: string } | undefined;
   if (o.signingKeyFile) {
     let pem: string;
@@ -34,12 +51,11 @@ export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Prom
       throw new CliError(`Audit signing key ${o.signingKeyFile} cannot be used (${(e as Error).message}); fix it or drop --audit-key.`);
     }
   }
-  const salt = await loadOrCreateSalt(stateDir);
   let ledger: Ledger;
   try {
     ledger = await openLedger({
       dir: o.dir,
-      salt,
+      salt: Buffer.from(salt),
       clearPaths: o.clearPaths,
       ...(signingKey ? { signingKey } : {}),
       ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
@@ -82,6 +98,21 @@ export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Prom
         refused ? { lane: 'bulk', coalesce: `${r.source}\u0000${r.status}` } : {},
       );
     },
+    recordProposal: ({ proposal: p, event, by }) =>
+      void ledger.append({
+        surface: by === 'agent' ? 'agent' : 'api',
+        perimeter: p.perimeter,
+        branch: p.branch,
+        tool: `proposal.${event}`,
+        client: by.slice(0, 256),
+        verdict: event === 'failed' ? 'error' : event === 'rejected' || event === 'cancelled' || event === 'expired' ? 'deny' : 'allow',
+        result: event,
+        bytes: 0,
+        durationMs: 0,
+        ...(p.status === 'applied' ? { commit: p.commit } : {}),
+        paths: [...p.facts.paths],
+        args: { proposal: p.id, hash: p.hash, base: p.base },
+      }),
     state: () => {
       const s = ledger.state();
       return {
@@ -97,15 +128,39 @@ export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Prom
         clear_paths: o.clearPaths,
       };
     },
+    // A full scan of the retained ledger keeping a window: fine for a console page (segments are bounded by maxBytes × keep).
+    recent: async (limit) => {
+      const window: AuditSummary[] = [];
+      try {
+        for await (const e of queryLedger(ledger.state().file)) {
+          window.push({
+            ts: e.ts,
+            surface: e.surface,
+            ...(e.perimeter === undefined ? {} : { perimeter: e.perimeter }),
+            ...(e.branch === undefined ? {} : { branch: e.branch }),
+            tool: e.tool,
+            verdict: e.verdict,
+            result: e.result,
+          });
+          if (window.length > limit) window.shift();
+        }
+      } catch (e) {
+        log('warn', 'audit: cannot read the ledger for the console', { error: (e as Error).message });
+      }
+      return window.reverse();
+    },
   };
 }
 
 /** The active ledger file of a state dir. */
 export const defaultLedgerFile = (stateDir: string) => join(stateDir, 'audit', 'audit.jsonl');
 
-/** `audit tail` / `audit query`: reads the ledger file directly (no server needed). */
+/**
+ * `audit tail` / `audit query`: reads ledger files directly (no server needed). With several files (one chain per
+ * instance on a shared store) the entries are merged by time and each row names the ledger it came from.
+ */
 export async function printAudit(
-  file: string,
+  files: readonly string[],
   f: { perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean },
   out: (l: string) => void,
 ): Promise<void> {
@@ -113,30 +168,35 @@ export async function printAudit(
   if (since && Number.isNaN(since.getTime())) throw new CliError(`--since "${f.since}" is not a date (use ISO 8601, e.g. 2026-11-30T10:00:00Z).`, 2);
   const verdicts = ['allow', 'deny', 'invisible', 'error'];
   if (f.verdict && !verdicts.includes(f.verdict)) throw new CliError(`--verdict must be one of ${verdicts.join(', ')}.`, 2);
-  const rows: Record<string, unknown>[] = [];
-  // The reader skips a missing active file (a server that has not written yet); a wrong --file is the operator's error.
-  if (!(await stat(file).then((s) => s.isFile(), () => false))) throw new CliError(`no audit ledger at ${file} (pass --file or --state-dir).`, 2);
-  try {
-    for await (const e of queryLedger(file, {
-      ...(f.perimeter ? { perimeter: f.perimeter } : {}),
-      ...(since ? { since } : {}),
-      ...(f.verdict ? { verdict: f.verdict as 'allow' } : {}),
-      ...(f.tool ? { tool: f.tool } : {}),
-    })) {
-      rows.push(e as unknown as Record<string, unknown>);
+  let rows: Record<string, unknown>[] = [];
+  for (const file of files) {
+    // The reader skips a missing active file (a server that has not written yet); a wrong --file is the operator's error.
+    if (!(await stat(file).then((s) => s.isFile(), () => false))) throw new CliError(`no audit ledger at ${file} (pass --file or --state-dir).`, 2);
+    try {
+      for await (const e of queryLedger(file, {
+        ...(f.perimeter ? { perimeter: f.perimeter } : {}),
+        ...(since ? { since } : {}),
+        ...(f.verdict ? { verdict: f.verdict as 'allow' } : {}),
+        ...(f.tool ? { tool: f.tool } : {}),
+      })) {
+        rows.push(files.length > 1 ? { ledger: file, ...(e as unknown as Record<string, unknown>) } : (e as unknown as Record<string, unknown>));
+      }
+    } catch (e) {
+      throw new CliError(`Cannot read ${file}: ${(e as Error).message}`);
     }
-  } catch (e) {
-    throw new CliError(`Cannot read ${file}: ${(e as Error).message}`);
   }
+  // A stable sort by time: one ledger's own order (its sequence) is kept among equal times.
+  if (files.length > 1) rows = rows.sort((a, b) => String(a.ts).localeCompare(String(b.ts)));
   const shown = f.limit ? rows.slice(-f.limit) : rows;
   if (f.json) {
     for (const r of shown) out(jsonText(r));
     return;
   }
+  const cols = ['SEQ', 'TIME', 'SURFACE', 'PERIMETER', 'BRANCH', 'TOOL', 'CLIENT', 'VERDICT', 'RESULT', 'BYTES', 'COMMIT'];
+  const cells = (r: Record<string, unknown>) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, r.client ?? '', r.verdict, r.result, r.bytes, r.commit ?? ''];
   out(
-    table(
-      ['SEQ', 'TIME', 'SURFACE', 'PERIMETER', 'BRANCH', 'TOOL', 'CLIENT', 'VERDICT', 'RESULT', 'BYTES', 'COMMIT'],
-      shown.map((r) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, r.client ?? '', r.verdict, r.result, r.bytes, r.commit ?? ''].map((v) => String(v))),
-    ),
+    files.length > 1
+      ? table(['LEDGER', ...cols], shown.map((r) => [r.ledger, ...cells(r)].map((v) => String(v))))
+      : table(cols, shown.map((r) => cells(r).map((v) => String(v)))),
   );
 }

@@ -1,4 +1,4 @@
-import type { Perimeter } from '../core/index.js';
+import { AGENT_ONLY_TOOLS, type Perimeter } from '../core/index.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { apiClient, CliError, type ApiClient } from './client.js';
 import { readStored } from './ops-token.js';
@@ -31,7 +31,9 @@ const print = (out: Out, json: boolean | undefined, value: unknown, human: () =>
 
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
-  const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: !t.agentSurface ? 'root only' : t.requires === 'worktree' ? 'agent (checked-out branch)+root' : 'agent+root', access: t.access, description: t.description }));
+  const surfaceOf = (t: (typeof ALL_TOOLS)[number]) =>
+    AGENT_ONLY_TOOLS.includes(t.name) ? 'agent (approval perimeters)' : t.requires === 'worktree' ? 'agent (checked-out branch)+root' : t.agentSurface ? 'agent+root' : 'root only';
+  const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: surfaceOf(t), access: t.access, description: t.description }));
   print(out, json, { tools: rows }, () => table(['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'], rows.map((r) => [r.name, r.surface, r.access, r.description])));
 }
 
@@ -52,6 +54,16 @@ function showPerimeter(p: PerimeterView): string {
     `branches:       ${p.branches.join(', ')}`,
     ...p.urls.map((u, i) => `${i === 0 ? 'agent URLs:     ' : '                '}${u}`),
   ].join('\n');
+}
+
+/** The store block of /health: adapter, whether it answers, the instances alive on it. */
+type StoreView = { kind: string; health: { kind: string; silentMs?: number }; instances: { id: string; version: string; lastSeen: string }[] };
+
+function storeLines(st: StoreView | undefined): string[] {
+  // Servers before the shared store report none: nothing to show.
+  if (!st) return [];
+  const health = st.health.kind === 'live' ? 'live' : `SILENT for ${Math.round((st.health.silentMs ?? 0) / 1000)} s (agent calls refused)`;
+  return ['', `store: ${st.kind}, ${health}`, table(['INSTANCE', 'VERSION', 'LAST HEARTBEAT'], st.instances.map((i) => [i.id, i.version, i.lastSeen]))];
 }
 
 export const operator = {
@@ -75,6 +87,7 @@ export const operator = {
           : 'audit: off',
         '',
         table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),
+        ...storeLines(s.store as StoreView | undefined),
       ].join('\n');
     });
   },

@@ -5,20 +5,20 @@ import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
-import { openStore } from '../registry/store.js';
 import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
 import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
 import type { CursorSeal } from '../registry/index.js';
-import { loadOrCreateSalt } from '../audit/salt.js';
 import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
+import { openProposals } from './proposals.js';
 import { CliError } from './client.js';
 import { loadConfig, type BootConfig } from './config.js';
 import { keyHint } from './hints.js';
 import { planServeOpsToken } from './ops-token.js';
 import { acquireStateLock } from './state-lock.js';
+import { instanceId, openState } from './state.js';
 import { buildUpstreams } from './upstreams.js';
 
 export interface ServeOptions {
@@ -36,6 +36,12 @@ export interface ServeOptions {
   /** Undefined switches the audit ledger off. */
   readonly audit?: AuditSetup | undefined;
   readonly sessionIdleSeconds: number;
+  /** A postgres:// URL shared by several instances; undefined = the file store in the state dir. */
+  readonly store?: string | undefined;
+  /** Longest silence of the shared store before agent calls are refused. */
+  readonly storeSilenceSeconds?: number | undefined;
+  /** How long a proposal waits for a decision (default 24 h). */
+  readonly proposalTtlSeconds?: number | undefined;
   readonly cwd: string;
   readonly home: string;
   readonly version: string;
@@ -147,9 +153,9 @@ export async function serve(o: ServeOptions): Promise<Running> {
 
 async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unknown>)[]): Promise<Running> {
   const configured = boot.perimeters;
-  const opened = await openStore(o.stateDir);
-  if (!opened.ok) throw new CliError(opened.message);
-  const store = opened.value;
+  const state = await openState({ store: o.store, stateDir: o.stateDir, instance: { id: instanceId(), version: o.version }, silenceSeconds: o.storeSilenceSeconds ?? 10, log: o.log });
+  undo.push(() => state.close());
+  const store = state.perimeters;
 
   // No token and no config: serve the current repository read-only, so a first run needs nothing else.
   const embedded = !o.token && !o.config;
@@ -159,7 +165,14 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   }
 
   const localRepos = [...configured.map((p) => p.repo), ...store.list().map((p) => p.repo), ...(here ? [here] : [])].filter((r) => r.startsWith('/'));
-  const upstreams = buildUpstreams({ token: o.token, githubUrl: o.githubUrl, localRepos, log: o.log, searchDir: join(o.stateDir, 'search') });
+  const upstreams = buildUpstreams({
+    token: o.token,
+    githubUrl: o.githubUrl,
+    localRepos,
+    log: o.log,
+    searchDir: join(o.stateDir, 'search'),
+    quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() },
+  });
   undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
 
@@ -188,14 +201,39 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     open: (token) => cursorKey.loaded?.open(token),
   };
 
+  const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
+  const proposals = await openProposals({
+    store: state.proposals,
+    perimeters: store,
+    upstreamFor: upstreams.upstreamFor,
+    log: o.log,
+    policy,
+    ttlSeconds: o.proposalTtlSeconds,
+    record: (r) => audit?.record(r),
+    audit: (e) => audit?.recordProposal(e),
+  });
+
   let publicUrl = '';
   const app = createApp({
     store,
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,
-    invoke: { upstreamFor: upstreams.upstreamFor, log: o.log, limiter: new RateLimiter(), gate: new Gate(), cursors, workspace: upstreams.workspace, ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}) },
-    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }) } : {}),
+    invoke: {
+      upstreamFor: upstreams.upstreamFor,
+      log: o.log,
+      // Calls and commits are counted in the store (shared by every instance); upstream requests per hour in this process.
+      counters: state.counters,
+      health: state.health,
+      limiter: new RateLimiter(),
+      gate: new Gate(),
+      cursors,
+      proposals,
+      workspace: upstreams.workspace,
+      ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
+    },
+    storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
+    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,
@@ -203,7 +241,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     rootEnabled: o.root,
     openPerimeters: o.openPerimeters,
     ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
-    policy: { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } },
+    policy,
     sessionIdleMs: o.sessionIdleSeconds * 1000,
     stateDir: o.stateDir,
   });
@@ -254,12 +292,20 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     embeddedKey = issued.key;
   }
   await ops.persist();
-  cursorKey.loaded = cursorSeal(await loadOrCreateSalt(o.stateDir, 'cursor.key'));
+  // Shared by every instance on the store (the file store: <state dir>/cursor.key, as before).
+  cursorKey.loaded = cursorSeal(await state.sharedKey('cursor.key'));
   if (o.audit) {
-    const opened = await openAudit(o.audit, o.stateDir, o.log);
+    const opened = await openAudit(o.audit, await state.sharedKey('audit.salt'), o.log);
     audit = opened;
     undo.push(() => opened.ledger.close());
   }
+  // What a previous process left half-done is settled (from the branch, never by re-running) before anything is served.
+  const settled = await proposals.reconcile();
+  if (settled > 0) o.log('info', 'proposals reconciled at start', { count: settled });
+  // Reads expire overdue proposals too; the sweep makes the ledger say so even when nobody looks.
+  const sweep = setInterval(() => void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) })), 60_000);
+  sweep.unref();
+  undo.push(async () => clearInterval(sweep));
   ready = true;
 
   // One write, so a reader that waits for "listening on" has the whole announcement (keys, hints) with it.
@@ -273,6 +319,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   if (o.openPerimeters) lines.push('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
   if (audit) lines.push(`audit ledger: ${audit.ledger.state().file}`);
   if (o.root) lines.push(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
+  lines.push(`approval page: ${publicUrl}/ui (sign in with the ops token)`);
   o.out(lines.join('\n'));
   o.log('info', 'server started', { url: publicUrl, perimeters: store.list().length, github: upstreams.github !== undefined });
 

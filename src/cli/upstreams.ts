@@ -4,6 +4,7 @@ import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { createLocalWorkspace } from '../workspace/localfs/index.js';
 import type { Workspace } from '../workspace/types.js';
 import type { Log } from '../registry/index.js';
+import type { QuotaSighting } from '../state/types.js';
 import { isLocalRepo } from './config.js';
 
 export interface Upstreams {
@@ -28,10 +29,24 @@ export function localOnlyWorkspace(log: Log): Workspace {
 }
 
 /** Composes the adapters: local git always; GitHub when a token is given. */
-export function buildUpstreams(o: { token: string | undefined; githubUrl: string | undefined; localRepos: string[]; log: Log; searchDir?: string }): Upstreams {
+export function buildUpstreams(o: {
+  token: string | undefined;
+  githubUrl: string | undefined;
+  localRepos: string[];
+  log: Log;
+  searchDir?: string;
+  /** The store's GitHub budget, shared by every instance on one token. */
+  quota?: { saw(q: QuotaSighting): void; last(): QuotaSighting | undefined };
+}): Upstreams {
   const local = createLocalGitUpstream({ repos: o.localRepos, log: o.log });
   const github = o.token
-    ? createGitHubUpstream({ token: o.token, ...(o.githubUrl ? { baseUrl: o.githubUrl } : {}), ...(o.searchDir ? { searchDir: o.searchDir } : {}), log: o.log })
+    ? createGitHubUpstream({
+        token: o.token,
+        ...(o.githubUrl ? { baseUrl: o.githubUrl } : {}),
+        ...(o.searchDir ? { searchDir: o.searchDir } : {}),
+        ...(o.quota ? { sharedQuota: o.quota } : {}),
+        log: o.log,
+      })
     : undefined;
   const upstreamFor: UpstreamFor = (repo) => (isLocalRepo(repo) ? local : github);
   return { all: github ? [local, github] : [local], upstreamFor, local, github, workspace: localOnlyWorkspace(o.log) };

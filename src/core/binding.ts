@@ -7,6 +7,9 @@ import { scopeOf, UNRESTRICTED, type Scope } from './scope.js';
 /** Tools that reveal refs: never on an agent surface, whatever the perimeter grants. */
 export const ROOT_ONLY_TOOLS: readonly string[] = ['list_branches', 'compare'];
 
+/** Tools about an agent's own proposals: meaningless on the operator surface (operators use /api and the CLI). */
+export const AGENT_ONLY_TOOLS: readonly string[] = ['proposal_status', 'proposal_cancel'];
+
 /** An agent connection: one perimeter, one allowlisted branch, fixed by the URL. */
 export interface AgentBinding {
   readonly surface: 'agent';
@@ -29,9 +32,13 @@ export interface AgentBinding {
   readonly writeGlobs: readonly string[];
   /** Checks run on the paths of a write after the write scope (protected paths); a message refuses the write. */
   readonly writeGuards: readonly ((paths: readonly string[]) => string | undefined)[];
+  /** True for paths a write may only touch under an explicit grant (shown to approvers as a risk). */
+  readonly isProtected: (path: string) => boolean;
   readonly allowSecrets: boolean;
   readonly allowBinary: boolean;
   readonly limits: Limits;
+  /** Writes that become proposals instead of landing (an approved proposal is applied with `push_files: 'none'`). */
+  readonly approval: { readonly push_files: 'none' | 'required' };
 }
 
 /** Server-wide additions to every perimeter's policy (they can only hide or protect more). */
@@ -75,9 +82,11 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
       const c = protect.check(paths);
       return c.ok ? undefined : c.message;
     }],
+    isProtected: protect.isProtected,
     allowSecrets: perimeter.allow_secrets ?? false,
     allowBinary: perimeter.allow_binary ?? false,
     limits: { ...server.defaultLimits, ...perimeter.limits },
+    approval: { push_files: perimeter.approval?.push_files ?? 'none' },
   });
 }
 
@@ -86,8 +95,12 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
  * bound branch is checked out; elsewhere it is as unknown as a tool that does not exist.
  */
 export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean; requires?: 'worktree' }): boolean {
-  if (binding.surface === 'root') return true;
+  if (binding.surface === 'root') return !AGENT_ONLY_TOOLS.includes(tool.name);
   if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
   if (tool.requires === 'worktree' && binding.worktree !== true) return false;
+  // Only where writes wait for approval, and then always with push_files: an agent can follow up on what it proposed.
+  if (AGENT_ONLY_TOOLS.includes(tool.name)) {
+    return binding.approval.push_files === 'required' && (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name));
+  }
   return binding.granted === undefined || binding.granted.has(tool.name);
 }

@@ -29,4 +29,6 @@ export * from './workspace-diff.js';
 export * from './workspace-conflicts.js';
 export * from './workspace-integrity.js';
 export * from './codeowners.js';
+export * from './windows.js';
+export * from './proposal.js';
 export * from './paging.js';

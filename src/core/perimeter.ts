@@ -50,6 +50,16 @@ export function answerCap(b: { readonly surface: 'agent'; readonly limits: Limit
   return b.surface === 'agent' ? (b.limits.max_answer_bytes ?? DEFAULT_ANSWER_BYTES) : Number.POSITIVE_INFINITY;
 }
 
+/**
+ * Which writes wait for a person. `push_files: "required"` turns an allowed push into a pending proposal;
+ * `workspace` (working-tree proposals) can only be "required".
+ */
+export const Approval = z.strictObject({
+  push_files: z.enum(['none', 'required']).optional(),
+  workspace: z.literal('required').optional(),
+});
+export type Approval = z.infer<typeof Approval>;
+
 /** Options every perimeter may set on top of read/write; none of them can loosen the built-in privacy zones. */
 const Hardening = {
   /** Extra privacy patterns (hidden even inside `read`). */
@@ -61,6 +71,7 @@ const Hardening = {
   /** Serve binary files as base64 (otherwise they are refused). */
   allow_binary: z.boolean().optional(),
   limits: Limits.optional(),
+  approval: Approval.optional(),
 };
 
 /** An agent key as stored: never the key itself, only its hash. */
@@ -114,6 +125,7 @@ export function materialize(spec: PerimeterSpec, defaultBranch: string): Perimet
   if (spec.allow_secrets !== undefined) perimeter.allow_secrets = spec.allow_secrets;
   if (spec.allow_binary !== undefined) perimeter.allow_binary = spec.allow_binary;
   if (spec.limits) perimeter.limits = spec.limits;
+  if (spec.approval) perimeter.approval = spec.approval;
   return perimeter;
 }
 

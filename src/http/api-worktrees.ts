@@ -3,7 +3,7 @@
 // are shown here and nowhere on an agent surface.
 import express, { type Router } from 'express';
 import * as z from 'zod/v4';
-import type { PerimeterStore } from '../registry/store.js';
+import type { PerimeterStore } from '../state/types.js';
 import type { Workspace, WorktreeInfo, WsErrorCode } from '../workspace/types.js';
 import { statusFor } from './status.js';
 

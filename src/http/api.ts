@@ -3,12 +3,13 @@ import type { Binding, Perimeter } from '../core/index.js';
 import { invoke, type InvokeDeps } from '../mcp/index.js';
 import { toolNamed } from '../registry/index.js';
 import type { PerimeterService } from '../registry/perimeters.js';
-import type { PerimeterStore } from '../registry/store.js';
+import type { PerimeterStore } from '../state/types.js';
 import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import { bearerOf, sameSecret } from './auth.js';
 import type { Endpoint } from './endpoint.js';
 import { worktreeRoutes } from './api-worktrees.js';
 import { issueKey, publicKeys } from './keys.js';
+import { proposalRoutes } from './api/proposals.js';
 import { outcomeFailure, statusFor, upstreamStatus, type HttpFailure } from './status.js';
 
 export interface ApiDeps {
@@ -144,6 +145,8 @@ export function apiRouter(deps: ApiDeps): Router {
     // The operator asks as the perimeter would, whatever tools it grants.
     const asAgent: Binding = binding.surface === 'agent' ? { ...binding, granted: undefined } : binding;
     const out = await invoke(tool, asAgent, parsed.data, { upstreamFor: deps.invoke.upstreamFor, log: deps.invoke.log }, 'git-blinder-api');
+    // History tools are reads: a proposal cannot come out of them, and would be a broken invariant here.
+    if (out.kind === 'propose') throw new Error(`${toolName} answered with a proposal`);
     if (out.kind !== 'allow') return send(res, outcomeFailure(out));
     res.json({ perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined, ...out.value });
   };
@@ -182,6 +185,8 @@ export function apiRouter(deps: ApiDeps): Router {
     if (typeof req.query.repo !== 'string') return fail(res, 'bad_request', 'Give ?repo=<owner/name or local path>.');
     return branches(req.query.repo, res);
   });
+
+  r.use(proposalRoutes({ proposals: deps.invoke.proposals, perimeters: () => deps.store.list(), upstreamFor: deps.upstreamFor }));
 
   r.use((_req, res) => fail(res, 'not_found', 'No such API route.'));
   return r;

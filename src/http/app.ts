@@ -5,7 +5,7 @@ import { matchingKeyId } from './keys.js';
 import { AGENT_CATALOGUE, ALL_TOOLS } from '../registry/index.js';
 import type { InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
-import type { PerimeterStore } from '../registry/store.js';
+import type { InstanceInfo, PerimeterStore, StoreHealth } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
 import { bindingResolver } from './bindings.js';
@@ -15,6 +15,9 @@ import type { Endpoint } from './endpoint.js';
 import { mcpRoute } from './mcp-route.js';
 import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
+import type { AuditLine } from './web/pages/console.js';
+import { securityHeaders } from './web/respond.js';
+import { webRouter } from './web/router.js';
 
 export interface AppDeps {
   readonly store: PerimeterStore;
@@ -43,8 +46,12 @@ export interface AppDeps {
   readonly stateDir?: string;
   /** Called once per /api request after the answer is sent (the audit ledger). */
   readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
+  /** The shared state store as the operator status shows it: adapter, health, instances alive. */
+  readonly storeStatus?: () => Promise<{ kind: string; health: StoreHealth; instances: readonly InstanceInfo[] }>;
   /** Extra fields for the operator status (audit ledger state). */
   readonly statusExtra?: () => Record<string, unknown>;
+  /** The newest audit ledger entries, newest first, for the web console (absent when the ledger is off). */
+  readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
 }
 
 export interface App {
@@ -60,6 +67,11 @@ export function createApp(deps: AppDeps): App {
   const app = express();
   app.disable('x-powered-by');
   // Before anything else, on every route: a bare Host from the allowed names, an origin-form target, our own Origin.
+  // The page's headers go on before any check, so a refusal under /ui (Host, Origin, a body that does not parse) has them too.
+  app.use('/ui', (_req: Request, res: Response, next: () => void) => {
+    securityHeaders(res);
+    next();
+  });
   app.use(requestGuard(guardPolicy({ host: deps.host, allowedHosts: deps.allowedHosts, allowedOrigins: deps.allowedOrigins })));
   app.use(express.json({ limit: deps.jsonLimit ?? '8mb' }));
   app.set('query parser', 'simple');
@@ -101,6 +113,7 @@ export function createApp(deps: AppDeps): App {
       perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0 })),
       upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
       agent_catalogue: AGENT_CATALOGUE,
+      ...(deps.storeStatus ? { store: await deps.storeStatus().catch((e: Error) => ({ kind: 'unknown', health: { kind: 'silent' }, instances: [], error: e.message })) } : {}),
       ...deps.statusExtra?.(),
     };
   };
@@ -161,6 +174,24 @@ export function createApp(deps: AppDeps): App {
       status,
     }),
   );
+
+  // The operator's web page needs the proposal service the tools use (the one list of proposals).
+  const proposals = deps.invoke.proposals;
+  if (proposals) {
+    app.use(
+      '/ui',
+      webRouter({
+        opsToken: deps.opsToken,
+        proposals,
+        perimeters: () => deps.store.list(),
+        upstreamFor: deps.upstreamFor,
+        upstreams: deps.upstreams,
+        sessionCounts: () => sessions.counts(),
+        ...(deps.recentAudit ? { recentAudit: deps.recentAudit } : {}),
+        log: deps.invoke.log,
+      }),
+    );
+  }
 
   app.use((_req: Request, res: Response) => {
     res.status(404).json({ error: { code: 'not_found', message: 'Not found. MCP lives under /mcp/<perimeter>, the operator API under /api.' } });

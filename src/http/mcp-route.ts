@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Binding } from '../core/index.js';
-import { createSessionServer, withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
+import { createSessionServer, createToolsets, withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
 import { endpointKey, parseEndpoint, type Endpoint } from './endpoint.js';
 import type { SessionTable } from './sessions.js';
 import { NOT_FOUND_BODY, rpcError } from './status.js';
@@ -36,17 +36,21 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
   const lookup = deps.invoke.workspace ? worktreeLookup(deps.invoke.workspace) : undefined;
   const checkedOut = async (b: Binding | undefined): Promise<boolean> =>
     b?.surface === 'agent' && lookup !== undefined ? lookup(b.repo, b.branch) : false;
-  const serverFor = (ep: Endpoint, worktree: boolean) =>
+  // One toolset per surface and grant set for the whole app: sessions and stateless requests share it.
+  const toolsetOf = createToolsets();
+  const serverFor = (ep: Endpoint, worktree: boolean, resolve: () => Binding | undefined = () => deps.resolve(ep)) =>
     createSessionServer({
-      resolve: () => withWorktree(deps.resolve(ep), worktree),
+      resolve: () => withWorktree(resolve(), worktree),
       deps: ep.kind === 'root' ? deps.rootInvoke : deps.invoke,
       version: deps.version,
+      toolsetOf,
     });
   // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
   // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.
   const modernLive = new Set<{ close: () => Promise<void> }>();
-  const serveModern = async (ep: Endpoint, worktree: boolean, req: Request, res: Response): Promise<void> => {
-    const modern = createMcpHandler(() => serverFor(ep, worktree), { legacy: 'reject' });
+  const serveModern = async (ep: Endpoint, binding: Binding, worktree: boolean, req: Request, res: Response): Promise<void> => {
+    // One request, one binding: the one resolved when it was admitted (a session resolves again at each call).
+    const modern = createMcpHandler(() => serverFor(ep, worktree, () => binding), { legacy: 'reject' });
     modernLive.add(modern);
     res.on('close', () => {
       modernLive.delete(modern);
@@ -90,7 +94,7 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
     const worktree = await checkedOut(binding);
     const legacy = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
     if (!legacy) {
-      await serveModern(ep, worktree, req, res);
+      await serveModern(ep, binding, worktree, req, res);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {

@@ -1,5 +1,5 @@
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 
 /** One 2025-era MCP session: its own server and transport, tied to the endpoint it was created on. */
 export interface Session {
@@ -10,7 +10,7 @@ export interface Session {
   /** Who opened it: 'root' for the ops token, else one agent key (or the perimeter itself when perimeters are open). */
   readonly owner: string;
   readonly transport: NodeStreamableHTTPServerTransport;
-  readonly server: McpServer;
+  readonly server: Server;
   lastSeen: number;
   openStreams: number;
   /** Requests seen after initialize: a session that made none or one is the first an eviction closes. */

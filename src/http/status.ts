@@ -70,13 +70,15 @@ function denyStatus(cls: DenyClass): number {
     case 'rate_limited':
     case 'busy':
       return 429;
+    case 'unavailable':
+      return 503;
     default:
       return assertNever(cls, 'deny class');
   }
 }
 
 /** The HTTP answer for a tool call's outcome that is not an answer: the one place `/api` maps outcomes to statuses. */
-export function outcomeFailure(o: Exclude<CallOutcome, { kind: 'allow' }>): HttpFailure {
+export function outcomeFailure(o: Exclude<CallOutcome, { kind: 'allow' | 'propose' }>): HttpFailure {
   const retry = (s: number | undefined) => (s === undefined ? {} : { retryAfterSeconds: s });
   switch (o.kind) {
     case 'invisible':
@@ -85,7 +87,7 @@ export function outcomeFailure(o: Exclude<CallOutcome, { kind: 'allow' }>): Http
       return { status: 404, code: 'not_found', message: o.message };
     case 'deny': {
       const status = denyStatus(o.class);
-      return status === 429
+      return status === 429 || status === 503
         ? { status, code: o.class, message: o.message, retryAfterSeconds: o.retryAfterSeconds ?? 1 }
         : { status, code: o.class, message: o.message };
     }

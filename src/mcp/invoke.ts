@@ -1,5 +1,7 @@
 import { answerCap, assertNever, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
-import type { AnyTool, CursorSeal, Log, ToolContext } from '../registry/index.js';
+import type { AnyTool, CursorSeal, Log, Proposable, ToolContext } from '../registry/index.js';
+import type { ProposalService } from '../registry/proposals.js';
+import type { Counters, StoreHealth } from '../state/types.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
@@ -29,6 +31,13 @@ export interface InvokeDeps {
   readonly record?: (r: CallRecord) => void;
   /** Per-perimeter call rate and commit budget; absent = unlimited (tests, benchmarks of the raw pipeline). */
   readonly limiter?: RateLimiter;
+  /**
+   * Call-rate and commit-budget counters shared by every instance on the store; absent = `limiter` counts them in
+   * this process (tests, the pipeline bench).
+   */
+  readonly counters?: Counters;
+  /** Whether the shared store is answering; absent = always live (one process, nothing to fall out of date). */
+  readonly health?: () => StoreHealth;
   /** Per-perimeter concurrency lanes; absent = unbounded. */
   readonly gate?: Gate;
   readonly now?: () => number;
@@ -36,7 +45,12 @@ export interface InvokeDeps {
   readonly cursors?: CursorSeal;
   /** Working trees of local repositories (the workspace tools); absent = those tools answer not found. */
   readonly workspace?: Workspace;
+  /** Holds writes of perimeters that require approval; absent = such writes are refused (never silently applied). */
+  readonly proposals?: ProposalService;
 }
+
+/** The fail-closed answer: the same for every agent endpoint, whether or not its perimeter exists. */
+const UNAVAILABLE = 'Unavailable: this server cannot reach its shared state store, so it cannot confirm the perimeter; retry in a few seconds.';
 
 const invisible = (message: string): CallOutcome => ({ kind: 'invisible', message });
 const missing = (message: string): CallOutcome => ({ kind: 'missing', message });
@@ -58,17 +72,27 @@ function pathsOf(tool: AnyTool, args: unknown): string[] {
   }
 }
 
+/** True when the call names a path to write (decide already validated the paths). */
+const writesPaths = (tool: AnyTool, args: unknown): boolean => tool.paths(args).some((p) => p.role === 'write');
+
 const BUDGETS = {
   calls: { windowMs: 60_000, limit: (b: AgentBinding) => b.limits.calls_per_minute ?? DEFAULT_LIMITS.calls_per_minute },
   commits: { windowMs: 3_600_000, limit: (b: AgentBinding) => b.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour },
 } as const;
 
 /** Counts one call (or commit) against the agent perimeter's budget; the refusal when it is spent. */
-function budgetSpent(limiter: RateLimiter | undefined, binding: Binding, what: keyof typeof BUDGETS): CallOutcome | undefined {
-  if (!limiter || binding.surface !== 'agent') return undefined;
+async function budgetSpent(deps: InvokeDeps, binding: Binding, what: keyof typeof BUDGETS): Promise<CallOutcome | undefined> {
+  const counter = deps.counters ?? deps.limiter;
+  if (!counter || binding.surface !== 'agent') return undefined;
   const { windowMs, limit } = BUDGETS[what];
   const max = limit(binding);
-  const wait = limiter.take(`${what}:${binding.perimeterId}`, max, windowMs);
+  let wait: number | undefined;
+  try {
+    wait = await counter.take(`${what}:${binding.perimeterId}`, max, windowMs);
+  } catch {
+    // A budget that cannot be counted is not granted: the store is down, and the caller is told to come back.
+    return deny('unavailable', UNAVAILABLE, 1);
+  }
   if (wait === undefined) return undefined;
   const message =
     what === 'calls'
@@ -137,8 +161,20 @@ export async function invoke(
 }
 
 async function decideAndRun(tool: AnyTool, binding: Binding | undefined, args: unknown, deps: InvokeDeps, client: string | undefined): Promise<CallOutcome> {
+  // Before the binding: a perimeter that may have been deleted elsewhere answers like one that exists, not as unknown.
+  if (binding?.surface !== 'root' && deps.health) {
+    const h = deps.health();
+    switch (h.kind) {
+      case 'live':
+        break;
+      case 'silent':
+        return deny('unavailable', UNAVAILABLE, 1);
+      default:
+        return assertNever(h, 'store health');
+    }
+  }
   if (binding === undefined) return invisible(tool.notFound(args));
-  const callsSpent = budgetSpent(deps.limiter, binding, 'calls');
+  const callsSpent = await budgetSpent(deps, binding, 'calls');
   if (callsSpent !== undefined) return callsSpent;
   const verdict = decide(binding, tool, args);
   switch (verdict.kind) {
@@ -199,10 +235,14 @@ async function run(
     log: deps.log,
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
     ...(deps.workspace ? { workspace: deps.workspace } : {}),
+    ...(deps.proposals ? { proposals: deps.proposals } : {}),
   };
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);
-  const commitsSpent = tool.access === 'write' ? budgetSpent(deps.limiter, binding, 'commits') : undefined;
+  // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
+  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool, tool.proposable, args, ctx, binding, deps, client);
+  // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
+  const commitsSpent = tool.access === 'write' && writesPaths(tool, args) ? await budgetSpent(deps, binding, 'commits') : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
   const raw = await tool.run(args, ctx);
   if (!raw.ok) {
@@ -232,6 +272,40 @@ async function run(
   }
 }
 
+/** Holds an allowed write for approval: the answer names the proposal; nothing is written. */
+async function propose(
+  tool: AnyTool,
+  proposable: Proposable<unknown>,
+  args: unknown,
+  ctx: ToolContext,
+  binding: AgentBinding,
+  deps: InvokeDeps,
+  client: string | undefined,
+): Promise<CallOutcome> {
+  if (deps.proposals === undefined) {
+    return deny('refused', 'This perimeter requires approval for this write, and this server keeps no proposals; nothing was written. Tell the operator.');
+  }
+  const draft = proposable.draft(args, ctx);
+  const head = await ctx.upstream.branchHead(ctx.target.repo, ctx.target.ref);
+  if (!head.ok) return upstreamFailure(head.error, 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.');
+  const made = await deps.proposals.create({
+    perimeter: binding.perimeterId,
+    repo: binding.repo,
+    branch: binding.branch,
+    base: head.value,
+    agent: client ?? 'agent',
+    change: draft.change,
+    facts: draft.facts,
+    ...(draft.agentReason === undefined ? {} : { agentReason: draft.agentReason }),
+    ...(draft.idempotencyKey === undefined ? {} : { idempotencyKey: draft.idempotencyKey }),
+  });
+  if (!made.ok) return deny('refused', made.message);
+  const p = made.value;
+  const value = { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary };
+  const text = tool.render(value);
+  return { kind: 'propose', value, text, bytes: Buffer.byteLength(text), proposal: p.id };
+}
+
 /** The audit record of one call, from its outcome alone; never throws into the call. */
 function record(deps: InvokeDeps, tool: AnyTool, binding: Binding | undefined, args: unknown, client: string | undefined, o: CallOutcome, ms: number): void {
   const { verdict, result } = auditOf(o);
@@ -243,7 +317,7 @@ function record(deps: InvokeDeps, tool: AnyTool, binding: Binding | undefined, a
       ...(client === undefined ? {} : { client }),
       verdict,
       result,
-      bytes: o.kind === 'allow' ? o.bytes : Buffer.byteLength(o.message),
+      bytes: o.kind === 'allow' || o.kind === 'propose' ? o.bytes : Buffer.byteLength(o.message),
       durationMs: Math.round(ms * 1000) / 1000,
       ...(o.kind === 'allow' && o.commit !== undefined ? { commit: o.commit } : {}),
       paths: pathsOf(tool, args),

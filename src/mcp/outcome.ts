@@ -8,7 +8,8 @@ export type DenyClass =
   | 'refused' // refused on content after the policy allowed it (binary, a credential in a write, a per-call limit)
   | 'rate_limited' // this perimeter's calls or commits budget is spent; retry later
   | 'busy' // this perimeter's lane and queue are full; retry in a moment
-  | 'too_large'; // the answer is over this perimeter's answer cap
+  | 'too_large' // the answer is over this perimeter's answer cap
+  | 'unavailable'; // the shared store has been silent too long: the perimeter may have been narrowed elsewhere; retry
 
 /** An upstream failure after the policy allowed the call (a missing object is `missing`, not an error). */
 export type ErrorClass = Exclude<UpstreamErrorCode, 'not_found'>;
@@ -20,6 +21,8 @@ export type ErrorClass = Exclude<UpstreamErrorCode, 'not_found'>;
  */
 export type CallOutcome =
   | { readonly kind: 'allow'; readonly value: Record<string, unknown>; readonly text: string; readonly bytes: number; readonly commit?: string }
+  /** Allowed, and held for a person's approval: nothing was written; the answer names the pending proposal. */
+  | { readonly kind: 'propose'; readonly value: Record<string, unknown>; readonly text: string; readonly bytes: number; readonly proposal: string }
   | { readonly kind: 'deny'; readonly class: DenyClass; readonly message: string; readonly retryAfterSeconds?: number }
   /** The policy hid it (or there is no binding): answered exactly as `missing` is, so the two read the same. */
   | { readonly kind: 'invisible'; readonly message: string }
@@ -32,6 +35,8 @@ export function auditOf(o: CallOutcome): { verdict: 'allow' | 'deny' | 'invisibl
   switch (o.kind) {
     case 'allow':
       return { verdict: 'allow', result: 'ok' };
+    case 'propose':
+      return { verdict: 'allow', result: 'proposed' };
     case 'deny':
       return { verdict: 'deny', result: o.class };
     case 'invisible':

@@ -40,6 +40,7 @@ export function frame(tool: AnyTool, value: Record<string, unknown>, cap: number
 export function toCallResult(o: CallOutcome): CallResult {
   switch (o.kind) {
     case 'allow':
+    case 'propose':
       return { content: [{ type: 'text', text: o.text }], structuredContent: o.value };
     case 'deny':
     case 'invisible':

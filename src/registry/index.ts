@@ -8,6 +8,8 @@ import { getTree } from './tools/get_tree.js';
 import { listBranches } from './tools/list_branches.js';
 import { listCommits } from './tools/list_commits.js';
 import { pushFiles } from './tools/push_files.js';
+import { proposalCancel } from './tools/proposal_cancel.js';
+import { proposalStatus } from './tools/proposal_status.js';
 import { changesSince } from './tools/changes_since.js';
 import { searchCode } from './tools/search_code.js';
 import { conflictPreflight } from './tools/conflict_preflight.js';
@@ -26,6 +28,8 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   searchCode,
   changesSince,
   pushFiles,
+  proposalStatus,
+  proposalCancel,
   listCommits,
   getCommit,
   listBranches,
@@ -49,4 +53,4 @@ export function toolNamed(name: string): AnyTool | undefined {
   return ALL_TOOLS.find((t) => t.name === name);
 }
 
-export type { AnyTool, Annotations, CursorSeal, Log, ToolContext, ToolOutcome } from './tool.js';
+export type { AnyTool, Annotations, CursorSeal, Log, Proposable, ProposalDraft, ToolContext, ToolOutcome } from './tool.js';

@@ -1,7 +1,8 @@
 import type * as z from 'zod/v4';
-import type { Binding, Scope, Target, ToolPolicy } from '../core/index.js';
+import type { AgentBinding, Binding, ProposalChange, ProposalFacts, Scope, Target, ToolPolicy } from '../core/index.js';
 import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
+import type { AgentProposals } from './proposals.js';
 import { publish, type PublishedSchema } from './publish.js';
 
 /** Hints for clients; set explicitly on every tool because the protocol defaults are the pessimistic ones. */
@@ -38,6 +39,8 @@ export interface ToolContext {
   readonly cursors?: CursorSeal;
   /** Working trees of local repositories; absent where the composition gave none (workspace tools answer not found). */
   readonly workspace?: Workspace;
+  /** The agent's own proposals (status, cancel); absent where the composition has no proposal service. */
+  readonly proposals?: AgentProposals;
 }
 
 /** The agent-facing result of a tool, before MCP framing. */
@@ -48,6 +51,21 @@ export type ToolOutcome<O> =
   | { kind: 'error'; error: UpstreamError }
   /** Refused on content, after the policy allowed the call (binary content, a credential in a write, a limit). */
   | { kind: 'refused'; message: string };
+
+/** What a write held for approval records, built from the (already allowed) arguments alone. */
+export interface ProposalDraft {
+  readonly change: ProposalChange;
+  readonly facts: ProposalFacts;
+  readonly agentReason?: string;
+  readonly idempotencyKey?: string;
+}
+
+/** How a write tool turns into a proposal on perimeters that require approval for it. */
+export interface Proposable<A> {
+  /** True when this binding's perimeter holds this tool's writes for approval. */
+  required(binding: AgentBinding): boolean;
+  draft(args: A, ctx: ToolContext): ProposalDraft;
+}
 
 /** One tool, declared as a value: schema, policy, upstream call and output filter. */
 export interface ToolDef<A, R, O> extends ToolPolicy<A> {
@@ -71,6 +89,8 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   filter(raw: R, args: A, ctx: ToolContext): ToolOutcome<O>;
   /** The not-found message, from the arguments alone. */
   notFound(args: A): string;
+  /** Present on writes that a perimeter may hold for approval. */
+  readonly proposable?: Proposable<A>;
   /**
    * The text block a model reads: a compact rendering of the filtered value (structuredContent keeps the JSON),
    * never larger than raw git's output for the same call. A function of the value alone, so it shows nothing more.
@@ -90,6 +110,7 @@ export interface AnyTool extends ToolPolicy<unknown> {
   run(args: unknown, ctx: ToolContext): Promise<UpResult<unknown>>;
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;
+  readonly proposable?: Proposable<unknown>;
   render(value: unknown): string;
   /** The schemas tools/list shows, compact and converted once (validation is still the zod schemas'). */
   readonly published: { readonly agentInput: PublishedSchema; readonly rootInput: PublishedSchema; readonly output: PublishedSchema; readonly worktreeInput?: PublishedSchema };

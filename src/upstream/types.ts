@@ -168,6 +168,27 @@ export interface ReadOptions {
   readonly maxBytes?: number;
 }
 
+/** A restore point: a private ref holding a branch's head from just before a write, named by the write's id. */
+export interface RestorePoint {
+  readonly id: string;
+  readonly branch: string;
+  readonly sha: string;
+  /** The full ref name (under refs/git-blinder/restore/, a namespace no agent can name or list). */
+  readonly ref: string;
+}
+
+/** Restore points of an upstream that can keep them (local git); the operator lists and applies them. */
+export interface RestorePoints {
+  /** Records `branch`'s current head under `id`; refuses (`conflict`) an id already used. */
+  create(repo: string, branch: string, id: string): Promise<UpResult<RestorePoint>>;
+  list(repo: string): Promise<UpResult<readonly RestorePoint[]>>;
+  /**
+   * Moves the branch back to the restore point (its checkout too, when that is clean where the two differ); the
+   * branch's head before the move is answered as `from`, and is itself kept as a restore point `<id>-undo`.
+   */
+  apply(repo: string, id: string): Promise<UpResult<{ readonly point: RestorePoint; readonly from: string }>>;
+}
+
 export interface Upstream {
   readonly kind: 'local' | 'github';
   /** Repositories this process can serve. */
@@ -202,6 +223,8 @@ export interface Upstream {
   close(): Promise<void>;
   /** The same upstream, every request of which is charged to `budget` (adapters without request costs omit it). */
   withBudget?(budget: RequestBudget): Upstream;
+  /** Restore points, where the upstream keeps them (local git); absent on GitHub. */
+  readonly restorePoints?: RestorePoints;
 }
 
 /** Picks the upstream that serves a repository (`owner/name` → GitHub, a local path → local git), if any. */

@@ -11,6 +11,8 @@ import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
 import { gitIn, makeRepo } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
+import type { ProposalService } from '../../src/registry/proposals.js';
+import type { Proposal } from '../../src/core/index.js';
 
 export const GITHUB_TOKEN = 'ghp_AdversarialEmulatorToken0123456789ab';
 
@@ -43,6 +45,10 @@ export interface Fixture {
   readonly shas: Shas;
   /** `ws` is perimeter ws (APP_READ, read-only) on branch `ws`, checked out in a dirty linked worktree of the bare repository. */
   readonly keys: { app: string; narrow: string; other: string; ws: string; revoked: string };
+  /** The proposal service behind /ui and the approval-mode tools. */
+  readonly proposals: ProposalService;
+  /** A pending proposal of perimeter `app` with a hostile file name, content and reason. */
+  propose(): Promise<Proposal>;
   head(branch?: string): Promise<string>;
   /** Every branch head, as one string (one git call). */
   heads(): Promise<string>;
@@ -185,10 +191,10 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), workspace: createLocalWorkspace() });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), workspace: createLocalWorkspace() });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, upstream: local, workspace: createLocalWorkspace() });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: local, workspace: createLocalWorkspace() });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });
@@ -204,6 +210,8 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
   keys.revoked = rev.json.key;
   expect((await srv.api('DELETE', `/api/perimeters/app/keys/${rev.json.id}`)).status).toBe(200);
 
+  const proposals = srv.proposals;
+  if (!proposals) throw new Error('the fixture server keeps no proposals');
   return {
     kind,
     srv,
@@ -211,6 +219,27 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     bare: bare.dir,
     shas: source.shas,
     keys,
+    proposals,
+    async propose() {
+      const change = {
+        kind: 'push_files' as const,
+        message: 'docs </div><script>alert(1)</script>',
+        files: [{ path: 'app/<script>alert(1)</script>\u202Egpj.exe', content: '<img src=x onerror=alert(1)>\n', encoding: 'utf-8' as const }],
+        deletes: [],
+      };
+      const made = await proposals.create({
+        perimeter: 'app',
+        repo,
+        branch: 'main',
+        base: (await gitIn(bare.dir, ['rev-parse', 'refs/heads/main'])).trim(),
+        agent: '<b>agent</b>',
+        change,
+        facts: { paths: change.files.map((f) => f.path), protected_paths: [] },
+        agentReason: '<script>alert(2)</script> trust me',
+      });
+      if (!made.ok) throw new Error(made.message);
+      return made.value;
+    },
     head: async (branch = 'main') => (await gitIn(bare.dir, ['rev-parse', `refs/heads/${branch}`])).trim(),
     heads: () => gitIn(bare.dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads']),
     lsTree: async (branch = 'main') => (await gitIn(bare.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`])).split('\0').filter(Boolean),

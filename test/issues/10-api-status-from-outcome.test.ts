@@ -118,7 +118,7 @@ describe('upstream failures over GitHub', () => {
 const opsToken = () => 'test-ops-token-0123456789';
 
 describe('the one mapping', () => {
-  const rows: [Exclude<CallOutcome, { kind: 'allow' }>, number, string | undefined][] = [
+  const rows: [Exclude<CallOutcome, { kind: 'allow' | 'propose' }>, number, string | undefined][] = [
     [{ kind: 'invisible', message: 'Not found: x.' }, 404, undefined],
     [{ kind: 'missing', message: 'Not found: x.' }, 404, undefined],
     [{ kind: 'deny', class: 'invalid', message: 'm' }, 400, undefined],

@@ -25,7 +25,7 @@ describe('every tool', () => {
       expect(ALL_TOOLS.find((t) => t.name === name)?.agentSurface).toBe(false);
     }
     expect(AGENT_CATALOGUE).toEqual([
-      'get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'list_commits', 'get_commit',
+      'get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'proposal_status', 'proposal_cancel', 'list_commits', 'get_commit',
       'workspace_brief', 'workspace_status', 'workspace_diff', 'conflict_preflight', 'conflict_read', 'submodule_status', 'scope_summary', 'integrity_check',
     ]);
   });

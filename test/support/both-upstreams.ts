@@ -4,7 +4,7 @@ import { DEFAULT_LIMITS, RateLimiter } from '../../src/mcp/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
 import { gitIn, makeRepo, type CommitSpec, type GitDir } from './gitdir.js';
 import { startGitHubEmulator, type Emulator } from './github-emulator/index.js';
-import { startTestServer, type TestServer } from './server.js';
+import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
 
 export type UpstreamKind = 'local' | 'github';
 export const UPSTREAM_KINDS: readonly UpstreamKind[] = ['local', 'github'];
@@ -26,9 +26,9 @@ export interface Served {
 }
 
 /** Builds `commits` into a bare repository and serves it on `kind`; `limits` turns on the server's default limits. */
-export async function serveBoth(kind: UpstreamKind, commits: CommitSpec[], opts: { limits?: boolean } = {}): Promise<Served> {
+export async function serveBoth(kind: UpstreamKind, commits: CommitSpec[], opts: { limits?: boolean; server?: TestServerOptions } = {}): Promise<Served> {
   const src = await makeRepo(commits, { bare: true });
-  const limits = opts.limits ? { limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS } } : {};
+  const limits = { ...opts.server, ...(opts.limits ? { limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS } } : {}) };
   let emulator: Emulator | undefined;
   let github: GitHubUpstream | undefined;
   let srv: TestServer;

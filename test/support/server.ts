@@ -10,10 +10,14 @@ import type { ServerPolicy } from '../../src/core/index.js';
 import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
 import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
-import { openStore, type PerimeterStore } from '../../src/registry/store.js';
+import { openStore } from '../../src/state/file/index.js';
+import type { PerimeterStore, StoreHealth } from '../../src/state/types.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
 import type { Workspace } from '../../src/workspace/types.js';
+import { proposalApplier } from '../../src/mcp/proposal-apply.js';
+import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
+import { openFileProposalStore } from '../../src/state/file/proposals.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789';
 
@@ -23,6 +27,10 @@ export interface TestServer {
   readonly store: PerimeterStore;
   readonly stateDir: string;
   readonly records: CallRecord[];
+  /** How the server picks an upstream for a repository (to build a second service over the same parts). */
+  readonly upstreamFor: UpstreamFor;
+  /** The proposal service, when the server was started with `proposals`. */
+  readonly proposals?: ProposalService;
   /** Creates a perimeter through the same service the API uses. */
   perimeter(spec: Record<string, unknown>): Promise<void>;
   /** Connects a real MCP client to a path such as `/mcp/infra`. */
@@ -51,11 +59,15 @@ export interface TestServerOptions {
   openPerimeters?: boolean;
   limiter?: RateLimiter;
   gate?: Gate;
+  /** The shared store's health as invoke sees it (the fail-closed tests make it silent). */
+  health?: () => StoreHealth;
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
   /** Working trees for the workspace tools (issue 13); absent = those tools are never listed. */
   workspace?: Workspace;
+  /** Keeps proposals (file store in the state dir) so approval-mode perimeters work; the service is `srv.proposals`. */
+  proposals?: { ttlMs?: number; now?: () => number; audit?: (e: ProposalEvent) => void };
 }
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
@@ -67,6 +79,20 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const upstreamFor: UpstreamFor = opts.upstreamFor ?? (() => local);
   const records: CallRecord[] = [];
   let url = '';
+  let proposals: ProposalService | undefined;
+  if (opts.proposals) {
+    const opened = await openFileProposalStore(stateDir);
+    if (!opened.ok) throw new Error(opened.message);
+    const po = opts.proposals;
+    proposals = proposalService({
+      store: opened.value,
+      perimeter: (id) => store.get(id),
+      ...proposalApplier({ upstreamFor, log: () => undefined, ...(opts.policy ? { policy: opts.policy } : {}), record: (r) => records.push(r) }),
+      audit: po.audit ?? (() => undefined),
+      ...(po.ttlMs === undefined ? {} : { ttlMs: po.ttlMs }),
+      ...(po.now === undefined ? {} : { now: po.now }),
+    });
+  }
   const app = createApp({
     store,
     upstreamFor,
@@ -80,9 +106,11 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         opts.record?.(r);
       },
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
+      ...(opts.health ? { health: opts.health } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
+      ...(proposals ? { proposals } : {}),
     },
     version: 'test',
     publicUrl: () => url,
@@ -109,6 +137,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     store,
     stateDir,
     records,
+    upstreamFor,
+    ...(proposals ? { proposals } : {}),
     async perimeter(spec) {
       const out = await service.create(spec);
       if (!out.ok) throw new Error(out.message);

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { judgeChange, normalizePath, structuralRefusal } from '../../core/index.js';
+import { judgeChange, normalizePath, ProposalStatus, structuralRefusal } from '../../core/index.js';
 import type { WriteResult } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { field } from '../render.js';
@@ -9,6 +9,8 @@ import { checkLimits, checkSecrets, checkShape } from './push-checks.js';
 /** Bounds on one commit, so a single call cannot write an unbounded amount. */
 export const MAX_FILES_PER_PUSH = 100;
 export const MAX_MESSAGE_LENGTH = 10_000;
+/** Longest `reason` an agent may give an approver. */
+export const MAX_REASON_LENGTH = 2_000;
 
 const FileIn = z.strictObject({
   path: Path,
@@ -20,10 +22,26 @@ const shape = {
   message: z.string().min(1).max(MAX_MESSAGE_LENGTH),
   files: z.array(FileIn).max(MAX_FILES_PER_PUSH).default([]).describe('Files to create or replace.'),
   delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional().describe('Files to delete.'),
+  reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why; shown to the approver where approval is required.'),
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('Approval only: a retry with the same key returns the same proposal.'),
 };
-type Args = { message: string; files: z.infer<typeof FileIn>[]; delete?: string[] | undefined };
+type Args = { message: string; files: z.infer<typeof FileIn>[]; delete?: string[] | undefined; reason?: string | undefined; idempotency_key?: string | undefined };
 
-const Output = z.object({ commit: z.string(), branch: z.string(), files_written: z.number(), files_deleted: z.number() });
+// One object for both answers (MCP output schemas are objects): a commit, or a proposal waiting for approval.
+const Output = z.object({
+  branch: z.string(),
+  commit: z.string().optional(),
+  files_written: z.number().optional(),
+  files_deleted: z.number().optional(),
+  proposal_id: z.string().optional().describe('Set when this perimeter requires approval: poll proposal_status with it.'),
+  status: ProposalStatus.optional().describe('The proposal\'s status: "pending" when new; a retried idempotency key answers its current one.'),
+  summary: z.string().optional(),
+});
 type Output = z.infer<typeof Output>;
 
 /** What the upstream answered, or the refusal our change check gave before the ref moved. */
@@ -40,7 +58,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Create, replace or delete files in one atomic commit on the bound branch; a path you cannot write refuses it all.',
+    'Create, replace or delete files in one atomic commit on the bound branch; a path you cannot write refuses it all. Where approval is required it is held as a pending proposal until a person approves.',
   annotations: { title: 'Commit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape, true),
@@ -87,5 +105,26 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
           commit: w.sha,
         },
   notFound: () => 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.',
-  render: (o) => `committed ${o.commit} on ${field(o.branch)}: ${o.files_written} written, ${o.files_deleted} deleted\n`,
+  proposable: {
+    required: (b) => b.approval.push_files === 'required',
+    draft: (a, ctx) => {
+      const paths = [...a.files.map((f) => norm(f.path)), ...(a.delete ?? []).map(norm)];
+      const isProtected = ctx.binding.surface === 'agent' ? ctx.binding.isProtected : () => false;
+      return {
+        change: {
+          kind: 'push_files',
+          message: a.message,
+          files: a.files.map((f) => ({ path: norm(f.path), content: f.content, encoding: f.encoding ?? 'utf-8' })),
+          deletes: (a.delete ?? []).map(norm),
+        },
+        facts: { paths, protected_paths: paths.filter(isProtected) },
+        ...(a.reason === undefined ? {} : { agentReason: a.reason }),
+        ...(a.idempotency_key === undefined ? {} : { idempotencyKey: a.idempotency_key }),
+      };
+    },
+  },
+  render: (o) =>
+    o.proposal_id !== undefined
+      ? `proposal ${o.proposal_id} ${o.status ?? 'pending'} on ${field(o.branch)}: ${field(o.summary ?? '')}\n`
+      : `committed ${o.commit} on ${field(o.branch)}: ${o.files_written} written, ${o.files_deleted} deleted\n`,
 });

@@ -12,6 +12,7 @@ import { branchHead, resolveCommit } from './refs.js';
 import { closeRepo, openRepo, type Repo } from './repo.js';
 import { listTree } from './tree.js';
 import { commitFiles, type WriteHooks } from './write.js';
+import { applyRestorePoint, createRestorePoint, listRestorePoints } from './restore.js';
 
 export type { Log } from './errors.js';
 export type { WriteHooks } from './write.js';
@@ -182,6 +183,27 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
       // One writer per repository and branch in this process; the ref's compare-and-swap covers other processes.
       return serial(`${repo.value.commonDir}\0${branch}`, () => commitFiles(repo.value, branch, request, hooks));
     }),
+
+    restorePoints: {
+      create: guarded('creating a restore point', async (path: string, branch: string, id: string) => {
+        const repo = await open(path);
+        if (!repo.ok) return repo;
+        return serial(`${repo.value.commonDir}\0${branch}`, () => createRestorePoint(repo.value, branch, id));
+      }),
+      list: guarded('listing restore points', async (path: string) => {
+        const repo = await open(path);
+        return repo.ok ? listRestorePoints(repo.value) : repo;
+      }),
+      apply: guarded('applying a restore point', async (path: string, id: string) => {
+        const repo = await open(path);
+        if (!repo.ok) return repo;
+        const points = await listRestorePoints(repo.value);
+        if (!points.ok) return points;
+        const branch = points.value.find((p) => p.id === id)?.branch ?? '';
+        // Serialized with writes to the same branch, so a restore never interleaves with a commit.
+        return serial(`${repo.value.commonDir}\0${branch}`, () => applyRestorePoint(repo.value, id));
+      }),
+    },
 
     async health(): Promise<UpstreamHealth> {
       const run = await runGit(['--version'], { cwd: '/' });

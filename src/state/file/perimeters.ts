@@ -1,55 +1,14 @@
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+// The file adapter's perimeter store: one JSON file in the state dir, written atomically, for one process.
+import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/v4';
-import { describeIssues, fail, ok, Perimeter, type Result } from '../core/index.js';
+import { describeIssues, fail, ok, Perimeter, type Result } from '../../core/index.js';
+import type { PerimeterStore } from '../types.js';
+import { writeAtomic } from './atomic.js';
 
 const STATE_FILE = 'perimeters.json';
 
 const StateFile = z.strictObject({ version: z.literal(1), perimeters: z.array(Perimeter) });
-
-/** Perimeters held in memory and written through to the state dir on every change. */
-export interface PerimeterStore {
-  list(): readonly Perimeter[];
-  get(id: string): Perimeter | undefined;
-  /** Bumps on every change, so callers can cache what they compile from a perimeter. */
-  revision(): number;
-  /** Inserts or replaces a perimeter, then persists. */
-  put(p: Perimeter): Promise<void>;
-  delete(id: string): Promise<boolean>;
-  /**
-   * The one atomic read-modify-write: `mutate` runs under the store's write queue on a copy of the current perimeters
-   * (never a snapshot taken before an await), so a change computed from what it read cannot overwrite a change that
-   * landed meanwhile. A refusal writes nothing. `mutate` is synchronous on purpose: slow checks (git, GitHub) happen
-   * before, and whatever they depended on is re-checked here.
-   */
-  modify<T, C extends string>(mutate: (draft: Map<string, Perimeter>) => Result<T, C>): Promise<Result<T, C>>;
-  readonly file: string | undefined;
-}
-
-/** Writes a file so that a crash leaves either the old or the new content: temp file, fsync, rename, fsync dir. */
-export async function writeAtomic(file: string, content: string, mode = 0o600): Promise<void> {
-  const dir = join(file, '..');
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fh = await open(tmp, 'w', mode);
-  try {
-    await fh.writeFile(content);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-  const d = await open(dir, 'r');
-  try {
-    await d.sync();
-  } finally {
-    await d.close();
-  }
-}
 
 /**
  * Opens the store in `stateDir` (created 0700 if missing), or in memory when `stateDir` is undefined.

@@ -1,0 +1,98 @@
+// `git-blinder proposal …` and `git-blinder restore …`: the operator's approval flow over /api. Everything an agent
+// wrote (summary, message, paths, reason, client name) reaches the terminal through `clean` or `jsonText` only.
+import { Option, type Command } from 'commander';
+import { PROPOSAL_STATUSES, type Proposal } from '../../core/index.js';
+import type { ProposalRow } from '../../http/api/proposals.js';
+import type { ApiClient } from '../client.js';
+import { clean, jsonText, table } from '../table.js';
+
+type Out = (line: string) => void;
+type Ops = { json?: boolean };
+type Wire = (cmd: Command) => Command;
+
+const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) => out(json ? jsonText(value, 2) : clean(human(), { lines: true }));
+const enc = encodeURIComponent;
+
+/** How long ago, for people ("3 min", "2 h"). */
+function age(iso: string, now: number): string {
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  return s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 172_800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
+}
+
+const rows = (ps: ProposalRow[]) =>
+  table(
+    ['ID', 'STATUS', 'PERIMETER', 'BRANCH', 'AGENT', 'AGE', 'RISK', 'SUMMARY'],
+    ps.map((p) => [p.id, p.status, p.perimeter, p.branch, p.agent, age(p.created_at, Date.now()), p.protected_paths.length ? `protected: ${p.protected_paths.join(',')}` : '', p.summary]),
+  );
+
+/** The long form of one proposal: facts first, then the agent's words, then the change itself. */
+export function showProposal(p: Proposal): string {
+  const lines = [
+    `id:          ${p.id}`,
+    `status:      ${p.status}`,
+    `perimeter:   ${p.perimeter}`,
+    `branch:      ${p.branch} (base ${p.base})`,
+    `agent:       ${p.agent}`,
+    `created:     ${p.created_at}   expires: ${p.expires_at}`,
+    `hash:        ${p.hash}`,
+    `protected:   ${p.facts.protected_paths.join(', ') || '(none)'}`,
+  ];
+  if (p.status === 'applied') lines.push(`commit:      ${p.commit}`);
+  if (p.status === 'failed' || p.status === 'rejected') lines.push(`reason:      ${p.reason}`);
+  if ('decided_by' in p) lines.push(`decided:     ${p.decided_by} at ${p.decided_at}`);
+  if ('restore' in p && p.restore !== undefined) lines.push(`restore:     ${p.restore}`);
+  if (p.agent_reason !== undefined) lines.push('', "agent's reason (the agent's words):", `  ${p.agent_reason}`);
+  const c = p.change;
+  lines.push('', `message: ${c.message}`);
+  for (const f of c.files) lines.push(`  write  ${f.path}  (${f.encoding === 'base64' ? `${Math.floor((f.content.length * 3) / 4)} bytes, base64` : `${Buffer.byteLength(f.content)} bytes`})`);
+  for (const d of c.deletes) lines.push(`  delete ${d}`);
+  return lines.join('\n');
+}
+
+/** Registers `proposal` and `restore` on the program; `ops` adds the shared --url/--token/--json flags. */
+export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops) => Promise<ApiClient>, out: Out): void {
+  const proposal = program.command('proposal').description('Writes held for approval: list, show, approve, reject.');
+  ops(
+    proposal
+      .command('list')
+      .description('List proposals, newest first.')
+      .option('--perimeter <id>', 'only this perimeter')
+      .addOption(new Option('--status <status>', 'only this status').choices([...PROPOSAL_STATUSES])),
+  ).action(async (o: Ops & { perimeter?: string; status?: string }) => {
+    const q = new URLSearchParams({ ...(o.perimeter ? { perimeter: o.perimeter } : {}), ...(o.status ? { status: o.status } : {}) }).toString();
+    const r = await (await clientFor(o)).call<{ proposals: ProposalRow[] }>('GET', `/proposals${q ? `?${q}` : ''}`);
+    print(out, o.json, r, () => (r.proposals.length ? rows(r.proposals) : 'no proposals'));
+  });
+  ops(proposal.command('show <id>').description('Show one proposal: facts, the agent’s reason, every file.')).action(async (id: string, o: Ops) => {
+    const r = await (await clientFor(o)).call<{ proposal: Proposal }>('GET', `/proposals/${enc(id)}`);
+    print(out, o.json, r, () => showProposal(r.proposal));
+  });
+  ops(
+    proposal
+      .command('approve <id>')
+      .description('Approve and apply: the policy is checked again on the perimeter as it is now.')
+      .option('--hash <hash>', 'refuse unless the proposal still has this hash (as shown by "proposal show")'),
+  ).action(async (id: string, o: Ops & { hash?: string }) => {
+    const r = await (await clientFor(o)).call<{ proposal: Proposal }>('POST', `/proposals/${enc(id)}/approve`, o.hash ? { hash: o.hash } : {});
+    const p = r.proposal;
+    print(out, o.json, r, () => (p.status === 'applied' ? `applied ${p.id}: commit ${p.commit}` : p.status === 'failed' ? `failed ${p.id}: ${p.reason}` : `${p.id}: ${p.status}`));
+  });
+  ops(proposal.command('reject <id>').description('Reject a pending proposal.').requiredOption('--reason <text>', 'why (the agent sees it)')).action(
+    async (id: string, o: Ops & { reason: string }) => {
+      const r = await (await clientFor(o)).call<{ proposal: Proposal }>('POST', `/proposals/${enc(id)}/reject`, { reason: o.reason });
+      print(out, o.json, r, () => `rejected ${r.proposal.id}`);
+    },
+  );
+
+  const restore = program.command('restore').description('Restore points taken before approved local writes.');
+  ops(restore.command('list').description('List restore points.')).action(async (o: Ops) => {
+    const r = await (await clientFor(o)).call<{ restore_points: { repo: string; id: string; branch: string; sha: string }[] }>('GET', '/restore');
+    print(out, o.json, r, () => (r.restore_points.length ? table(['ID', 'REPO', 'BRANCH', 'SHA'], r.restore_points.map((p) => [p.id, p.repo, p.branch, p.sha])) : 'no restore points'));
+  });
+  ops(restore.command('apply <id>').description('Move the branch back to the restore point (the head it leaves is kept as <id>-undo).')).action(
+    async (id: string, o: Ops) => {
+      const r = await (await clientFor(o)).call<{ repo: string; id: string; branch: string; sha: string; from: string }>('POST', `/restore/${enc(id)}/apply`);
+      print(out, o.json, r, () => `restored ${r.branch} in ${r.repo} to ${r.sha} (was ${r.from}; undo: git-blinder restore apply ${r.id}-undo)`);
+    },
+  );
+}

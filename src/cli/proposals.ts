@@ -1,0 +1,34 @@
+// Composes the proposal service for `serve`: the state's proposal store (file or PostgreSQL), the applier over the upstreams, and
+// the audit ledger. Reconciles what a previous process left half-done before anything is served.
+import type { ServerPolicy } from '../core/index.js';
+import { proposalApplier } from '../mcp/proposal-apply.js';
+import type { CallRecord } from '../mcp/index.js';
+import type { Log } from '../registry/index.js';
+import { proposalService, type ProposalEvent, type ProposalService } from '../registry/proposals.js';
+import type { ProposalStore } from '../state/proposals.js';
+import type { PerimeterStore } from '../state/types.js';
+import type { UpstreamFor } from '../upstream/types.js';
+
+export interface ProposalSetup {
+  readonly store: ProposalStore;
+  readonly perimeters: PerimeterStore;
+  readonly upstreamFor: UpstreamFor;
+  readonly log: Log;
+  readonly policy: ServerPolicy;
+  readonly ttlSeconds?: number | undefined;
+  /** Late-bound: the ledger opens after the bind. */
+  readonly record: (r: CallRecord) => void;
+  readonly audit: (e: ProposalEvent) => void;
+}
+
+/** Builds the service over the opened store (a corrupt store already stopped the start: decisions are never dropped). */
+export async function openProposals(o: ProposalSetup): Promise<ProposalService> {
+  const applier = proposalApplier({ upstreamFor: o.upstreamFor, log: o.log, policy: o.policy, record: o.record });
+  return proposalService({
+    store: o.store,
+    perimeter: (id) => o.perimeters.get(id),
+    ...applier,
+    audit: o.audit,
+    ...(o.ttlSeconds === undefined ? {} : { ttlMs: o.ttlSeconds * 1000 }),
+  });
+}

@@ -1,0 +1,109 @@
+// A write proposal: what an agent asked for, frozen, and where it is in its lifecycle. Schemas first, types derived;
+// the record is a closed union twice over — the change by `kind`, the lifecycle by `status` — so a new kind of change
+// (a workspace proposal) or a new state fails to compile wherever it is not handled.
+import * as z from 'zod/v4';
+
+/** Every lifecycle state; `applied`, `failed`, `rejected`, `cancelled` and `expired` are terminal. */
+export const PROPOSAL_STATUSES = ['pending', 'approved', 'applying', 'applied', 'failed', 'rejected', 'cancelled', 'expired'] as const;
+export const ProposalStatus = z.enum(PROPOSAL_STATUSES);
+export type ProposalStatus = z.infer<typeof ProposalStatus>;
+
+/** States a proposal never leaves. */
+export const TERMINAL_STATUSES: readonly ProposalStatus[] = ['applied', 'failed', 'rejected', 'cancelled', 'expired'];
+
+/** Proposal ids: 24 lowercase base32 characters of randomness (120 bits), never a counter. */
+export const ProposalId = z.string().regex(/^p[a-z2-7]{24}$/, 'not a proposal id');
+
+const File = z.strictObject({ path: z.string(), content: z.string(), encoding: z.enum(['utf-8', 'base64']) });
+
+/** push_files held for approval: the exact commit the agent asked for. */
+export const PushFilesChange = z.strictObject({
+  kind: z.literal('push_files'),
+  message: z.string(),
+  files: z.array(File),
+  deletes: z.array(z.string()),
+});
+export type PushFilesChange = z.infer<typeof PushFilesChange>;
+
+/** The closed union of proposable changes; workspace kinds (propose_commit, …) join it here. */
+export const ProposalChange = z.discriminatedUnion('kind', [PushFilesChange]);
+export type ProposalChange = z.infer<typeof ProposalChange>;
+export type ProposalKind = ProposalChange['kind'];
+
+/** Facts the server computed when the proposal was made (shown to the approver, never taken from the agent). */
+export const ProposalFacts = z.strictObject({
+  /** Paths written or deleted, in the order the agent gave them. */
+  paths: z.array(z.string()),
+  /** Paths among them that are protected (granted by the perimeter, or the write would have been refused). */
+  protected_paths: z.array(z.string()),
+});
+export type ProposalFacts = z.infer<typeof ProposalFacts>;
+
+const Common = {
+  id: ProposalId,
+  perimeter: z.string().min(1),
+  repo: z.string().min(1),
+  branch: z.string().min(1),
+  /** The branch head the agent saw when it proposed: part of what is approved. */
+  base: z.string().min(1),
+  /** What the MCP client declared (a label, never authorization). */
+  agent: z.string(),
+  /** The agent's own words about why; shown as the agent's, never as a server fact. */
+  agent_reason: z.string().optional(),
+  idempotency_key: z.string().optional(),
+  /** `sha256:<hex>` of the canonical change (perimeter, branch, base, kind and content): what an approval binds to. */
+  hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
+  /** One line for lists and for the agent's answer. */
+  summary: z.string(),
+  facts: ProposalFacts,
+  change: ProposalChange,
+  created_at: z.iso.datetime(),
+  updated_at: z.iso.datetime(),
+  expires_at: z.iso.datetime(),
+};
+/** Who decided and when (an operator, or `agent` for a cancel, or `server` for an expiry or a reconcile). */
+const Decided = { decided_by: z.string().min(1), decided_at: z.iso.datetime() };
+/** The restore point taken before a local write (absent upstreams that have none, such as GitHub). */
+const Restore = { restore: z.string().optional() };
+
+/** A stored proposal. */
+export const Proposal = z.discriminatedUnion('status', [
+  z.strictObject({ ...Common, status: z.literal('pending') }),
+  z.strictObject({ ...Common, ...Decided, status: z.literal('approved') }),
+  z.strictObject({ ...Common, ...Decided, ...Restore, status: z.literal('applying') }),
+  z.strictObject({ ...Common, ...Decided, ...Restore, status: z.literal('applied'), commit: z.string().min(1) }),
+  z.strictObject({ ...Common, ...Decided, ...Restore, status: z.literal('failed'), reason: z.string() }),
+  z.strictObject({ ...Common, ...Decided, status: z.literal('rejected'), reason: z.string() }),
+  z.strictObject({ ...Common, ...Decided, status: z.literal('cancelled') }),
+  z.strictObject({ ...Common, ...Decided, status: z.literal('expired') }),
+]);
+export type Proposal = z.infer<typeof Proposal>;
+
+/** True once the proposal can never change again. */
+export const isTerminal = (p: { readonly status: ProposalStatus }): boolean => TERMINAL_STATUSES.includes(p.status);
+
+/**
+ * The exact bytes an approval binds to, before hashing: perimeter, branch, base commit, kind and the whole change, in a
+ * fixed order (an array, so no key ordering can make two different changes print alike).
+ */
+export function changeDigestInput(p: { perimeter: string; branch: string; base: string; change: ProposalChange }): string {
+  return JSON.stringify([p.perimeter, p.branch, p.base, ...changeParts(p.change)]);
+}
+
+/** What two proposals with the same idempotency key must share: everything but the base they were made on. */
+export function changeIdentity(p: { perimeter: string; branch: string; change: ProposalChange }): string {
+  return JSON.stringify([p.perimeter, p.branch, ...changeParts(p.change)]);
+}
+
+function changeParts(c: ProposalChange): unknown[] {
+  switch (c.kind) {
+    case 'push_files':
+      return [c.kind, c.message, c.files.map((f) => [f.path, f.encoding, f.content]), c.deletes];
+    default:
+      return assertNeverChange(c.kind);
+  }
+}
+
+function assertNeverChange(c: never): never {
+  throw new Error(`unexpected proposal change: ${JSON.stringify(c)}`);
+}

@@ -1,0 +1,107 @@
+import type { Proposal } from '../../../core/index.js';
+import { html, segment, type Html } from '../escape.js';
+import type { FileDiff } from '../filediffs.js';
+import { diffstatTable, fileBox, INLINE_FILES } from '../render-diff.js';
+import { conflictsOf, hiddenCharacterPaths, riskFlags } from '../risk.js';
+import { age, flags, shortSha } from './common.js';
+
+/** Everything the proposal page shows. */
+export interface ProposalPageModel {
+  readonly proposal: Proposal;
+  readonly files: readonly FileDiff[];
+  /** Every proposal, for overlaps with other pending ones. */
+  readonly all: readonly Proposal[];
+  readonly csrf: string;
+  readonly now: number;
+  /** A refusal of the last decision, shown above the forms. */
+  readonly problem?: string;
+}
+
+const list = (items: readonly string[], none: string): Html =>
+  items.length === 0 ? html`<span class="muted">${none}</span>` : html`${items.map((x, i) => html`${i > 0 ? ', ' : ''}<code>${x}</code>`)}`;
+
+function outcome(p: Proposal, now: number): Html {
+  switch (p.status) {
+    case 'pending':
+      return html`<span>pending</span> <span class="muted">(expires in ${age(new Date(now).toISOString(), Date.parse(p.expires_at))})</span>`;
+    case 'approved':
+    case 'applying':
+      return html`<span>${p.status}</span> by ${p.decided_by}`;
+    case 'applied':
+      return html`<span class="ok">applied</span> by ${p.decided_by}: commit ${shortSha(p.commit)}`;
+    case 'failed':
+      return html`<span class="bad">failed</span>: ${p.reason}`;
+    case 'rejected':
+      return html`<span class="bad">rejected</span> by ${p.decided_by}: ${p.reason}`;
+    case 'cancelled':
+      return html`<span>cancelled by the agent</span>`;
+    case 'expired':
+      return html`<span>expired</span> unapproved`;
+    default:
+      return assertNever(p);
+  }
+}
+
+function message(p: Proposal): string {
+  switch (p.change.kind) {
+    case 'push_files':
+      return p.change.message;
+    default:
+      return assertNever(p.change.kind);
+  }
+}
+
+/** One proposal: server facts, the agent's words (marked as such), the diff, and the decision forms. */
+export function proposalPage(m: ProposalPageModel): Html {
+  const p = m.proposal;
+  const conflicts = conflictsOf(p, m.all);
+  const symlinks = m.files.filter((f) => f.symlinkChange).map((f) => f.path);
+  const hidden = hiddenCharacterPaths(p);
+  const inline = m.files.slice(0, INLINE_FILES);
+  return html`<h1>${p.summary}</h1>
+<p>Status: ${outcome(p, m.now)} ${flags(riskFlags(p, m.all))}</p>
+${m.problem ? html`<p class="notice bad" role="alert">${m.problem}</p>` : undefined}
+<h2>Facts the server computed</h2>
+<table class="facts"><tbody>
+<tr><th>Perimeter</th><td>${p.perimeter}</td></tr>
+<tr><th>Repository</th><td><code>${p.repo}</code></td></tr>
+<tr><th>Branch</th><td><code>${p.branch}</code></td></tr>
+<tr><th>Base commit</th><td><code>${p.base}</code></td></tr>
+<tr><th>Proposed</th><td>${age(p.created_at, m.now)} ago by the client that calls itself <code>${p.agent}</code></td></tr>
+<tr><th>Protected paths touched</th><td class="protected">${list(p.facts.protected_paths, 'none')}</td></tr>
+<tr><th>Symlink or mode changes</th><td class="modes">${list(symlinks, 'none')}</td></tr>
+<tr><th>Names with hidden characters</th><td class="hidden-names">${list(hidden, 'none')}</td></tr>
+<tr><th>Overlapping pending proposals</th><td class="conflicts">${
+    conflicts.length === 0
+      ? html`<span class="muted">none</span>`
+      : conflicts.map((c) => html`<div><a href="/ui/proposals/${segment(c.id)}">${c.id}</a>: ${list(c.paths, '')}</div>`)
+  }</td></tr>
+<tr><th>Change hash</th><td><code>${p.hash}</code></td></tr>
+</tbody></table>
+<h2>In the agent's words</h2>
+<p class="reason-label">Reason given by the agent (unverified)</p>
+<div class="reason agent-reason">${p.agent_reason ?? html`<span class="muted">The agent gave no reason.</span>`}</div>
+<p class="reason-label">Commit message written by the agent</p>
+<div class="reason commit-message">${message(p)}</div>
+<h2>Files</h2>
+${diffstatTable(p.id, m.files)}
+${inline.map((f, n) => fileBox(p.id, n, f))}
+${m.files.length > inline.length ? html`<p class="more">${m.files.length - inline.length} more files: open them from the table above.</p>` : undefined}
+${p.status === 'pending' ? decide(p, m.csrf) : undefined}`;
+}
+
+function decide(p: Proposal, csrf: string): Html {
+  const base = `/ui/proposals/${segment(p.id)}`;
+  return html`<section class="decide">
+<form method="post" action="${base}/approve"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="hash" value="${p.hash}">
+<p>Approving applies exactly this change (hash above) if the policy and the base still allow it.</p>
+<button type="submit" class="approve">Approve and apply</button></form>
+<form method="post" action="${base}/reject"><input type="hidden" name="csrf" value="${csrf}">
+<label for="reason">Reason for rejecting (the agent sees it)</label><textarea id="reason" name="reason" required maxlength="2000"></textarea>
+<button type="submit" class="reject">Reject</button></form>
+</section>`;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled proposal ${JSON.stringify(x)}`);
+}

@@ -1,0 +1,50 @@
+// Risk flags and cross-proposal facts the server computes for the approver. Pure: from stored proposals only.
+import type { Proposal } from '../../core/index.js';
+import { hasHidden } from './escape.js';
+
+/** One flag on a proposal; `bad` ones are drawn in red. */
+export interface RiskFlag {
+  readonly label: string;
+  readonly bad: boolean;
+}
+
+/** Pending proposals on the same repository and branch that touch one of the same paths, with those paths. */
+export function conflictsOf(p: Proposal, all: readonly Proposal[]): { id: string; paths: string[] }[] {
+  const mine = new Set(p.facts.paths);
+  return all
+    .filter((o) => o.id !== p.id && o.status === 'pending' && o.repo === p.repo && o.branch === p.branch)
+    .map((o) => ({ id: o.id, paths: o.facts.paths.filter((x) => mine.has(x)) }))
+    .filter((c) => c.paths.length > 0);
+}
+
+/** Paths whose names hold invisible or reordering characters (shown with ⟨U+XXXX⟩ markers). */
+export function hiddenCharacterPaths(p: Proposal): string[] {
+  return p.facts.paths.filter(hasHidden);
+}
+
+/** Paths deleted by the change. */
+export function deletedPaths(p: Proposal): readonly string[] {
+  switch (p.change.kind) {
+    case 'push_files':
+      return p.change.deletes;
+    default:
+      return assertNever(p.change.kind);
+  }
+}
+
+/** The flags of the list and of the proposal page. */
+export function riskFlags(p: Proposal, all: readonly Proposal[]): RiskFlag[] {
+  const flags: RiskFlag[] = [];
+  if (p.facts.protected_paths.length > 0) flags.push({ label: `protected paths: ${p.facts.protected_paths.length}`, bad: true });
+  if (hiddenCharacterPaths(p).length > 0) flags.push({ label: 'hidden characters in names', bad: true });
+  const conflicts = conflictsOf(p, all);
+  if (conflicts.length > 0) flags.push({ label: `overlaps ${conflicts.length} pending`, bad: false });
+  const deleted = deletedPaths(p).length;
+  if (deleted > 0) flags.push({ label: `deletes ${deleted}`, bad: false });
+  if (p.facts.paths.length > 20) flags.push({ label: `${p.facts.paths.length} files`, bad: false });
+  return flags;
+}
+
+function assertNever(x: never): never {
+  throw new Error(`unhandled proposal kind ${String(x)}`);
+}

@@ -1,0 +1,127 @@
+// Applies an approved proposal through the very line any call walks (decide → guard → upstream → filter), on the
+// perimeter as it is now. What the person approved was computed against `base`; if the branch moved since in a way
+// that touches the proposal's paths, the change is stale and fails instead of landing something nobody saw.
+import { assertNever, bindAgent, type Perimeter, type Proposal, type ProposalChange, type ServerPolicy } from '../core/index.js';
+import type { Log } from '../registry/index.js';
+import type { ApplyOutcome, ProposalDeps } from '../registry/proposals.js';
+import { pushFiles } from '../registry/tools/push_files.js';
+import type { UpstreamFor } from '../upstream/types.js';
+import { invoke, type InvokeDeps } from './invoke.js';
+
+/** The trailer that ties a commit to its proposal: how a restart tells whether an interrupted apply landed. */
+export const PROPOSAL_TRAILER = 'Git-Blinder-Proposal';
+
+export interface ApplierDeps {
+  readonly upstreamFor: UpstreamFor;
+  readonly log: Log;
+  readonly policy?: ServerPolicy;
+  /** Audit sink for the applied call itself (the write is a call like any other). */
+  readonly record?: InvokeDeps['record'];
+}
+
+const failed = (reason: string): ApplyOutcome => ({ kind: 'failed', reason });
+
+/** The commit message as applied: the agent's message and the proposal trailer. */
+export function appliedMessage(message: string, id: string): string {
+  return `${message.replace(/\s+$/, '')}\n\n${PROPOSAL_TRAILER}: ${id}\n`;
+}
+
+/** The paths a change touches (what the staleness check compares between base and head). */
+function touched(c: ProposalChange): string[] {
+  switch (c.kind) {
+    case 'push_files':
+      return [...c.files.map((f) => f.path), ...c.deletes];
+    default:
+      return assertNever(c.kind, 'proposal kind');
+  }
+}
+
+/** The `apply` and `landed` halves of the proposal service's dependencies. */
+export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' | 'landed'> {
+  return {
+    async apply(p: Proposal, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> {
+      if (perimeter.repo !== p.repo) return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
+      const bound = bindAgent(perimeter, p.branch, deps.policy);
+      if (!bound.ok) return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
+      // This one call has its approval: it is applied as a plain push, through every check a push gets today.
+      const binding = { ...bound.value, approval: { push_files: 'none' as const } };
+      const upstream = deps.upstreamFor(p.repo);
+      if (upstream === undefined) return failed(`Repository "${p.repo}" is not served by this process any more; nothing was written.`);
+      const head = await upstream.branchHead(p.repo, p.branch);
+      if (!head.ok) return failed(`Could not read ${p.branch} (${head.error.message}); nothing was written.`);
+      if (head.value !== p.base) {
+        const moved = await changedBetween(upstream, p.repo, p.base, head.value, touched(p.change));
+        if (moved === undefined) return failed(`Could not compare ${p.branch} with the proposal's base; nothing was written.`);
+        if (moved.length > 0) {
+          return failed(
+            `stale: ${p.branch} moved since the proposal and changed ${moved.map((m) => `"${m}"`).join(', ')}; nothing was written. Propose again on the current branch.`,
+          );
+        }
+      }
+      let restore: string | undefined;
+      if (upstream.restorePoints) {
+        const point = await upstream.restorePoints.create(p.repo, p.branch, p.id);
+        if (!point.ok) return failed(`Could not take a restore point (${point.error.message}); nothing was written.`);
+        restore = point.value.ref;
+      }
+      await beforeWrite(restore);
+      const args = toArgs(p);
+      const out = await invoke(pushFiles, binding, args, { upstreamFor: deps.upstreamFor, log: deps.log, ...(deps.record ? { record: deps.record } : {}) }, `approved ${p.id}`);
+      switch (out.kind) {
+        case 'allow':
+          return out.commit === undefined ? failed('The write answered without a commit.') : { kind: 'applied', commit: out.commit };
+        case 'deny':
+        case 'invisible':
+        case 'missing':
+        case 'error':
+          return failed(out.message);
+        case 'propose':
+          throw new Error('an approved proposal was proposed again');
+        default:
+          return assertNever(out, 'call outcome');
+      }
+    },
+
+    async landed(p: Proposal): Promise<string | undefined> {
+      const upstream = deps.upstreamFor(p.repo);
+      if (upstream === undefined) throw new Error(`repository ${p.repo} not served`);
+      const page = await upstream.listCommits(p.repo, p.branch, { paths: touched(p.change), skip: 0, limit: 50 });
+      if (!page.ok) {
+        if (page.error.code === 'not_found') return undefined;
+        throw new Error(page.error.message);
+      }
+      const mark = `${PROPOSAL_TRAILER}: ${p.id}`;
+      return page.value.commits.find((c) => c.message.split('\n').some((l) => l.trim() === mark))?.sha;
+    },
+  };
+}
+
+/** The push_files arguments of a proposal, with the trailer in the message. */
+function toArgs(p: Proposal): Record<string, unknown> {
+  const c = p.change;
+  switch (c.kind) {
+    case 'push_files':
+      return { message: appliedMessage(c.message, p.id), files: c.files.map((f) => ({ ...f })), delete: [...c.deletes] };
+    default:
+      return assertNever(c.kind, 'proposal kind');
+  }
+}
+
+/**
+ * Paths among `paths` that a commit between `base` and `head` touched (a path, a directory above it, or one below it);
+ * a branch that no longer contains `base` (rewritten) touches everything. Undefined when it cannot tell.
+ */
+async function changedBetween(
+  upstream: NonNullable<ReturnType<UpstreamFor>>,
+  repo: string,
+  base: string,
+  head: string,
+  paths: readonly string[],
+): Promise<string[] | undefined> {
+  const cmp = await upstream.compare(repo, base, head);
+  if (!cmp.ok) return undefined;
+  if (cmp.value.status !== 'ahead' && cmp.value.status !== 'identical') return [...paths];
+  const changed = cmp.value.files.flatMap((f) => (f.previous_path === undefined ? [f.path] : [f.path, f.previous_path]));
+  const hits = (p: string) => changed.some((c) => c === p || c.startsWith(`${p}/`) || p.startsWith(`${c}/`));
+  return paths.filter(hits);
+}

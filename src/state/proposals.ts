@@ -1,0 +1,34 @@
+// The proposal store port (types only). The file adapter (state/file/proposals.ts) is the default; a shared store
+// (PostgreSQL) implements the same interface. Every method is async so either can stand behind it.
+import type { Proposal, ProposalKind, ProposalStatus, Result } from '../core/index.js';
+
+/** Which proposals a list returns; absent fields do not filter. */
+export interface ProposalFilter {
+  readonly perimeter?: string;
+  readonly status?: ProposalStatus;
+}
+
+/** Why a store change was refused. */
+export type ProposalStoreError = 'not_found' | 'conflict';
+
+/**
+ * Durable proposals. Every write resolves only once the change is stored durably: the agent is acknowledged, and an
+ * operator's decision takes effect, after that and never before.
+ */
+export interface ProposalStore {
+  /** Newest first. */
+  list(filter?: ProposalFilter): Promise<readonly Proposal[]>;
+  get(id: string): Promise<Proposal | undefined>;
+  /**
+   * Stores a new proposal, unless one with the same perimeter, kind and idempotency key exists: then that one is
+   * returned with `created: false` and nothing is written (the caller decides whether the two are the same change).
+   */
+  insert(p: Proposal): Promise<{ readonly created: boolean; readonly proposal: Proposal }>;
+  /**
+   * The one atomic transition: when the stored proposal's status is one of `from`, replaces it with `next(current)`
+   * and stores it; otherwise `conflict` (someone else moved it first) and nothing is written.
+   */
+  transition(id: string, from: readonly ProposalStatus[], next: (current: Proposal) => Proposal): Promise<Result<Proposal, ProposalStoreError>>;
+  /** The proposal holding this idempotency key for this perimeter and kind, if any. */
+  findByKey(perimeter: string, kind: ProposalKind, key: string): Promise<Proposal | undefined>;
+}
