@@ -11,6 +11,7 @@ import { operator, opsClient, printTools, type OpsOptions } from './operator.js'
 import { stateDirFrom } from './paths.js';
 import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret, storeUrl } from './serve-flags.js';
 import { clean } from './table.js';
+import { worktreeCommands } from './commands/worktree.js';
 import { perimeterWarnings } from './warnings.js';
 
 export interface ProgramIO {
@@ -268,6 +269,7 @@ export function buildProgram(io: ProgramIO): Command {
     async (id: string, sha: string, o: OpsOptions & { branch?: string }) => operator.commitsShow(await clientFor(o), io.out, id, sha, o.branch, o.json),
   );
 
+  worktreeCommands(program, ops, clientFor, { out: io.out, cwd: io.cwd ?? process.cwd() });
   proposalCommands(program, ops, (o) => clientFor(o as OpsOptions), io.out);
 
   return program;

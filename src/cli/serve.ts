@@ -229,6 +229,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       gate: new Gate(),
       cursors,
       proposals,
+      workspace: upstreams.workspace,
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
     storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),

@@ -7,6 +7,7 @@ import type { PerimeterStore } from '../state/types.js';
 import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import { bearerOf, sameSecret } from './auth.js';
 import type { Endpoint } from './endpoint.js';
+import { worktreeRoutes } from './api-worktrees.js';
 import { issueKey, publicKeys } from './keys.js';
 import { proposalRoutes } from './api/proposals.js';
 import { outcomeFailure, statusFor, upstreamStatus, type HttpFailure } from './status.js';
@@ -60,6 +61,8 @@ export function apiRouter(deps: ApiDeps): Router {
     }
     next();
   });
+
+  r.use(worktreeRoutes({ store: deps.store, workspace: deps.invoke.workspace }));
 
   r.get('/health', async (_req, res) => {
     res.json(await deps.status());

@@ -3,6 +3,7 @@ import type { AnyTool, CursorSeal, Log, Proposable, ToolContext } from '../regis
 import type { ProposalService } from '../registry/proposals.js';
 import type { Counters, StoreHealth } from '../state/types.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
+import type { Workspace } from '../workspace/types.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 import { auditOf, type CallOutcome } from './outcome.js';
@@ -42,6 +43,8 @@ export interface InvokeDeps {
   readonly now?: () => number;
   /** Seals change cursors (src/mcp/cursor.ts over the state dir's key); absent = changes_since is refused. */
   readonly cursors?: CursorSeal;
+  /** Working trees of local repositories (the workspace tools); absent = those tools answer not found. */
+  readonly workspace?: Workspace;
   /** Holds writes of perimeters that require approval; absent = such writes are refused (never silently applied). */
   readonly proposals?: ProposalService;
 }
@@ -231,6 +234,7 @@ async function run(
         : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
     log: deps.log,
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
+    ...(deps.workspace ? { workspace: deps.workspace } : {}),
     ...(deps.proposals ? { proposals: deps.proposals } : {}),
   };
   const refusal = tool.guard?.(args, ctx);

@@ -14,6 +14,7 @@ import { openStore } from '../../src/state/file/index.js';
 import type { PerimeterStore, StoreHealth } from '../../src/state/types.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
+import type { Workspace } from '../../src/workspace/types.js';
 import { proposalApplier } from '../../src/mcp/proposal-apply.js';
 import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
 import { openFileProposalStore } from '../../src/state/file/proposals.js';
@@ -63,6 +64,8 @@ export interface TestServerOptions {
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
+  /** Working trees for the workspace tools (issue 13); absent = those tools are never listed. */
+  workspace?: Workspace;
   /** Keeps proposals (file store in the state dir) so approval-mode perimeters work; the service is `srv.proposals`. */
   proposals?: { ttlMs?: number; now?: () => number; audit?: (e: ProposalEvent) => void };
 }
@@ -106,6 +109,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.health ? { health: opts.health } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
+      ...(opts.workspace ? { workspace: opts.workspace } : {}),
       ...(proposals ? { proposals } : {}),
     },
     version: 'test',
