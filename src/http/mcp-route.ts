@@ -83,7 +83,7 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
           session.openStreams -= 1;
           session.lastSeen = Date.now();
         });
-      }
+      } else res.on('close', deps.sessions.answer(session));
       await session.transport.handleRequest(req, res, req.body);
       return;
     }
