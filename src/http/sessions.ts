@@ -119,7 +119,7 @@ export class SessionTable {
   }
 
   /** Records a session (after `claim`). */
-  add(s: Omit<Session, 'lastSeen' | 'openStreams' | 'requests'>): void {
+  add(s: Omit<Session, 'lastSeen' | 'openStreams' | 'requests' | 'answering'>): void {
     this.sessions.set(s.id, { ...s, lastSeen: this.now(), openStreams: 0, requests: 0, answering: 0 });
   }
 

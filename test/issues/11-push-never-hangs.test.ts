@@ -13,7 +13,7 @@ const HOLD_MS = 2_600;
 /** Far above a held write, far below the SDK's 60 s: a lost answer fails here with a clear message. */
 const CALL_TIMEOUT_MS = 12_000;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 describe('issue 11: a slow push_files is answered, not lost to the idle reaper', () => {
   let srv: TestServer | undefined;
