@@ -2,7 +2,6 @@
 // both over HTTP as their own processes, on the repository of "reads vs git" and the calls both have (cyanheads has
 // no tree listing): a file read, a 50-commit log, one commit. Round-robin in one run, one SDK client each.
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { connectAgent, type AgentClient } from './clients.js';
 import { readsRepo } from './reads-vs-git.js';
 import { startListening, startServerProcess, type ServerProcess } from './server-process.js';
 import { progress, ratio, summarize, timeInterleaved } from './stats.js';
+import { freePort } from '../test/support/ports.js';
 
 export const CYANHEADS = '@cyanheads/git-mcp-server@2.15.3';
 
@@ -22,18 +22,6 @@ function peerEntry(): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const a = s.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Connects once the peer answers (it prints nothing reliable when ready). */

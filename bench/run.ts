@@ -10,6 +10,7 @@ import { boxPlotSvg } from './chart.js';
 import { benchContext } from './context.js';
 import { benchCore } from './core.js';
 import { benchLargeRepo } from './large-repo.js';
+import { benchWorkspace } from './workspace.js';
 import { describeMachine } from './machine.js';
 import { benchOverhead, type Series } from './overhead.js';
 import { renderReport } from './report.js';
@@ -40,6 +41,7 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
   ['upstream_cost', () => benchUpstreamCost(smoke)],
   ['context', () => benchContext()],
   ['large_repo', () => benchLargeRepo(smoke)],
+  ['workspace', () => benchWorkspace(smoke)],
   ['reads_vs_git', () => benchReadsVsGit(smoke)],
   ['cyanheads', () => benchCyanheads(smoke)],
 ];

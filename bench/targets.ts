@@ -80,6 +80,17 @@ export function targetRows(s: R): TargetRow[] {
       met: biggest <= MiB,
     });
   } else rows.push(none('largest single answer', '≤ 1 MiB, paged', 'section large_repo did not run'));
+  const w = s.workspace as R | undefined;
+  rows.push(
+    w
+      ? {
+          measure: `workspace_status / workspace_diff ÷ raw git status --porcelain=v2 / git diff (${w.repository.files.toLocaleString('en')} files, ${w.repository.modified} modified)`,
+          now: `${w.workspace_status.vs_git}× / ${w.workspace_diff.vs_git}×`,
+          target: '≤ 2× each',
+          met: w.workspace_status.vs_git !== null && w.workspace_diff.vs_git !== null && w.workspace_status.vs_git <= 2 && w.workspace_diff.vs_git <= 2,
+        }
+      : none('workspace_status / workspace_diff ÷ raw git', '≤ 2× each', 'section workspace did not run'),
+  );
   const u = s.upstream_cost?.table as R[] | undefined;
   const cold = u?.find((t) => t.scenario === 'list_commits, 1 prefix, 30');
   rows.push(cold ? { measure: 'cold GitHub list_commits 30, single prefix, no private file under it', now: `${cold.cache_on_cold} requests`, target: '≤ 3 requests', met: cold.cache_on_cold <= 3 } : none('cold GitHub list_commits 30', '≤ 3 requests', 'section upstream_cost did not run'));

@@ -7,3 +7,4 @@ export { createToolsets, type ServedTool, type Toolset } from './toolset.js';
 export { agentMessage } from './messages.js';
 export { DEFAULT_LIMITS, Gate, RateLimiter } from './limits.js';
 export { cursorSeal } from './cursor.js';
+export { worktreeLookup, withWorktree, WORKTREE_TTL_MS, type WorktreeLookup } from './worktrees.js';

@@ -59,12 +59,23 @@ function publishedAnnotations(tool: AnyTool): Record<string, boolean> {
  * A tool's tools/list entry, in the key order the SDK's McpServer uses (clients and snapshots see the same bytes).
  * No title: tools/list is paid in every agent's context and the name already says it (the title is a UI nicety).
  */
-function listed(tool: AnyTool, surface: Surface): { entry: Record<string, unknown>; outputJson: Record<string, unknown> } {
+/** Which input schema a binding is shown: the operator's, an agent's, or an agent's on a checked-out branch. */
+type View = Surface | 'worktree';
+
+const viewOf = (binding: Binding): View => (binding.surface === 'root' ? 'root' : binding.worktree === true ? 'worktree' : 'agent');
+
+/** The input schema of a tool in one view (working-tree options only where the branch is checked out). */
+function inputOf(tool: AnyTool, view: View): AnyTool['published']['agentInput'] {
+  if (view === 'root') return tool.published.rootInput;
+  return view === 'worktree' ? (tool.published.worktreeInput ?? tool.published.agentInput) : tool.published.agentInput;
+}
+
+function listed(tool: AnyTool, surface: View): { entry: Record<string, unknown>; outputJson: Record<string, unknown> } {
   const outputJson = jsonSchemaOf(tool.published.output, 'output');
   const entry = {
     name: tool.name,
     description: tool.description,
-    inputSchema: jsonSchemaOf(surface === 'root' ? tool.published.rootInput : tool.published.agentInput, 'input'),
+    inputSchema: jsonSchemaOf(inputOf(tool, surface), 'input'),
     annotations: publishedAnnotations(tool),
     outputSchema: outputJson,
   };
@@ -81,7 +92,7 @@ const MAX_TOOLSETS = 256;
 export function createToolsets(tools: readonly AnyTool[] = ALL_TOOLS): (binding: Binding) => Toolset {
   const entries = new Map<string, { entry: Record<string, unknown>; outputJson: Record<string, unknown> }>();
   const sets = new Map<string, Toolset>();
-  const entryOf = (tool: AnyTool, surface: Surface) => {
+  const entryOf = (tool: AnyTool, surface: View) => {
     const k = `${surface}\u0000${tool.name}`;
     let e = entries.get(k);
     if (e === undefined) entries.set(k, (e = listed(tool, surface)));
@@ -89,14 +100,15 @@ export function createToolsets(tools: readonly AnyTool[] = ALL_TOOLS): (binding:
   };
   return (binding) => {
     const exposed = tools.filter((t) => isExposed(binding, t));
-    const key = `${binding.surface}\u0000${exposed.map((t) => t.name).join('\u0000')}`;
+    const view = viewOf(binding);
+    const key = `${view}\u0000${exposed.map((t) => t.name).join('\u0000')}`;
     const known = sets.get(key);
     if (known) return known;
     const byName = new Map<string, ServedTool>();
     const listing: Readonly<Record<string, unknown>>[] = [];
     for (const tool of exposed) {
-      const { entry, outputJson } = entryOf(tool, binding.surface);
-      byName.set(tool.name, { tool, input: binding.surface === 'root' ? tool.published.rootInput : tool.published.agentInput, outputJson });
+      const { entry, outputJson } = entryOf(tool, view);
+      byName.set(tool.name, { tool, input: inputOf(tool, view), outputJson });
       listing.push(entry);
     }
     const set: Toolset = { byName, listing: Object.freeze(listing) };
