@@ -87,6 +87,10 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
           session.openStreams -= 1;
           session.lastSeen = Date.now();
         });
+      } else {
+        // Held until the answer is handed off (finish) or the client went away (close), whichever comes first.
+        const answered = deps.sessions.answer(session);
+        res.once('finish', answered).once('close', answered);
       }
       await session.transport.handleRequest(req, res, req.body);
       return;
