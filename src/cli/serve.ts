@@ -171,7 +171,9 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     localRepos,
     log: o.log,
     searchDir: join(o.stateDir, 'search'),
-    quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() },
+    // Only a shared store shares GitHub's budget: alone, the throttling plugin already acts on GitHub's own answers, and
+    // a remembered "spent" would outlive a limit GitHub lifted early (a one-off secondary limit, a reset budget).
+    ...(state.kind === 'postgres' ? { quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() } } : {}),
   });
   undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
