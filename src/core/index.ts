@@ -25,4 +25,7 @@ export * from './window.js';
 export * from './changes.js';
 export * from './search.js';
 export * from './proposal.js';
+export * from './proposal-workspace.js';
+export * from './workspace-judge.js';
 export * from './paging.js';
+export * from './patch-paths.js';
