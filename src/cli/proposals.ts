@@ -8,6 +8,7 @@ import { proposalService, type ProposalEvent, type ProposalService } from '../re
 import type { PerimeterStore } from '../registry/store.js';
 import { openFileProposalStore } from '../state/file/proposals.js';
 import type { UpstreamFor } from '../upstream/types.js';
+import type { WorkTreeWriters } from '../workspace/writes.js';
 import { CliError } from './client.js';
 
 export interface ProposalSetup {
@@ -20,13 +21,34 @@ export interface ProposalSetup {
   /** Late-bound: the ledger opens after the bind. */
   readonly record: (r: CallRecord) => void;
   readonly audit: (e: ProposalEvent) => void;
+  /** Working-tree writers for workspace proposals (absent: they fail on approval, nothing is written). */
+  readonly writers?: WorkTreeWriters;
+}
+
+/** Adds a branch an approved propose_branch created to the perimeter's allowlist (atomically, on the store). */
+function allowBranch(perimeters: PerimeterStore) {
+  return async (id: string, branch: string): Promise<void> => {
+    const r = await perimeters.modify<true, 'not_found'>((draft) => {
+      const p = draft.get(id);
+      if (p === undefined) return { ok: false, code: 'not_found', message: `No perimeter "${id}".` };
+      if (!p.branches.includes(branch)) draft.set(id, { ...p, branches: [...p.branches, branch] });
+      return { ok: true, value: true };
+    });
+    if (!r.ok) throw new Error(r.message);
+  };
 }
 
 /** Opens the proposal store and builds the service (a corrupt store stops the start: decisions are never dropped). */
 export async function openProposals(o: ProposalSetup): Promise<ProposalService> {
   const opened = await openFileProposalStore(o.stateDir);
   if (!opened.ok) throw new CliError(opened.message);
-  const applier = proposalApplier({ upstreamFor: o.upstreamFor, log: o.log, policy: o.policy, record: o.record });
+  const applier = proposalApplier({
+    upstreamFor: o.upstreamFor,
+    log: o.log,
+    policy: o.policy,
+    record: o.record,
+    ...(o.writers === undefined ? {} : { workspace: { writers: o.writers, policy: o.policy, allowBranch: allowBranch(o.perimeters) } }),
+  });
   return proposalService({
     store: opened.value,
     perimeter: (id) => o.perimeters.get(id),

@@ -21,6 +21,7 @@ import { keyHint } from './hints.js';
 import { planServeOpsToken } from './ops-token.js';
 import { acquireStateLock } from './state-lock.js';
 import { buildUpstreams } from './upstreams.js';
+import { createWorkTreeWriters } from '../workspace/localfs/writes/index.js';
 
 export interface ServeOptions {
   readonly port: number;
@@ -201,6 +202,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     ttlSeconds: o.proposalTtlSeconds,
     record: (r) => audit?.record(r),
     audit: (e) => audit?.recordProposal(e),
+    writers: createWorkTreeWriters({ log: o.log }),
   });
 
   let publicUrl = '';
