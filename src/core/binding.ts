@@ -16,6 +16,13 @@ export interface AgentBinding {
   readonly perimeterId: string;
   readonly repo: string;
   readonly branch: string;
+  /** Every branch the perimeter allowlists (conflict_preflight may name them; nothing else is a branch here). */
+  readonly branches: readonly string[];
+  /**
+   * True when the bound branch is checked out in a working tree of the repository (set by the composition from a
+   * cached `git worktree list`): only then are the workspace tools listed.
+   */
+  readonly worktree?: boolean;
   /** Tool names granted by the perimeter, or undefined for "the agent catalogue". */
   readonly granted: ReadonlySet<string> | undefined;
   readonly scope: Scope;
@@ -66,6 +73,7 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
     perimeterId: perimeter.id,
     repo: perimeter.repo,
     branch: bound,
+    branches: [...perimeter.branches],
     granted: perimeter.tools ? new Set(perimeter.tools) : undefined,
     scope: withPrivacy(scopeOf(perimeter), zones, { writeGrant: protect.isGranted }),
     readGlobs: perimeter.read,
@@ -82,10 +90,14 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
   });
 }
 
-/** True when the tool appears on this binding's surface. */
-export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean }): boolean {
+/**
+ * True when the tool appears on this binding's surface. A workspace tool appears on an agent surface only where the
+ * bound branch is checked out; elsewhere it is as unknown as a tool that does not exist.
+ */
+export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean; requires?: 'worktree' }): boolean {
   if (binding.surface === 'root') return !AGENT_ONLY_TOOLS.includes(tool.name);
   if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
+  if (tool.requires === 'worktree' && binding.worktree !== true) return false;
   // Only where writes wait for approval, and then always with push_files: an agent can follow up on what it proposed.
   if (AGENT_ONLY_TOOLS.includes(tool.name)) {
     return binding.approval.push_files === 'required' && (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name));

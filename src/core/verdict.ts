@@ -23,6 +23,8 @@ export interface ToolPolicy<A> {
   readonly access: 'read' | 'write';
   /** False for tools that may only ever be served on the operator surface. */
   readonly agentSurface: boolean;
+  /** `worktree`: a workspace tool, listed only on bindings whose branch is checked out (see isExposed). */
+  readonly requires?: 'worktree';
   /**
    * `all`: one hidden path makes the whole call invisible (single-object reads).
    * `each`: hidden paths are answered one by one as missing (multi-file reads).

@@ -2,6 +2,7 @@ import { answerCap, assertNever, decide, type AgentBinding, type Binding, type T
 import type { AnyTool, CursorSeal, Log, Proposable, ToolContext } from '../registry/index.js';
 import type { ProposalService } from '../registry/proposals.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
+import type { WorkTreeWriters } from '../workspace/writes.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 import { auditOf, type CallOutcome } from './outcome.js';
@@ -36,6 +37,8 @@ export interface InvokeDeps {
   readonly cursors?: CursorSeal;
   /** Holds writes of perimeters that require approval; absent = such writes are refused (never silently applied). */
   readonly proposals?: ProposalService;
+  /** Working-tree writers (previews for the propose_* tools); absent = they answer not found. */
+  readonly writers?: WorkTreeWriters;
 }
 
 const invisible = (message: string): CallOutcome => ({ kind: 'invisible', message });
@@ -202,6 +205,7 @@ async function run(
     log: deps.log,
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
     ...(deps.proposals ? { proposals: deps.proposals } : {}),
+    ...(deps.writers ? { writers: deps.writers } : {}),
   };
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);

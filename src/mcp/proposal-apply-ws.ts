@@ -12,13 +12,10 @@ import {
   type Perimeter,
   type Proposal,
   type ServerPolicy,
-  type WorkspaceStep,
 } from '../core/index.js';
 import type { ApplyOutcome } from '../registry/proposals.js';
-import type { Identity, WorkTreeWriters, WriteOp } from '../workspace/writes.js';
-
-/** The author of commits an approved workspace proposal makes (the committer is git-blinder). */
-export const WORKSPACE_AUTHOR: Identity = { name: 'git-blinder agent', email: 'agent@git-blinder.invalid' };
+import { writeOpOf } from '../registry/workspace-ops.js';
+import type { WorkTreeWriters } from '../workspace/writes.js';
 
 export interface WorkspaceApplierDeps {
   readonly writers: WorkTreeWriters;
@@ -30,32 +27,6 @@ export interface WorkspaceApplierDeps {
 }
 
 const failed = (reason: string, restore?: string): ApplyOutcome => ({ kind: 'failed', reason, ...(restore === undefined ? {} : { restore }) });
-
-/** The write-port operation of one step. */
-export function writeOpOf(s: WorkspaceStep, id: string, message: (m: string, id: string) => string): WriteOp {
-  switch (s.kind) {
-    case 'commit':
-      return { kind: 'commit', message: message(s.message, id), paths: s.paths, author: WORKSPACE_AUTHOR };
-    case 'patch':
-      return { kind: 'patch', patch: new TextEncoder().encode(s.patch) };
-    case 'discard':
-      return { kind: 'discard', paths: s.paths };
-    case 'merge':
-      return { kind: 'merge', from: s.from };
-    case 'rebase':
-      return { kind: 'rebase', onto: s.onto };
-    case 'reset':
-      return { kind: 'reset', mode: s.mode, to: s.to };
-    case 'branch':
-      return { kind: 'branch', name: s.name, from: s.from };
-    case 'push':
-      return { kind: 'push' };
-    default: {
-      const never: never = s;
-      throw new Error(`unexpected workspace step ${JSON.stringify(never)}`);
-    }
-  }
-}
 
 /** The `apply` of workspace proposals. */
 export function workspaceApplier(deps: WorkspaceApplierDeps) {

@@ -199,7 +199,7 @@ export function proposalService(deps: ProposalDeps): ProposalService {
 }
 
 /** What the agent's tools may do with proposals: read and cancel their own perimeter's, nothing else. */
-export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel'>;
+export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel' | 'create'>;
 
 /** An idempotent retry: the stored proposal when it is the same change, else a refusal (a key names one change). */
 function sameChange(prior: Proposal, req: NewProposal): Result<Proposal, ProposalError> {
