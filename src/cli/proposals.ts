@@ -6,6 +6,7 @@ import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
 import { proposalService, type ProposalEvent, type ProposalService } from '../registry/proposals.js';
 import type { PerimeterStore } from '../registry/store.js';
+import { allowBranchIn } from '../registry/allow-branch.js';
 import { openFileProposalStore } from '../state/file/proposals.js';
 import type { UpstreamFor } from '../upstream/types.js';
 import type { WorkTreeWriters } from '../workspace/writes.js';
@@ -25,19 +26,6 @@ export interface ProposalSetup {
   readonly writers?: WorkTreeWriters;
 }
 
-/** Adds a branch an approved propose_branch created to the perimeter's allowlist (atomically, on the store). */
-function allowBranch(perimeters: PerimeterStore) {
-  return async (id: string, branch: string): Promise<void> => {
-    const r = await perimeters.modify<true, 'not_found'>((draft) => {
-      const p = draft.get(id);
-      if (p === undefined) return { ok: false, code: 'not_found', message: `No perimeter "${id}".` };
-      if (!p.branches.includes(branch)) draft.set(id, { ...p, branches: [...p.branches, branch] });
-      return { ok: true, value: true };
-    });
-    if (!r.ok) throw new Error(r.message);
-  };
-}
-
 /** Opens the proposal store and builds the service (a corrupt store stops the start: decisions are never dropped). */
 export async function openProposals(o: ProposalSetup): Promise<ProposalService> {
   const opened = await openFileProposalStore(o.stateDir);
@@ -47,7 +35,7 @@ export async function openProposals(o: ProposalSetup): Promise<ProposalService> 
     log: o.log,
     policy: o.policy,
     record: o.record,
-    ...(o.writers === undefined ? {} : { workspace: { writers: o.writers, policy: o.policy, allowBranch: allowBranch(o.perimeters) } }),
+    ...(o.writers === undefined ? {} : { workspace: { writers: o.writers, policy: o.policy, allowBranch: allowBranchIn(o.perimeters) } }),
   });
   return proposalService({
     store: opened.value,

@@ -193,6 +193,8 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   };
 
   const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
+  // One writer set: previews (propose_*) and approved writes share its per-worktree queue.
+  const writers = createWorkTreeWriters({ log: o.log });
   const proposals = await openProposals({
     stateDir: o.stateDir,
     perimeters: store,
@@ -202,7 +204,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     ttlSeconds: o.proposalTtlSeconds,
     record: (r) => audit?.record(r),
     audit: (e) => audit?.recordProposal(e),
-    writers: createWorkTreeWriters({ log: o.log }),
+    writers,
   });
 
   let publicUrl = '';
@@ -218,6 +220,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       gate: new Gate(),
       cursors,
       proposals,
+      writers,
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
     ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),

@@ -12,6 +12,15 @@ import { proposalCancel } from './tools/proposal_cancel.js';
 import { proposalStatus } from './tools/proposal_status.js';
 import { changesSince } from './tools/changes_since.js';
 import { searchCode } from './tools/search_code.js';
+import { proposeBranch } from './tools/propose_branch.js';
+import { proposeCommit } from './tools/propose_commit.js';
+import { proposeDiscard } from './tools/propose_discard.js';
+import { proposeMerge } from './tools/propose_merge.js';
+import { proposePatch } from './tools/propose_patch.js';
+import { proposePlan } from './tools/propose_plan.js';
+import { proposePush } from './tools/propose_push.js';
+import { proposeRebase } from './tools/propose_rebase.js';
+import { proposeReset } from './tools/propose_reset.js';
 
 export const ALL_TOOLS: readonly AnyTool[] = [
   getTree,
@@ -26,6 +35,16 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   getCommit,
   listBranches,
   compare,
+  // Workspace proposals: listed only where the bound branch is checked out; every one waits for a person.
+  proposeCommit,
+  proposePatch,
+  proposeDiscard,
+  proposeMerge,
+  proposeRebase,
+  proposeReset,
+  proposeBranch,
+  proposePush,
+  proposePlan,
 ];
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */

@@ -19,7 +19,7 @@ import type { UpResult } from '../upstream/types.js';
 import type { WorkTreeWriter, WritePreview } from '../workspace/writes.js';
 import { writeOpOf } from './workspace-ops.js';
 import { field } from './render.js';
-import type { ToolContext, ToolOutcome } from './tool.js';
+import { defineTool, type AnyTool, type ToolContext, type ToolOutcome } from './tool.js';
 
 /** Longest `reason` an agent may give the approver. */
 export const MAX_WS_REASON = 2_000;
@@ -140,3 +140,39 @@ export const renderProposed = (o: ProposeOut): string => `proposal ${o.proposal_
 
 /** Not found: the one message for a branch without a working tree. */
 export const proposeNotFound = (): string => 'Not found: the bound branch is not checked out in a working tree.';
+
+/** What one propose_* tool declares; the rest (output, filter, exposure, render) is the same for all of them. */
+export interface ProposeSpec<A extends { reason: string; idempotency_key?: string | undefined }> {
+  readonly name: string;
+  readonly description: string;
+  readonly title: string;
+  readonly destructive: boolean;
+  readonly input: z.ZodType<A>;
+  /** Paths named in the arguments (judged by the policy before anything runs). */
+  readonly paths?: (a: A) => readonly string[];
+  /** The steps and the stored change of the arguments. */
+  readonly steps: (a: A) => readonly WorkspaceStep[];
+  readonly change: (a: A, fingerprint: string) => ProposalChange;
+}
+
+/** A propose_* tool: listed only where the bound branch is checked out; never writes, always waits for a person. */
+export function defineProposeTool<A extends { reason: string; idempotency_key?: string | undefined }>(s: ProposeSpec<A>): AnyTool {
+  return defineTool<A, Proposed, ProposeOut>({
+    name: s.name,
+    access: 'write',
+    agentSurface: true,
+    requires: 'worktree',
+    pathMode: 'all',
+    description: s.description,
+    annotations: { title: s.title, readOnlyHint: false, destructiveHint: s.destructive, idempotentHint: false, openWorldHint: false },
+    agentInput: s.input,
+    rootInput: s.input,
+    output: ProposeOut,
+    paths: (a) => (s.paths?.(a) ?? []).map((path) => ({ path, role: 'write' as const })),
+    rootTarget: () => ({ repo: '', ref: '' }),
+    run: (a, ctx) => propose(s.name, s.steps(a), (fp) => s.change(a, fp), a, ctx),
+    filter: proposeFilter,
+    notFound: proposeNotFound,
+    render: renderProposed,
+  });
+}
