@@ -97,16 +97,36 @@ export default tseslint.config(
   ]),
   restrict(['src/registry/**/*.ts'], [
     ...frameworks('src/registry'),
-    ...notFrom('src/registry', 'localgit', 'github', 'localfs', 'mcp', 'http', 'cli'),
+    ...notFrom('src/registry', 'localgit', 'github', 'localfs', 'mcp', 'http', 'cli', 'file', 'postgres'),
   ]),
   restrict(['src/mcp/**/*.ts'], [
     { group: ['express', 'express/*', '@modelcontextprotocol/express'], message: 'src/mcp must not import express.' },
     { group: ['@octokit/*'], message: 'src/mcp must not import Octokit.' },
-    ...notFrom('src/mcp', 'localgit', 'github', 'localfs', 'http', 'cli'),
+    ...notFrom('src/mcp', 'localgit', 'github', 'localfs', 'http', 'cli', 'file', 'postgres'),
   ]),
   restrict(['src/http/**/*.ts'], [
     { group: ['@octokit/*'], message: 'src/http receives upstream factories; it never imports Octokit.' },
-    ...notFrom('src/http', 'localgit', 'github', 'localfs', 'cli'),
+    ...notFrom('src/http', 'localgit', 'github', 'localfs', 'cli', 'file', 'postgres'),
+  ]),
+  // The state port is types only; each adapter imports its port, core and its own driver, never another adapter.
+  restrict(['src/state/**/*.ts'], [
+    ...frameworks('src/state'),
+    ...notFrom('src/state', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
+  restrict(['src/state/types.ts'], [
+    nodeBuiltins,
+    { group: ['pg', 'pg/*'], message: 'the state port is types only: no driver.' },
+    ...frameworks('the state port'),
+    ...notFrom('the state port', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit', 'file', 'postgres'),
+  ]),
+  restrict(['src/state/file/**/*.ts'], [
+    { group: ['pg', 'pg/*'], message: 'the file adapter needs no database driver.' },
+    ...frameworks('the file state adapter'),
+    ...notFrom('the file state adapter', 'postgres', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
+  ]),
+  restrict(['src/state/postgres/**/*.ts'], [
+    ...frameworks('the PostgreSQL state adapter'),
+    ...notFrom('the PostgreSQL state adapter', 'file', 'upstream', 'registry', 'mcp', 'http', 'cli', 'audit'),
   ]),
   // The write port is types only, like the read port (its adapter, localfs/writes, falls under the block above).
   restrict(['src/workspace/writes.ts'], [

@@ -15,9 +15,14 @@ type Handler = (a: any) => Promise<UpResult<unknown>>;
 function handlers(up: Upstream, repo: string, ref: string): Record<string, Handler> {
   return {
     get_tree: (a) => up.getTree(repo, ref, a.path ?? ''),
+    // The same answer shape as git-blinder's get_file (UTF-8 text), not the raw bytes: JSON of a Uint8Array is an
+    // object of numbered keys several times the file's size, which would make this baseline slower than it is.
     get_file: async (a) => {
       const r = await up.readFiles(repo, ref, [a.path]);
-      return r.ok ? { ok: true, value: r.value[0] } : r;
+      if (!r.ok) return r;
+      const f = r.value[0];
+      if (!f?.ok) return { ok: false, error: f?.error ?? { code: 'not_found', message: 'not found' } } as UpResult<unknown>;
+      return { ok: true, value: { path: f.path, sha: f.sha, size: f.size, encoding: 'utf-8', content: Buffer.from(f.bytes).toString('utf8') } };
     },
     list_commits: (a) => up.listCommits(repo, ref, { paths: [a.path ?? ''], skip: ((a.page ?? 1) - 1) * (a.per_page ?? 30), limit: a.per_page ?? 30 }),
     get_commit: (a) => up.getCommit(repo, a.sha, ref),

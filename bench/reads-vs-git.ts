@@ -21,15 +21,21 @@ async function must<T>(p: Promise<T>): Promise<T> {
   return r;
 }
 
-/** Runs the section. */
-export async function benchReadsVsGit(smoke: boolean): Promise<Record<string, unknown>> {
+/** The real-sized repository of this section (and of the cyanheads comparison), with the file and commit both read. */
+export async function readsRepo(smoke: boolean): Promise<{ files: number; commits: number; repo: Awaited<ReturnType<typeof cachedRepo>>; file: string; commit: string }> {
   const files = smoke ? 500 : 3_000;
   const commits = smoke ? 600 : 6_000;
   const paths = Array.from({ length: files }, (_, k) => `pkg${k % 30}/src/mod${Math.floor(k / 30) % 10}/f${k}.ts`);
   const repo = await cachedRepo(`reads-${files}-${commits}`, () => ({ paths, commits }));
-  progress(`reads vs git: repository ${repo.built ? `built in ${repo.ms} ms` : 'from cache'}`);
-  const file = paths[Math.floor(files / 2)]!;
+  const file = paths[Math.floor(files / 2)] as string;
   const commit = (await git(repo.dir, 'rev-parse', 'main~10')).trim();
+  return { files, commits, repo, file, commit };
+}
+
+/** Runs the section. */
+export async function benchReadsVsGit(smoke: boolean): Promise<Record<string, unknown>> {
+  const { files, commits, repo, file, commit } = await readsRepo(smoke);
+  progress(`reads vs git: repository ${repo.built ? `built in ${repo.ms} ms` : 'from cache'}`);
   const load_start = loadavg().map((x) => round(x, 2));
 
   const up = createLocalGitUpstream();

@@ -10,17 +10,24 @@ import { boxPlotSvg } from './chart.js';
 import { benchContext } from './context.js';
 import { benchCore } from './core.js';
 import { benchLargeRepo } from './large-repo.js';
+import { benchWorkspace } from './workspace.js';
 import { describeMachine } from './machine.js';
 import { benchOverhead, type Series } from './overhead.js';
 import { renderReport } from './report.js';
 import { benchReadsVsGit } from './reads-vs-git.js';
 import { benchScale } from './scale.js';
+import { benchSessions } from './sessions.js';
+import { benchThroughput } from './throughput.js';
+import { benchCyanheads } from './cyanheads.js';
 import { progress } from './stats.js';
 import { benchUpstreamCost } from './upstream-cost.js';
 
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
 const only = onlyArg ? new Set(onlyArg.split(',')) : undefined;
+// `--merge` (with --only): re-run some sections and keep the others from the existing results.json of the same mode,
+// e.g. to repeat one section that failed in a long run; the report says which sections were re-run and when.
+const merge = process.argv.includes('--merge');
 const here = new URL('.', import.meta.url).pathname;
 const outDir = smoke ? join(here, '.cache', 'smoke') : here;
 
@@ -28,10 +35,15 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
   ['core', () => benchCore(smoke)],
   ['overhead', () => benchOverhead(smoke)],
   ['scale', () => benchScale(smoke)],
+  ['sessions', () => benchSessions(smoke)],
+  // After scale: both start the built server (scale builds dist/ first on full runs).
+  ['throughput', () => benchThroughput(smoke)],
   ['upstream_cost', () => benchUpstreamCost(smoke)],
   ['context', () => benchContext()],
   ['large_repo', () => benchLargeRepo(smoke)],
+  ['workspace', () => benchWorkspace(smoke)],
   ['reads_vs_git', () => benchReadsVsGit(smoke)],
+  ['cyanheads', () => benchCyanheads(smoke)],
 ];
 
 const machine = describeMachine();
@@ -45,7 +57,7 @@ const commit = (() => {
   }
 })();
 const started = Date.now();
-const results: { machine: typeof machine; commit: string; mode: string; sections: Record<string, unknown>; failures: Record<string, string>; durations_s: Record<string, number> } = {
+const results: { machine: typeof machine; commit: string; mode: string; sections: Record<string, unknown>; failures: Record<string, string>; durations_s: Record<string, number>; rerun?: Record<string, string> } = {
   machine,
   commit,
   mode: smoke ? 'smoke' : 'full',
@@ -53,8 +65,21 @@ const results: { machine: typeof machine; commit: string; mode: string; sections
   failures: {},
   durations_s: {},
 };
+const resultsFile = join(outDir, 'results.json');
+if (merge && existsSync(resultsFile)) {
+  const previous = JSON.parse(await readFile(resultsFile, 'utf8')) as typeof results & { rerun?: Record<string, string> };
+  results.sections = previous.sections;
+  results.failures = previous.failures;
+  results.durations_s = previous.durations_s;
+  Object.assign(results, { machine: previous.machine, commit: previous.commit });
+  results.rerun = { ...previous.rerun };
+}
 for (const [name, fn] of sections) {
   if (only && !only.has(name)) continue;
+  if (merge) {
+    delete results.failures[name];
+    (results.rerun ??= {})[name] = `${new Date().toISOString()} on ${commit}, load ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`;
+  }
   progress(`section ${name}…`);
   const t = Date.now();
   try {
@@ -76,7 +101,7 @@ const findings = join(here, 'findings.md');
 const notes = existsSync(findings) ? await readFile(findings, 'utf8') : '';
 const loadEnd = loadavg().map((x) => Math.round(x * 100) / 100);
 await writeFile(join(outDir, 'REPORT.md'), renderReport(machine, results, results.mode, loadEnd, (Date.now() - started) / 1000, notes));
-await writeFile(join(outDir, 'results.json'), JSON.stringify(results, null, 2) + '\n');
+await writeFile(resultsFile, JSON.stringify(results, null, 2) + '\n');
 process.stdout.write(JSON.stringify(results, null, 2) + '\n');
 progress(`done in ${Math.round((Date.now() - started) / 1000)} s; report: ${join(outDir, 'REPORT.md')}`);
 process.exit(Object.keys(results.failures).length > 0 ? 1 : 0);

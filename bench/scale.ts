@@ -129,7 +129,9 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
   const clients = smoke ? 10 : 100;
   const seconds = smoke ? 5 : 60;
   const idleSessions = smoke ? 10 : 200;
-  const idleSeconds = smoke ? 2 : 3;
+  // Long enough that the first of 200 idle sessions outlives opening the last one on a loaded machine (at 3 s the
+  // reaper closed them mid-phase at load 16); the reaping check below waits in proportion.
+  const idleSeconds = smoke ? 2 : 20;
   const root = new URL('..', import.meta.url).pathname;
   // Smoke runs reuse an existing dist/ to stay short; full runs always build first.
   const reuse = smoke && existsSync(join(root, 'dist', 'cli', 'main.js'));

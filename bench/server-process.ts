@@ -19,23 +19,38 @@ function statusField(pid: number, field: string): number {
 }
 
 /** Starts `bin/git-blinder serve` with `args` and resolves once it prints its URL. */
-export async function startServerProcess(args: readonly string[]): Promise<ServerProcess> {
+export function startServerProcess(args: readonly string[]): Promise<ServerProcess> {
   const bin = new URL('../bin/git-blinder', import.meta.url).pathname;
-  const child: ChildProcess = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  return startListening(process.execPath, [bin, 'serve', ...args], {}, /listening on (http:\/\/\S+)/);
+}
+
+/**
+ * Starts any server process and resolves once `ready` matches its stdout or stderr: the first capture group is its URL
+ * (without a group, or without a pattern, `url` is `fallbackUrl`; with no pattern it resolves at once).
+ */
+export async function startListening(command: string, args: readonly string[], env: Record<string, string>, ready: RegExp | undefined, fallbackUrl = ''): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(command, [...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => {
-    stderr = (stderr + d.toString()).slice(-4000);
-  });
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error(`server did not start in 60 s: ${stderr}`)), 60_000);
-    child.stdout?.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m?.[1]) {
+    // No pattern: the caller polls the server itself.
+    if (ready === undefined) {
+      clearTimeout(timer);
+      resolve(fallbackUrl);
+    }
+    const seen = (d: Buffer) => {
+      out = (out + d.toString()).slice(-8000);
+      const m = ready?.exec(out);
+      if (m) {
         clearTimeout(timer);
-        resolve(m[1]);
+        resolve(m[1] ?? fallbackUrl);
       }
+    };
+    child.stdout?.on('data', seen);
+    child.stderr?.on('data', (d: Buffer) => {
+      stderr = (stderr + d.toString()).slice(-4000);
+      seen(d);
     });
     child.once('exit', (code) => {
       clearTimeout(timer);
@@ -43,6 +58,7 @@ export async function startServerProcess(args: readonly string[]): Promise<Serve
     });
   });
   child.stdout?.resume();
+  child.stderr?.resume();
   const pid = child.pid as number;
   return {
     url,

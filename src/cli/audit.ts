@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyIdOf, loadOrCreateSalt, openLedger, queryLedger, type Ledger } from '../audit/index.js';
+import { keyIdOf, openLedger, queryLedger, type Ledger } from '../audit/index.js';
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
 import type { ProposalEvent } from '../registry/proposals.js';
@@ -38,8 +38,9 @@ export interface AuditSummary {
   result: string;
 }
 
-/** Opens the ledger for the server. Fails closed: a configured key that cannot be loaded stops the server. */
-export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Promise<Audit> {
+/** Opens the ledger for the server. Fails closed: a configured key that cannot be loaded stops the server. `salt` is the
+ * store's shared one, so a path hashes the same in every instance's ledger and one query can follow it across them. */
+export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Promise<Audit> {
   let signingKey: { keyId: string; privateKeyPem: string } | undefined;
   if (o.signingKeyFile) {
     let pem: string;
@@ -50,12 +51,11 @@ export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Prom
       throw new CliError(`Audit signing key ${o.signingKeyFile} cannot be used (${(e as Error).message}); fix it or drop --audit-key.`);
     }
   }
-  const salt = await loadOrCreateSalt(stateDir);
   let ledger: Ledger;
   try {
     ledger = await openLedger({
       dir: o.dir,
-      salt,
+      salt: Buffer.from(salt),
       clearPaths: o.clearPaths,
       ...(signingKey ? { signingKey } : {}),
       ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
@@ -155,9 +155,12 @@ export async function openAudit(o: AuditSetup, stateDir: string, log: Log): Prom
 /** The active ledger file of a state dir. */
 export const defaultLedgerFile = (stateDir: string) => join(stateDir, 'audit', 'audit.jsonl');
 
-/** `audit tail` / `audit query`: reads the ledger file directly (no server needed). */
+/**
+ * `audit tail` / `audit query`: reads ledger files directly (no server needed). With several files (one chain per
+ * instance on a shared store) the entries are merged by time and each row names the ledger it came from.
+ */
 export async function printAudit(
-  file: string,
+  files: readonly string[],
   f: { perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean },
   out: (l: string) => void,
 ): Promise<void> {
@@ -165,30 +168,35 @@ export async function printAudit(
   if (since && Number.isNaN(since.getTime())) throw new CliError(`--since "${f.since}" is not a date (use ISO 8601, e.g. 2026-11-30T10:00:00Z).`, 2);
   const verdicts = ['allow', 'deny', 'invisible', 'error'];
   if (f.verdict && !verdicts.includes(f.verdict)) throw new CliError(`--verdict must be one of ${verdicts.join(', ')}.`, 2);
-  const rows: Record<string, unknown>[] = [];
-  // The reader skips a missing active file (a server that has not written yet); a wrong --file is the operator's error.
-  if (!(await stat(file).then((s) => s.isFile(), () => false))) throw new CliError(`no audit ledger at ${file} (pass --file or --state-dir).`, 2);
-  try {
-    for await (const e of queryLedger(file, {
-      ...(f.perimeter ? { perimeter: f.perimeter } : {}),
-      ...(since ? { since } : {}),
-      ...(f.verdict ? { verdict: f.verdict as 'allow' } : {}),
-      ...(f.tool ? { tool: f.tool } : {}),
-    })) {
-      rows.push(e as unknown as Record<string, unknown>);
+  let rows: Record<string, unknown>[] = [];
+  for (const file of files) {
+    // The reader skips a missing active file (a server that has not written yet); a wrong --file is the operator's error.
+    if (!(await stat(file).then((s) => s.isFile(), () => false))) throw new CliError(`no audit ledger at ${file} (pass --file or --state-dir).`, 2);
+    try {
+      for await (const e of queryLedger(file, {
+        ...(f.perimeter ? { perimeter: f.perimeter } : {}),
+        ...(since ? { since } : {}),
+        ...(f.verdict ? { verdict: f.verdict as 'allow' } : {}),
+        ...(f.tool ? { tool: f.tool } : {}),
+      })) {
+        rows.push(files.length > 1 ? { ledger: file, ...(e as unknown as Record<string, unknown>) } : (e as unknown as Record<string, unknown>));
+      }
+    } catch (e) {
+      throw new CliError(`Cannot read ${file}: ${(e as Error).message}`);
     }
-  } catch (e) {
-    throw new CliError(`Cannot read ${file}: ${(e as Error).message}`);
   }
+  // A stable sort by time: one ledger's own order (its sequence) is kept among equal times.
+  if (files.length > 1) rows = rows.sort((a, b) => String(a.ts).localeCompare(String(b.ts)));
   const shown = f.limit ? rows.slice(-f.limit) : rows;
   if (f.json) {
     for (const r of shown) out(jsonText(r));
     return;
   }
+  const cols = ['SEQ', 'TIME', 'SURFACE', 'PERIMETER', 'BRANCH', 'TOOL', 'CLIENT', 'VERDICT', 'RESULT', 'BYTES', 'COMMIT'];
+  const cells = (r: Record<string, unknown>) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, r.client ?? '', r.verdict, r.result, r.bytes, r.commit ?? ''];
   out(
-    table(
-      ['SEQ', 'TIME', 'SURFACE', 'PERIMETER', 'BRANCH', 'TOOL', 'CLIENT', 'VERDICT', 'RESULT', 'BYTES', 'COMMIT'],
-      shown.map((r) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, r.client ?? '', r.verdict, r.result, r.bytes, r.commit ?? ''].map((v) => String(v))),
-    ),
+    files.length > 1
+      ? table(['LEDGER', ...cols], shown.map((r) => [r.ledger, ...cells(r)].map((v) => String(v))))
+      : table(cols, shown.map((r) => cells(r).map((v) => String(v)))),
   );
 }

@@ -58,6 +58,8 @@ export async function main(argv: string[]): Promise<void> {
         ? { dir: f.auditDir ?? join(f.stateDir, 'audit'), clearPaths: f.auditClearPaths, signingKeyFile: f.auditKey, maxBytes: f.auditMaxBytes, keep: f.auditKeep }
         : undefined,
       sessionIdleSeconds: f.sessionIdle,
+      store: f.store,
+      storeSilenceSeconds: f.storeSilence,
       proposalTtlSeconds: f.proposalTtl,
       cwd: process.cwd(),
       home: homedir(),

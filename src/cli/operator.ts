@@ -32,7 +32,7 @@ const print = (out: Out, json: boolean | undefined, value: unknown, human: () =>
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
   const surfaceOf = (t: (typeof ALL_TOOLS)[number]) =>
-    AGENT_ONLY_TOOLS.includes(t.name) ? 'agent (approval perimeters)' : t.agentSurface ? 'agent+root' : 'root only';
+    AGENT_ONLY_TOOLS.includes(t.name) ? 'agent (approval perimeters)' : t.requires === 'worktree' ? 'agent (checked-out branch)+root' : t.agentSurface ? 'agent+root' : 'root only';
   const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: surfaceOf(t), access: t.access, description: t.description }));
   print(out, json, { tools: rows }, () => table(['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'], rows.map((r) => [r.name, r.surface, r.access, r.description])));
 }
@@ -56,6 +56,16 @@ function showPerimeter(p: PerimeterView): string {
   ].join('\n');
 }
 
+/** The store block of /health: adapter, whether it answers, the instances alive on it. */
+type StoreView = { kind: string; health: { kind: string; silentMs?: number }; instances: { id: string; version: string; lastSeen: string }[] };
+
+function storeLines(st: StoreView | undefined): string[] {
+  // Servers before the shared store report none: nothing to show.
+  if (!st) return [];
+  const health = st.health.kind === 'live' ? 'live' : `SILENT for ${Math.round((st.health.silentMs ?? 0) / 1000)} s (agent calls refused)`;
+  return ['', `store: ${st.kind}, ${health}`, table(['INSTANCE', 'VERSION', 'LAST HEARTBEAT'], st.instances.map((i) => [i.id, i.version, i.lastSeen]))];
+}
+
 export const operator = {
   async status(c: ApiClient, out: Out, json?: boolean) {
     const s = await c.call<Record<string, unknown>>('GET', '/health');
@@ -77,6 +87,7 @@ export const operator = {
           : 'audit: off',
         '',
         table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),
+        ...storeLines(s.store as StoreView | undefined),
       ].join('\n');
     });
   },

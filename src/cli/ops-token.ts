@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeAtomic } from '../registry/store.js';
+import { writeAtomic } from '../state/file/index.js';
 import { OPS_TOKEN_FILE } from './paths.js';
 
 /** The ops token a server will use, and the write (if any) that makes it findable; nothing is written until `persist`. */

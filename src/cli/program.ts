@@ -9,8 +9,9 @@ import type { Level } from './log.js';
 import { proposalCommands } from './commands/proposal.js';
 import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
 import { stateDirFrom } from './paths.js';
-import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret } from './serve-flags.js';
+import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret, storeUrl } from './serve-flags.js';
 import { clean } from './table.js';
+import { worktreeCommands } from './commands/worktree.js';
 import { perimeterWarnings } from './warnings.js';
 
 export interface ProgramIO {
@@ -49,6 +50,8 @@ export interface ServeFlags {
   auditClearPaths: boolean;
   auditMaxBytes?: number;
   auditKeep?: number;
+  store?: string;
+  storeSilence: number;
 }
 
 const int = (name: string) => (v: string) => {
@@ -57,6 +60,11 @@ const int = (name: string) => (v: string) => {
   return n;
 };
 const collect = (v: string, prev: string[] = []) => [...prev, v];
+
+// Commander quotes a rejected value in its error; for these options the value is a credential (a store URL carries a
+// password), so the quote is cut and the parser's own words (which never repeat the value) remain.
+const SECRET_OPTIONS = /(option '--(?:token|ops-token|store) <[^>]*>' (?:argument|value)) '[\s\S]*?' ((?:from env '[^']*' )?is invalid\.)/;
+const withoutSecrets = (s: string): string => s.replace(SECRET_OPTIONS, '$1 $2');
 const DEFAULT_URL = 'http://127.0.0.1:7400';
 const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
 
@@ -65,7 +73,7 @@ export function buildProgram(io: ProgramIO): Command {
   const program = new Command('git-blinder')
     .description('Blinders for AI coding agents: one MCP server, many perimeters over a git repository or GitHub.')
     .version(io.version)
-    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()) })
+    .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()), outputError: (s, write) => write(withoutSecrets(s)) })
     .showHelpAfterError()
     // Set before subcommands are created so they inherit it: usage errors reach main as CommanderError (exit 2).
     .exitOverride();
@@ -111,6 +119,12 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--session-idle <seconds>', 'close MCP sessions idle this long', intIn('--session-idle', 1, 7 * 24 * 3600, 'a number of seconds from 1 to 604800'), 1800)
     .option('--proposal-ttl <seconds>', 'how long a proposal waits for approval before it expires (default 86400)', intIn('--proposal-ttl', 1, 365 * 24 * 3600, 'a number of seconds from 1 to 31536000'))
     .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL').argParser(logLevel))
+    .addOption(
+      new Option('--store <url>', 'shared state for several instances: postgres://user:pass@host/db (default: the file store in the state dir)')
+        .env('GIT_BLINDER_STORE')
+        .argParser(storeUrl),
+    )
+    .option('--store-silence <seconds>', 'refuse agent calls once the shared store has been silent this long', intIn('--store-silence', 1, 3600, 'a number of seconds from 1 to 3600'), 10)
     .option('--no-audit', 'do not keep the audit ledger')
     .option('--audit-dir <dir>', 'audit ledger folder (default: <state dir>/audit)', nonEmpty('--audit-dir'))
     .option('--audit-key <file>', 'Ed25519 private key (PKCS#8 PEM) to sign ledger entries; startup fails if unusable', nonEmpty('--audit-key'))
@@ -177,17 +191,20 @@ export function buildProgram(io: ProgramIO): Command {
     audit
       .command(name)
       .description(what)
-      .option('--file <file>', 'ledger file (default: <state dir>/audit/audit.jsonl)')
-      .option('--state-dir <dir>', 'state dir holding the ledger')
+      .option('--file <file>', 'ledger file (default: <state dir>/audit/audit.jsonl); repeat it to read several instances\' ledgers as one', collect)
+      .option('--state-dir <dir>', 'state dir holding the ledger (repeatable, one per instance)', collect)
       .option('--perimeter <id>', 'only this perimeter')
       .option('--since <time>', 'only entries at or after this ISO time')
       .option('--verdict <v>', 'allow, deny, invisible or error')
       .option('--tool <name>', 'only this tool')
       .option('-n, --limit <n>', 'at most this many (the newest)', int('--limit'), name === 'tail' ? 20 : undefined)
       .option('--json', 'one JSON entry per line')
-      .action(async (o: { file?: string; stateDir?: string; perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean }) =>
-        printAudit(o.file ?? defaultLedgerFile(stateDirFrom(o.stateDir, io.env)), o, io.out),
-      );
+      .action(async (o: { file?: string[]; stateDir?: string[]; perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean }) => {
+        // Several instances keep one chain each: every ledger named is read, and the entries are merged by time.
+        const dirs = o.stateDir?.length ? o.stateDir : [undefined];
+        const files = [...(o.file ?? []), ...(o.file?.length && !o.stateDir?.length ? [] : dirs.map((d) => defaultLedgerFile(stateDirFrom(d, io.env))))];
+        return printAudit(files, o, io.out);
+      });
   }
 
   const perimeter = program.command('perimeter').description('Manage perimeters.');
@@ -252,6 +269,7 @@ export function buildProgram(io: ProgramIO): Command {
     async (id: string, sha: string, o: OpsOptions & { branch?: string }) => operator.commitsShow(await clientFor(o), io.out, id, sha, o.branch, o.json),
   );
 
+  worktreeCommands(program, ops, clientFor, { out: io.out, cwd: io.cwd ?? process.cwd() });
   proposalCommands(program, ops, (o) => clientFor(o as OpsOptions), io.out);
 
   return program;

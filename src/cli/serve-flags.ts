@@ -49,3 +49,17 @@ export const nonEmpty = (name: string) => (v: string) => {
 
 /** A repeatable non-empty value. */
 export const collectNonEmpty = (name: string) => (v: string, prev: string[] = []) => [...prev, nonEmpty(name)(v)];
+
+/** The shared store: a postgres:// URL. Its value is never echoed (it may carry a password). */
+export const storeUrl = (v: string): string => {
+  let u: URL | undefined;
+  try {
+    u = new URL(v);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') || u.hostname === '') {
+    throw new InvalidArgumentError('--store (GIT_BLINDER_STORE) must be a postgres://user:password@host:port/database URL.');
+  }
+  return v;
+};

@@ -5,12 +5,10 @@ import { createServer, type Server } from 'node:http';
 import { promisify } from 'node:util';
 import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
-import { openStore } from '../registry/store.js';
 import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
 import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
 import type { CursorSeal } from '../registry/index.js';
-import { loadOrCreateSalt } from '../audit/salt.js';
 import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
@@ -20,6 +18,7 @@ import { loadConfig, type BootConfig } from './config.js';
 import { keyHint } from './hints.js';
 import { planServeOpsToken } from './ops-token.js';
 import { acquireStateLock } from './state-lock.js';
+import { instanceId, openState } from './state.js';
 import { buildUpstreams } from './upstreams.js';
 import { createWorkTreeWriters } from '../workspace/localfs/writes/index.js';
 
@@ -38,6 +37,10 @@ export interface ServeOptions {
   /** Undefined switches the audit ledger off. */
   readonly audit?: AuditSetup | undefined;
   readonly sessionIdleSeconds: number;
+  /** A postgres:// URL shared by several instances; undefined = the file store in the state dir. */
+  readonly store?: string | undefined;
+  /** Longest silence of the shared store before agent calls are refused. */
+  readonly storeSilenceSeconds?: number | undefined;
   /** How long a proposal waits for a decision (default 24 h). */
   readonly proposalTtlSeconds?: number | undefined;
   readonly cwd: string;
@@ -151,9 +154,9 @@ export async function serve(o: ServeOptions): Promise<Running> {
 
 async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unknown>)[]): Promise<Running> {
   const configured = boot.perimeters;
-  const opened = await openStore(o.stateDir);
-  if (!opened.ok) throw new CliError(opened.message);
-  const store = opened.value;
+  const state = await openState({ store: o.store, stateDir: o.stateDir, instance: { id: instanceId(), version: o.version }, silenceSeconds: o.storeSilenceSeconds ?? 10, log: o.log });
+  undo.push(() => state.close());
+  const store = state.perimeters;
 
   // No token and no config: serve the current repository read-only, so a first run needs nothing else.
   const embedded = !o.token && !o.config;
@@ -163,7 +166,14 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   }
 
   const localRepos = [...configured.map((p) => p.repo), ...store.list().map((p) => p.repo), ...(here ? [here] : [])].filter((r) => r.startsWith('/'));
-  const upstreams = buildUpstreams({ token: o.token, githubUrl: o.githubUrl, localRepos, log: o.log, searchDir: join(o.stateDir, 'search') });
+  const upstreams = buildUpstreams({
+    token: o.token,
+    githubUrl: o.githubUrl,
+    localRepos,
+    log: o.log,
+    searchDir: join(o.stateDir, 'search'),
+    quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() },
+  });
   undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
 
@@ -196,7 +206,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   // One writer set: previews (propose_*) and approved writes share its per-worktree queue.
   const writers = createWorkTreeWriters({ log: o.log });
   const proposals = await openProposals({
-    stateDir: o.stateDir,
+    store: state.proposals,
     perimeters: store,
     upstreamFor: upstreams.upstreamFor,
     log: o.log,
@@ -216,13 +226,18 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     invoke: {
       upstreamFor: upstreams.upstreamFor,
       log: o.log,
+      // Calls and commits are counted in the store (shared by every instance); upstream requests per hour in this process.
+      counters: state.counters,
+      health: state.health,
       limiter: new RateLimiter(),
       gate: new Gate(),
       cursors,
       proposals,
+      workspace: upstreams.workspace,
       writers,
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
+    storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
     ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
@@ -282,9 +297,10 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     embeddedKey = issued.key;
   }
   await ops.persist();
-  cursorKey.loaded = cursorSeal(await loadOrCreateSalt(o.stateDir, 'cursor.key'));
+  // Shared by every instance on the store (the file store: <state dir>/cursor.key, as before).
+  cursorKey.loaded = cursorSeal(await state.sharedKey('cursor.key'));
   if (o.audit) {
-    const opened = await openAudit(o.audit, o.stateDir, o.log);
+    const opened = await openAudit(o.audit, await state.sharedKey('audit.salt'), o.log);
     audit = opened;
     undo.push(() => opened.ledger.close());
   }

@@ -3,10 +3,11 @@ import type { Binding, Perimeter } from '../core/index.js';
 import { invoke, type InvokeDeps } from '../mcp/index.js';
 import { toolNamed } from '../registry/index.js';
 import type { PerimeterService } from '../registry/perimeters.js';
-import type { PerimeterStore } from '../registry/store.js';
+import type { PerimeterStore } from '../state/types.js';
 import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import { bearerOf, sameSecret } from './auth.js';
 import type { Endpoint } from './endpoint.js';
+import { worktreeRoutes } from './api-worktrees.js';
 import { issueKey, publicKeys } from './keys.js';
 import { proposalRoutes } from './api/proposals.js';
 import { outcomeFailure, statusFor, upstreamStatus, type HttpFailure } from './status.js';
@@ -60,6 +61,8 @@ export function apiRouter(deps: ApiDeps): Router {
     }
     next();
   });
+
+  r.use(worktreeRoutes({ store: deps.store, workspace: deps.invoke.workspace }));
 
   r.get('/health', async (_req, res) => {
     res.json(await deps.status());

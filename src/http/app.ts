@@ -5,7 +5,7 @@ import { matchingKeyId } from './keys.js';
 import { AGENT_CATALOGUE, ALL_TOOLS } from '../registry/index.js';
 import type { InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
-import type { PerimeterStore } from '../registry/store.js';
+import type { InstanceInfo, PerimeterStore, StoreHealth } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
 import { bindingResolver } from './bindings.js';
@@ -46,6 +46,8 @@ export interface AppDeps {
   readonly stateDir?: string;
   /** Called once per /api request after the answer is sent (the audit ledger). */
   readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
+  /** The shared state store as the operator status shows it: adapter, health, instances alive. */
+  readonly storeStatus?: () => Promise<{ kind: string; health: StoreHealth; instances: readonly InstanceInfo[] }>;
   /** Extra fields for the operator status (audit ledger state). */
   readonly statusExtra?: () => Record<string, unknown>;
   /** The newest audit ledger entries, newest first, for the web console (absent when the ledger is off). */
@@ -111,6 +113,7 @@ export function createApp(deps: AppDeps): App {
       perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0 })),
       upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
       agent_catalogue: AGENT_CATALOGUE,
+      ...(deps.storeStatus ? { store: await deps.storeStatus().catch((e: Error) => ({ kind: 'unknown', health: { kind: 'silent' }, instances: [], error: e.message })) } : {}),
       ...deps.statusExtra?.(),
     };
   };

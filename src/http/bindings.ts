@@ -1,5 +1,5 @@
 import { bindAgent, ROOT_BINDING, type Binding, type ServerPolicy } from '../core/index.js';
-import type { PerimeterStore } from '../registry/store.js';
+import type { PerimeterStore } from '../state/types.js';
 import type { Endpoint } from './endpoint.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Request, Response } from 'express';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
 import type { Binding } from '../core/index.js';
-import { createSessionServer, type InvokeDeps } from '../mcp/index.js';
+import { createSessionServer, createToolsets, withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
 import { endpointKey, parseEndpoint, type Endpoint } from './endpoint.js';
 import type { SessionTable } from './sessions.js';
 import { NOT_FOUND_BODY, rpcError } from './status.js';
@@ -32,17 +32,25 @@ const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('
  * 2026-07-28 clients are served statelessly with a fresh server per request.
  */
 export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Response) => Promise<void>; close: () => Promise<void> } {
-  const serverFor = (ep: Endpoint) =>
+  // Workspace tools are listed where the bound branch has a working tree; decided once per session (or request).
+  const lookup = deps.invoke.workspace ? worktreeLookup(deps.invoke.workspace) : undefined;
+  const checkedOut = async (b: Binding | undefined): Promise<boolean> =>
+    b?.surface === 'agent' && lookup !== undefined ? lookup(b.repo, b.branch) : false;
+  // One toolset per surface and grant set for the whole app: sessions and stateless requests share it.
+  const toolsetOf = createToolsets();
+  const serverFor = (ep: Endpoint, worktree: boolean, resolve: () => Binding | undefined = () => deps.resolve(ep)) =>
     createSessionServer({
-      resolve: () => deps.resolve(ep),
+      resolve: () => withWorktree(resolve(), worktree),
       deps: ep.kind === 'root' ? deps.rootInvoke : deps.invoke,
       version: deps.version,
+      toolsetOf,
     });
   // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
   // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.
   const modernLive = new Set<{ close: () => Promise<void> }>();
-  const serveModern = async (ep: Endpoint, req: Request, res: Response): Promise<void> => {
-    const modern = createMcpHandler(() => serverFor(ep), { legacy: 'reject' });
+  const serveModern = async (ep: Endpoint, binding: Binding, worktree: boolean, req: Request, res: Response): Promise<void> => {
+    // One request, one binding: the one resolved when it was admitted (a session resolves again at each call).
+    const modern = createMcpHandler(() => serverFor(ep, worktree, () => binding), { legacy: 'reject' });
     modernLive.add(modern);
     res.on('close', () => {
       modernLive.delete(modern);
@@ -62,7 +70,7 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
       return;
     }
     if (req.method === 'GET' && !wantsEventStream(req)) {
-      res.json({ status: 'ok', ...deps.describe(ep, binding) });
+      res.json({ status: 'ok', ...deps.describe(ep, withWorktree(binding, await checkedOut(binding)) ?? binding) });
       return;
     }
     const key = endpointKey(ep);
@@ -79,13 +87,18 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
           session.openStreams -= 1;
           session.lastSeen = Date.now();
         });
+      } else {
+        // Held until the answer is handed off (finish) or the client went away (close), whichever comes first.
+        const answered = deps.sessions.answer(session);
+        res.once('finish', answered).once('close', answered);
       }
       await session.transport.handleRequest(req, res, req.body);
       return;
     }
+    const worktree = await checkedOut(binding);
     const legacy = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
     if (!legacy) {
-      await serveModern(ep, req, res);
+      await serveModern(ep, binding, worktree, req, res);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -107,7 +120,7 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
       }
     }
     const id = randomUUID();
-    const server = serverFor(ep);
+    const server = serverFor(ep, worktree);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessionclosed: (closed) => deps.sessions.forget(closed),

@@ -1,5 +1,5 @@
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import type { McpServer } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
 
 /** One 2025-era MCP session: its own server and transport, tied to the endpoint it was created on. */
 export interface Session {
@@ -10,9 +10,11 @@ export interface Session {
   /** Who opened it: 'root' for the ops token, else one agent key (or the perimeter itself when perimeters are open). */
   readonly owner: string;
   readonly transport: NodeStreamableHTTPServerTransport;
-  readonly server: McpServer;
+  readonly server: Server;
   lastSeen: number;
   openStreams: number;
+  /** Requests (not GET streams) still being answered: a session with one is never idle, whatever `lastSeen` says. */
+  answering: number;
   /** Requests seen after initialize: a session that made none or one is the first an eviction closes. */
   requests: number;
 }
@@ -46,6 +48,7 @@ export type Claim = { kind: 'room' } | { kind: 'full'; room: 'perimeter' | 'serv
  * The live sessions. The SDK neither expires sessions nor stops a session id from being replayed on another URL,
  * and most clients never send DELETE: this table does all three jobs, and keeps one key from taking every slot.
  * An open GET stream does not keep a session alive: only requests do, so a held stream is reaped like any idle session.
+ * A request still being answered does: closing its transport would drop the answer, and the client would wait forever.
  */
 export class SessionTable {
   private readonly sessions = new Map<string, Session>();
@@ -79,11 +82,12 @@ export class SessionTable {
     let light: Session | undefined;
     let oldest: Session | undefined;
     for (const s of this.sessions.values()) {
-      if (s.owner !== owner) continue;
+      // A session mid-answer is the last choice: closing it loses the answer (see `answer`).
+      if (s.owner !== owner || s.answering > 0) continue;
       if (!oldest || s.lastSeen < oldest.lastSeen) oldest = s;
       if (s.requests <= 1 && (!light || s.lastSeen < light.lastSeen)) light = s;
     }
-    return light ?? oldest;
+    return light ?? oldest ?? [...this.sessions.values()].find((s) => s.owner === owner);
   }
 
   /**
@@ -115,8 +119,23 @@ export class SessionTable {
   }
 
   /** Records a session (after `claim`). */
-  add(s: Omit<Session, 'lastSeen' | 'openStreams' | 'requests'>): void {
-    this.sessions.set(s.id, { ...s, lastSeen: this.now(), openStreams: 0, requests: 0 });
+  add(s: Omit<Session, 'lastSeen' | 'openStreams' | 'requests' | 'answering'>): void {
+    this.sessions.set(s.id, { ...s, lastSeen: this.now(), openStreams: 0, requests: 0, answering: 0 });
+  }
+
+  /**
+   * Marks one request of `s` as being answered until the returned function is called (when its response closes). The
+   * idle clock then restarts from the answer, not the question: a write that outlasts the idle limit still gets out.
+   */
+  answer(s: Session): () => void {
+    s.answering += 1;
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      s.answering -= 1;
+      s.lastSeen = this.now();
+    };
   }
 
   /** The session with this id if it was created on this endpoint; otherwise undefined (answered as unknown). */
@@ -138,10 +157,10 @@ export class SessionTable {
     if (s) await this.close(s);
   }
 
-  /** Closes sessions without a request for longer than the idle limit, open GET stream or not. */
+  /** Closes sessions with nothing being answered and no request for longer than the idle limit, open GET stream or not. */
   async reap(): Promise<number> {
     const cutoff = this.now() - this.opts.idleMs;
-    const idle = [...this.sessions.values()].filter((s) => s.lastSeen < cutoff);
+    const idle = [...this.sessions.values()].filter((s) => s.answering === 0 && s.lastSeen < cutoff);
     await Promise.all(idle.map((s) => this.close(s)));
     return idle.length;
   }
@@ -163,7 +182,7 @@ export class SessionTable {
   activity(quietMs: number): { active: number; idle: number } {
     const cutoff = this.now() - quietMs;
     let idle = 0;
-    for (const s of this.sessions.values()) if (s.openStreams === 0 && s.lastSeen < cutoff) idle++;
+    for (const s of this.sessions.values()) if (s.openStreams === 0 && s.answering === 0 && s.lastSeen < cutoff) idle++;
     return { active: this.sessions.size - idle, idle };
   }
 

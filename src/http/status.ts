@@ -70,6 +70,8 @@ function denyStatus(cls: DenyClass): number {
     case 'rate_limited':
     case 'busy':
       return 429;
+    case 'unavailable':
+      return 503;
     default:
       return assertNever(cls, 'deny class');
   }
@@ -85,7 +87,7 @@ export function outcomeFailure(o: Exclude<CallOutcome, { kind: 'allow' | 'propos
       return { status: 404, code: 'not_found', message: o.message };
     case 'deny': {
       const status = denyStatus(o.class);
-      return status === 429
+      return status === 429 || status === 503
         ? { status, code: o.class, message: o.message, retryAfterSeconds: o.retryAfterSeconds ?? 1 }
         : { status, code: o.class, message: o.message };
     }

@@ -1,7 +1,9 @@
 import { answerCap, assertNever, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
 import type { AnyTool, CursorSeal, Log, Proposable, ToolContext } from '../registry/index.js';
 import type { ProposalService } from '../registry/proposals.js';
+import type { Counters, StoreHealth } from '../state/types.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
+import type { Workspace } from '../workspace/types.js';
 import type { WorkTreeWriters } from '../workspace/writes.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
@@ -30,16 +32,28 @@ export interface InvokeDeps {
   readonly record?: (r: CallRecord) => void;
   /** Per-perimeter call rate and commit budget; absent = unlimited (tests, benchmarks of the raw pipeline). */
   readonly limiter?: RateLimiter;
+  /**
+   * Call-rate and commit-budget counters shared by every instance on the store; absent = `limiter` counts them in
+   * this process (tests, the pipeline bench).
+   */
+  readonly counters?: Counters;
+  /** Whether the shared store is answering; absent = always live (one process, nothing to fall out of date). */
+  readonly health?: () => StoreHealth;
   /** Per-perimeter concurrency lanes; absent = unbounded. */
   readonly gate?: Gate;
   readonly now?: () => number;
   /** Seals change cursors (src/mcp/cursor.ts over the state dir's key); absent = changes_since is refused. */
   readonly cursors?: CursorSeal;
+  /** Working trees of local repositories (the workspace tools); absent = those tools answer not found. */
+  readonly workspace?: Workspace;
   /** Holds writes of perimeters that require approval; absent = such writes are refused (never silently applied). */
   readonly proposals?: ProposalService;
   /** Working-tree writers (previews for the propose_* tools); absent = they answer not found. */
   readonly writers?: WorkTreeWriters;
 }
+
+/** The fail-closed answer: the same for every agent endpoint, whether or not its perimeter exists. */
+const UNAVAILABLE = 'Unavailable: this server cannot reach its shared state store, so it cannot confirm the perimeter; retry in a few seconds.';
 
 const invisible = (message: string): CallOutcome => ({ kind: 'invisible', message });
 const missing = (message: string): CallOutcome => ({ kind: 'missing', message });
@@ -70,11 +84,18 @@ const BUDGETS = {
 } as const;
 
 /** Counts one call (or commit) against the agent perimeter's budget; the refusal when it is spent. */
-function budgetSpent(limiter: RateLimiter | undefined, binding: Binding, what: keyof typeof BUDGETS): CallOutcome | undefined {
-  if (!limiter || binding.surface !== 'agent') return undefined;
+async function budgetSpent(deps: InvokeDeps, binding: Binding, what: keyof typeof BUDGETS): Promise<CallOutcome | undefined> {
+  const counter = deps.counters ?? deps.limiter;
+  if (!counter || binding.surface !== 'agent') return undefined;
   const { windowMs, limit } = BUDGETS[what];
   const max = limit(binding);
-  const wait = limiter.take(`${what}:${binding.perimeterId}`, max, windowMs);
+  let wait: number | undefined;
+  try {
+    wait = await counter.take(`${what}:${binding.perimeterId}`, max, windowMs);
+  } catch {
+    // A budget that cannot be counted is not granted: the store is down, and the caller is told to come back.
+    return deny('unavailable', UNAVAILABLE, 1);
+  }
   if (wait === undefined) return undefined;
   const message =
     what === 'calls'
@@ -143,8 +164,20 @@ export async function invoke(
 }
 
 async function decideAndRun(tool: AnyTool, binding: Binding | undefined, args: unknown, deps: InvokeDeps, client: string | undefined): Promise<CallOutcome> {
+  // Before the binding: a perimeter that may have been deleted elsewhere answers like one that exists, not as unknown.
+  if (binding?.surface !== 'root' && deps.health) {
+    const h = deps.health();
+    switch (h.kind) {
+      case 'live':
+        break;
+      case 'silent':
+        return deny('unavailable', UNAVAILABLE, 1);
+      default:
+        return assertNever(h, 'store health');
+    }
+  }
   if (binding === undefined) return invisible(tool.notFound(args));
-  const callsSpent = budgetSpent(deps.limiter, binding, 'calls');
+  const callsSpent = await budgetSpent(deps, binding, 'calls');
   if (callsSpent !== undefined) return callsSpent;
   const verdict = decide(binding, tool, args);
   switch (verdict.kind) {
@@ -204,6 +237,7 @@ async function run(
         : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
     log: deps.log,
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
+    ...(deps.workspace ? { workspace: deps.workspace } : {}),
     ...(deps.proposals ? { proposals: deps.proposals } : {}),
     ...(deps.writers ? { writers: deps.writers } : {}),
   };
@@ -212,7 +246,7 @@ async function run(
   // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
   if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool, tool.proposable, args, ctx, binding, deps, client);
   // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
-  const commitsSpent = tool.access === 'write' && writesPaths(tool, args) ? budgetSpent(deps.limiter, binding, 'commits') : undefined;
+  const commitsSpent = tool.access === 'write' && writesPaths(tool, args) ? await budgetSpent(deps, binding, 'commits') : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
   const raw = await tool.run(args, ctx);
   if (!raw.ok) {

@@ -1,4 +1,4 @@
-import { DEFAULT_ANSWER_BYTES } from '../core/index.js';
+import { DEFAULT_ANSWER_BYTES, giveWindow, takeWindow, type CountWindow } from '../core/index.js';
 
 /** Server defaults for perimeters that set no limits; generous, so they stop runaway loops rather than real work. */
 export const DEFAULT_LIMITS = {
@@ -15,9 +15,9 @@ export const DEFAULT_LIMITS = {
   upstream_requests_per_hour: 2_500,
 } as const;
 
-/** Fixed-window counters per key. The clock is passed in, so the limiter is testable without waiting. */
+/** Fixed-window counters per key, in this process. The clock is passed in, so the limiter is testable without waiting. */
 export class RateLimiter {
-  private readonly windows = new Map<string, { start: number; count: number }>();
+  private readonly windows = new Map<string, CountWindow>();
   private readonly now: () => number;
 
   constructor(now: () => number = Date.now) {
@@ -29,21 +29,15 @@ export class RateLimiter {
    * wait when the window is full (the event is then not counted).
    */
   take(key: string, limit: number, windowMs: number): number | undefined {
-    const t = this.now();
-    let w = this.windows.get(key);
-    if (!w || t - w.start >= windowMs) {
-      w = { start: t, count: 0 };
-      this.windows.set(key, w);
-    }
-    if (w.count >= limit) return Math.max(1, Math.ceil((w.start + windowMs - t) / 1000));
-    w.count += 1;
-    return undefined;
+    const { next, waitSeconds } = takeWindow(this.windows.get(key), this.now(), limit, windowMs);
+    this.windows.set(key, next);
+    return waitSeconds;
   }
 
   /** Gives back one event taken in the current window (an event that turned out to cost nothing). */
   give(key: string): void {
-    const w = this.windows.get(key);
-    if (w && w.count > 0) w.count -= 1;
+    const w = giveWindow(this.windows.get(key));
+    if (w) this.windows.set(key, w);
   }
 }
 

@@ -8,7 +8,8 @@ export type DenyClass =
   | 'refused' // refused on content after the policy allowed it (binary, a credential in a write, a per-call limit)
   | 'rate_limited' // this perimeter's calls or commits budget is spent; retry later
   | 'busy' // this perimeter's lane and queue are full; retry in a moment
-  | 'too_large'; // the answer is over this perimeter's answer cap
+  | 'too_large' // the answer is over this perimeter's answer cap
+  | 'unavailable'; // the shared store has been silent too long: the perimeter may have been narrowed elsewhere; retry
 
 /** An upstream failure after the policy allowed the call (a missing object is `missing`, not an error). */
 export type ErrorClass = Exclude<UpstreamErrorCode, 'not_found'>;

@@ -1,8 +1,8 @@
-import { McpServer } from '@modelcontextprotocol/server';
-import { isExposed, type AgentBinding, type Binding } from '../core/index.js';
-import { ALL_TOOLS, type AnyTool } from '../registry/index.js';
+import { ProtocolError, ProtocolErrorCode, Server } from '@modelcontextprotocol/server';
+import type { AgentBinding, Binding } from '../core/index.js';
 import { invoke, type InvokeDeps } from './invoke.js';
-import { toCallResult } from './result.js';
+import { toCallResult, type CallResult } from './result.js';
+import type { Toolset } from './toolset.js';
 
 export const SERVER_NAME = 'git-blinder';
 
@@ -11,51 +11,46 @@ export interface SessionServerOptions {
   readonly resolve: () => Binding | undefined;
   readonly deps: InvokeDeps;
   readonly version: string;
+  /** The shared toolset of a binding (see toolset.ts): a session keeps a reference, never a copy. */
+  readonly toolsetOf: (binding: Binding) => Toolset;
+}
+
+/** A tool-level failure in the shape the SDK's McpServer gives it, so clients see the same bytes as before. */
+const toolError = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
+
+/** Issues as the SDK formats them: `path.to.field: message`, comma-separated. */
+function formatIssues(issues: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] | undefined }[]): string {
+  return issues.map((i) => (i.path?.length ? `${i.path.map((p) => String(typeof p === 'object' ? p.key : p)).join('.')}: ${i.message}` : i.message)).join(', ');
 }
 
 /**
- * Builds one MCP server for one session or one stateless request; never shared between clients.
- * Only the tools exposed on this binding are registered, so an ungranted tool is exactly as unknown as a tool that
- * does not exist (the SDK answers both with the same JSON-RPC error).
+ * Builds the MCP server of one session or one stateless request; never shared between clients.
+ * It is the SDK's low-level `Server` with two handlers over a shared toolset: tools/list hands out the entries built
+ * once for this surface and grant set, tools/call validates against the shared schema. Only the tools exposed on
+ * this binding are served, so an ungranted tool is exactly as unknown as a tool that does not exist (the same
+ * JSON-RPC error for both).
  */
-export function createSessionServer(opts: SessionServerOptions): McpServer {
+export function createSessionServer(opts: SessionServerOptions): Server {
   const binding = opts.resolve();
-  const server = new McpServer(
-    { name: SERVER_NAME, version: opts.version },
-    {
-      instructions: binding === undefined ? 'Not found.' : binding.surface === 'agent' ? agentInstructions(binding) : ROOT_INSTRUCTIONS,
-    },
-  );
-  if (binding === undefined) return server;
-  const surface = binding.surface;
-  for (const tool of ALL_TOOLS) {
-    if (!isExposed(binding, tool)) continue;
-    server.registerTool(
-      tool.name,
-      {
-        // No title: tools/list is paid in every agent's context and the name already says it (the title is a UI nicety).
-        description: tool.description,
-        inputSchema: surface === 'root' ? tool.published.rootInput : tool.published.agentInput,
-        outputSchema: tool.published.output,
-        annotations: publishedAnnotations(tool),
-      },
-      async (args: unknown, ctx) => {
-        return toCallResult(await invoke(tool, opts.resolve(), args, opts.deps, declaredClient(server, ctx.mcpReq._meta)));
-      },
-    );
-  }
+  const instructions = binding === undefined ? 'Not found.' : binding.surface === 'agent' ? agentInstructions(binding) : ROOT_INSTRUCTIONS;
+  const toolset = binding === undefined ? undefined : opts.toolsetOf(binding);
+  if (toolset === undefined || toolset.byName.size === 0) return new Server({ name: SERVER_NAME, version: opts.version }, { instructions });
+  const server = new Server({ name: SERVER_NAME, version: opts.version }, { instructions, capabilities: { tools: { listChanged: true } } });
+  server.setRequestHandler('tools/list', () => ({ tools: toolset.listing as never }));
+  server.setRequestHandler('tools/call', async (request, ctx) => {
+    const name = request.params.name;
+    const served = toolset.byName.get(name);
+    if (served === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
+    try {
+      const parsed = await served.input['~standard'].validate(request.params.arguments ?? {});
+      if (parsed.issues) return toolError(`Input validation error: Invalid arguments for tool ${name}: ${formatIssues(parsed.issues)}`);
+      const outcome = await invoke(served.tool, opts.resolve(), parsed.value, opts.deps, declaredClient(server, ctx.mcpReq._meta));
+      return server.projectCallToolResult(toCallResult(outcome), served.outputJson);
+    } catch (err) {
+      return toolError(err instanceof Error ? err.message : String(err));
+    }
+  });
   return server;
-}
-
-/**
- * The hints tools/list carries. The title is already the tool's own `title`; on a read-only tool the protocol gives
- * `destructiveHint` and `idempotentHint` no meaning, so they are left out there (every other hint is explicit).
- */
-function publishedAnnotations(tool: AnyTool): Record<string, boolean> {
-  const a = tool.annotations;
-  return a.readOnlyHint
-    ? { readOnlyHint: true, openWorldHint: a.openWorldHint }
-    : { readOnlyHint: false, destructiveHint: a.destructiveHint, idempotentHint: a.idempotentHint, openWorldHint: a.openWorldHint };
 }
 
 const ROOT_INSTRUCTIONS = 'Operator surface: every registered repository and branch, unfiltered. Never connect an agent here.';
@@ -85,8 +80,8 @@ export function agentInstructions(b: AgentBinding): string {
 }
 
 /** The client's self-declared name (2025 handshake or 2026 per-request envelope). Informational, never authorization. */
-function declaredClient(server: McpServer, meta: unknown): string | undefined {
-  const legacy = server.server.getClientVersion()?.name;
+function declaredClient(server: Server, meta: unknown): string | undefined {
+  const legacy = server.getClientVersion()?.name;
   if (legacy) return legacy.slice(0, 100);
   const info = (meta as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/clientInfo'];
   const name = (info as { name?: unknown } | undefined)?.name;

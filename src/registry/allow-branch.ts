@@ -1,5 +1,5 @@
 // The one perimeter change a proposal makes: an approved propose_branch adds its new branch to the allowlist.
-import type { PerimeterStore } from './store.js';
+import type { PerimeterStore } from '../state/types.js';
 
 /** Adds a branch an approved propose_branch created to the perimeter's allowlist (atomically, on the store). */
 export function allowBranchIn(perimeters: PerimeterStore) {

@@ -12,6 +12,14 @@ import { proposalCancel } from './tools/proposal_cancel.js';
 import { proposalStatus } from './tools/proposal_status.js';
 import { changesSince } from './tools/changes_since.js';
 import { searchCode } from './tools/search_code.js';
+import { conflictPreflight } from './tools/conflict_preflight.js';
+import { conflictRead } from './tools/conflict_read.js';
+import { integrityCheck } from './tools/integrity_check.js';
+import { scopeSummary } from './tools/scope_summary.js';
+import { submoduleStatus } from './tools/submodule_status.js';
+import { workspaceBrief } from './tools/workspace_brief.js';
+import { workspaceDiff } from './tools/workspace_diff.js';
+import { workspaceStatus } from './tools/workspace_status.js';
 import { proposeBranch } from './tools/propose_branch.js';
 import { proposeCommit } from './tools/propose_commit.js';
 import { proposeDiscard } from './tools/propose_discard.js';
@@ -35,6 +43,15 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   getCommit,
   listBranches,
   compare,
+  // Workspace tools: listed only where the bound branch is checked out in a working tree.
+  workspaceBrief,
+  workspaceStatus,
+  workspaceDiff,
+  conflictPreflight,
+  conflictRead,
+  submoduleStatus,
+  scopeSummary,
+  integrityCheck,
   // Workspace proposals: listed only where the bound branch is checked out; every one waits for a person.
   proposeCommit,
   proposePatch,

@@ -9,7 +9,7 @@ import {
 } from '../core/index.js';
 import type { UpstreamFor } from '../upstream/types.js';
 import { ALL_TOOLS } from './index.js';
-import type { PerimeterStore } from './store.js';
+import type { PerimeterStore } from '../state/types.js';
 
 /** Why an operator change was refused; the HTTP layer maps each to one status code. */
 export type ChangeError = 'invalid' | 'not_found' | 'exists' | 'conflict' | 'upstream';

@@ -78,6 +78,11 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   readonly agentInput: z.ZodType<A>;
   /** Arguments on the operator surface: the agent's plus repo and ref. */
   readonly rootInput: z.ZodType<A>;
+  /**
+   * Arguments on an agent surface whose branch is checked out (working-tree options such as get_file's `source`);
+   * absent = the agent schema. Other bindings never see the options, so they cost their tools/list nothing.
+   */
+  readonly worktreeInput?: z.ZodType<A>;
   readonly output: z.ZodType<O>;
   /** Checks on the arguments' content that need no upstream; a message refuses the call before anything is sent. */
   guard?(args: A, ctx: ToolContext): string | undefined;
@@ -102,6 +107,7 @@ export interface AnyTool extends ToolPolicy<unknown> {
   readonly annotations: Annotations;
   readonly agentInput: z.ZodType;
   readonly rootInput: z.ZodType;
+  readonly worktreeInput?: z.ZodType;
   readonly output: z.ZodType;
   guard?(args: unknown, ctx: ToolContext): string | undefined;
   run(args: unknown, ctx: ToolContext): Promise<UpResult<unknown>>;
@@ -110,11 +116,16 @@ export interface AnyTool extends ToolPolicy<unknown> {
   readonly proposable?: Proposable<unknown>;
   render(value: unknown): string;
   /** The schemas tools/list shows, compact and converted once (validation is still the zod schemas'). */
-  readonly published: { readonly agentInput: PublishedSchema; readonly rootInput: PublishedSchema; readonly output: PublishedSchema };
+  readonly published: { readonly agentInput: PublishedSchema; readonly rootInput: PublishedSchema; readonly output: PublishedSchema; readonly worktreeInput?: PublishedSchema };
 }
 
 /** Declares a tool. The erasure is sound because the MCP layer only calls it with schema-validated arguments. */
 export function defineTool<A, R, O>(def: ToolDef<A, R, O>): AnyTool {
-  const published = { agentInput: publish(def.agentInput, 'input'), rootInput: publish(def.rootInput, 'input'), output: publish(def.output, 'output') };
+  const published = {
+    agentInput: publish(def.agentInput, 'input'),
+    rootInput: publish(def.rootInput, 'input'),
+    output: publish(def.output, 'output'),
+    ...(def.worktreeInput ? { worktreeInput: publish(def.worktreeInput, 'input') } : {}),
+  };
   return { ...(def as unknown as Omit<AnyTool, 'published'>), published };
 }

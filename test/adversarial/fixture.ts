@@ -1,12 +1,13 @@
 // The adversarial fixture: one repository full of hidden things (each carrying a CANARY_* marker), served through
 // the real server over either upstream (local git on a bare clone, or the GitHub adapter talking to the emulator).
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
 import { DEFAULT_LIMITS, Gate, RateLimiter } from '../../src/mcp/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
+import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
 import { gitIn, makeRepo } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -42,7 +43,8 @@ export interface Fixture {
   /** The bare repository the upstream serves (for checking branch heads after refused writes). */
   readonly bare: string;
   readonly shas: Shas;
-  readonly keys: { app: string; narrow: string; other: string; revoked: string };
+  /** `ws` is perimeter ws (APP_READ, read-only) on branch `ws`, checked out in a dirty linked worktree of the bare repository. */
+  readonly keys: { app: string; narrow: string; other: string; ws: string; revoked: string };
   /** The proposal service behind /ui and the approval-mode tools. */
   readonly proposals: ProposalService;
   /** A pending proposal of perimeter `app` with a hostile file name, content and reason. */
@@ -135,6 +137,23 @@ async function buildSource(): Promise<{ dir: string; shas: Shas; cleanup: () => 
   return { dir: src.dir, shas, cleanup: src.cleanup };
 }
 
+/**
+ * Branch `ws` checked out in a linked worktree of the bare repository, dirty inside and outside the window: a readable
+ * file modified, a hidden file modified and staged, untracked hidden files (with canaries), a readable file renamed
+ * to a hidden path.
+ */
+async function dirtyWorktree(bare: string): Promise<void> {
+  const tree = join(dirname(bare), 'ws-tree');
+  await gitIn(bare, ['branch', 'ws', 'main']);
+  await gitIn(bare, ['worktree', 'add', '-q', tree, 'ws']);
+  await writeFile(join(tree, 'app/main.ts'), 'export const main = 3; // on disk\n');
+  await writeFile(join(tree, 'secret/keys.txt'), 'CANARY_WS_STAGED_SECRET\n');
+  await gitIn(tree, ['add', 'secret/keys.txt']);
+  await writeFile(join(tree, 'app/.env'), 'CANARY_WS_ENV=1\n');
+  await writeFile(join(tree, 'secret/new.txt'), 'CANARY_WS_UNTRACKED\n');
+  await gitIn(tree, ['mv', 'app/lib/util.ts', 'secret/util.ts']);
+}
+
 /** A bare clone with every branch as a local head. */
 async function bareClone(source: string): Promise<{ dir: string; cleanup: () => Promise<void> }> {
   const root = await mkdtemp(join(tmpdir(), 'gb-adv-'));
@@ -162,6 +181,7 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
   users += 1;
   const source = await sharedSource;
   const bare = await bareClone(source.dir);
+  await dirtyWorktree(bare.dir);
   let emulator: Emulator | undefined;
   let github: GitHubUpstream | undefined;
   let repo = bare.dir;
@@ -171,20 +191,21 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined) });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), workspace: createLocalWorkspace() });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: local });
+    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: local, workspace: createLocalWorkspace() });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });
   await srv.perimeter({ id: 'other', repo, read: ['secret/**'], write: ['secret/**'] });
+  await srv.perimeter({ id: 'ws', repo, read: APP_READ, write: [], branches: ['ws'] });
   const issue = async (id: string): Promise<string> => {
     const r = await srv.api('POST', `/api/perimeters/${id}/keys`);
     expect(r.status).toBe(201);
     return r.json.key as string;
   };
-  const keys = { app: await issue('app'), narrow: await issue('narrow'), other: await issue('other'), revoked: '' };
+  const keys = { app: await issue('app'), narrow: await issue('narrow'), other: await issue('other'), ws: await issue('ws'), revoked: '' };
   const rev = await srv.api('POST', '/api/perimeters/app/keys');
   keys.revoked = rev.json.key;
   expect((await srv.api('DELETE', `/api/perimeters/app/keys/${rev.json.id}`)).status).toBe(200);

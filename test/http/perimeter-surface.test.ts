@@ -39,12 +39,12 @@ afterAll(async () => {
 });
 
 describe('binding by URL', () => {
-  it('lists only agent tools on a perimeter, all ten on root', async () => {
+  it('lists only agent tools on a perimeter, every tool on root (the workspace tools take repo and ref there)', async () => {
     const a = await srv.connect('/mcp/infra');
     const names = (await a.client.listTools()).tools.map((t) => t.name);
     expect(names).toEqual(['get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'list_commits', 'get_commit']);
     const root = await srv.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
-    expect((await root.client.listTools()).tools).toHaveLength(10);
+    expect((await root.client.listTools()).tools).toHaveLength(18);
   });
 
   it('answers an unknown perimeter and a branch outside the allowlist with the same 404', async () => {

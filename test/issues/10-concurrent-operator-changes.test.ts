@@ -3,7 +3,7 @@
 // change is fired at once through the real /api, on both upstreams, then the store, a restarted store and the API
 // must all show every one of them.
 import { afterAll, describe, expect, it } from 'vitest';
-import { openStore } from '../../src/registry/store.js';
+import { openStore } from '../../src/state/file/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { queryLedger, verifyLedger, type LedgerEntry } from '../../src/audit/index.js';
+import { loadOrCreateSalt } from '../../src/audit/salt.js';
 import { openAudit, type Audit } from '../../src/cli/audit.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -20,7 +21,7 @@ let srv: TestServer;
 beforeAll(async () => {
   repo = await makeRepo([{ message: 'init', files: { 'app/main.ts': 'export const main = 1;\n' } }]);
   stateDir = await mkdtemp(join(tmpdir(), 'gb-audit-flood-'));
-  audit = await openAudit({ dir: join(stateDir, 'audit'), clearPaths: true }, stateDir, () => undefined);
+  audit = await openAudit({ dir: join(stateDir, 'audit'), clearPaths: true }, await loadOrCreateSalt(stateDir), () => undefined);
   srv = await startTestServer({ record: audit.record, recordApi: audit.recordApi });
   await srv.perimeter({ id: 'app', repo: repo.dir, read: ['app/**'] });
 });

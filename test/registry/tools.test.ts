@@ -24,7 +24,10 @@ describe('every tool', () => {
       expect(AGENT_CATALOGUE).not.toContain(name);
       expect(ALL_TOOLS.find((t) => t.name === name)?.agentSurface).toBe(false);
     }
-    expect(AGENT_CATALOGUE).toEqual(['get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'proposal_status', 'proposal_cancel', 'list_commits', 'get_commit']);
+    expect(AGENT_CATALOGUE).toEqual([
+      'get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'proposal_status', 'proposal_cancel', 'list_commits', 'get_commit',
+      'workspace_brief', 'workspace_status', 'workspace_diff', 'conflict_preflight', 'conflict_read', 'submodule_status', 'scope_summary', 'integrity_check',
+    ]);
   });
 
   it('never lets an agent name a repository, ref or branch', () => {
@@ -45,6 +48,18 @@ describe('every tool', () => {
     expect(paths('changes_since', { cursor: 'x' })).toEqual([]);
     expect(paths('list_commits', { path: 'd' })).toEqual(['dir:d']);
     expect(paths('push_files', { message: 'm', files: [{ path: 'w', content: '' }], delete: ['x'] })).toEqual(['write:w', 'write:x']);
+    expect(paths('workspace_diff', { path: 'd' })).toEqual(['dir:d']);
+    expect(paths('workspace_diff', {})).toEqual([]);
+    expect(paths('conflict_read', { path: 'c' })).toEqual(['file:c']);
+    expect(paths('scope_summary', {})).toEqual(['dir:']);
+    expect(paths('scope_summary', { path: 's' })).toEqual(['dir:s']);
+    for (const t of ['workspace_brief', 'workspace_status', 'conflict_preflight', 'submodule_status', 'integrity_check']) expect(paths(t, { with: 'main' })).toEqual([]);
+  });
+
+  it('lists the workspace tools only on bindings whose branch is checked out', () => {
+    const ws = ALL_TOOLS.filter((t) => t.requires === 'worktree').map((t) => t.name);
+    expect(ws).toHaveLength(8);
+    for (const t of ALL_TOOLS.filter((x) => x.requires === 'worktree')) expect(t.annotations.readOnlyHint).toBe(true);
   });
 });
 
@@ -57,6 +72,7 @@ describe('published schemas', () => {
       // What tools/list shows (compact, src/registry/publish.ts), not zod's full conversion.
       agentInput: tool.agentSurface ? tool.published.agentInput['~standard'].jsonSchema.input() : null,
       rootInput: tool.published.rootInput['~standard'].jsonSchema.input(),
+      ...(tool.published.worktreeInput ? { worktreeInput: tool.published.worktreeInput['~standard'].jsonSchema.input() } : {}),
       output: tool.published.output['~standard'].jsonSchema.output(),
     };
     await expect(JSON.stringify(published, null, 2) + '\n').toMatchFileSnapshot(`__toolsnaps__/${name}.json`);

@@ -10,10 +10,12 @@ import type { ServerPolicy } from '../../src/core/index.js';
 import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
 import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
-import { openStore, type PerimeterStore } from '../../src/registry/store.js';
+import { openStore } from '../../src/state/file/index.js';
+import type { PerimeterStore, StoreHealth } from '../../src/state/types.js';
 import { allowBranchIn } from '../../src/registry/allow-branch.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
+import type { Workspace } from '../../src/workspace/types.js';
 import { proposalApplier } from '../../src/mcp/proposal-apply.js';
 import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
 import { openFileProposalStore } from '../../src/state/file/proposals.js';
@@ -59,9 +61,13 @@ export interface TestServerOptions {
   openPerimeters?: boolean;
   limiter?: RateLimiter;
   gate?: Gate;
+  /** The shared store's health as invoke sees it (the fail-closed tests make it silent). */
+  health?: () => StoreHealth;
   policy?: ServerPolicy;
   /** Change-cursor sealer; default a fresh random key per server. */
   cursors?: ReturnType<typeof cursorSeal>;
+  /** Working trees for the workspace tools (issue 13); absent = those tools are never listed. */
+  workspace?: Workspace;
   /** Keeps proposals (file store in the state dir) so approval-mode perimeters work; the service is `srv.proposals`. */
   proposals?: { ttlMs?: number; now?: () => number; audit?: (e: ProposalEvent) => void };
 }
@@ -110,8 +116,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         opts.record?.(r);
       },
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
+      ...(opts.health ? { health: opts.health } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
+      ...(opts.workspace ? { workspace: opts.workspace } : {}),
       ...(proposals ? { proposals } : {}),
       ...(writers ? { writers } : {}),
     },

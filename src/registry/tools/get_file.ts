@@ -4,6 +4,7 @@ import type { FileRead } from '../../upstream/types.js';
 import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
+import { Source, WORKTREE_READ_BYTES, worktreeReads } from '../workspace.js';
 
 /** Largest line number accepted; a bound so a schema can state it, far above any file served whole. */
 const MAX_LINE = 100_000_000;
@@ -21,7 +22,7 @@ export const windowShape = {
 };
 
 const shape = { path: Path.describe('File to read.'), ...windowShape };
-type Args = { path: string } & LineWindowRequest;
+type Args = { path: string; source?: 'head' | 'worktree' | undefined } & LineWindowRequest;
 
 export const FileOut = z.object({
   path: z.string(),
@@ -109,12 +110,14 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
     'Read a file of the bound branch (UTF-8, base64 if binary, a symlink as its target). `start_line`/`end_line`: whole lines.',
   annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
-  rootInput: withTarget(shape),
+  rootInput: withTarget({ ...shape, source: Source }),
+  worktreeInput: z.strictObject({ ...shape, source: Source }),
   output: FileOut,
   paths: (a) => [{ path: a.path, role: 'file' }],
   rootTarget: rootTargetOf,
   run: (a, ctx) => {
     const cap = readCap(answerCap(ctx.binding), a);
+    if (a.source === 'worktree') return worktreeReads(ctx, [a.path], Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path], Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
   filter: (reads, a, ctx) => {

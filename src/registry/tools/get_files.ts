@@ -3,6 +3,7 @@ import { answerCap } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
+import { Source, WORKTREE_READ_BYTES, worktreeReads } from '../workspace.js';
 import { FileOut, fileNote, fileOverCap, fileView, notFoundFile, serveOn, windowShape, windowView } from './get_file.js';
 import { field } from '../render.js';
 import type { LineWindowRequest } from '../../core/index.js';
@@ -14,7 +15,7 @@ const shape = {
   paths: z.array(Path).min(1).max(MAX_FILES_PER_READ).describe('Files to read.'),
   ...windowShape,
 };
-type Args = { paths: string[] } & LineWindowRequest;
+type Args = { paths: string[]; source?: 'head' | 'worktree' | undefined } & LineWindowRequest;
 
 const Item = z.union([
   FileOut.extend({ ok: z.literal(true) }),
@@ -56,7 +57,8 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     'Read several files of the bound branch: one result per path. The line window applies to each text file.',
   annotations: { title: 'Read files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   agentInput: z.strictObject(shape),
-  rootInput: withTarget(shape),
+  rootInput: withTarget({ ...shape, source: Source }),
+  worktreeInput: z.strictObject({ ...shape, source: Source }),
   output: Output,
   paths: (a) => a.paths.map((path) => ({ path, role: 'file' as const })),
   rootTarget: rootTargetOf,
@@ -66,6 +68,7 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     if (wanted.length === 0) return Promise.resolve({ ok: true, value: [] });
     // A file over the answer cap can never be served, so the upstream need not download it (GitHub knows sizes first).
     const cap = answerCap(ctx.binding);
+    if (a.source === 'worktree') return worktreeReads(ctx, wanted, Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, wanted, Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
   filter: (reads, a, ctx) => {

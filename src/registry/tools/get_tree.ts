@@ -78,7 +78,9 @@ const childOf = (base: string, path: string): string => {
  * no other readable entry keeps visible (only there can a link decide whether the directory shows).
  */
 async function withLinks(listing: TreeListing, base: string, recursive: boolean, ctx: ToolContext): Promise<UpResult<Listed>> {
-  if (ctx.binding.surface === 'root') return { ok: true, value: { listing, links: new Map() } };
+  // Without a symlink in the listing there is nothing to read: skip the scan (it judged every entry, and the filter
+  // judges them all again).
+  if (ctx.binding.surface === 'root' || !listing.entries.some((e) => e.type === 'symlink')) return { ok: true, value: { listing, links: new Map() } };
   const below = listing.entries.filter((e) => e.type !== 'dir' && isWithin(e.path, base) && e.path !== base && ctx.scope.canRead(e.path));
   const keptByOthers = new Set(below.filter((e) => e.type !== 'symlink').map((e) => childOf(base, e.path)));
   const paths = below

@@ -20,15 +20,15 @@ const FileIn = z.strictObject({
 
 const shape = {
   message: z.string().min(1).max(MAX_MESSAGE_LENGTH),
-  files: z.array(FileIn).max(MAX_FILES_PER_PUSH).default([]).describe('Files to create or replace.'),
-  delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional().describe('Files to delete.'),
-  reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why; shown to the approver where approval is required.'),
+  files: z.array(FileIn).max(MAX_FILES_PER_PUSH).default([]),
+  delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional(),
+  reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why (shown to the approver).'),
   idempotency_key: z
     .string()
     .min(1)
     .max(128)
     .optional()
-    .describe('Approval only: a retry with the same key returns the same proposal.'),
+    .describe('Same key, same proposal.'),
 };
 type Args = { message: string; files: z.infer<typeof FileIn>[]; delete?: string[] | undefined; reason?: string | undefined; idempotency_key?: string | undefined };
 
@@ -58,7 +58,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   agentSurface: true,
   pathMode: 'all',
   description:
-    'Create, replace or delete files in one atomic commit on the bound branch; a path you cannot write refuses it all. Where approval is required it is held as a pending proposal until a person approves.',
+    'Create, replace or delete files in one atomic commit on the bound branch; an unwritable path refuses it all. Where approval is required it waits as a proposal.',
   annotations: { title: 'Commit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape, true),

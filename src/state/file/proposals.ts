@@ -1,10 +1,11 @@
 // The file adapter of the proposal store: all proposals in memory, written through to `proposals.json` in the state
 // dir on every change (temp file, fsync, rename, fsync dir) before the change is acknowledged.
-import { mkdir, open, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/v4';
-import { describeIssues, fail, ok, Proposal, type Result } from '../../core/index.js';
+import { fail, ok, Proposal, type Result } from '../../core/index.js';
 import type { ProposalStore } from '../proposals.js';
+import { readStateFile, writeAtomic } from './atomic.js';
 
 const STATE_FILE = 'proposals.json';
 const StateFile = z.strictObject({ version: z.literal(1), proposals: z.array(Proposal) });
@@ -21,23 +22,9 @@ export async function openFileProposalStore(stateDir: string | undefined): Promi
   const file = stateDir === undefined ? undefined : join(stateDir, STATE_FILE);
   if (stateDir !== undefined && file !== undefined) {
     await mkdir(stateDir, { recursive: true, mode: 0o700 });
-    let text: string | undefined;
-    try {
-      text = await readFile(file, 'utf8');
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-    }
-    if (text !== undefined) {
-      let json: unknown;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        return fail('corrupt_state', `Proposal file ${file} is not valid JSON. Restore it from a backup or move it away to start empty.`);
-      }
-      const parsed = StateFile.safeParse(json);
-      if (!parsed.success) return fail('corrupt_state', `Proposal file ${file} is invalid (${describeIssues(parsed.error)}). Restore it or move it away.`);
-      for (const p of parsed.data.proposals) all.set(p.id, p);
-    }
+    const read = await readStateFile(file, StateFile, 'Proposal file');
+    if (!read.ok) return read;
+    for (const p of read.value?.proposals ?? []) all.set(p.id, p);
   }
 
   let queue: Promise<unknown> = Promise.resolve();
@@ -85,29 +72,3 @@ export async function openFileProposalStore(stateDir: string | undefined): Promi
   });
 }
 
-/**
- * A crash leaves either the old or the new file. The same steps as the perimeter store's writer (registry/store.ts):
- * adapters may not import the registry, and the shared-state work is expected to give both one home.
- */
-async function writeAtomic(file: string, content: string): Promise<void> {
-  const tmp = `${file}.${process.pid}.${Date.now()}.tmp`;
-  const fh = await open(tmp, 'w', 0o600);
-  try {
-    await fh.writeFile(content);
-    await fh.sync();
-  } finally {
-    await fh.close();
-  }
-  try {
-    await rename(tmp, file);
-  } catch (err) {
-    await rm(tmp, { force: true });
-    throw err;
-  }
-  const d = await open(join(file, '..'), 'r');
-  try {
-    await d.sync();
-  } finally {
-    await d.close();
-  }
-}

@@ -58,6 +58,25 @@ export interface ClientOptions {
   readonly writeSpacingMs: number;
   readonly counters: Counters;
   readonly onRate: (rate: RateSnapshot) => void;
+  /** The budget as last seen by any instance sharing the token (absent: only this process's own answers count). */
+  readonly sharedRate?: () => RateSnapshot | undefined;
+}
+
+/**
+ * GitHub's own answer to a spent budget, made here without sending: another instance on the same token saw it spent
+ * until `reset`. The throttling plugin then waits or gives up exactly as it does for the real answer, and N instances
+ * do not each run into the limit.
+ */
+function spentAnswer(rate: RateSnapshot, resetMs: number): Response {
+  return new Response(JSON.stringify({ message: 'API rate limit exceeded (budget spent, as another instance on this token saw).' }), {
+    status: 403,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'x-ratelimit-limit': String(rate.limit),
+      'x-ratelimit-remaining': '0',
+      'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
+    },
+  });
 }
 
 type ThrottleOptions = NonNullable<NonNullable<ConstructorParameters<typeof GitHubOctokit>[0]>['throttle']>;
@@ -72,6 +91,9 @@ const RATE_LIMIT_RETRIES = 2;
 /** Wraps fetch: counts requests and 304s, applies the per-request timeout, records rate-limit headers. */
 function instrumentedFetch(o: ClientOptions): typeof fetch {
   return async (input, init) => {
+    const known = o.sharedRate?.();
+    const resetMs = known ? Date.parse(known.resetAt) : NaN;
+    if (known && known.remaining <= 0 && resetMs > Date.now()) return spentAnswer(known, resetMs);
     o.counters.requests += 1;
     const timeout = AbortSignal.timeout(o.requestTimeoutMs);
     const signal = init?.signal ? AbortSignal.any([init.signal, timeout]) : timeout;

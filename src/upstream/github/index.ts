@@ -18,6 +18,7 @@ import { failure } from './errors.js';
 import { commitFiles } from './write.js';
 
 export type { LogFn, LogLevel } from './logger.js';
+export type { RateSnapshot } from './client.js';
 
 export interface GitHubUpstreamOptions {
   readonly token: string;
@@ -40,6 +41,8 @@ export interface GitHubUpstreamOptions {
   readonly searchDir?: string;
   /** Bytes the search index may keep on disk (default 1 GiB). */
   readonly searchDiskBytes?: number;
+  /** GitHub's budget shared by every instance on one token: what this one sees goes in, the latest from any comes out. */
+  readonly sharedQuota?: { saw(rate: RateSnapshot): void; last(): RateSnapshot | undefined };
 }
 
 export type GitHubUpstream = Upstream & { stats(): { requests: number; cacheHits: number; notModified: number } };
@@ -63,7 +66,9 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
     counters,
     onRate: (rate) => {
       lastRate = rate;
+      opts.sharedQuota?.saw(rate);
     },
+    ...(opts.sharedQuota ? { sharedRate: () => opts.sharedQuota?.last() } : {}),
   });
   const cache = new ByteLru(opts.cacheBytes ?? 64 * 1024 * 1024, () => {
     counters.cacheHits += 1;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { materialize } from '../../src/core/index.js';
-import { openStore } from '../../src/registry/store.js';
+import { openStore } from '../../src/state/file/index.js';
 
 let dir: string;
 beforeEach(async () => {

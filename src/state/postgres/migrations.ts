@@ -1,0 +1,53 @@
+// Versioned schema of the PostgreSQL adapter. Each entry runs once, in order, in its own transaction; the list only
+// grows (a released migration is never edited: instances of the previous version may still be running on it).
+import type { PoolClient } from 'pg';
+
+/** Every migration, index + 1 = its version. */
+export const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE gb_perimeters (id text PRIMARY KEY, body jsonb NOT NULL);
+   CREATE TABLE gb_revision (one boolean PRIMARY KEY DEFAULT true CHECK (one), rev bigint NOT NULL);
+   INSERT INTO gb_revision (one, rev) VALUES (true, 0);
+   CREATE TABLE gb_counters (key text PRIMARY KEY, window_start bigint NOT NULL, count integer NOT NULL, refused boolean NOT NULL DEFAULT false);
+   CREATE TABLE gb_instances (id text PRIMARY KEY, version text NOT NULL, started_at timestamptz NOT NULL, last_seen timestamptz NOT NULL);
+   CREATE TABLE gb_quota (one boolean PRIMARY KEY DEFAULT true CHECK (one), remaining integer NOT NULL, quota integer NOT NULL, reset_at text NOT NULL, seen_at timestamptz NOT NULL);`,
+  // Proposals (issue 14): the whole record in `body`; the columns a query filters or orders on are copied out of it.
+  `CREATE TABLE gb_proposals (id text PRIMARY KEY, perimeter text NOT NULL, kind text NOT NULL, idempotency_key text,
+     status text NOT NULL, created_at text NOT NULL, body jsonb NOT NULL);
+   CREATE UNIQUE INDEX gb_proposals_key ON gb_proposals (perimeter, kind, idempotency_key) WHERE idempotency_key IS NOT NULL;
+   CREATE INDEX gb_proposals_list ON gb_proposals (perimeter, status, created_at);`,
+  // Keys every instance must share (the change-cursor seal).
+  `CREATE TABLE gb_keys (name text PRIMARY KEY, bytes bytea NOT NULL CHECK (length(bytes) = 32));`,
+];
+
+// Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
+const MIGRATION_LOCK = 0x67626c6e; // "gbln"
+
+/**
+ * Brings the schema to this version under a session advisory lock, so instances starting together migrate once.
+ * Refuses a database migrated by a newer version: this code would misread what it does not know.
+ */
+export async function migrate(client: PoolClient): Promise<{ ok: true; version: number } | { ok: false; message: string }> {
+  await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+  try {
+    await client.query('CREATE TABLE IF NOT EXISTS gb_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const got = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM gb_schema');
+    const current = got.rows[0]?.v ?? 0;
+    if (current > MIGRATIONS.length) {
+      return { ok: false, message: `The store's schema is version ${current}, newer than this git-blinder knows (${MIGRATIONS.length}); upgrade this instance.` };
+    }
+    for (let v = current + 1; v <= MIGRATIONS.length; v++) {
+      await client.query('BEGIN');
+      try {
+        await client.query(MIGRATIONS[v - 1] ?? '');
+        await client.query('INSERT INTO gb_schema (version) VALUES ($1)', [v]);
+        await client.query('COMMIT');
+      } catch (e) {
+        await client.query('ROLLBACK');
+        throw e;
+      }
+    }
+    return { ok: true, version: MIGRATIONS.length };
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]);
+  }
+}

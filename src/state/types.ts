@@ -1,0 +1,83 @@
+// The state port: every piece of mutable state several instances of `serve` must share. Types only; adapters live in
+// state/file (one process, the default) and state/postgres (N instances on one database).
+import type { Perimeter, Result } from '../core/index.js';
+import type { ProposalStore } from './proposals.js';
+
+/**
+ * Perimeters (and the agent key hashes they carry) held in memory for synchronous per-call reads, written through to
+ * the store on every change. An adapter shared by several instances refreshes the memory copy when another instance
+ * changes it; `revision()` then bumps, so callers drop what they compiled from the old copy.
+ */
+export interface PerimeterStore {
+  list(): readonly Perimeter[];
+  get(id: string): Perimeter | undefined;
+  /** Bumps on every change seen by this process (its own or another instance's), so callers can cache what they compile. */
+  revision(): number;
+  /** Inserts or replaces a perimeter, then persists. */
+  put(p: Perimeter): Promise<void>;
+  delete(id: string): Promise<boolean>;
+  /**
+   * The one atomic read-modify-write: `mutate` runs on a copy of the perimeters as the store has them now (under the
+   * store's write lock, never a snapshot taken before an await), so a change computed from what it read cannot
+   * overwrite a change that landed meanwhile, on this instance or another. A refusal writes nothing. `mutate` is
+   * synchronous on purpose: slow checks (git, GitHub) happen before, and whatever they depended on is re-checked here.
+   */
+  modify<T, C extends string>(mutate: (draft: Map<string, Perimeter>) => Result<T, C>): Promise<Result<T, C>>;
+  /** The state file, for the file adapter; undefined otherwise. */
+  readonly file: string | undefined;
+}
+
+/**
+ * Fixed-window counters (call rate, commit budget) per key, counted where every instance counts: N instances never
+ * multiply a limit.
+ */
+export interface Counters {
+  /** Counts one event against `limit` per `windowMs`; undefined when it fits, else the seconds to wait (not counted then). */
+  take(key: string, limit: number, windowMs: number): Promise<number | undefined>;
+  /** Gives back one event taken in the current window. */
+  give(key: string): Promise<void>;
+}
+
+/** One instance of `serve` as the store last heard from it. */
+export interface InstanceInfo {
+  readonly id: string;
+  readonly version: string;
+  readonly startedAt: string;
+  readonly lastSeen: string;
+}
+
+/**
+ * Whether this instance may trust its copy of the state. `silent`: the store has not answered for longer than the
+ * bound, so a perimeter may have been narrowed elsewhere; agent calls are refused until it answers again.
+ */
+export type StoreHealth = { readonly kind: 'live' } | { readonly kind: 'silent'; readonly silentMs: number };
+
+/** GitHub's rate-limit budget as some instance last read it from a response. */
+export interface QuotaSighting {
+  readonly remaining: number;
+  readonly limit: number;
+  /** ISO time the budget resets. */
+  readonly resetAt: string;
+}
+
+/** The shared state of one instance: what it reads per call, and what it must agree on with the others. */
+export interface SharedState {
+  readonly kind: 'file' | 'postgres';
+  readonly perimeters: PerimeterStore;
+  /** Held writes awaiting a person (issue 14); read from the store on every call, so every instance sees one state. */
+  readonly proposals: ProposalStore;
+  readonly counters: Counters;
+  /** Instances whose heartbeat is recent (the file adapter: this process only). */
+  instances(): Promise<readonly InstanceInfo[]>;
+  health(): StoreHealth;
+  /**
+   * 32 random bytes named `name`, created once and the same for every instance on the store: a change cursor sealed by
+   * one instance must open on the next one a balancer picks.
+   */
+  sharedKey(name: string): Promise<Uint8Array>;
+  /** Records the GitHub budget this instance just saw; best effort, never throws. */
+  sawQuota(q: QuotaSighting): void;
+  /** The most recent GitHub budget any instance saw, if any. */
+  quota(): QuotaSighting | undefined;
+  close(): Promise<void>;
+}

@@ -1,0 +1,121 @@
+// Attacks on the workspace tools (issue 13): a dirty linked worktree with hidden changes mixed in (a staged hidden
+// file, untracked .env and hidden files with canaries, a readable file renamed to a hidden path). Every answer must
+// carry nothing hidden, and every hidden probe must read byte for byte like a missing one.
+import type { Agent } from '../support/server.js';
+import { sameAnswers, whole, type Ctx } from './context.js';
+import { callTool, check, noLeak, type Attack } from './harness.js';
+
+const WS_TOOLS = ['workspace_brief', 'workspace_status', 'workspace_diff', 'conflict_preflight', 'conflict_read', 'submodule_status', 'scope_summary', 'integrity_check'];
+
+export function workspaceAttacks(ctx: Ctx): Attack[] {
+  let agent: Promise<Agent> | undefined;
+  const ws = () => (agent ??= ctx.fx.srv.connect('/mcp/ws/ws', 'legacy', { authorization: `Bearer ${ctx.fx.keys.ws}` }));
+  const listed = async (a: Agent) => (await a.client.listTools()).tools.map((t) => t.name);
+  const clean = async (tool: string, args: Record<string, unknown>) => {
+    const r = await callTool(await ws(), tool, args);
+    check(!r.isError, `${tool} failed: ${r.text.slice(0, 200)}`);
+    noLeak(ctx.fx, whole(r), args);
+    check(!/secret\/|\.env/.test(whole(r)), `${tool} named a hidden path: ${whole(r).slice(0, 300)}`);
+  };
+  const alike = async (tool: string, calls: { args: Record<string, unknown>; mask: string }[]) => {
+    const a = await ws();
+    await sameAnswers(ctx, calls.map((c) => ({ tool, args: c.args, mask: [c.mask], agent: a })));
+  };
+  const local = ctx.fx.kind === 'local';
+  const attacks: Attack[] = [
+    {
+      category: 'workspace',
+      name: 'a binding on a bare repository (no working tree) never lists the workspace tools',
+      run: async () => {
+        const names = await listed(ctx.app);
+        check(WS_TOOLS.every((t) => !names.includes(t)), names.join(','));
+        const r = await callTool(ctx.app, 'workspace_status', {});
+        check(r.isError === true && !/secret/.test(r.text), r.text.slice(0, 200));
+      },
+    },
+  ];
+  if (!local) {
+    attacks.push({
+      category: 'workspace',
+      name: 'a GitHub perimeter never gets the workspace tools, even on a branch checked out on this machine',
+      run: async () => {
+        const names = await listed(await ws());
+        check(WS_TOOLS.every((t) => !names.includes(t)), names.join(','));
+        const r = await callTool(await ws(), 'get_file', { path: 'app/main.ts', source: 'worktree' });
+        // The option is not even in its schema there: refused as an unknown argument, before anything is read.
+        check(r.isError === true && !/CANARY|secret/.test(r.text), r.text.slice(0, 200));
+      },
+    });
+    return attacks;
+  }
+  attacks.push(
+    {
+      category: 'workspace',
+      name: 'workspace_status shows no hidden entry (and does show the readable change)',
+      run: async () => {
+        await clean('workspace_status', {});
+        const r = await callTool(await ws(), 'workspace_status', {});
+        check(JSON.stringify(r.structured?.unstaged) === JSON.stringify([{ path: 'app/main.ts', change: 'modified' }]), whole(r).slice(0, 300));
+        check(JSON.stringify(r.structured?.staged) === JSON.stringify([{ path: 'app/lib/util.ts', change: 'deleted' }]), whole(r).slice(0, 300));
+      },
+    },
+    { category: 'workspace', name: 'workspace_diff (working tree) shows no hidden file', run: () => clean('workspace_diff', {}) },
+    { category: 'workspace', name: 'workspace_diff staged: a staged hidden file and a rename to a hidden path stay hidden', run: () => clean('workspace_diff', { staged: true }) },
+    { category: 'workspace', name: 'integrity_check shows no hidden file', run: () => clean('integrity_check', {}) },
+    { category: 'workspace', name: 'workspace_brief counts nothing hidden', run: () => clean('workspace_brief', {}) },
+    { category: 'workspace', name: 'scope_summary of the root shows no hidden entry', run: () => clean('scope_summary', {}) },
+    { category: 'workspace', name: 'submodule_status shows no hidden gitlink', run: () => clean('submodule_status', {}) },
+    {
+      category: 'workspace',
+      name: 'workspace_diff narrowed to a hidden directory, a changed private file or a missing path: one answer (no per-path omitted_count oracle)',
+      run: () => alike('workspace_diff', [{ args: { path: 'secret' }, mask: 'secret' }, { args: { path: 'app/.env' }, mask: 'app/.env' }, { args: { path: 'app/nothing' }, mask: 'app/nothing' }]),
+    },
+    {
+      category: 'workspace',
+      name: 'workspace_diff against a hidden-only commit reads like a nonexistent commit',
+      run: () => alike('workspace_diff', [{ args: { against: ctx.fx.shas.hiddenOnly }, mask: ctx.fx.shas.hiddenOnly }, { args: { against: 'f'.repeat(40) }, mask: 'f'.repeat(40) }]),
+    },
+    {
+      category: 'workspace',
+      name: 'conflict_preflight with a branch outside the allowlist reads like a missing branch',
+      run: () => alike('conflict_preflight', [{ args: { with: 'feature/ok' }, mask: 'feature/ok' }, { args: { with: 'no-such' }, mask: 'no-such' }, { args: { with: 'HEAD' }, mask: 'HEAD' }]),
+    },
+    {
+      category: 'workspace',
+      name: 'conflict_preflight never hands git an option-like branch',
+      run: async () => {
+        const r = await callTool(await ws(), 'conflict_preflight', { with: '--output=/tmp/gb-pwned' });
+        check(r.isError === true, r.text.slice(0, 200));
+      },
+    },
+    {
+      category: 'workspace',
+      name: 'conflict_read on a hidden or private file reads like one that is not conflicted',
+      run: () => alike('conflict_read', [{ args: { path: 'secret/keys.txt' }, mask: 'secret/keys.txt' }, { args: { path: 'app/.env' }, mask: 'app/.env' }, { args: { path: 'app/none.ts' }, mask: 'app/none.ts' }]),
+    },
+    {
+      category: 'workspace',
+      name: 'get_file source worktree: an untracked hidden file and an untracked .env read like missing files',
+      run: () =>
+        alike('get_file', [
+          { args: { path: 'secret/new.txt', source: 'worktree' }, mask: 'secret/new.txt' },
+          { args: { path: 'app/.env', source: 'worktree' }, mask: 'app/.env' },
+          { args: { path: 'app/none.ts', source: 'worktree' }, mask: 'app/none.ts' },
+        ]),
+    },
+    {
+      category: 'workspace',
+      name: 'scope_summary of a hidden subtree reads like a missing one',
+      run: () => alike('scope_summary', [{ args: { path: 'secret' }, mask: 'secret' }, { args: { path: 'nodir' }, mask: 'nodir' }]),
+    },
+    {
+      category: 'workspace',
+      name: 'workspace agents cannot name a repository or branch',
+      run: async () => {
+        const r = await callTool(await ws(), 'workspace_status', { repo: '/', ref: 'main' });
+        check(r.isError === true, r.text.slice(0, 200));
+      },
+    },
+  );
+  return attacks;
+}

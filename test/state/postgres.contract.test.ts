@@ -1,0 +1,24 @@
+import { afterAll, beforeAll } from 'vitest';
+import { openPostgresState } from '../../src/state/postgres/index.js';
+import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { stateContract } from './state.contract.js';
+
+let server: TestPostgres;
+beforeAll(async () => {
+  server = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await server?.destroy();
+});
+
+let n = 0;
+stateContract('postgres', () => {
+  let url: string | undefined;
+  const openOn = async () => {
+    url ??= await server.database(`contract_${++n}`);
+    const s = await openPostgresState({ url, instance: { id: `i${Math.random().toString(36).slice(2, 8)}`, version: 'contract' }, log: () => undefined, beatMs: 200 });
+    if (!s.ok) throw new Error(s.message);
+    return s.value;
+  };
+  return { open: openOn, reopen: openOn, shared: true };
+});

@@ -1,0 +1,193 @@
+// One contract for every state adapter: what the rest of git-blinder may rely on, whichever store is configured.
+import { afterEach, describe, expect, it } from 'vitest';
+import { fail, materialize, ok, type Proposal } from '../../src/core/index.js';
+import type { SharedState } from '../../src/state/types.js';
+
+/** How a suite opens its adapter: `open` a fresh store; `reopen` another handle on the same store (a restart, or a second instance). */
+export interface StateFactory {
+  open(): Promise<SharedState>;
+  reopen(): Promise<SharedState>;
+  /** Whether two handles may be open at once (several instances on one store). */
+  readonly shared: boolean;
+}
+
+const infra = materialize({ id: 'infra', repo: 'acme/platform', read: ['infra/**'], write: [], branches: ['feat'] }, 'main');
+
+/** A pending proposal as the service would store it (ids are 'p' + 24 base32 characters). */
+const proposal = (n: number, over: Partial<Proposal> = {}): Proposal =>
+  ({
+    id: `p${String.fromCharCode(97 + n).repeat(24)}`,
+    perimeter: 'infra',
+    repo: 'acme/platform',
+    branch: 'main',
+    base: 'a'.repeat(40),
+    agent: 'test-agent',
+    hash: `sha256:${'0'.repeat(64)}`,
+    summary: `change ${n}`,
+    facts: { paths: ['infra/a.tf'], protected_paths: [] },
+    change: { kind: 'push_files', message: `m${n}`, files: [{ path: 'infra/a.tf', content: 'x', encoding: 'utf-8' }], deletes: [] },
+    created_at: `2026-12-01T10:00:0${n}.000Z`,
+    updated_at: `2026-12-01T10:00:0${n}.000Z`,
+    expires_at: '2026-12-08T10:00:00.000Z',
+    status: 'pending',
+    ...over,
+  }) as Proposal;
+
+/** Waits until `cond` holds (a change made through another handle arrives asynchronously). */
+async function eventually(cond: () => boolean, ms = 3000): Promise<void> {
+  const until = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Registers the contract for one adapter. */
+export function stateContract(name: string, factory: () => StateFactory): void {
+  describe(`state contract: ${name}`, () => {
+    const opened: SharedState[] = [];
+    let f: StateFactory;
+    const open = async () => {
+      f = factory();
+      const s = await f.open();
+      opened.push(s);
+      return s;
+    };
+    const reopen = async () => {
+      const s = await f.reopen();
+      opened.push(s);
+      return s;
+    };
+    afterEach(async () => {
+      for (const s of opened.splice(0)) await s.close();
+    });
+
+    it('starts empty, lists sorted, bumps the revision on every change and on nothing else', async () => {
+      const s = await open();
+      const p = s.perimeters;
+      expect(p.list()).toEqual([]);
+      const r0 = p.revision();
+      await p.put({ ...infra, id: 'zeta' });
+      await p.put(infra);
+      expect(p.list().map((x) => x.id)).toEqual(['infra', 'zeta']);
+      expect(p.get('infra')).toEqual(infra);
+      expect(p.revision()).toBe(r0 + 2);
+      const refused = await p.modify((draft) => (draft.delete('infra'), fail('nope', 'refused')));
+      expect(refused.ok).toBe(false);
+      expect(p.get('infra')).toEqual(infra); // a refusal writes nothing, even what mutate did to its draft
+      expect(p.revision()).toBe(r0 + 2);
+      expect(await p.delete('zeta')).toBe(true);
+      expect(await p.delete('zeta')).toBe(false);
+      expect(p.list().map((x) => x.id)).toEqual(['infra']);
+    });
+
+    it('keeps every change for the next handle on the same store', async () => {
+      const s = await open();
+      await s.perimeters.put(infra);
+      await s.perimeters.put({ ...infra, id: 'gone' });
+      await s.perimeters.delete('gone');
+      if (!f.shared) await s.close();
+      const again = await reopen();
+      expect(again.perimeters.list()).toEqual([infra]);
+    });
+
+    it('serializes read-modify-writes: concurrent edits (from two handles where the store is shared) lose nothing', async () => {
+      const a = await open();
+      await a.perimeters.put({ ...infra, branches: ['main'] });
+      const b = f.shared ? await reopen() : a;
+      const edits = Array.from({ length: 12 }, (_, i) =>
+        (i % 2 ? a : b).perimeters.modify((draft) => {
+          const p = draft.get('infra');
+          if (!p) return fail('missing', '');
+          draft.set('infra', { ...p, branches: [...p.branches, `b${i}`] });
+          return ok(i);
+        }),
+      );
+      await Promise.all(edits);
+      await eventually(() => (b.perimeters.get('infra')?.branches.length ?? 0) === 13 && (a.perimeters.get('infra')?.branches.length ?? 0) === 13);
+      expect(new Set(a.perimeters.get('infra')?.branches)).toEqual(new Set(['main', ...Array.from({ length: 12 }, (_, i) => `b${i}`)]));
+    });
+
+    it('counts fixed windows per key and gives one back', async () => {
+      const s = await open();
+      const c = s.counters;
+      expect(await c.take('k', 2, 60_000)).toBeUndefined();
+      expect(await c.take('k', 2, 60_000)).toBeUndefined();
+      const wait = await c.take('k', 2, 60_000);
+      expect(wait).toBeGreaterThanOrEqual(1);
+      expect(wait).toBeLessThanOrEqual(60);
+      expect(await c.take('other', 1, 60_000)).toBeUndefined(); // keys are independent
+      await c.give('k');
+      expect(await c.take('k', 2, 60_000)).toBeUndefined();
+      expect(await c.take('k', 2, 60_000)).toBeDefined();
+      expect(await c.take('zero', 0, 60_000)).toBeGreaterThanOrEqual(1);
+    });
+
+    it('restarts a window once it has passed', async () => {
+      const s = await open();
+      expect(await s.counters.take('w', 1, 200)).toBeUndefined();
+      expect(await s.counters.take('w', 1, 200)).toBe(1);
+      await new Promise((r) => setTimeout(r, 260));
+      expect(await s.counters.take('w', 1, 200)).toBeUndefined();
+    });
+
+    it('stores proposals: newest first, filtered, one per idempotency key, seen by the next handle', async () => {
+      const s = await open();
+      const pr = s.proposals;
+      expect(await pr.insert(proposal(1))).toEqual({ created: true, proposal: proposal(1) });
+      await pr.insert(proposal(2, { perimeter: 'other' }));
+      await pr.insert(proposal(3, { idempotency_key: 'k1' }));
+      const again = await pr.insert(proposal(4, { idempotency_key: 'k1' }));
+      expect(again).toEqual({ created: false, proposal: proposal(3, { idempotency_key: 'k1' }) });
+      expect((await pr.list()).map((p) => p.summary)).toEqual(['change 3', 'change 2', 'change 1']);
+      expect((await pr.list({ perimeter: 'infra' })).map((p) => p.summary)).toEqual(['change 3', 'change 1']);
+      expect((await pr.findByKey('infra', 'push_files', 'k1'))?.id).toBe(proposal(3).id);
+      expect(await pr.findByKey('other', 'push_files', 'k1')).toBeUndefined();
+      expect(await pr.get('pzzzzzzzzzzzzzzzzzzzzzzzz')).toBeUndefined();
+      if (!f.shared) await s.close();
+      const b = await reopen();
+      expect((await b.proposals.list({ status: 'pending' })).length).toBe(3);
+    });
+
+    it('moves a proposal only from the statuses named: one of two concurrent deciders wins, the other is told', async () => {
+      const a = await open();
+      const b = f.shared ? await reopen() : a;
+      await a.proposals.insert(proposal(1));
+      const decide = (st: typeof a, by: string) =>
+        st.proposals.transition(proposal(1).id, ['pending'], (p) => ({ ...p, status: 'rejected', decided_by: by, decided_at: p.created_at, reason: by }) as Proposal);
+      const [x, y] = await Promise.all([decide(a, 'alice'), decide(b, 'bob')]);
+      expect([x.ok, y.ok].sort()).toEqual([false, true]);
+      const loser = x.ok ? y : x;
+      if (!loser.ok) expect(loser.code).toBe('conflict');
+      expect((await b.proposals.get(proposal(1).id))?.status).toBe('rejected');
+      const missing = await a.proposals.transition('pzzzzzzzzzzzzzzzzzzzzzzzz', ['pending'], (p) => p);
+      expect(missing.ok ? 'ok' : missing.code).toBe('not_found');
+    });
+
+    it('keeps one 32-byte key per name, the same for the next handle', async () => {
+      const s = await open();
+      const k = await s.sharedKey('cursor.key');
+      expect(k.length).toBe(32);
+      expect(Buffer.from(await s.sharedKey('cursor.key')).equals(Buffer.from(k))).toBe(true);
+      expect(Buffer.from(await s.sharedKey('other')).equals(Buffer.from(k))).toBe(false);
+      if (!f.shared) await s.close();
+      const b = await reopen();
+      expect(Buffer.from(await b.sharedKey('cursor.key')).equals(Buffer.from(k))).toBe(true);
+    });
+
+    it('reports itself live, lists itself among the instances, and keeps the last GitHub budget seen', async () => {
+      const s = await open();
+      expect(s.health()).toEqual({ kind: 'live' });
+      const list = await s.instances();
+      expect(list.map((i) => i.version)).toContain('contract');
+      const q = { remaining: 42, limit: 5000, resetAt: '2030-01-01T00:00:00.000Z' };
+      s.sawQuota(q);
+      expect(s.quota()).toEqual(q);
+      if (f.shared) {
+        const b = await reopen();
+        await eventually(() => b.quota()?.remaining === 42);
+        expect(b.quota()).toEqual(q);
+      }
+    });
+  });
+}
