@@ -50,6 +50,9 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       const tool = `propose_${step.kind}`;
       const refRefusal = stepRefRefusal(tool, step, allowlist);
       if (refRefusal !== undefined) return failed(`${at}${refRefusal.replace('Nothing was proposed', 'Not applied')}; ${done}.`, first);
+      // What runs carries the proposal trailer; what was proposed (and fingerprinted) did not. Preview the one that
+      // runs first, then check the proposed one still has the approved fingerprint: a change between the two shows in
+      // the second, a change after the first makes the apply decline as stale.
       const op = writeOpOf(step, p.id, deps.message);
       const preview = await writer.preview(op);
       if (!preview.ok) return failed(`${at}could not preview (${preview.error.message}); ${done}.`, first);
@@ -58,14 +61,17 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       const paths = [...new Set([...preview.value.paths, ...(named?.ok ? named.value.paths : [])])];
       const refusal = workspacePathRefusal(tool, paths, bound.value);
       if (refusal !== undefined) return failed(`${at}${refusal.replace('Nothing was proposed', 'Not applied')} (${done}).`, first);
-      if (i === 0 && preview.value.fingerprint !== p.change.fingerprint) {
-        return failed(`stale: the working tree of ${p.branch} changed since the proposal was made (what the approver saw is no longer what would run); nothing was written. Propose again.`);
+      if (i === 0) {
+        const proposed = await writer.preview(writeOpOf(step, p.id, (m) => m));
+        if (!proposed.ok || proposed.value.fingerprint !== p.change.fingerprint) {
+          return failed(`stale: the working tree of ${p.branch} changed since the proposal was made (what the approver saw is no longer what would run); nothing was written. Propose again.`);
+        }
       }
       if (!started) {
         await beforeWrite();
         started = true;
       }
-      const out = await writer.apply(op, i === 0 ? p.change.fingerprint : preview.value.fingerprint);
+      const out = await writer.apply(op, preview.value.fingerprint);
       if (!out.ok) return failed(`${at}failed (${out.error.message}); ${done}.`, first);
       if (out.value.kind === 'declined') {
         const reason = out.value.reason === 'stale' ? 'stale: the working tree changed since the preview' : `${out.value.reason}: ${out.value.message}`;
