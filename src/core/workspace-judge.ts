@@ -13,9 +13,16 @@ export interface WorkspacePolicy {
 const FULL_SHA = /^[0-9a-f]{40}([0-9a-f]{24})?$/;
 const quote = (xs: readonly string[]) => xs.map((x) => `"${x}"`).join(', ');
 
-/** Refuses, in push_files' words, paths outside the write scope or protected paths the perimeter does not grant. */
+/**
+ * Refuses, in push_files' words, paths outside the write scope or protected paths the perimeter does not grant. A
+ * preview also reports paths the agent cannot see (a merge that changes a hidden file): those are never named.
+ */
 export function workspacePathRefusal(tool: string, paths: readonly string[], policy: WorkspacePolicy): string | undefined {
   const outside = paths.filter((p) => !policy.scope.canWrite(p));
+  const named = outside.filter((p) => policy.scope.canRead(p));
+  if (named.length < outside.length) {
+    return `${tool} refused: the operation would change paths outside this perimeter's window. Nothing was proposed.`;
+  }
   if (outside.length > 0) {
     return `${tool} refused: ${quote(outside)} ${outside.length === 1 ? 'is' : 'are'} outside this perimeter's write scope. Nothing was proposed; change only files you are allowed to write.`;
   }

@@ -22,13 +22,15 @@ beforeAll(async () => {
   await repo.git('branch', 'work');
   await repo.git('branch', 'other');
   await repo.git('branch', 'stray');
+  await repo.git('branch', 'hid');
+  await repo.commit({ message: 'hidden change', branch: 'hid', files: { 'app/.env': 'TOKEN=hidden\n' } });
   await repo.commit({ message: 'other side', branch: 'other', files: { 'app/o.ts': 'other\n' } });
   await repo.git('checkout', '-q', 'main');
   linked = await mkdtemp(join(tmpdir(), 'gb-wsp-'));
   tree = join(linked, 'work');
   await repo.git('worktree', 'add', '-q', tree, 'work');
   srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {} });
-  await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work', 'other'] });
+  await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work', 'other', 'hid'] });
   await srv.perimeter({ id: 'peer', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work'] });
   agent = await srv.connect('/mcp/app/work');
 }, 60_000);
@@ -156,6 +158,24 @@ describe('workspace proposals', () => {
     expect((await git('log', '-1', '--format=%s')).trim()).toBe('step one');
     expect((await git('rev-parse', 'HEAD~1')).trim()).toBe(before);
     expect(await repo.git('branch', '--list', 'never')).toBe('');
+  });
+
+  it('a hidden file reads like a missing one (commit and patch)', async () => {
+    await writeFile(join(tree, 'app/.env'), 'TOKEN=hunter2\n');
+    const seen = await agent.call('propose_commit', { message: 'm', paths: ['app/.env'], reason: 'x' });
+    const none = await agent.call('propose_commit', { message: 'm', paths: ['app/.nope.env'], reason: 'x' });
+    expect(seen.isError).toBe(true);
+    expect(seen.text.replace('app/.env', 'P')).toBe(none.text.replace('app/.nope.env', 'P'));
+    const patch = (p: string) => `diff --git a/${p} b/${p}\nnew file mode 100644\n--- /dev/null\n+++ b/${p}\n@@ -0,0 +1 @@\n+x\n`;
+    const hp = await agent.call('propose_patch', { patch: patch('app/.env'), reason: 'x' });
+    const np = await agent.call('propose_patch', { patch: patch('app/.nope.env'), reason: 'x' });
+    expect(hp.isError).toBe(true);
+    expect(hp.text.replace('app/.env', 'P')).toBe(np.text.replace('app/.nope.env', 'P'));
+    await rm(join(tree, 'app/.env'));
+    const merge = await agent.call('propose_merge', { from: 'hid', reason: 'x' });
+    expect(merge.isError).toBe(true);
+    expect(merge.text).toContain("outside this perimeter's window");
+    expect(merge.text).not.toContain('.env');
   });
 
   it('another perimeter cannot see the proposal', async () => {
