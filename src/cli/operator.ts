@@ -1,4 +1,4 @@
-import { AGENT_ONLY_TOOLS, type Perimeter } from '../core/index.js';
+import { AGENT_ONLY_TOOLS, WORKSPACE_PROPOSE_TOOLS, type Perimeter } from '../core/index.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { apiClient, CliError, type ApiClient } from './client.js';
 import { readStored } from './ops-token.js';
@@ -32,7 +32,11 @@ const print = (out: Out, json: boolean | undefined, value: unknown, human: () =>
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
   const surfaceOf = (t: (typeof ALL_TOOLS)[number]) =>
-    AGENT_ONLY_TOOLS.includes(t.name) ? 'agent (approval perimeters)' : t.requires === 'worktree' ? 'agent (checked-out branch)+root' : t.agentSurface ? 'agent+root' : 'root only';
+    AGENT_ONLY_TOOLS.includes(t.name)
+      ? 'agent (approval perimeters, checked-out branches)'
+      : WORKSPACE_PROPOSE_TOOLS.includes(t.name)
+        ? 'agent (checked-out branch)'
+        : t.requires === 'worktree' ? 'agent (checked-out branch)+root' : t.agentSurface ? 'agent+root' : 'root only';
   const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: surfaceOf(t), access: t.access, description: t.description }));
   print(out, json, { tools: rows }, () => table(['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'], rows.map((r) => [r.name, r.surface, r.access, r.description])));
 }

@@ -8,6 +8,8 @@ import { proposalService, type ProposalEvent, type ProposalService } from '../re
 import type { ProposalStore } from '../state/proposals.js';
 import type { PerimeterStore } from '../state/types.js';
 import type { UpstreamFor } from '../upstream/types.js';
+import type { WorkTreeWriters } from '../workspace/writes.js';
+import { allowBranchIn } from '../registry/allow-branch.js';
 
 export interface ProposalSetup {
   readonly store: ProposalStore;
@@ -19,11 +21,19 @@ export interface ProposalSetup {
   /** Late-bound: the ledger opens after the bind. */
   readonly record: (r: CallRecord) => void;
   readonly audit: (e: ProposalEvent) => void;
+  /** Working-tree writers for workspace proposals (absent: they fail on approval, nothing is written). */
+  readonly writers?: WorkTreeWriters;
 }
 
 /** Builds the service over the opened store (a corrupt store already stopped the start: decisions are never dropped). */
 export async function openProposals(o: ProposalSetup): Promise<ProposalService> {
-  const applier = proposalApplier({ upstreamFor: o.upstreamFor, log: o.log, policy: o.policy, record: o.record });
+  const applier = proposalApplier({
+    upstreamFor: o.upstreamFor,
+    log: o.log,
+    policy: o.policy,
+    record: o.record,
+    ...(o.writers === undefined ? {} : { workspace: { writers: o.writers, policy: o.policy, allowBranch: allowBranchIn(o.perimeters) } }),
+  });
   return proposalService({
     store: o.store,
     perimeter: (id) => o.perimeters.get(id),

@@ -20,6 +20,7 @@ import { planServeOpsToken } from './ops-token.js';
 import { acquireStateLock } from './state-lock.js';
 import { instanceId, openState } from './state.js';
 import { buildUpstreams } from './upstreams.js';
+import { createWorkTreeWriters } from '../workspace/localfs/writes/index.js';
 
 export interface ServeOptions {
   readonly port: number;
@@ -204,6 +205,8 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   };
 
   const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
+  // One writer set: previews (propose_*) and approved writes share its per-worktree queue.
+  const writers = createWorkTreeWriters({ log: o.log });
   const proposals = await openProposals({
     store: state.proposals,
     perimeters: store,
@@ -213,6 +216,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     ttlSeconds: o.proposalTtlSeconds,
     record: (r) => audit?.record(r),
     audit: (e) => audit?.recordProposal(e),
+    writers,
   });
 
   let publicUrl = '';
@@ -232,6 +236,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       cursors,
       proposals,
       workspace: upstreams.workspace,
+      writers,
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
     storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),

@@ -10,6 +10,19 @@ export const ROOT_ONLY_TOOLS: readonly string[] = ['list_branches', 'compare'];
 /** Tools about an agent's own proposals: meaningless on the operator surface (operators use /api and the CLI). */
 export const AGENT_ONLY_TOOLS: readonly string[] = ['proposal_status', 'proposal_cancel'];
 
+/** The propose_* tools: agent requests held for a person, never operator tools (the operator writes directly). */
+export const WORKSPACE_PROPOSE_TOOLS: readonly string[] = [
+  'propose_commit',
+  'propose_patch',
+  'propose_discard',
+  'propose_merge',
+  'propose_rebase',
+  'propose_reset',
+  'propose_branch',
+  'propose_push',
+  'propose_plan',
+];
+
 /** An agent connection: one perimeter, one allowlisted branch, fixed by the URL. */
 export interface AgentBinding {
   readonly surface: 'agent';
@@ -95,12 +108,13 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
  * bound branch is checked out; elsewhere it is as unknown as a tool that does not exist.
  */
 export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean; requires?: 'worktree' }): boolean {
-  if (binding.surface === 'root') return !AGENT_ONLY_TOOLS.includes(tool.name);
+  if (binding.surface === 'root') return !AGENT_ONLY_TOOLS.includes(tool.name) && !WORKSPACE_PROPOSE_TOOLS.includes(tool.name);
   if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
   if (tool.requires === 'worktree' && binding.worktree !== true) return false;
-  // Only where writes wait for approval, and then always with push_files: an agent can follow up on what it proposed.
+  // Only where writes wait for approval (push_files in approval mode, or a working tree, whose proposals always
+  // wait), and then always with a write tool: an agent can follow up on what it proposed.
   if (AGENT_ONLY_TOOLS.includes(tool.name)) {
-    return binding.approval.push_files === 'required' && (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name));
+    return (binding.approval.push_files === 'required' || binding.worktree === true) && (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name));
   }
   return binding.granted === undefined || binding.granted.has(tool.name);
 }

@@ -31,4 +31,7 @@ export * from './workspace-integrity.js';
 export * from './codeowners.js';
 export * from './windows.js';
 export * from './proposal.js';
+export * from './proposal-workspace.js';
+export * from './workspace-judge.js';
 export * from './paging.js';
+export * from './patch-paths.js';

@@ -2,6 +2,7 @@
 // the record is a closed union twice over — the change by `kind`, the lifecycle by `status` — so a new kind of change
 // (a workspace proposal) or a new state fails to compile wherever it is not handled.
 import * as z from 'zod/v4';
+import { stepParts, WORKSPACE_CHANGES, type WorkspaceStep } from './proposal-workspace.js';
 
 /** Every lifecycle state; `applied`, `failed`, `rejected`, `cancelled` and `expired` are terminal. */
 export const PROPOSAL_STATUSES = ['pending', 'approved', 'applying', 'applied', 'failed', 'rejected', 'cancelled', 'expired'] as const;
@@ -25,10 +26,20 @@ export const PushFilesChange = z.strictObject({
 });
 export type PushFilesChange = z.infer<typeof PushFilesChange>;
 
-/** The closed union of proposable changes; workspace kinds (propose_commit, …) join it here. */
-export const ProposalChange = z.discriminatedUnion('kind', [PushFilesChange]);
+/** The closed union of proposable changes: push_files, and the workspace kinds (propose_commit, …). */
+export const ProposalChange = z.discriminatedUnion('kind', [PushFilesChange, ...WORKSPACE_CHANGES]);
 export type ProposalChange = z.infer<typeof ProposalChange>;
 export type ProposalKind = ProposalChange['kind'];
+/** A workspace change (every kind but push_files). */
+export type WorkspaceChange = Exclude<ProposalChange, PushFilesChange>;
+
+/** The steps a change runs on a working tree, in order (one for a single operation); empty for push_files. */
+export function workspaceSteps(c: ProposalChange): WorkspaceStep[] {
+  if (c.kind === 'push_files') return [];
+  if (c.kind === 'plan') return c.steps;
+  const { fingerprint: _fp, ...step } = c;
+  return [step];
+}
 
 /** Facts the server computed when the proposal was made (shown to the approver, never taken from the agent). */
 export const ProposalFacts = z.strictObject({
@@ -99,8 +110,19 @@ function changeParts(c: ProposalChange): unknown[] {
   switch (c.kind) {
     case 'push_files':
       return [c.kind, c.message, c.files.map((f) => [f.path, f.encoding, f.content]), c.deletes];
+    case 'commit':
+    case 'patch':
+    case 'discard':
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+    case 'branch':
+    case 'push':
+      return [...stepParts(workspaceSteps(c)[0]!), c.fingerprint];
+    case 'plan':
+      return [c.kind, c.steps.map(stepParts), c.fingerprint];
     default:
-      return assertNeverChange(c.kind);
+      return assertNeverChange(c);
   }
 }
 

@@ -4,6 +4,7 @@ import type { ProposalService } from '../registry/proposals.js';
 import type { Counters, StoreHealth } from '../state/types.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
+import type { WorkTreeWriters } from '../workspace/writes.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 import { auditOf, type CallOutcome } from './outcome.js';
@@ -47,6 +48,8 @@ export interface InvokeDeps {
   readonly workspace?: Workspace;
   /** Holds writes of perimeters that require approval; absent = such writes are refused (never silently applied). */
   readonly proposals?: ProposalService;
+  /** Working-tree writers (previews for the propose_* tools); absent = they answer not found. */
+  readonly writers?: WorkTreeWriters;
 }
 
 /** The fail-closed answer: the same for every agent endpoint, whether or not its perimeter exists. */
@@ -236,6 +239,7 @@ async function run(
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
     ...(deps.workspace ? { workspace: deps.workspace } : {}),
     ...(deps.proposals ? { proposals: deps.proposals } : {}),
+    ...(deps.writers ? { writers: deps.writers } : {}),
   };
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);

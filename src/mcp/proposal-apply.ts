@@ -1,12 +1,13 @@
 // Applies an approved proposal through the very line any call walks (decide → guard → upstream → filter), on the
 // perimeter as it is now. What the person approved was computed against `base`; if the branch moved since in a way
 // that touches the proposal's paths, the change is stale and fails instead of landing something nobody saw.
-import { assertNever, bindAgent, type Perimeter, type Proposal, type ProposalChange, type ServerPolicy } from '../core/index.js';
+import { assertNever, bindAgent, workspaceSteps, type Perimeter, type Proposal, type ProposalChange, type ServerPolicy } from '../core/index.js';
 import type { Log } from '../registry/index.js';
 import type { ApplyOutcome, ProposalDeps } from '../registry/proposals.js';
 import { pushFiles } from '../registry/tools/push_files.js';
 import type { UpstreamFor } from '../upstream/types.js';
 import { invoke, type InvokeDeps } from './invoke.js';
+import { workspaceApplier, type WorkspaceApplierDeps } from './proposal-apply-ws.js';
 
 /** The trailer that ties a commit to its proposal: how a restart tells whether an interrupted apply landed. */
 export const PROPOSAL_TRAILER = 'Git-Blinder-Proposal';
@@ -17,6 +18,8 @@ export interface ApplierDeps {
   readonly policy?: ServerPolicy;
   /** Audit sink for the applied call itself (the write is a call like any other). */
   readonly record?: InvokeDeps['record'];
+  /** Working-tree writers, for workspace proposals (absent: they fail, nothing is written). */
+  readonly workspace?: Omit<WorkspaceApplierDeps, 'message'>;
 }
 
 const failed = (reason: string): ApplyOutcome => ({ kind: 'failed', reason });
@@ -31,15 +34,30 @@ function touched(c: ProposalChange): string[] {
   switch (c.kind) {
     case 'push_files':
       return [...c.files.map((f) => f.path), ...c.deletes];
+    case 'commit':
+    case 'patch':
+    case 'discard':
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+    case 'branch':
+    case 'push':
+    case 'plan':
+      // Only a commit carries the trailer; the paths it names are where to look for it.
+      return workspaceSteps(c).flatMap((s) => (s.kind === 'commit' ? s.paths : []));
     default:
-      return assertNever(c.kind, 'proposal kind');
+      return assertNever(c, 'proposal kind');
   }
 }
 
 /** The `apply` and `landed` halves of the proposal service's dependencies. */
 export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' | 'landed'> {
+  const workspace = deps.workspace === undefined ? undefined : workspaceApplier({ ...deps.workspace, message: appliedMessage });
   return {
     async apply(p: Proposal, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> {
+      if (p.change.kind !== 'push_files') {
+        return workspace === undefined ? failed('This process does not write working trees; nothing was written.') : workspace(p, perimeter, beforeWrite);
+      }
       if (perimeter.repo !== p.repo) return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
       const bound = bindAgent(perimeter, p.branch, deps.policy);
       if (!bound.ok) return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
@@ -83,6 +101,9 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
     },
 
     async landed(p: Proposal): Promise<string | undefined> {
+      // A workspace proposal without a commit step leaves no trailer: an interrupted one is settled as failed, and
+      // its restore point (listed by `git-blinder restore list`) is how the operator puts the tree back.
+      if (p.change.kind !== 'push_files' && touched(p.change).length === 0) return undefined;
       const upstream = deps.upstreamFor(p.repo);
       if (upstream === undefined) throw new Error(`repository ${p.repo} not served`);
       const page = await upstream.listCommits(p.repo, p.branch, { paths: touched(p.change), skip: 0, limit: 50 });
@@ -102,8 +123,18 @@ function toArgs(p: Proposal): Record<string, unknown> {
   switch (c.kind) {
     case 'push_files':
       return { message: appliedMessage(c.message, p.id), files: c.files.map((f) => ({ ...f })), delete: [...c.deletes] };
+    case 'commit':
+    case 'patch':
+    case 'discard':
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+    case 'branch':
+    case 'push':
+    case 'plan':
+      throw new Error(`${c.kind} is applied on the working tree, not as push_files`);
     default:
-      return assertNever(c.kind, 'proposal kind');
+      return assertNever(c, 'proposal kind');
   }
 }
 

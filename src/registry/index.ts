@@ -20,6 +20,15 @@ import { submoduleStatus } from './tools/submodule_status.js';
 import { workspaceBrief } from './tools/workspace_brief.js';
 import { workspaceDiff } from './tools/workspace_diff.js';
 import { workspaceStatus } from './tools/workspace_status.js';
+import { proposeBranch } from './tools/propose_branch.js';
+import { proposeCommit } from './tools/propose_commit.js';
+import { proposeDiscard } from './tools/propose_discard.js';
+import { proposeMerge } from './tools/propose_merge.js';
+import { proposePatch } from './tools/propose_patch.js';
+import { proposePlan } from './tools/propose_plan.js';
+import { proposePush } from './tools/propose_push.js';
+import { proposeRebase } from './tools/propose_rebase.js';
+import { proposeReset } from './tools/propose_reset.js';
 
 export const ALL_TOOLS: readonly AnyTool[] = [
   getTree,
@@ -43,6 +52,16 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   submoduleStatus,
   scopeSummary,
   integrityCheck,
+  // Workspace proposals: listed only where the bound branch is checked out; every one waits for a person.
+  proposeCommit,
+  proposePatch,
+  proposeDiscard,
+  proposeMerge,
+  proposeRebase,
+  proposeReset,
+  proposeBranch,
+  proposePush,
+  proposePlan,
 ];
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */

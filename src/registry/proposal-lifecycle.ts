@@ -117,9 +117,9 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
       const from: ProposalStatus[] = applying === undefined ? ['approved'] : ['applying'];
       switch (out.kind) {
         case 'applied':
-          return move(id, from, (q) => ({ ...common(q), ...decided(by), ...restoreOf(q), status: 'applied', commit: out.commit }), by);
+          return move(id, from, (q) => ({ ...common(q), ...decided(by), ...restoreOf(q), ...restoreField(out), status: 'applied', commit: out.commit }), by);
         case 'failed':
-          return move(id, from, failWith(out.reason, by), by);
+          return move(id, from, (q) => ({ ...failWith(out.reason, by)(q), ...restoreField(out) }), by);
         default:
           return assertNever(out, 'apply outcome');
       }
@@ -185,4 +185,6 @@ function common(p: Proposal) {
   };
 }
 
+/** A restore point the applier reports (a workspace write takes its own, after `beforeWrite`). */
+const restoreField = (o: { readonly restore?: string }) => (o.restore === undefined ? {} : { restore: o.restore });
 const restoreOf = (p: Proposal) => ('restore' in p && p.restore !== undefined ? { restore: p.restore } : {});

@@ -3,6 +3,8 @@
 // the injected `apply` (the same decide → guard → upstream line as any call), storage is the ProposalStore port.
 import {
   changeIdentity,
+  describeStep,
+  workspaceSteps,
   isTerminal,
   type Perimeter,
   type Proposal,
@@ -40,8 +42,10 @@ export interface NewProposal {
   readonly idempotencyKey?: string;
 }
 
-/** How an approved change ended when it was run: its commit, or why it was not applied. */
-export type ApplyOutcome = { readonly kind: 'applied'; readonly commit: string } | { readonly kind: 'failed'; readonly reason: string };
+/** How an approved change ended when it was run: its commit, or why it was not applied (and a restore point taken). */
+export type ApplyOutcome =
+  | { readonly kind: 'applied'; readonly commit: string; readonly restore?: string }
+  | { readonly kind: 'failed'; readonly reason: string; readonly restore?: string };
 
 /** A proposal's transition as the audit ledger records it. */
 export interface ProposalEvent {
@@ -105,8 +109,21 @@ export function summarize(change: ProposalChange, branch: string): string {
       const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length - 5} more)` : '');
       return `push_files on ${branch}: ${change.files.length} written, ${change.deletes.length} deleted (${shown})`;
     }
+    case 'plan': {
+      const steps = change.steps.map(describeStep);
+      return `plan on ${branch}: ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.slice(0, 3).join('; ')}${steps.length > 3 ? '; …' : ''})`;
+    }
+    case 'commit':
+    case 'patch':
+    case 'discard':
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+    case 'branch':
+    case 'push':
+      return `${change.kind} on ${branch}: ${describeStep(workspaceSteps(change)[0]!)}`;
     default:
-      return assertNeverKind(change.kind);
+      return assertNeverKind(change);
   }
 }
 
@@ -182,7 +199,7 @@ export function proposalService(deps: ProposalDeps): ProposalService {
 }
 
 /** What the agent's tools may do with proposals: read and cancel their own perimeter's, nothing else. */
-export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel'>;
+export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel' | 'create'>;
 
 /** An idempotent retry: the stored proposal when it is the same change, else a refusal (a key names one change). */
 function sameChange(prior: Proposal, req: NewProposal): Result<Proposal, ProposalError> {

@@ -2,6 +2,7 @@ import type * as z from 'zod/v4';
 import type { AgentBinding, Binding, ProposalChange, ProposalFacts, Scope, Target, ToolPolicy } from '../core/index.js';
 import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
+import type { WorkTreeWriters } from '../workspace/writes.js';
 import type { AgentProposals } from './proposals.js';
 import { publish, type PublishedSchema } from './publish.js';
 
@@ -41,6 +42,8 @@ export interface ToolContext {
   readonly workspace?: Workspace;
   /** The agent's own proposals (status, cancel); absent where the composition has no proposal service. */
   readonly proposals?: AgentProposals;
+  /** Working-tree writers (the propose_* tools preview with them; only an approval applies). */
+  readonly writers?: WorkTreeWriters;
 }
 
 /** The agent-facing result of a tool, before MCP framing. */

@@ -2,7 +2,7 @@
 // requests are served from one toolset per (surface, grant set), built once; what a client sees stays byte for byte
 // what the SDK's McpServer sent (tools/list, validation errors, unknown and ungranted tools).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_ONLY_TOOLS, bindAgent, ROOT_BINDING, type Binding } from '../../src/core/index.js';
+import { AGENT_ONLY_TOOLS, bindAgent, ROOT_BINDING, WORKSPACE_PROPOSE_TOOLS, type Binding } from '../../src/core/index.js';
 import { createToolsets } from '../../src/mcp/index.js';
 import { ALL_TOOLS } from '../../src/registry/index.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
@@ -68,7 +68,7 @@ describe('issue 11: one toolset per surface and grant set', () => {
     expect(Object.isFrozen((a.listing[0] as { inputSchema: object }).inputSchema)).toBe(true);
     // The operator surface has its own entries (its input schemas name repo and ref); proposal follow-ups are agent-only.
     const root = toolsetOf(ROOT_BINDING);
-    expect(root.listing.map((t) => t.name)).toEqual(ALL_TOOLS.map((t) => t.name).filter((n) => !AGENT_ONLY_TOOLS.includes(n)));
+    expect(root.listing.map((t) => t.name)).toEqual(ALL_TOOLS.map((t) => t.name).filter((n) => !AGENT_ONLY_TOOLS.includes(n) && !WORKSPACE_PROPOSE_TOOLS.includes(n)));
     expect(JSON.stringify(root.listing)).toContain('"repo"');
     expect(JSON.stringify(a.listing)).not.toContain('"repo"');
   });

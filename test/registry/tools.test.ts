@@ -1,7 +1,7 @@
 // Invariants over the whole tool table, and the published schemas under review (__toolsnaps__).
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
-import { ROOT_ONLY_TOOLS } from '../../src/core/index.js';
+import { ROOT_ONLY_TOOLS, WORKSPACE_PROPOSE_TOOLS } from '../../src/core/index.js';
 import { AGENT_CATALOGUE, ALL_TOOLS } from '../../src/registry/index.js';
 
 describe('every tool', () => {
@@ -27,6 +27,7 @@ describe('every tool', () => {
     expect(AGENT_CATALOGUE).toEqual([
       'get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'proposal_status', 'proposal_cancel', 'list_commits', 'get_commit',
       'workspace_brief', 'workspace_status', 'workspace_diff', 'conflict_preflight', 'conflict_read', 'submodule_status', 'scope_summary', 'integrity_check',
+      'propose_commit', 'propose_patch', 'propose_discard', 'propose_merge', 'propose_rebase', 'propose_reset', 'propose_branch', 'propose_push', 'propose_plan',
     ]);
   });
 
@@ -58,8 +59,10 @@ describe('every tool', () => {
 
   it('lists the workspace tools only on bindings whose branch is checked out', () => {
     const ws = ALL_TOOLS.filter((t) => t.requires === 'worktree').map((t) => t.name);
-    expect(ws).toHaveLength(8);
-    for (const t of ALL_TOOLS.filter((x) => x.requires === 'worktree')) expect(t.annotations.readOnlyHint).toBe(true);
+    expect(ws).toHaveLength(17);
+    // The readers are read-only; the propose_* tools write nothing themselves (a person approves), but are not hints of reads.
+    for (const t of ALL_TOOLS.filter((x) => x.requires === 'worktree')) expect(t.annotations.readOnlyHint).toBe(!t.name.startsWith('propose_'));
+    expect(ws.filter((n) => n.startsWith('propose_')).sort()).toEqual([...WORKSPACE_PROPOSE_TOOLS].sort());
   });
 });
 

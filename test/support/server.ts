@@ -12,12 +12,14 @@ import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore } from '../../src/state/file/index.js';
 import type { PerimeterStore, StoreHealth } from '../../src/state/types.js';
+import { allowBranchIn } from '../../src/registry/allow-branch.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
 import type { Workspace } from '../../src/workspace/types.js';
 import { proposalApplier } from '../../src/mcp/proposal-apply.js';
 import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
 import { openFileProposalStore } from '../../src/state/file/proposals.js';
+import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789';
 
@@ -80,6 +82,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const records: CallRecord[] = [];
   let url = '';
   let proposals: ProposalService | undefined;
+  // Working-tree writers come with proposals: previews for propose_*, writes only on approval.
+  const writers = opts.proposals ? createWorkTreeWriters({ timeoutMs: 30_000 }) : undefined;
   if (opts.proposals) {
     const opened = await openFileProposalStore(stateDir);
     if (!opened.ok) throw new Error(opened.message);
@@ -87,7 +91,13 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     proposals = proposalService({
       store: opened.value,
       perimeter: (id) => store.get(id),
-      ...proposalApplier({ upstreamFor, log: () => undefined, ...(opts.policy ? { policy: opts.policy } : {}), record: (r) => records.push(r) }),
+      ...proposalApplier({
+        upstreamFor,
+        log: () => undefined,
+        ...(opts.policy ? { policy: opts.policy } : {}),
+        record: (r) => records.push(r),
+        ...(writers ? { workspace: { writers, ...(opts.policy ? { policy: opts.policy } : {}), allowBranch: allowBranchIn(store) } } : {}),
+      }),
       audit: po.audit ?? (() => undefined),
       ...(po.ttlMs === undefined ? {} : { ttlMs: po.ttlMs }),
       ...(po.now === undefined ? {} : { now: po.now }),
@@ -111,6 +121,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       ...(proposals ? { proposals } : {}),
+      ...(writers ? { writers } : {}),
     },
     version: 'test',
     publicUrl: () => url,

@@ -1,7 +1,7 @@
 // `git-blinder proposal …` and `git-blinder restore …`: the operator's approval flow over /api. Everything an agent
 // wrote (summary, message, paths, reason, client name) reaches the terminal through `clean` or `jsonText` only.
 import { Option, type Command } from 'commander';
-import { PROPOSAL_STATUSES, type Proposal } from '../../core/index.js';
+import { describeStep, PROPOSAL_STATUSES, workspaceSteps, type Proposal, type WorkspaceChange } from '../../core/index.js';
 import type { ProposalRow } from '../../http/api/proposals.js';
 import type { ApiClient } from '../client.js';
 import { clean, jsonText, table } from '../table.js';
@@ -43,10 +43,19 @@ export function showProposal(p: Proposal): string {
   if ('restore' in p && p.restore !== undefined) lines.push(`restore:     ${p.restore}`);
   if (p.agent_reason !== undefined) lines.push('', "agent's reason (the agent's words):", `  ${p.agent_reason}`);
   const c = p.change;
+  if (c.kind !== 'push_files') return [...lines, '', ...workspaceLines(c, p.facts.paths)].join('\n');
   lines.push('', `message: ${c.message}`);
   for (const f of c.files) lines.push(`  write  ${f.path}  (${f.encoding === 'base64' ? `${Math.floor((f.content.length * 3) / 4)} bytes, base64` : `${Buffer.byteLength(f.content)} bytes`})`);
   for (const d of c.deletes) lines.push(`  delete ${d}`);
   return lines.join('\n');
+}
+
+/** A workspace change: its steps (a patch in full), then every path the preview said it touches. */
+function workspaceLines(c: WorkspaceChange, paths: readonly string[]): string[] {
+  const out = workspaceSteps(c).map((s, i) => `step ${i + 1}: ${describeStep(s)}${s.kind === 'commit' ? ` — message: ${s.message}` : ''}`);
+  for (const s of workspaceSteps(c)) if (s.kind === 'patch') out.push('patch:', ...s.patch.split('\n').map((l) => `  ${l}`));
+  out.push(`fingerprint: ${c.fingerprint}`, 'paths (from the preview):', ...paths.map((x) => `  ${x}`));
+  return out;
 }
 
 /** Registers `proposal` and `restore` on the program; `ops` adds the shared --url/--token/--json flags. */

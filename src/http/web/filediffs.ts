@@ -3,9 +3,10 @@
 import { decodeUtf8, type Proposal } from '../../core/index.js';
 import type { FileRead, UpstreamFor } from '../../upstream/types.js';
 import { diffstat, hunks, type DiffLine } from './linediff.js';
+import { patchDiffs, previewDiffs } from './patchdiffs.js';
 
 /** How one path changes. */
-export type FileChange = 'added' | 'modified' | 'deleted' | 'unchanged';
+export type FileChange = 'added' | 'modified' | 'deleted' | 'unchanged' | 'touched';
 
 /** One file of a proposal, ready to render. `lines` is absent for binary content. */
 export interface FileDiff {
@@ -59,8 +60,19 @@ export async function fileDiffs(p: Proposal, upstreamFor: UpstreamFor): Promise<
       }
       return out;
     }
+    case 'patch':
+      return patchDiffs(p.change.patch);
+    case 'commit':
+    case 'discard':
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+    case 'branch':
+    case 'push':
+    case 'plan':
+      return previewDiffs(p.facts.paths);
     default:
-      return assertNever(p.change.kind);
+      return assertNever(p.change);
   }
 }
 
@@ -89,5 +101,5 @@ async function readBase(p: Proposal, paths: readonly string[], upstreamFor: Upst
 }
 
 function assertNever(x: never): never {
-  throw new Error(`unhandled proposal kind ${String(x)}`);
+  throw new Error(`unhandled proposal kind ${JSON.stringify(x)}`);
 }

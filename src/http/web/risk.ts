@@ -1,5 +1,5 @@
 // Risk flags and cross-proposal facts the server computes for the approver. Pure: from stored proposals only.
-import type { Proposal } from '../../core/index.js';
+import { workspaceSteps, type Proposal } from '../../core/index.js';
 import { hasHidden } from './escape.js';
 
 /** One flag on a proposal; `bad` ones are drawn in red. */
@@ -27,9 +27,29 @@ export function deletedPaths(p: Proposal): readonly string[] {
   switch (p.change.kind) {
     case 'push_files':
       return p.change.deletes;
+    case 'discard':
+      return p.change.paths;
+    case 'commit':
+    case 'patch':
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+    case 'branch':
+    case 'push':
+    case 'plan':
+      return [];
     default:
-      return assertNever(p.change.kind);
+      return assertNever(p.change);
   }
+}
+
+/** A flag for changes that move a branch to other history or throw work away (reset, rebase, discard). */
+function rewritesHistory(p: Proposal): string | undefined {
+  const steps = workspaceSteps(p.change);
+  if (steps.some((s) => s.kind === 'reset' && s.mode === 'hard')) return 'hard reset';
+  if (steps.some((s) => s.kind === 'reset' || s.kind === 'rebase')) return 'rewrites history';
+  if (steps.some((s) => s.kind === 'discard')) return 'discards local changes';
+  return undefined;
 }
 
 /** The flags of the list and of the proposal page. */
@@ -41,10 +61,12 @@ export function riskFlags(p: Proposal, all: readonly Proposal[]): RiskFlag[] {
   if (conflicts.length > 0) flags.push({ label: `overlaps ${conflicts.length} pending`, bad: false });
   const deleted = deletedPaths(p).length;
   if (deleted > 0) flags.push({ label: `deletes ${deleted}`, bad: false });
+  const rewrites = rewritesHistory(p);
+  if (rewrites !== undefined) flags.push({ label: rewrites, bad: true });
   if (p.facts.paths.length > 20) flags.push({ label: `${p.facts.paths.length} files`, bad: false });
   return flags;
 }
 
 function assertNever(x: never): never {
-  throw new Error(`unhandled proposal kind ${String(x)}`);
+  throw new Error(`unhandled proposal kind ${JSON.stringify(x)}`);
 }

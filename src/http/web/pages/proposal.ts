@@ -1,4 +1,4 @@
-import type { Proposal } from '../../../core/index.js';
+import { describeStep, workspaceSteps, type Proposal } from '../../../core/index.js';
 import { html, segment, type Html } from '../escape.js';
 import type { FileDiff } from '../filediffs.js';
 import { diffstatTable, fileBox, INLINE_FILES } from '../render-diff.js';
@@ -42,12 +42,25 @@ function outcome(p: Proposal, now: number): Html {
   }
 }
 
-function message(p: Proposal): string {
-  switch (p.change.kind) {
+/** The agent's own text shown beside its reason: a commit message, or for other operations what it asked to run. */
+function message(p: Proposal): { label: string; text: string } {
+  const c = p.change;
+  switch (c.kind) {
     case 'push_files':
-      return p.change.message;
+    case 'commit':
+      return { label: 'Commit message written by the agent', text: c.message };
+    case 'plan':
+      return { label: 'Steps the agent asked for, in order', text: c.steps.map((s, i) => `${i + 1}. ${describeStep(s)}${s.kind === 'commit' ? `: ${s.message}` : ''}`).join('\n') };
+    case 'patch':
+    case 'discard':
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+    case 'branch':
+    case 'push':
+      return { label: 'Operation the agent asked for', text: describeStep(workspaceSteps(c)[0]!) };
     default:
-      return assertNever(p.change.kind);
+      return assertNever(c);
   }
 }
 
@@ -81,8 +94,8 @@ ${m.problem ? html`<p class="notice bad" role="alert">${m.problem}</p>` : undefi
 <h2>In the agent's words</h2>
 <p class="reason-label">Reason given by the agent (unverified)</p>
 <div class="reason agent-reason">${p.agent_reason ?? html`<span class="muted">The agent gave no reason.</span>`}</div>
-<p class="reason-label">Commit message written by the agent</p>
-<div class="reason commit-message">${message(p)}</div>
+<p class="reason-label">${message(p).label}</p>
+<div class="reason commit-message">${message(p).text}</div>
 <h2>Files</h2>
 ${diffstatTable(p.id, m.files)}
 ${inline.map((f, n) => fileBox(p.id, n, f))}

@@ -1,0 +1,89 @@
+// Applies an approved workspace proposal on the working tree where its branch is checked out. Every step is judged
+// again on the perimeter as it is now (paths from a fresh preview, revisions against the allowlist); the first step
+// must still have the fingerprint the person approved, or the proposal is stale and nothing runs. A plan stops at the
+// first step that is refused or declined; steps before it stay applied, each behind its own restore point.
+import {
+  bindAgent,
+  describeStep,
+  patchPaths,
+  stepRefRefusal,
+  workspacePathRefusal,
+  workspaceSteps,
+  type Perimeter,
+  type Proposal,
+  type ServerPolicy,
+} from '../core/index.js';
+import type { ApplyOutcome } from '../registry/proposals.js';
+import { writeOpOf } from '../registry/workspace-ops.js';
+import type { WorkTreeWriters } from '../workspace/writes.js';
+
+export interface WorkspaceApplierDeps {
+  readonly writers: WorkTreeWriters;
+  readonly policy?: ServerPolicy;
+  /** Adds a branch to a perimeter's allowlist (an approved propose_branch); absent, a created branch stays unlisted. */
+  readonly allowBranch?: (perimeter: string, branch: string) => Promise<void>;
+  /** Commit messages as applied (the proposal trailer that lets a restart find an interrupted commit). */
+  readonly message: (message: string, id: string) => string;
+}
+
+const failed = (reason: string, restore?: string): ApplyOutcome => ({ kind: 'failed', reason, ...(restore === undefined ? {} : { restore }) });
+
+/** The `apply` of workspace proposals. */
+export function workspaceApplier(deps: WorkspaceApplierDeps) {
+  return async (p: Proposal, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> => {
+    if (p.change.kind === 'push_files') throw new Error('push_files is not a workspace proposal');
+    if (perimeter.repo !== p.repo) return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
+    const bound = bindAgent(perimeter, p.branch, deps.policy);
+    if (!bound.ok) return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
+    const opened = await deps.writers.open(p.repo, p.branch);
+    if (!opened.ok) return failed(`Could not open the working tree of ${p.branch} (${opened.error.message}); nothing was written.`);
+    const writer = opened.value;
+    if (writer === undefined) return failed(`Branch "${p.branch}" is no longer checked out in a working tree; nothing was written.`);
+    const steps = workspaceSteps(p.change);
+    const allowlist = [...perimeter.branches];
+    let started = false;
+    let first: string | undefined;
+    let head = p.base;
+    for (const [i, step] of steps.entries()) {
+      const at = steps.length > 1 ? `step ${i + 1} (${describeStep(step)}): ` : '';
+      const done = i === 0 ? 'nothing was written' : `the ${i} step${i === 1 ? '' : 's'} before it stay applied`;
+      const tool = `propose_${step.kind}`;
+      const refRefusal = stepRefRefusal(tool, step, allowlist);
+      if (refRefusal !== undefined) return failed(`${at}${refRefusal.replace('Nothing was proposed', 'Not applied')}; ${done}.`, first);
+      // What runs carries the proposal trailer; what was proposed (and fingerprinted) did not. Preview the one that
+      // runs first, then check the proposed one still has the approved fingerprint: a change between the two shows in
+      // the second, a change after the first makes the apply decline as stale.
+      const op = writeOpOf(step, p.id, deps.message);
+      const preview = await writer.preview(op);
+      if (!preview.ok) return failed(`${at}could not preview (${preview.error.message}); ${done}.`, first);
+      const named = step.kind === 'patch' ? patchPaths(step.patch) : undefined;
+      if (named !== undefined && !named.ok) return failed(`${at}${named.message}; ${done}.`, first);
+      const paths = [...new Set([...preview.value.paths, ...(named?.ok ? named.value.paths : [])])];
+      const refusal = workspacePathRefusal(tool, paths, bound.value);
+      if (refusal !== undefined) return failed(`${at}${refusal.replace('Nothing was proposed', 'Not applied')} (${done}).`, first);
+      if (i === 0) {
+        const proposed = await writer.preview(writeOpOf(step, p.id, (m) => m));
+        if (!proposed.ok || proposed.value.fingerprint !== p.change.fingerprint) {
+          return failed(`stale: the working tree of ${p.branch} changed since the proposal was made (what the approver saw is no longer what would run); nothing was written. Propose again.`);
+        }
+      }
+      if (!started) {
+        await beforeWrite();
+        started = true;
+      }
+      const out = await writer.apply(op, preview.value.fingerprint);
+      if (!out.ok) return failed(`${at}failed (${out.error.message}); ${done}.`, first);
+      if (out.value.kind === 'declined') {
+        const reason = out.value.reason === 'stale' ? 'stale: the working tree changed since the preview' : `${out.value.reason}: ${out.value.message}`;
+        return failed(`${at}declined (${reason}); ${done}.`, first);
+      }
+      first ??= out.value.restorePoint ?? undefined;
+      head = out.value.head;
+      if (step.kind === 'branch') {
+        allowlist.push(step.name);
+        await deps.allowBranch?.(perimeter.id, step.name);
+      }
+    }
+    return { kind: 'applied', commit: head, ...(first === undefined ? {} : { restore: first }) };
+  };
+}

@@ -1,0 +1,15 @@
+import * as z from 'zod/v4';
+import { defineProposeTool, proposeShape } from '../workspace-propose.js';
+
+const input = z.strictObject({ from: z.string().min(1).max(255).describe('An allowlisted branch.'), ...proposeShape });
+
+/** propose_merge: merge an allowlisted branch into the bound one, once a person approves. */
+export const proposeMerge = defineProposeTool<z.infer<typeof input>>({
+  name: 'propose_merge',
+  description: 'Propose merging an allowlisted branch into this one; applied after a person approves.',
+  title: 'Propose a merge',
+  destructive: false,
+  input,
+  steps: (a) => [{ kind: 'merge', from: a.from }],
+  change: (a, fingerprint) => ({ kind: 'merge', from: a.from, fingerprint }),
+});

@@ -1,0 +1,178 @@
+// What the propose_* tools share: preview the operation on the bound branch's working tree, judge every path it
+// would touch and every branch it names on the perimeter, scan the content it would commit, and only then hold it as
+// a pending proposal. A workspace proposal always waits for a person; nothing here writes to the tree.
+import * as z from 'zod/v4';
+import {
+  compressedRefusal,
+  describeStep,
+  patchPaths,
+  ProposalStatus,
+  scanBytesForSecrets,
+  secretsRefusal,
+  stepRefRefusal,
+  workspacePathRefusal,
+  type AgentBinding,
+  type ProposalChange,
+  type WorkspaceStep,
+} from '../core/index.js';
+import type { UpResult } from '../upstream/types.js';
+import type { WorkTreeWriter, WritePreview } from '../workspace/writes.js';
+import { writeOpOf } from './workspace-ops.js';
+import { field } from './render.js';
+import { defineTool, type AnyTool, type ToolContext, type ToolOutcome } from './tool.js';
+
+/** Longest `reason` an agent may give the approver. */
+export const MAX_WS_REASON = 2_000;
+
+/** The fields every propose_* tool takes besides its own. */
+export const proposeShape = {
+  reason: z.string().min(1).max(MAX_WS_REASON).describe('Why, for the person who approves.'),
+  idempotency_key: z.string().min(1).max(128).optional().describe('A retry with the same key returns the same proposal.'),
+};
+
+/** The answer of every propose_* tool. */
+export const ProposeOut = z.object({ branch: z.string(), proposal_id: z.string(), status: ProposalStatus, summary: z.string() });
+export type ProposeOut = z.infer<typeof ProposeOut>;
+
+/** A proposal made, or the refusal that stopped it. */
+export type Proposed = ProposeOut | { readonly refused: string };
+
+/** The largest file whose bytes are scanned for credentials before a commit is proposed. */
+const SCAN_MAX_BYTES = 5 * 1024 * 1024;
+
+const missing = { ok: false as const, error: { code: 'not_found' as const, message: 'the branch is not checked out in a working tree' } };
+const refuse = (refused: string) => ({ ok: true as const, value: { refused } });
+
+/** The writer of the bound branch's working tree, when there is one. */
+async function writerOf(ctx: ToolContext): Promise<UpResult<WorkTreeWriter>> {
+  if (ctx.writers === undefined) return missing;
+  const w = await ctx.writers.open(ctx.target.repo, ctx.target.ref);
+  if (!w.ok) return { ok: false, error: { code: 'unavailable', message: w.error.message } };
+  return w.value === undefined ? missing : { ok: true, value: w.value };
+}
+
+/** Judges one step on the binding: branches, a fresh preview's paths, a patch's own header names, content. */
+async function judge(tool: string, step: WorkspaceStep, w: WorkTreeWriter, b: AgentBinding, ctx: ToolContext): Promise<UpResult<{ preview: WritePreview; refused?: string }>> {
+  const r = (refused: string, preview: WritePreview) => ({ ok: true as const, value: { preview, refused } });
+  const refRefusal = stepRefRefusal(tool, step, b.branches);
+  const preview = await w.preview(writeOpOf(step, 'preview', (m) => m));
+  if (!preview.ok) {
+    if (refRefusal !== undefined) return { ok: true, value: { preview: emptyPreview(step), refused: refRefusal } };
+    return { ok: false, error: { code: preview.error.code === 'not_found' ? 'not_found' : 'invalid', message: preview.error.message } };
+  }
+  if (refRefusal !== undefined) return r(refRefusal, preview.value);
+  const named = step.kind === 'patch' ? patchPaths(step.patch) : undefined;
+  if (named !== undefined && !named.ok) return r(`${tool} refused: ${named.message} Nothing was proposed.`, preview.value);
+  const paths = [...new Set([...preview.value.paths, ...(named?.ok ? named.value.paths : [])])];
+  const pathRefusal = workspacePathRefusal(tool, paths, b);
+  if (pathRefusal !== undefined) return r(pathRefusal, preview.value);
+  const secrets = b.allowSecrets ? undefined : await scan(step, ctx, b);
+  if (secrets !== undefined) return r(`${tool} refused: ${secrets}`, preview.value);
+  return { ok: true, value: { preview: preview.value } };
+}
+
+const emptyPreview = (s: WorkspaceStep): WritePreview => ({ op: s.kind, paths: [], exact: true, conflicts: [], base: '', fingerprint: '' });
+
+/** The credential scan of what the step brings in: a patch's text, a commit's files as they are on disk. */
+async function scan(step: WorkspaceStep, ctx: ToolContext, b: AgentBinding): Promise<string | undefined> {
+  const files: { path: string; bytes: Uint8Array }[] = [];
+  if (step.kind === 'patch') files.push({ path: '(patch)', bytes: new TextEncoder().encode(step.patch) });
+  if (step.kind === 'commit' && ctx.workspace !== undefined) {
+    const tree = await ctx.workspace.open(ctx.target.repo, ctx.target.ref);
+    if (tree.ok && tree.value !== undefined) {
+      for (const path of step.paths) {
+        const read = await tree.value.readFile(path, SCAN_MAX_BYTES);
+        if (read.ok && read.value.kind === 'file') files.push({ path, bytes: read.value.bytes });
+      }
+    }
+  }
+  if (files.length === 0) return undefined;
+  const found = scanBytesForSecrets(files, { allowCompressed: b.allowBinary });
+  if (found.compressed.length > 0) return compressedRefusal(found.compressed);
+  return found.findings.length > 0 ? secretsRefusal(found.findings) : undefined;
+}
+
+/** Previews, judges and holds `steps` (one, or a plan) for approval. */
+export async function propose(
+  tool: string,
+  steps: readonly WorkspaceStep[],
+  asChange: (fingerprint: string) => ProposalChange,
+  a: { reason: string; idempotency_key?: string | undefined },
+  ctx: ToolContext,
+): Promise<UpResult<Proposed>> {
+  const b = ctx.binding;
+  if (b.surface !== 'agent') return refuse(`${tool} is an agent tool: the operator writes working trees directly.`);
+  if (ctx.proposals === undefined) return refuse(`${tool} needs approval and this server keeps no proposals; nothing was proposed. Tell the operator.`);
+  const w = await writerOf(ctx);
+  if (!w.ok) return w;
+  let first: WritePreview | undefined;
+  const paths: string[] = [];
+  for (const [i, step] of steps.entries()) {
+    const judged = await judge(tool, step, w.value, b, ctx);
+    if (!judged.ok) return judged;
+    const at = steps.length > 1 ? `step ${i + 1} (${describeStep(step)}): ` : '';
+    if (judged.value.refused !== undefined) return refuse(`${at}${judged.value.refused}`);
+    first ??= judged.value.preview;
+    for (const p of judged.value.preview.paths) if (!paths.includes(p)) paths.push(p);
+  }
+  if (first === undefined) return refuse(`${tool} refused: nothing to do.`);
+  const made = await ctx.proposals.create({
+    perimeter: b.perimeterId,
+    repo: b.repo,
+    branch: b.branch,
+    base: first.base,
+    agent: ctx.author.name,
+    change: asChange(first.fingerprint),
+    facts: { paths, protected_paths: paths.filter(b.isProtected) },
+    agentReason: a.reason,
+    ...(a.idempotency_key === undefined ? {} : { idempotencyKey: a.idempotency_key }),
+  });
+  if (!made.ok) return refuse(made.message);
+  const p = made.value;
+  return { ok: true, value: { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary } };
+}
+
+/** The filter every propose_* tool shares. */
+export const proposeFilter = (r: Proposed): ToolOutcome<ProposeOut> => ('refused' in r ? { kind: 'refused', message: r.refused } : { kind: 'ok', value: r });
+
+/** The text every propose_* tool answers. */
+export const renderProposed = (o: ProposeOut): string => `proposal ${o.proposal_id} ${o.status} on ${field(o.branch)}: ${field(o.summary)}\n`;
+
+/** Not found: the one message for a branch without a working tree. */
+export const proposeNotFound = (): string => 'Not found: the bound branch is not checked out in a working tree.';
+
+/** What one propose_* tool declares; the rest (output, filter, exposure, render) is the same for all of them. */
+export interface ProposeSpec<A extends { reason: string; idempotency_key?: string | undefined }> {
+  readonly name: string;
+  readonly description: string;
+  readonly title: string;
+  readonly destructive: boolean;
+  readonly input: z.ZodType<A>;
+  /** Paths named in the arguments (judged by the policy before anything runs). */
+  readonly paths?: (a: A) => readonly string[];
+  /** The steps and the stored change of the arguments. */
+  readonly steps: (a: A) => readonly WorkspaceStep[];
+  readonly change: (a: A, fingerprint: string) => ProposalChange;
+}
+
+/** A propose_* tool: listed only where the bound branch is checked out; never writes, always waits for a person. */
+export function defineProposeTool<A extends { reason: string; idempotency_key?: string | undefined }>(s: ProposeSpec<A>): AnyTool {
+  return defineTool<A, Proposed, ProposeOut>({
+    name: s.name,
+    access: 'write',
+    agentSurface: true,
+    requires: 'worktree',
+    pathMode: 'all',
+    description: s.description,
+    annotations: { title: s.title, readOnlyHint: false, destructiveHint: s.destructive, idempotentHint: false, openWorldHint: false },
+    agentInput: s.input,
+    rootInput: s.input,
+    output: ProposeOut,
+    paths: (a) => (s.paths?.(a) ?? []).map((path) => ({ path, role: 'write' as const })),
+    rootTarget: () => ({ repo: '', ref: '' }),
+    run: (a, ctx) => propose(s.name, s.steps(a), (fp) => s.change(a, fp), a, ctx),
+    filter: proposeFilter,
+    notFound: proposeNotFound,
+    render: renderProposed,
+  });
+}
