@@ -1,5 +1,6 @@
 // Turns the JSON results into bench/REPORT.md: machine, method, figures, targets met or missed, and the chart.
 import type { Machine } from './machine.js';
+import { clusterSection } from './cluster.js';
 import { cyanheadsSection } from './cyanheads.js';
 import { readsVsGitSection } from './reads-vs-git.js';
 import { sessionsSection } from './sessions.js';
@@ -152,7 +153,7 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     ...(results.rerun && Object.keys(results.rerun).length
       ? [`Re-run afterwards with \`--only=… --merge\` (the other sections are from the run above): ${Object.entries(results.rerun).map(([k, v]) => `${k} (${String(v)})`).join('; ')}.`, '']
       : []),
-    '## Targets (issue 11)',
+    '## Targets (issues 11 and 15)',
     '',
     'Every figure below is computed from this run\'s results; "n/a" means the row was not measured in this run (the reason is in "now").',
     '',
@@ -197,6 +198,8 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     s.reads_vs_git ? readsVsGitSection(s.reads_vs_git) : '',
     '',
     s.cyanheads ? cyanheadsSection(s.cyanheads) : '',
+    '',
+    s.cluster ? clusterSection(s.cluster) : '',
     '',
     notes,
     '',

@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { boxPlotSvg } from './chart.js';
+import { benchCluster } from './cluster.js';
 import { benchContext } from './context.js';
 import { benchCore } from './core.js';
 import { benchLargeRepo } from './large-repo.js';
@@ -44,6 +45,8 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
   ['workspace', () => benchWorkspace(smoke)],
   ['reads_vs_git', () => benchReadsVsGit(smoke)],
   ['cyanheads', () => benchCyanheads(smoke)],
+  // Needs the PostgreSQL server binaries (Debian's postgresql package) and dist/.
+  ['cluster', () => benchCluster(smoke)],
 ];
 
 const machine = describeMachine();
