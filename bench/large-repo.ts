@@ -55,7 +55,7 @@ export async function benchLargeRepo(smoke: boolean): Promise<Record<string, unk
     const runs = smoke ? 1 : 3;
     const size = (r: any) => Buffer.byteLength((r.content ?? []).map((c: any) => c.text).join(''));
     // The whole result (text block + structuredContent): what the answer cap bounds, page by page (issue 11).
-    const whole = (r: any) => ({ answer_bytes: size(r), result_bytes: Buffer.byteLength(JSON.stringify(r)), paged: r.structuredContent?.truncated === true });
+    const whole = (r: any) => ({ answer_bytes: size(r), structured_bytes: Buffer.byteLength(JSON.stringify(r.structuredContent ?? null)), result_bytes: Buffer.byteLength(JSON.stringify(r)), paged: r.structuredContent?.truncated === true });
     const tree = await timed(runs, () => all.call('get_tree', { recursive: true }));
     progress(`large repo: get_tree ${tree.ms.median} ms`);
     const history = await timed(runs, () => deep.call('list_commits', { per_page: 30 }));

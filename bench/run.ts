@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { boxPlotSvg } from './chart.js';
+import { benchCluster } from './cluster.js';
 import { benchContext } from './context.js';
 import { benchCore } from './core.js';
 import { benchLargeRepo } from './large-repo.js';
@@ -44,6 +45,8 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
   ['workspace', () => benchWorkspace(smoke)],
   ['reads_vs_git', () => benchReadsVsGit(smoke)],
   ['cyanheads', () => benchCyanheads(smoke)],
+  // Needs the PostgreSQL server binaries (Debian's postgresql package) and dist/.
+  ['cluster', () => benchCluster(smoke)],
 ];
 
 const machine = describeMachine();
@@ -57,7 +60,7 @@ const commit = (() => {
   }
 })();
 const started = Date.now();
-const results: { machine: typeof machine; commit: string; mode: string; sections: Record<string, unknown>; failures: Record<string, string>; durations_s: Record<string, number>; rerun?: Record<string, string> } = {
+const results: { machine: typeof machine; commit: string; mode: string; sections: Record<string, unknown>; failures: Record<string, string>; durations_s: Record<string, number>; rerun?: Record<string, string>; load_end?: number[]; duration_s?: number } = {
   machine,
   commit,
   mode: smoke ? 'smoke' : 'full',
@@ -71,7 +74,8 @@ if (merge && existsSync(resultsFile)) {
   results.sections = previous.sections;
   results.failures = previous.failures;
   results.durations_s = previous.durations_s;
-  Object.assign(results, { machine: previous.machine, commit: previous.commit });
+  // The header stays the first run's (its start, loads and length); each re-run's time, commit and load are in `rerun`.
+  Object.assign(results, { machine: previous.machine, commit: previous.commit, load_end: previous.load_end, duration_s: previous.duration_s });
   results.rerun = { ...previous.rerun };
 }
 for (const [name, fn] of sections) {
@@ -93,14 +97,20 @@ for (const [name, fn] of sections) {
 
 await mkdir(outDir, { recursive: true });
 const overhead = results.sections.overhead as { series: Series[] } | undefined;
-if (overhead) {
+// Drawn only when overhead ran in this invocation: a merge of other sections leaves the chart of its own run.
+if (overhead && (!only || only.has('overhead'))) {
   const series = overhead.series.map((s) => ({ group: s.tool, label: s.mode, summary: s.summary }));
-  await writeFile(join(outDir, 'latency.svg'), boxPlotSvg(`Tool call latency by mode (${machine.cores} cores, load ${machine.loadavg_start[0]})`, series));
+  await writeFile(join(outDir, 'latency.svg'), boxPlotSvg(`Tool call latency by mode (${results.machine.cores} cores, load ${results.machine.loadavg_start[0]})`, series));
 }
 const findings = join(here, 'findings.md');
 const notes = existsSync(findings) ? await readFile(findings, 'utf8') : '';
 const loadEnd = loadavg().map((x) => Math.round(x * 100) / 100);
-await writeFile(join(outDir, 'REPORT.md'), renderReport(machine, results, results.mode, loadEnd, (Date.now() - started) / 1000, notes));
+if (!merge) {
+  results.load_end = loadEnd;
+  results.duration_s = Math.round((Date.now() - started) / 1000);
+}
+const runSeconds = results.duration_s ?? Object.values(results.durations_s).reduce((a, b) => a + b, 0);
+await writeFile(join(outDir, 'REPORT.md'), renderReport(results.machine, results, results.mode, results.load_end ?? [], runSeconds, notes));
 await writeFile(resultsFile, JSON.stringify(results, null, 2) + '\n');
 process.stdout.write(JSON.stringify(results, null, 2) + '\n');
 progress(`done in ${Math.round((Date.now() - started) / 1000)} s; report: ${join(outDir, 'REPORT.md')}`);

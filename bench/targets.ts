@@ -7,7 +7,8 @@ export interface TargetRow {
   readonly measure: string;
   readonly now: string;
   readonly target: string;
-  readonly met: boolean | null;
+  /** `null`: not measured in this run; `'reported'`: measured, and the issue sets no target. */
+  readonly met: boolean | null | 'reported';
 }
 
 const MiB = 2 ** 20;
@@ -75,7 +76,8 @@ export function targetRows(s: R): TargetRow[] {
     const biggest = Math.max(...sizes.map(([, x]) => x.result_bytes ?? x.answer_bytes));
     rows.push({
       measure: `largest single answer (${l.repository.files.toLocaleString('en')}-file tree, ${l.repository.big_commit_files}-file commit)`,
-      now: sizes.map(([k, x]) => `${k} ${x.result_bytes ?? x.answer_bytes} B${x.paged ? ' (paged)' : ''}${x.error ? ' (error)' : ''}`).join(', '),
+      // The whole result is judged (what goes on the wire); SPEC's cap bounds text and structuredContent each, shown too.
+      now: sizes.map(([k, x]) => `${k} ${x.result_bytes ?? x.answer_bytes} B${x.structured_bytes !== undefined ? ` (text ${x.answer_bytes} B, structuredContent ${x.structured_bytes} B)` : ''}${x.paged ? ' (paged)' : ''}${x.error ? ' (error)' : ''}`).join(', '),
       target: '≤ 1 MiB by default, paged',
       met: biggest <= MiB,
     });
@@ -94,11 +96,17 @@ export function targetRows(s: R): TargetRow[] {
   const u = s.upstream_cost?.table as R[] | undefined;
   const cold = u?.find((t) => t.scenario === 'list_commits, 1 prefix, 30');
   rows.push(cold ? { measure: 'cold GitHub list_commits 30, single prefix, no private file under it', now: `${cold.cache_on_cold} requests`, target: '≤ 3 requests', met: cold.cache_on_cold <= 3 } : none('cold GitHub list_commits 30', '≤ 3 requests', 'section upstream_cost did not run'));
+  const cl = s.cluster as R | undefined;
+  rows.push(
+    cl
+      ? { measure: `same read mix, ${cl.clients} clients: ${cl.instances} instances on one PostgreSQL ÷ 1 instance (file store), issue 15`, now: `throughput ${cl.throughput_ratio} (${cl.cluster_postgres.per_s} vs ${cl.single_file_store.per_s} calls/s); p99 ${cl.p99_ratio} (${cl.cluster_postgres.p99_ms} vs ${cl.single_file_store.p99_ms} ms)`, target: 'reported (no target)', met: 'reported' }
+      : none('same read mix: 3 instances on one PostgreSQL ÷ 1 instance (issue 15)', 'reported (no target)', 'section cluster did not run'),
+  );
   return rows;
 }
 
 /** The markdown table. */
 export function targetsTable(s: R): string {
-  const met = (m: boolean | null) => (m === true ? 'met' : m === false ? '**missed**' : 'n/a');
+  const met = (m: TargetRow['met']) => (m === true ? 'met' : m === false ? '**missed**' : m === 'reported' ? 'reported' : 'n/a');
   return ['| measure | now | target | met? |', '| --- | --- | --- | --- |', ...targetRows(s).map((r) => `| ${r.measure} | ${r.now} | ${r.target} | ${met(r.met)} |`)].join('\n');
 }

@@ -13,20 +13,23 @@ import { progress, ratio, round, summarize } from './stats.js';
 
 const PERIMETERS = 10;
 type Op = 'get_file' | 'get_tree' | 'list_commits' | 'get_commit';
-const MIX: readonly [Op, number][] = [
+/** The read mix (weights), shared with the cluster section. */
+export const MIX: readonly [Op, number][] = [
   ['get_file', 40],
   ['get_tree', 20],
   ['list_commits', 20],
   ['get_commit', 20],
 ];
 
-interface Tally {
+/** What one side's clients measured. */
+export interface Tally {
   latencies: number[];
   errors: number;
   samples: string[];
 }
 
-function lcg(seed: number): () => number {
+/** A seeded generator, so every side replays the same sequence of calls. */
+export function lcg(seed: number): () => number {
   let s = seed >>> 0;
   return () => {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
@@ -35,7 +38,7 @@ function lcg(seed: number): () => number {
 }
 
 /** One client's loop until the deadline: a weighted pick from the mix, the same sequence for both servers. */
-async function loop(agent: AgentClient, files: readonly string[], shas: readonly string[], rnd: () => number, deadline: number, t: Tally): Promise<void> {
+export async function loop(agent: Pick<AgentClient, 'call'>, files: readonly string[], shas: readonly string[], rnd: () => number, deadline: number, t: Tally): Promise<void> {
   const total = MIX.reduce((n, [, w]) => n + w, 0);
   while (performance.now() < deadline) {
     let pick = rnd() * total;
