@@ -51,6 +51,15 @@ export function answerCap(b: { readonly surface: 'agent'; readonly limits: Limit
 }
 
 /**
+ * What a tool may put in one half of a result. The text block and the structuredContent carry the same information side
+ * by side, so each gets half of the answer cap and the whole result (both halves) stays within `max_answer_bytes`.
+ */
+export function contentCap(b: { readonly surface: 'agent'; readonly limits: Limits } | { readonly surface: 'root' }): number {
+  const cap = answerCap(b);
+  return Number.isFinite(cap) ? Math.floor(cap / 2) : cap;
+}
+
+/**
  * Which writes wait for a person. `push_files: "required"` turns an allowed push into a pending proposal;
  * `workspace` (working-tree proposals) can only be "required".
  */

@@ -15,7 +15,7 @@ export interface Framed {
   readonly text: string;
   /** Bytes of the text block the model reads. */
   readonly textBytes: number;
-  /** The larger of the text block and the structuredContent JSON: what the answer cap bounds. */
+  /** The text block and the structuredContent JSON together: what the answer cap bounds. */
   readonly answerBytes: number;
 }
 
@@ -26,14 +26,15 @@ const utf8 = (s: string, cap: number): number =>
 /**
  * The text block the model reads for an answer (the tool's compact `render`), and its sizes: the one place a tool's
  * output becomes text. Built once per call, by invoke, so the answer cap and the audit measure the bytes actually
- * sent. The cap bounds both halves of a result: the text and the structuredContent JSON that rides beside it.
+ * sent. The cap bounds the whole result: the text and the structuredContent JSON that rides beside it, together.
  */
 export function frame(tool: AnyTool, value: Record<string, unknown>, cap: number, exact: boolean): Framed {
   const text = tool.render(value);
   const textBytes = exact ? Buffer.byteLength(text) : utf8(text, cap);
   // An uncapped surface (the operator's) skips the JSON walk: nothing would be refused.
   const jsonBytes = Number.isFinite(cap) ? utf8(JSON.stringify(value), cap) : 0;
-  return { text, textBytes, answerBytes: Math.max(textBytes, jsonBytes) };
+  // The whole result counts: both halves travel in one message (tools page each half within half the cap).
+  return { text, textBytes, answerBytes: Number.isFinite(cap) ? textBytes + jsonBytes : textBytes };
 }
 
 /** The MCP tool result for an outcome: the one place outcomes become `isError` results. */

@@ -46,7 +46,7 @@ const side = (s: ConflictStage): RawSide | undefined =>
 const sideOut = (v: SideView): z.infer<typeof Side> => ({ ...v });
 
 function limit(a: Args, ctx: ToolContext): number {
-  return Math.max(1, Math.min(a.max_bytes_per_side ?? SIDE_BYTES, Math.floor(answerCap(ctx.binding) / 4)));
+  return Math.max(1, Math.min(a.max_bytes_per_side ?? SIDE_BYTES, Math.floor(answerCap(ctx.binding) / 8)));
 }
 
 function sideText(name: string, s: z.infer<typeof Side>): string {

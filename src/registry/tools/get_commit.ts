@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import {
-  answerCap,
+  contentCap,
   blindBadLinks,
   crossingSides,
   filterCommit,
@@ -176,11 +176,11 @@ export const getCommit = defineTool<Args, Fetched, Output>({
     return got.ok ? withWholeFiles(got.value, ctx) : got;
   },
   filter: ({ commit: c, whole, badLinks }, a, ctx) => {
-    if (ctx.binding.surface === 'root') return paged({ ...view(c, false), stats: statsOf(c.files), omitted_count: 0 }, c.files, a, answerCap(ctx.binding));
+    if (ctx.binding.surface === 'root') return paged({ ...view(c, false), stats: statsOf(c.files), omitted_count: 0 }, c.files, a, contentCap(ctx.binding));
     const cut = filterCommit(c, ctx.scope, whole);
     if (cut.kind === 'invisible') return { kind: 'not_found' };
     const files = blindBadLinks(cut.commit.files, badLinks);
-    return paged({ ...view(cut.commit, true), stats: statsOf(files), omitted_count: cut.omitted_count }, files, a, answerCap(ctx.binding));
+    return paged({ ...view(cut.commit, true), stats: statsOf(files), omitted_count: cut.omitted_count }, files, a, contentCap(ctx.binding));
   },
   render,
   notFound: (a) => `Not found: no commit ${a.sha} on this branch. Use list_commits to find commit SHAs.`,

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { answerCap, lineWindow, serveRead, wantsWindow, type LineWindowRequest, type ServedRead } from '../../core/index.js';
+import { answerCap, contentCap, lineWindow, serveRead, wantsWindow, type LineWindowRequest, type ServedRead } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
@@ -56,7 +56,7 @@ export function fileView(f: Extract<FileRead, { ok: true }>, s: Extract<ServedRe
 
 /** The refusal for a readable file bigger than the perimeter's answer cap (its size is visible anyway: get_tree lists it). */
 export const fileOverCap = (path: string, size: number, cap: number): string =>
-  `"${path}" is ${size} bytes, over this perimeter's ${cap}-byte answer cap; it is not served whole. Read it in line windows (start_line/end_line), or ask the operator to raise max_answer_bytes.`;
+  `"${path}" is ${size} bytes, over this perimeter's ${cap}-byte answer cap once sent as both text and structured content; it is not served whole. Read it in line windows (start_line/end_line), or ask the operator to raise max_answer_bytes.`;
 
 /**
  * Largest file a line window is cut from: a window of a file over the answer cap is served when the window fits, so
@@ -116,16 +116,16 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   paths: (a) => [{ path: a.path, role: 'file' }],
   rootTarget: rootTargetOf,
   run: (a, ctx) => {
-    const cap = readCap(answerCap(ctx.binding), a);
+    const cap = readCap(contentCap(ctx.binding), a);
     if (a.source === 'worktree') return worktreeReads(ctx, [a.path], Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path], Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
   filter: (reads, a, ctx) => {
     const f = reads[0];
     if (!f || !ctx.scope.canRead(a.path) || f.path !== a.path) return { kind: 'not_found' };
-    const cap = answerCap(ctx.binding);
+    const cap = contentCap(ctx.binding);
     if (!f.ok) {
-      if (f.error.code === 'too_large' && f.size !== undefined) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
+      if (f.error.code === 'too_large' && f.size !== undefined) return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
       return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
     }
     const served = serveOn(f, ctx);
@@ -135,7 +135,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
         const w = windowView(fileView(f, served), a);
         if (!w.ok) return { kind: 'refused', message: w.message };
         // The cap applies to what is served: a window of a long file fits where the whole file would not.
-        if (Buffer.byteLength(w.value.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, cap) };
+        if (Buffer.byteLength(w.value.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
         return { kind: 'ok', value: w.value };
       }
       case 'refused':

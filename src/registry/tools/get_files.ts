@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { answerCap } from '../../core/index.js';
+import { answerCap, contentCap } from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
@@ -67,7 +67,7 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     const wanted = [...new Set(a.paths.filter((p) => !ctx.hidden.has(p)))];
     if (wanted.length === 0) return Promise.resolve({ ok: true, value: [] });
     // A file over the answer cap can never be served, so the upstream need not download it (GitHub knows sizes first).
-    const cap = answerCap(ctx.binding);
+    const cap = contentCap(ctx.binding);
     if (a.source === 'worktree') return worktreeReads(ctx, wanted, Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, wanted, Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
@@ -75,7 +75,7 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     const byPath = new Map(reads.map((r) => [r.path, r]));
     const files: Output['files'] = [];
     // Content bytes served so far: only readable files ever count, so the cut never depends on hidden ones.
-    const cap = answerCap(ctx.binding);
+    const cap = contentCap(ctx.binding);
     let used = 0;
     // Repeats are answered once: a list of the same large path must not multiply the answer.
     for (const path of new Set(a.paths)) {
@@ -97,11 +97,11 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
           const view = w.value;
           const bytes = Buffer.byteLength(view.content);
           if (bytes > cap) {
-            files.push({ ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' });
+            files.push({ ok: false, path, error: fileOverCap(path, r.size, answerCap(ctx.binding)), over_cap: 'file' });
             continue;
           }
           if (used + bytes > cap) {
-            files.push(leftOut(path, cap));
+            files.push(leftOut(path, answerCap(ctx.binding)));
             continue;
           }
           used += bytes;
@@ -111,7 +111,7 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
       }
       // Refused unread by the upstream for size: alone over the cap, or no room left after the files before it.
       if (r && !r.ok && r.error.code === 'too_large' && r.size !== undefined && ctx.scope.canRead(path)) {
-        files.push(r.size > cap ? { ok: false, path, error: fileOverCap(path, r.size, cap), over_cap: 'file' } : leftOut(path, cap));
+        files.push(r.size > cap ? { ok: false, path, error: fileOverCap(path, r.size, answerCap(ctx.binding)), over_cap: 'file' } : leftOut(path, answerCap(ctx.binding)));
         continue;
       }
       // Only visible paths reach the upstream, so a real failure here can be told as it is.

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { agentEntry, answerCap, filterTree, isWithin, jsonStringBytes, linkServable, linkTargetOf, pageOf, type TreeEntry } from '../../core/index.js';
+import { agentEntry, contentCap, filterTree, isWithin, jsonStringBytes, linkServable, linkTargetOf, pageOf, type TreeEntry } from '../../core/index.js';
 import type { TreeListing, UpResult } from '../../upstream/types.js';
 import { field, moreLine } from '../render.js';
 import { Page, Path, rootTargetOf, withTarget } from '../schemas.js';
@@ -132,7 +132,7 @@ export const getTree = defineTool<Args, Listed, Output>({
     // An existing directory with nothing visible below it reads as missing; the root always exists.
     if (entries.length === 0 && base !== '') return { kind: 'not_found' };
     // Pages are cut on the visible entries only, so no boundary can depend on a hidden one.
-    const cap = answerCap(ctx.binding);
+    const cap = contentCap(ctx.binding);
     const finite = Number.isFinite(cap);
     const sizes = entries.map((e) => (finite ? entryBytes(e) + 1 : 0));
     const page = pageOf(sizes, cap - ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(base)), a.page ?? 1);
