@@ -131,6 +131,9 @@ export const WsBranch = z
   .refine((b) => !b.startsWith('-'), 'A branch never starts with "-".')
   .describe('Branch whose working tree to read (it must be checked out).');
 
+/** The operator surface's extra arguments on every workspace tool: which repository, and which checked-out branch. */
+export const wsRootFields = { repo: z.string().min(1).max(4096), ref: WsBranch };
+
 /** git's blob id (SHA-1 repositories) of bytes read from disk, so a working-tree read names its content as git would. */
 async function blobId(bytes: Uint8Array): Promise<string> {
   const header = new TextEncoder().encode(`blob ${bytes.length}\0`);

@@ -4,7 +4,7 @@ import type { MergePreflight } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool } from '../tool.js';
-import { onTree, readOnly, up, WsBranch } from '../workspace.js';
+import { onTree, readOnly, up, WsBranch, wsRootFields } from '../workspace.js';
 
 const shape = { with: WsBranch.describe('Branch to merge into the bound branch (one this connection may name).') };
 type Args = { with: string };
@@ -31,7 +31,7 @@ export const conflictPreflight = defineTool<Args, MergePreflight, Output>({
   description: 'Would merging branch `with` into the bound branch conflict? Touches nothing.',
   annotations: readOnly('Merge conflict preflight'),
   agentInput: z.strictObject(shape),
-  rootInput: z.strictObject({ ...shape, repo: z.string().min(1).max(4096), ref: WsBranch }),
+  rootInput: z.strictObject({ ...shape, ...wsRootFields }),
   output: Output,
   paths: () => [],
   rootTarget: rootTargetOf,

@@ -4,7 +4,7 @@ import type { ConflictSides, ConflictStage, Operation } from '../../workspace/ty
 import { Path, rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
-import { onTree, readOnly, up, WsBranch } from '../workspace.js';
+import { onTree, readOnly, up, wsRootFields } from '../workspace.js';
 
 /** Bytes per side by default and at most (each side is also bounded by a quarter of the answer cap). */
 export const SIDE_BYTES = 16 * 1024;
@@ -69,7 +69,7 @@ export const conflictRead = defineTool<Args, Raw, Output>({
   description: 'During a merge or rebase: base, ours, theirs and the file on disk of one conflicted file, with marker lines.',
   annotations: readOnly('Read a conflicted file'),
   agentInput: z.strictObject(shape),
-  rootInput: z.strictObject({ ...shape, repo: z.string().min(1).max(4096), ref: WsBranch }),
+  rootInput: z.strictObject({ ...shape, ...wsRootFields }),
   output: Output,
   paths: (a) => [{ path: a.path, role: 'file' }],
   rootTarget: rootTargetOf,

@@ -5,7 +5,7 @@ import type { IntegrityEntry, WorkTree } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
-import { notCheckedOut, onTree, readOnly, up, WsBranch } from '../workspace.js';
+import { notCheckedOut, onTree, readOnly, up, wsRootFields } from '../workspace.js';
 
 const LINK = '120000';
 
@@ -71,7 +71,7 @@ export const integrityCheck = defineTool<object, Raw, Output>({
   description: 'Files whose content on disk differs from the bound head, with both blob ids.',
   annotations: readOnly('Working-tree integrity'),
   agentInput: z.strictObject({}),
-  rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),
+  rootInput: z.strictObject(wsRootFields),
   output: Output,
   paths: () => [],
   rootTarget: rootTargetOf,

@@ -6,7 +6,7 @@ import { visibleHistory } from '../history.js';
 import { Path, rootTargetOf } from '../schemas.js';
 import { field, subjectOf } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
-import { onTree, readOnly, up, WsBranch } from '../workspace.js';
+import { onTree, readOnly, up, wsRootFields } from '../workspace.js';
 import { rawEntries } from './workspace_status.js';
 
 /** Entries, commits and churn window of one summary. */
@@ -70,7 +70,7 @@ export const scopeSummary = defineTool<Args, Raw, Output>({
   description: 'A subtree at a glance: working-tree changes, recent commits, churn, CODEOWNERS owners.',
   annotations: readOnly('Summarise a subtree'),
   agentInput: z.strictObject(shape),
-  rootInput: z.strictObject({ ...shape, repo: z.string().min(1).max(4096), ref: WsBranch }),
+  rootInput: z.strictObject({ ...shape, ...wsRootFields }),
   output: Output,
   paths: (a) => [{ path: a.path ?? '', role: 'dir' }],
   rootTarget: rootTargetOf,

@@ -4,7 +4,7 @@ import type { SubmoduleInfo } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool } from '../tool.js';
-import { notCheckedOut, onTree, readOnly, up, WsBranch } from '../workspace.js';
+import { notCheckedOut, onTree, readOnly, up, wsRootFields } from '../workspace.js';
 
 const Output = z.object({
   submodules: z.array(
@@ -32,7 +32,7 @@ export const submoduleStatus = defineTool<object, readonly SubmoduleInfo[], Outp
   description: 'Submodules: recorded vs checked-out commit.',
   annotations: readOnly('Submodule status'),
   agentInput: z.strictObject({}),
-  rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),
+  rootInput: z.strictObject(wsRootFields),
   output: Output,
   paths: () => [],
   rootTarget: rootTargetOf,

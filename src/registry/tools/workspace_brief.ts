@@ -6,7 +6,7 @@ import { visibleHistory } from '../history.js';
 import { rootTargetOf } from '../schemas.js';
 import { field, subjectOf } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
-import { notCheckedOut, onTree, readOnly, up, WsBranch } from '../workspace.js';
+import { notCheckedOut, onTree, readOnly, up, wsRootFields } from '../workspace.js';
 import { rawEntries } from './workspace_status.js';
 
 /** Recent commits in a brief (FluxGit's default). */
@@ -88,7 +88,7 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
   description: 'Orientation in one call: branch, upstream ahead/behind, operation in progress, working-tree counts, recent commits, hints.',
   annotations: readOnly('Workspace brief'),
   agentInput: z.strictObject({}),
-  rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),
+  rootInput: z.strictObject(wsRootFields),
   output: Output,
   paths: () => [],
   rootTarget: rootTargetOf,

@@ -5,7 +5,7 @@ import type { DiffRequest, WorkTree } from '../../workspace/types.js';
 import { Path, rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
-import { gitPrefixes, notCheckedOut, onTree, rawDiff, readOnly, up, WsBranch } from '../workspace.js';
+import { gitPrefixes, notCheckedOut, onTree, rawDiff, readOnly, up, wsRootFields } from '../workspace.js';
 
 /** Patch text one page carries at most (whole files: a single larger file still comes alone). */
 export const DIFF_PAGE_BYTES = 256 * 1024;
@@ -109,7 +109,7 @@ export const workspaceDiff = defineTool<Args, Raw, Output>({
   description: 'Per-file patches of the working tree vs the index (default), or the index (`staged`) vs HEAD, or vs a commit. Paged: pass `next_offset` as `offset`.',
   annotations: readOnly('Working-tree diff'),
   agentInput: z.strictObject(shape),
-  rootInput: z.strictObject({ ...shape, repo: z.string().min(1).max(4096), ref: WsBranch }),
+  rootInput: z.strictObject({ ...shape, ...wsRootFields }),
   output: Output,
   paths: (a) => (a.path === undefined ? [] : [{ path: a.path, role: 'dir' }]),
   rootTarget: rootTargetOf,

@@ -4,7 +4,7 @@ import type { StatusListing } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool } from '../tool.js';
-import { notCheckedOut, onTree, rawStatus, readOnly, up, WsBranch } from '../workspace.js';
+import { notCheckedOut, onTree, rawStatus, readOnly, up, wsRootFields } from '../workspace.js';
 
 const Change = z.object({ path: z.string(), change: z.string(), previous_path: z.string().optional() });
 
@@ -57,7 +57,7 @@ export const workspaceStatus = defineTool<object, StatusListing, Output>({
   description: 'Staged, unstaged, untracked and conflicted files of the working tree.',
   annotations: readOnly('Working-tree status'),
   agentInput: z.strictObject({}),
-  rootInput: z.strictObject({ repo: z.string().min(1).max(4096), ref: WsBranch }),
+  rootInput: z.strictObject(wsRootFields),
   output: StatusOut,
   paths: () => [],
   rootTarget: rootTargetOf,
