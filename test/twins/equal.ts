@@ -36,9 +36,9 @@ export class IdMap {
   }
 }
 
-/** The whole answer as one canonical string (the structured part with sorted keys), ids mapped. */
+/** The whole answer as one string, key order included (it is a channel too), ids mapped. */
 export function canonical(a: Answer, ids: IdMap): string {
-  return ids.map(JSON.stringify({ isError: a.isError, text: a.text, structured: sortKeys(a.structured ?? null) }));
+  return ids.map(JSON.stringify({ isError: a.isError, text: a.text, structured: a.structured ?? null }));
 }
 
 /** Undefined when the two answers are byte-identical after mapping; otherwise a short description of the first difference. */
@@ -50,12 +50,4 @@ export function diffAnswers(a: Answer, b: Answer, idsA: IdMap, idsB: IdMap): str
   while (i < ca.length && ca[i] === cb[i]) i++;
   const from = Math.max(0, i - 80);
   return `answers differ at byte ${i}:\n  A: …${ca.slice(from, i + 120)}\n  B: …${cb.slice(from, i + 120)}`;
-}
-
-function sortKeys(v: unknown): unknown {
-  if (Array.isArray(v)) return v.map(sortKeys);
-  if (v !== null && typeof v === 'object') {
-    return Object.fromEntries(Object.keys(v as object).sort().map((k) => [k, sortKeys((v as Record<string, unknown>)[k])]));
-  }
-  return v;
 }
