@@ -41,22 +41,65 @@ export function printTools(out: Out, json: boolean | undefined): void {
   print(out, json, { tools: rows }, () => table(['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'], rows.map((r) => [r.name, r.surface, r.access, r.description])));
 }
 
+// The human views carry the whole policy (issue 25): an operator must see at a glance whether a perimeter writes
+// without approval, what it hides beyond the built-in zones, what it may write anyway, and how many keys open it.
+const originOf = (p: PerimeterView): string => p.origin ?? 'runtime';
+const approvalOf = (p: PerimeterView): string => p.approval?.push_files ?? 'none';
+const limitsOf = (p: PerimeterView): string =>
+  Object.entries(p.limits ?? {})
+    .map(([k, v]) => `${k}=${String(v)}`)
+    .join(', ');
+const yesNo = (b: boolean | undefined) => (b ? 'yes' : 'no');
+
+/** The policy beyond read/write in one cell: only what differs from the defaults, `-` when nothing does. */
+const extrasOf = (p: PerimeterView): string =>
+  [
+    p.private?.length ? `private=${p.private.join(',')}` : '',
+    p.allow_protected?.length ? `allow_protected=${p.allow_protected.join(',')}` : '',
+    p.allow_secrets ? 'allow_secrets' : '',
+    p.allow_binary ? 'allow_binary' : '',
+    p.limits && Object.keys(p.limits).length ? `limits: ${limitsOf(p)}` : '',
+  ]
+    .filter(Boolean)
+    .join('; ') || '-';
+
 const perimeterRows = (ps: PerimeterView[]) =>
   table(
-    ['ID', 'REPO', 'READ', 'WRITE', 'BRANCHES', 'TOOLS'],
-    ps.map((p) => [p.id, p.repo, p.read.join(',') || '-', p.write.join(',') || '-', p.branches.join(','), p.tools?.join(',') ?? '(agent catalogue)']),
+    ['ID', 'ORIGIN', 'REPO', 'READ', 'WRITE', 'APPROVAL', 'KEYS', 'BRANCHES', 'TOOLS', 'ALSO'],
+    ps.map((p) => [
+      p.id,
+      originOf(p),
+      p.repo,
+      p.read.join(',') || '-',
+      p.write.join(',') || '-',
+      p.write.length ? approvalOf(p) : '-',
+      String((p.keys ?? []).length),
+      p.branches.join(','),
+      p.tools?.join(',') ?? '(agent catalogue)',
+      extrasOf(p),
+    ]),
   );
 
 function showPerimeter(p: PerimeterView): string {
+  const keys = (p.keys ?? []).length;
+  const approval = approvalOf(p);
   return [
-    `id:             ${p.id}`,
-    `repo:           ${p.repo}`,
-    `read:           ${p.read.join(', ') || '(nothing)'}`,
-    `write:          ${p.write.join(', ') || '(nothing)'}`,
-    `tools:          ${p.tools?.join(', ') ?? '(agent catalogue)'}`,
-    `default branch: ${p.default_branch}`,
-    `branches:       ${p.branches.join(', ')}`,
-    ...p.urls.map((u, i) => `${i === 0 ? 'agent URLs:     ' : '                '}${u}`),
+    `id:              ${p.id}`,
+    `origin:          ${originOf(p) === 'config' ? 'config (re-applied at every start; removed when the config drops it)' : 'runtime (kept until deleted)'}`,
+    `repo:            ${p.repo}`,
+    `read:            ${p.read.join(', ') || '(nothing)'}`,
+    `write:           ${p.write.join(', ') || '(nothing)'}`,
+    `approval:        push_files ${approval}${p.write.length ? (approval === 'required' ? ' (pushes wait for a person)' : ' (pushes land at once, unreviewed)') : ''}`,
+    `tools:           ${p.tools?.join(', ') ?? '(agent catalogue)'}`,
+    `default branch:  ${p.default_branch}`,
+    `branches:        ${p.branches.join(', ')}`,
+    `private:         ${p.private?.join(', ') || '(built-in privacy zones only)'}`,
+    `allow_protected: ${p.allow_protected?.join(', ') || '(none)'}`,
+    `allow_secrets:   ${yesNo(p.allow_secrets)}`,
+    `allow_binary:    ${yesNo(p.allow_binary)}`,
+    `limits:          ${limitsOf(p) || '(server defaults)'}`,
+    `keys:            ${keys}${keys ? ` (git-blinder perimeter key list ${p.id})` : ' (none issued)'}`,
+    ...p.urls.map((u, i) => `${i === 0 ? 'agent URLs:      ' : '                 '}${u}`),
   ].join('\n');
 }
 
@@ -70,11 +113,26 @@ function storeLines(st: StoreView | undefined): string[] {
   return ['', `store: ${st.kind}, ${health}`, table(['INSTANCE', 'VERSION', 'LAST HEARTBEAT'], st.instances.map((i) => [i.id, i.version, i.lastSeen]))];
 }
 
+/** Per perimeter, the tools an agent's tools/list gives on each allowlisted branch (branches with the same list share a row). */
+function toolLines(ps: { id: string; tools?: Record<string, string[]> }[]): string[] {
+  const rows: string[][] = [];
+  for (const p of ps) {
+    const byList = new Map<string, string[]>();
+    for (const [branch, tools] of Object.entries(p.tools ?? {})) {
+      const k = tools.join(', ');
+      byList.set(k, [...(byList.get(k) ?? []), branch]);
+    }
+    for (const [tools, branches] of byList) rows.push([p.id, branches.join(', '), tools || '(none)']);
+  }
+  // Servers before issue 25 report no tools: nothing to show.
+  return rows.length ? ['', table(['PERIMETER', 'BRANCHES', 'TOOLS (as tools/list gives them)'], rows)] : [];
+}
+
 export const operator = {
   async status(c: ApiClient, out: Out, json?: boolean) {
     const s = await c.call<Record<string, unknown>>('GET', '/health');
     print(out, json, s, () => {
-      const ps = (s.perimeters as { id: string; repo: string; sessions: number }[]) ?? [];
+      const ps = (s.perimeters as { id: string; repo: string; sessions: number; tools?: Record<string, string[]> }[]) ?? [];
       const ups = (s.upstreams as { kind: string; ok: boolean; detail: string; rateLimit?: { remaining: number; limit: number; resetAt: string } }[]) ?? [];
       const ss = s.sessions as { open: number; active?: number; idle?: number };
       const a = s.audit as { status: string; file: string; entries: number; failures: number; last_error?: string; signed: boolean; clear_paths: boolean } | undefined;
@@ -91,6 +149,7 @@ export const operator = {
           : 'audit: off',
         '',
         table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),
+        ...toolLines(ps),
         ...storeLines(s.store as StoreView | undefined),
       ].join('\n');
     });

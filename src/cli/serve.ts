@@ -9,6 +9,7 @@ import { agentUrls } from '../http/api.js';
 import { issueKey } from '../http/keys.js';
 import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
 import type { CursorSeal } from '../registry/index.js';
+import type { Perimeter } from '../core/index.js';
 import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
@@ -82,6 +83,16 @@ async function checkSigningKey(file: string): Promise<void> {
     why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
   }
   if (why) throw new CliError(`--audit-key: ${file} cannot be used (${why}); give an Ed25519 private key (PKCS#8 PEM) or drop --audit-key.`, 2);
+}
+
+/** What `serve` says on stderr about a config perimeter it removed because the config no longer declares it. */
+function removedNote(p: Perimeter, config: string): string {
+  const keys = (p.keys ?? []).length;
+  return (
+    `note: perimeter ${p.id} (${p.repo}) is no longer in ${config}; removed it` +
+    (keys ? ` and its ${keys} agent key(s) (agents holding them get 404)` : '') +
+    '. Perimeters created with "perimeter create" are kept.'
+  );
 }
 
 /** Binds the port; errors (in use, no such address) become a CliError and leave nothing listening. */
@@ -182,7 +193,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   const localSpec = here ? { id: DEFAULT_PERIMETER, repo: here, read: ['**'], write: [], tools: READ_TOOLS } : undefined;
   // Dry run of every boot change: a config error stops the start before the port is bound or the store touched.
   for (const spec of configured) {
-    const made = await service.create(spec, { replace: true, dryRun: true });
+    const made = await service.create(spec, { replace: true, dryRun: true, origin: 'config' });
     if (!made.ok) throw new CliError(`Invalid config: perimeters.${spec.id}.${made.message}`);
   }
   if (localSpec) {
@@ -273,8 +284,15 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
 
   // The port is ours: now write.
   for (const spec of configured) {
-    const made = await service.create(spec, { replace: true });
+    const made = await service.create(spec, { replace: true, origin: 'config' });
     if (!made.ok) throw new CliError(`Invalid config: perimeters.${spec.id}.${made.message}`);
+  }
+  // The config is the whole truth about the perimeters it made: one it no longer declares is removed with its keys
+  // (a start without --config leaves them, as it leaves every stored perimeter). Runtime perimeters are kept.
+  if (o.config) {
+    const pruned = await service.pruneConfig(configured.map((p) => p.id));
+    if (!pruned.ok) throw new CliError(pruned.message);
+    for (const p of pruned.value) o.warn(removedNote(p, o.config));
   }
   if (localSpec) {
     const before = store.get(DEFAULT_PERIMETER);

@@ -103,6 +103,14 @@ export const PerimeterSpec = z.strictObject({
 });
 export type PerimeterSpec = z.infer<typeof PerimeterSpec>;
 
+/**
+ * Where a stored perimeter came from: `config` (declared in the `--config` file; removed at a start whose config no
+ * longer declares it) or `runtime` (created through `/api`; kept until deleted). Absent on perimeters stored before
+ * the origin was recorded: they are kept, as runtime ones are.
+ */
+export const PerimeterOrigin = z.enum(['config', 'runtime']);
+export type PerimeterOrigin = z.infer<typeof PerimeterOrigin>;
+
 /** A stored perimeter: the spec plus the resolved default branch and the branch allowlist. */
 export const Perimeter = z.strictObject({
   id: PerimeterId,
@@ -114,6 +122,7 @@ export const Perimeter = z.strictObject({
   branches: z.array(Branch).min(1),
   ...Hardening,
   keys: z.array(AgentKey).optional(),
+  origin: PerimeterOrigin.optional(),
 });
 export type Perimeter = z.infer<typeof Perimeter>;
 

@@ -1,9 +1,9 @@
 import express, { type Express, type Request, type Response } from 'express';
-import { isExposed, type Binding, type ServerPolicy } from '../core/index.js';
+import { isExposed, type Binding, type Perimeter, type ServerPolicy } from '../core/index.js';
 import { bearerOf, sameSecret } from './auth.js';
 import { matchingKeyId } from './keys.js';
-import { AGENT_CATALOGUE, ALL_TOOLS } from '../registry/index.js';
-import type { InvokeDeps } from '../mcp/index.js';
+import { ALL_TOOLS } from '../registry/index.js';
+import { withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
 import type { InstanceInfo, PerimeterStore, StoreHealth } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
@@ -95,10 +95,25 @@ export function createApp(deps: AppDeps): App {
   };
   const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, ownerLive, ...(deps.sessionLimits ? { limits: deps.sessionLimits } : {}) });
 
+  // What tools/list gives a binding: the one exposure rule, never a second list.
+  const exposed = (binding: Binding) => ALL_TOOLS.filter((t) => isExposed(binding, t)).map((t) => t.name);
   const describe = (ep: Endpoint, binding: Binding): Record<string, unknown> => {
-    const tools = ALL_TOOLS.filter((t) => isExposed(binding, t)).map((t) => t.name);
+    const tools = exposed(binding);
     if (binding.surface === 'root') return { surface: 'root', tools };
     return { surface: 'agent', perimeter: binding.perimeterId, branch: binding.branch, tools, endpoint: ep.kind };
+  };
+
+  // The operator's status lists, per perimeter and allowlisted branch, exactly what an agent's tools/list gives: the
+  // binding as a session gets it (with its working tree, when the branch is checked out), filtered by isExposed.
+  const lookup = deps.invoke.workspace ? worktreeLookup(deps.invoke.workspace) : undefined;
+  const toolsOf = async (p: Perimeter): Promise<Record<string, string[]>> => {
+    const out: Record<string, string[]> = {};
+    for (const branch of p.branches) {
+      const b = resolve({ kind: 'perimeter', id: p.id, branch });
+      if (b?.surface !== 'agent') continue;
+      out[branch] = exposed(withWorktree(b, lookup ? await lookup(b.repo, b.branch) : false) ?? b);
+    }
+    return out;
   };
 
   const status = async () => {
@@ -110,9 +125,8 @@ export function createApp(deps: AppDeps): App {
       state_dir: deps.stateDir ?? null,
       // Most clients never send DELETE: a session quiet for a minute is reported idle until the reaper closes it.
       sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts, ...sessions.stats() },
-      perimeters: deps.store.list().map((p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0 })),
+      perimeters: await Promise.all(deps.store.list().map(async (p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0, tools: await toolsOf(p) }))),
       upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
-      agent_catalogue: AGENT_CATALOGUE,
       ...(deps.storeStatus ? { store: await deps.storeStatus().catch((e: Error) => ({ kind: 'unknown', health: { kind: 'silent' }, instances: [], error: e.message })) } : {}),
       ...deps.statusExtra?.(),
     };

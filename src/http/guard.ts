@@ -69,14 +69,23 @@ function originAllowed(policy: GuardPolicy, origin: string, port: number): boole
 
 const LOOPBACK_NAMES = ['localhost', '127.0.0.1', '[::1]'];
 
-/** The guard policy for a server bound to `host`, with the operator's extra Host names and origins. */
+/** A bind address as a Host header names it: lower case, IPv6 in brackets. */
+const asHostname = (h: string): string => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h).toLowerCase();
+
+/**
+ * The guard policy for a server bound to `host`, with the operator's extra Host names and origins. The bind address
+ * itself is always admitted (as Host, and as an origin on the server's port): it is the address the banner prints,
+ * the CLI on that machine and the `/ui` page use, and an IP literal is never what a DNS-rebinding page sends (its
+ * requests carry the attacker's own name). `--allowed-host` adds names; it never removes the bind address.
+ */
 export function guardPolicy(o: { host: string; allowedHosts?: readonly string[] | undefined; allowedOrigins?: readonly string[] | undefined }): GuardPolicy {
   const loopback = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(o.host);
-  const extra = (o.allowedHosts ?? []).map((h) => (h.includes(':') && !h.startsWith('[') ? `[${h}]` : h).toLowerCase());
-  const names = o.allowedHosts?.length ? extra : loopback ? LOOPBACK_NAMES : undefined;
+  const own = loopback ? LOOPBACK_NAMES : [asHostname(o.host)];
+  const extra = (o.allowedHosts ?? []).map(asHostname);
+  const names = o.allowedHosts?.length || loopback ? [...own, ...extra] : undefined;
   return {
     hostnames: names ? new Set(names) : undefined,
-    ownOrigins: loopback ? LOOPBACK_NAMES : [],
+    ownOrigins: own,
     allowedOrigins: o.allowedOrigins ?? [],
   };
 }

@@ -5,6 +5,7 @@ import {
   type AgentKey,
   validateBranchName,
   type Perimeter,
+  type PerimeterOrigin,
   type Result,
 } from '../core/index.js';
 import type { UpstreamFor } from '../upstream/types.js';
@@ -15,9 +16,17 @@ import type { PerimeterStore } from '../state/types.js';
 export type ChangeError = 'invalid' | 'not_found' | 'exists' | 'conflict' | 'upstream';
 
 export interface PerimeterService {
-  /** `dryRun` runs every check (schema, tools, upstream, branches) and writes nothing: `serve` checks its whole boot config before it binds. */
-  create(input: unknown, opts?: { replace?: boolean; dryRun?: boolean }): Promise<Result<Perimeter, ChangeError>>;
+  /**
+   * `dryRun` runs every check (schema, tools, upstream, branches) and writes nothing: `serve` checks its whole boot
+   * config before it binds. `origin` is recorded on the perimeter (default `runtime`: made through `/api`).
+   */
+  create(input: unknown, opts?: { replace?: boolean; dryRun?: boolean; origin?: PerimeterOrigin }): Promise<Result<Perimeter, ChangeError>>;
   remove(id: string): Promise<Result<true, ChangeError>>;
+  /**
+   * Removes, in one change, every perimeter that came from the config and is not in `declared` (the ids the config
+   * declares now), with its keys; runtime perimeters are kept. Returns what was removed.
+   */
+  pruneConfig(declared: readonly string[]): Promise<Result<readonly Perimeter[], ChangeError>>;
   addBranch(id: string, branch: unknown): Promise<Result<Perimeter, ChangeError>>;
   removeBranch(id: string, branch: string): Promise<Result<Perimeter, ChangeError>>;
   /** Stores an agent key's hash (the key itself is never stored). */
@@ -68,6 +77,7 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
         const kept = same ? current.branches : [];
         const perimeter = materialize({ ...spec, branches: [...(spec.branches ?? []), ...kept] }, def.value);
         if (same && current.keys) perimeter.keys = current.keys;
+        perimeter.origin = opts.origin ?? 'runtime';
         return { ok: true, value: perimeter };
       };
       if (opts.dryRun) return build(store.get(spec.id));
@@ -82,6 +92,18 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
 
     async remove(id) {
       return store.modify<true, ChangeError>((draft) => (draft.delete(id) ? { ok: true, value: true } : err('not_found', `No perimeter "${id}".`)));
+    },
+
+    async pruneConfig(declared) {
+      const keep = new Set(declared);
+      const stale = (p: Perimeter) => p.origin === 'config' && !keep.has(p.id);
+      // Nothing to prune (the usual start): no write, no revision bump for the other instances.
+      if (!store.list().some(stale)) return { ok: true, value: [] };
+      return store.modify<readonly Perimeter[], ChangeError>((draft) => {
+        const gone = [...draft.values()].filter(stale);
+        for (const p of gone) draft.delete(p.id);
+        return { ok: true, value: gone };
+      });
     },
 
     async addBranch(id, branch) {

@@ -91,6 +91,25 @@ export function stateContract(name: string, factory: () => StateFactory): void {
       expect(again.perimeters.list()).toEqual([infra]);
     });
 
+    it('records where each perimeter came from (issue 25), and the next handle reads it back', async () => {
+      const s = await open();
+      await s.perimeters.put({ ...infra, origin: 'config' });
+      await s.perimeters.put({ ...infra, id: 'made', origin: 'runtime' });
+      await s.perimeters.put({ ...infra, id: 'older' }); // stored before origins were recorded
+      if (!f.shared) await s.close();
+      const again = await reopen();
+      expect(again.perimeters.list().map((p) => [p.id, p.origin])).toEqual([
+        ['infra', 'config'],
+        ['made', 'runtime'],
+        ['older', undefined],
+      ]);
+      // A change of origin alone (a runtime perimeter the config now declares) is a change.
+      await again.perimeters.put({ ...infra, id: 'made', origin: 'config' });
+      if (!f.shared) await again.close();
+      const third = await reopen();
+      await eventually(() => third.perimeters.get('made')?.origin === 'config');
+    });
+
     it('serializes read-modify-writes: concurrent edits (from two handles where the store is shared) lose nothing', async () => {
       const a = await open();
       await a.perimeters.put({ ...infra, branches: ['main'] });

@@ -17,6 +17,10 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX gb_proposals_list ON gb_proposals (perimeter, status, created_at);`,
   // Keys every instance must share (the change-cursor seal).
   `CREATE TABLE gb_keys (name text PRIMARY KEY, bytes bytea NOT NULL CHECK (length(bytes) = 32));`,
+  // Where a perimeter came from (issue 25: config or runtime). A column, not a field of `body`: an instance of the
+  // previous version reads `body` strictly and would refuse a row carrying a field it does not know; its writes set
+  // `body` only, so they leave the origin as it was (and a row it inserts has none: kept, like a runtime one).
+  `ALTER TABLE gb_perimeters ADD COLUMN origin text CHECK (origin IN ('config', 'runtime'));`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.

@@ -15,11 +15,19 @@ interface Snapshot {
   readonly perimeters: Map<string, Perimeter>;
 }
 
+/** A stored row: the perimeter without its origin, which has a column of its own (see migration 4). */
+interface Row {
+  readonly id: string;
+  readonly body: unknown;
+  readonly origin: string | null;
+}
+
 /** Parses stored rows; a row that does not parse is an error, never skipped (skipping would drop a decision). */
-function parseRows(rows: readonly { id: string; body: unknown }[]): Result<Map<string, Perimeter>, 'corrupt_state'> {
+function parseRows(rows: readonly Row[]): Result<Map<string, Perimeter>, 'corrupt_state'> {
   const out = new Map<string, Perimeter>();
   for (const row of rows) {
-    const p = Perimeter.safeParse(row.body);
+    const body = row.origin === null || typeof row.body !== 'object' || row.body === null ? row.body : { ...(row.body as Record<string, unknown>), origin: row.origin };
+    const p = Perimeter.safeParse(body);
     if (!p.success || p.data.id !== row.id) {
       return fail('corrupt_state', `Perimeter row "${row.id}" in the store is invalid (${p.success ? 'id mismatch' : describeIssues(p.error)}).`);
     }
@@ -31,7 +39,7 @@ function parseRows(rows: readonly { id: string; body: unknown }[]): Result<Map<s
 /** Reads the revision and every perimeter in one snapshot (a repeatable-read transaction). */
 async function readSnapshot(client: PoolClient, lock: boolean): Promise<Result<Snapshot, 'corrupt_state'>> {
   const rev = await client.query<{ rev: string }>(`SELECT rev FROM gb_revision${lock ? ' FOR UPDATE' : ''}`);
-  const rows = await client.query<{ id: string; body: unknown }>('SELECT id, body FROM gb_perimeters');
+  const rows = await client.query<Row>('SELECT id, body, origin FROM gb_perimeters');
   const parsed = parseRows(rows.rows);
   if (!parsed.ok) return parsed;
   return ok({ rev: Number(rev.rows[0]?.rev ?? 0), perimeters: parsed.value });
@@ -95,7 +103,11 @@ export async function openPostgresPerimeters(pool: Pool): Promise<Result<Postgre
           // A row every instance fails to read would stop them all: a perimeter that would not parse back is a bug here.
           const check = Perimeter.safeParse(p);
           if (!check.success || check.data.id !== id) throw new Error(`refusing to store an invalid perimeter "${id}"`);
-          await client.query('INSERT INTO gb_perimeters (id, body) VALUES ($1, $2) ON CONFLICT (id) DO UPDATE SET body = excluded.body', [id, JSON.stringify(p)]);
+          const { origin, ...body } = p;
+          await client.query(
+            'INSERT INTO gb_perimeters (id, body, origin) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET body = excluded.body, origin = excluded.origin',
+            [id, JSON.stringify(body), origin ?? null],
+          );
         }
         const bumped = await client.query<{ rev: string }>('UPDATE gb_revision SET rev = rev + 1 RETURNING rev');
         const rev = Number(bumped.rows[0]?.rev ?? 0);
