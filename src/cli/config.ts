@@ -2,7 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import * as z from 'zod/v4';
-import { describeIssues, Limits, PerimeterSpec } from '../core/index.js';
+import { Approval, Limits, PerimeterSpec } from '../core/index.js';
+import { closest } from './suggest.js';
 import { perimeterWarnings } from './warnings.js';
 
 /** A YAML config: perimeters preloaded at boot. The token never lives here. */
@@ -41,14 +42,14 @@ export function parseConfig(text: string, configDir: string, home: string): Conf
     return { errors: [`not valid YAML: ${(e as Error).message}`], warnings: [] };
   }
   const shape = ConfigFile.safeParse(raw);
-  if (!shape.success) return { errors: [describeIssues(shape.error)], warnings: [] };
+  if (!shape.success) return { errors: configIssues(shape.error, [], TOP_KEYS), warnings: [] };
   const errors: string[] = [];
   const perimeters: PerimeterSpec[] = [];
   for (const [id, body] of Object.entries(shape.data.perimeters)) {
     const repo = typeof body.repo === 'string' && isLocalRepo(body.repo) ? resolveLocalPath(body.repo, configDir, home) : body.repo;
     const spec = PerimeterSpec.safeParse({ ...body, id, repo });
     if (!spec.success) {
-      errors.push(...describeIssues(spec.error).split('; ').map((m) => `perimeters.${id}.${m}`));
+      errors.push(...configIssues(spec.error, ['perimeters', id], PERIMETER_KEYS));
       continue;
     }
     perimeters.push(spec.data);
@@ -56,6 +57,32 @@ export function parseConfig(text: string, configDir: string, home: string): Conf
   const warnings = perimeters.flatMap((p) => perimeterWarnings(p));
   if (Object.keys(shape.data.perimeters).length === 0) warnings.unshift('the config defines no perimeters (expected a "perimeters:" map of id → repo, read, write…).');
   return errors.length > 0 ? { errors, warnings } : { config: shape.data.limits ? { limits: shape.data.limits, perimeters } : { perimeters }, errors: [], warnings };
+}
+
+// The keys a config may use where, for "did you mean": the perimeter's own (its id is the map key), and the two
+// nested objects. A key at any other level has no suggestion.
+const PERIMETER_KEYS: Readonly<Record<string, readonly string[]>> = {
+  '': Object.keys(PerimeterSpec.shape).filter((k) => k !== 'id'),
+  limits: Object.keys(Limits.shape),
+  approval: Object.keys(Approval.shape),
+};
+const TOP_KEYS: Readonly<Record<string, readonly string[]>> = { '': Object.keys(ConfigFile.shape), limits: Object.keys(Limits.shape) };
+
+/**
+ * Config errors in the one form every config error takes (`perimeters.docs.read.0: message`): the full key path from
+ * the top of the file (`(top level)` only for the file itself), and an unknown key named as a key, with the closest
+ * known one when there is one (`perimeters.docs.reads: unknown key; did you mean "read"?`).
+ */
+export function configIssues(error: z.ZodError, at: readonly (string | number)[], known: Readonly<Record<string, readonly string[]>>): string[] {
+  const name = (path: readonly PropertyKey[]) => [...at, ...path].map(String).join('.') || '(top level)';
+  return error.issues.flatMap((i) => {
+    if (i.code !== 'unrecognized_keys') return [`${name(i.path)}: ${i.message}`];
+    const candidates = known[i.path.map(String).join('.')] ?? [];
+    return i.keys.map((k) => {
+      const near = closest(k, candidates);
+      return `${name([...i.path, k])}: unknown key${near ? `; did you mean "${near}"?` : ` (known here: ${candidates.join(', ') || 'none'})`}`;
+    });
+  });
 }
 
 /** Resolves a local repository path (`~`, relative or absolute) against `base`. */

@@ -226,14 +226,18 @@ export const operator = {
           (r.has_more ? '\n(more: use --page)' : ''),
     );
   },
-  async commitsShow(c: ApiClient, out: Out, id: string, given: string, branch: string | undefined, json?: boolean) {
-    const qs = branch ? `?branch=${encodeURIComponent(branch)}` : '';
-    const sha = /^[0-9a-f]{4,39}$/i.test(given) ? await resolvePrefix(c, id, given.toLowerCase(), branch) : given;
+  async commitsShow(c: ApiClient, out: Out, id: string, given: string, q: { branch?: string | undefined; patch?: boolean | undefined }, json?: boolean) {
+    const qs = q.branch ? `?branch=${encodeURIComponent(q.branch)}` : '';
+    const sha = await shaOf(c, id, given, q.branch);
     const r = await operatorWording(id, () =>
-      c.call<{ sha: string; message: string; author: { name: string; date: string }; files: { path: string; status: string; additions: number; deletions: number }[]; omitted_count: number }>(
-        'GET',
-        `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`,
-      ),
+      c.call<{
+        sha: string;
+        message: string;
+        author: { name: string; date: string };
+        files: { path: string; status: string; additions: number; deletions: number; patch?: string }[];
+        omitted_count: number;
+        truncated?: boolean;
+      }>('GET', `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`),
     );
     print(out, json, r, () =>
       [
@@ -244,10 +248,17 @@ export const operator = {
         '',
         table(['STATUS', 'PATH', '+', '-'], r.files.map((f) => [f.status, f.path, String(f.additions), String(f.deletions)])),
         `omitted (outside the perimeter): ${r.omitted_count}`,
+        ...(q.patch ? patchLines(r.files) : []),
+        ...(r.truncated ? ['(more visible files than one answer holds; the rest are not shown)'] : []),
       ].join('\n'),
     );
   },
 };
+
+/** `commits show --patch`: each visible file's diff as the perimeter's agent would get it (cut to what it may read). */
+function patchLines(files: readonly { path: string; status: string; patch?: string }[]): string[] {
+  return files.flatMap((f) => ['', `--- ${f.path} (${f.status})`, f.patch === undefined || f.patch === '' ? '(no patch: binary, too large, or no text change)' : f.patch.replace(/\n$/, '')]);
+}
 
 // The history routes answer with the agent tools' own hints ("Use list_commits …"); an operator gets the command.
 async function operatorWording<T>(id: string, call: () => Promise<T>): Promise<T> {
@@ -265,12 +276,25 @@ async function operatorWording<T>(id: string, call: () => Promise<T>): Promise<T
 // Operators may type the short SHA `commits list` used to print: it is matched against the visible history of the
 // branch (newest 1000 commits) and must be unambiguous. Agents keep full SHAs only.
 const PREFIX_PAGES = 10;
+/** Minimum prefix: shorter ones name too many commits to be worth a search (git's own minimum is 4 too). */
+const MIN_PREFIX = 4;
+
+/** The full SHA `given` names: itself when it is one, else the one visible commit its prefix names (usage errors exit 2). */
+async function shaOf(c: ApiClient, id: string, given: string, branch: string | undefined): Promise<string> {
+  if (/^[0-9a-f]{40}$/i.test(given)) return given.toLowerCase();
+  if (!/^[0-9a-f]+$/i.test(given)) throw new CliError(`"${given}" is not a commit SHA or prefix (hexadecimal digits only).`, 2);
+  if (given.length < MIN_PREFIX) throw new CliError(`${given} is too short: at least ${MIN_PREFIX} hex characters (or the full SHA).`, 2);
+  return resolvePrefix(c, id, given.toLowerCase(), branch);
+}
+
 async function resolvePrefix(c: ApiClient, id: string, prefix: string, branch: string | undefined): Promise<string> {
   const found = new Set<string>();
   for (let page = 1; page <= PREFIX_PAGES; page++) {
     const params = new URLSearchParams({ per_page: '100', page: String(page) });
     if (branch) params.set('branch', branch);
-    const r = await c.call<{ commits: { sha: string }[]; has_more: boolean }>('GET', `/perimeters/${encodeURIComponent(id)}/commits?${params.toString()}`);
+    const r = await operatorWording(id, () =>
+      c.call<{ commits: { sha: string }[]; has_more: boolean }>('GET', `/perimeters/${encodeURIComponent(id)}/commits?${params.toString()}`),
+    );
     for (const x of r.commits) if (x.sha.startsWith(prefix)) found.add(x.sha);
     if (found.size > 1) throw new CliError(`${prefix} is ambiguous: it starts ${[...found].join(', ')}; give more characters.`, 2);
     if (!r.has_more) break;

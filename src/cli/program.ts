@@ -74,7 +74,6 @@ export function buildProgram(io: ProgramIO): Command {
     .description('Blinders for AI coding agents: one MCP server, many perimeters over a git repository or GitHub.')
     .version(io.version)
     .configureOutput({ writeOut: (s) => io.out(s.trimEnd()), writeErr: (s) => io.err(s.trimEnd()), outputError: (s, write) => write(withoutSecrets(s)) })
-    .showHelpAfterError()
     // Set before subcommands are created so they inherit it: usage errors reach main as CommanderError (exit 2).
     .exitOverride();
 
@@ -265,12 +264,28 @@ export function buildProgram(io: ProgramIO): Command {
   ).action(async (id: string, o: OpsOptions & { branch?: string; path?: string; perPage?: number; page?: number }) =>
     operator.commitsList(await clientFor(o), io.out, id, o, o.json),
   );
-  ops(commits.command('show <id> <sha>').description('Show a commit cut to the perimeter.').option('--branch <name>', 'allowlisted branch')).action(
-    async (id: string, sha: string, o: OpsOptions & { branch?: string }) => operator.commitsShow(await clientFor(o), io.out, id, sha, o.branch, o.json),
+  ops(
+    commits
+      .command('show <id> <sha>')
+      .description('Show a commit cut to the perimeter (<sha>: full, or a prefix of at least 4 hex characters naming one visible commit).')
+      .option('--branch <name>', 'allowlisted branch')
+      .option('--patch', "also print each visible file's diff, as the perimeter's agent gets it"),
+  ).action(async (id: string, sha: string, o: OpsOptions & { branch?: string; patch?: boolean }) =>
+    operator.commitsShow(await clientFor(o), io.out, id, sha, { branch: o.branch, patch: o.patch }, o.json),
   );
 
   worktreeCommands(program, ops, clientFor, { out: io.out, cwd: io.cwd ?? process.cwd() });
   proposalCommands(program, ops, (o) => clientFor(o as OpsOptions), io.out);
 
+  pointToHelp(program, 'git-blinder');
   return program;
+}
+
+/**
+ * After a usage error, every command prints one line pointing at its own help instead of the help itself: `serve
+ * --help` is 40 lines, and the one-line error above it scrolled away (issue 25).
+ */
+function pointToHelp(cmd: Command, path: string): void {
+  cmd.showHelpAfterError(`see \`${path} --help\``);
+  for (const sub of cmd.commands) pointToHelp(sub, `${path} ${sub.name()}`);
 }

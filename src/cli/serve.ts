@@ -85,6 +85,11 @@ async function checkSigningKey(file: string): Promise<void> {
   if (why) throw new CliError(`--audit-key: ${file} cannot be used (${why}); give an Ed25519 private key (PKCS#8 PEM) or drop --audit-key.`, 2);
 }
 
+/** A config perimeter the upstream check refused, in the form of every other config error (`file: perimeters.id.key: …`). */
+function configError(file: string | undefined, id: string, message: string): string {
+  return `Invalid config:\n  ${file ?? '(config)'}: perimeters.${id}.${message}`;
+}
+
 /** What `serve` says on stderr about a config perimeter it removed because the config no longer declares it. */
 function removedNote(p: Perimeter, config: string): string {
   const keys = (p.keys ?? []).length;
@@ -194,7 +199,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   // Dry run of every boot change: a config error stops the start before the port is bound or the store touched.
   for (const spec of configured) {
     const made = await service.create(spec, { replace: true, dryRun: true, origin: 'config' });
-    if (!made.ok) throw new CliError(`Invalid config: perimeters.${spec.id}.${made.message}`);
+    if (!made.ok) throw new CliError(configError(o.config, spec.id, made.message));
   }
   if (localSpec) {
     const made = await service.create(localSpec, { replace: true, dryRun: true });
@@ -285,7 +290,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   // The port is ours: now write.
   for (const spec of configured) {
     const made = await service.create(spec, { replace: true, origin: 'config' });
-    if (!made.ok) throw new CliError(`Invalid config: perimeters.${spec.id}.${made.message}`);
+    if (!made.ok) throw new CliError(configError(o.config, spec.id, made.message));
   }
   // The config is the whole truth about the perimeters it made: one it no longer declares is removed with its keys
   // (a start without --config leaves them, as it leaves every stored perimeter). Runtime perimeters are kept.

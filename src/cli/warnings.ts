@@ -44,6 +44,12 @@ export function perimeterWarnings(spec: WarnedSpec): string[] {
   const out: string[] = [];
   const read = spec.read ?? [];
   const write = spec.write ?? [];
+  if (read.length === 0) {
+    out.push(
+      `perimeter ${spec.id}: read is empty, so the perimeter can read nothing (its agents see an empty tree and every ` +
+        'path answers as missing). Give read globs: --read \'docs/**\' (repeatable), or read: [...] in a config.',
+    );
+  }
   for (const [field, globs] of [
     ['read', read],
     ['write', write],

@@ -1,6 +1,6 @@
 // `git-blinder proposal …` and `git-blinder restore …`: the operator's approval flow over /api. Everything an agent
 // wrote (summary, message, paths, reason, client name) reaches the terminal through `clean` or `jsonText` only.
-import { Option, type Command } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeStep, PROPOSAL_STATUSES, workspaceSteps, type Proposal, type WorkspaceChange } from '../../core/index.js';
 import type { ProposalRow } from '../../http/api/proposals.js';
 import type { ApiClient } from '../client.js';
@@ -86,7 +86,17 @@ export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops
     const p = r.proposal;
     print(out, o.json, r, () => (p.status === 'applied' ? `applied ${p.id}: commit ${p.commit}` : p.status === 'failed' ? `failed ${p.id}: ${p.reason}` : `${p.id}: ${p.status}`));
   });
-  ops(proposal.command('reject <id>').description('Reject a pending proposal.').requiredOption('--reason <text>', 'why (the agent sees it)')).action(
+  // An empty reason is a usage error here, in the CLI's words (exit 2), not the API's 400 after a round trip.
+  const reason = (v: string) => {
+    if (v.trim() === '') throw new InvalidArgumentError('--reason is empty: say why (the agent reads it to decide what to do next).');
+    return v;
+  };
+  ops(
+    proposal
+      .command('reject <id>')
+      .description('Reject a pending proposal.')
+      .addOption(new Option('--reason <text>', 'why (the agent sees it)').makeOptionMandatory().argParser(reason)),
+  ).action(
     async (id: string, o: Ops & { reason: string }) => {
       const r = await (await clientFor(o)).call<{ proposal: Proposal }>('POST', `/proposals/${enc(id)}/reject`, { reason: o.reason });
       print(out, o.json, r, () => `rejected ${r.proposal.id}`);

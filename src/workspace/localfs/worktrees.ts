@@ -87,8 +87,12 @@ export async function addWorktree(repo: RepoHandle, branch: string, path: string
   if (exists.code !== 0) return wsFail('not_found', `No branch named ${branch}.`);
   const before = await listWorktrees(repo, log);
   if (!before.ok) return before;
-  if (before.value.some((w) => w.branch === branch)) return wsFail('conflict', `Branch ${branch} is already checked out in a working tree.`);
-  if (await stat(path).then(() => true, () => false)) return wsFail('conflict', 'Something already exists at that path.');
+  // Operator-only (the /api worktree route): naming the path is the answer to "where?", the next thing asked.
+  const holder = before.value.find((w) => w.branch === branch);
+  if (holder) {
+    return wsFail('conflict', `Branch ${branch} is already checked out at ${holder.path}${holder.main ? ' (the main working tree)' : ''}; agents on it already get the workspace tools.`);
+  }
+  if (await stat(path).then(() => true, () => false)) return wsFail('conflict', `Something already exists at ${path}; give another --path.`);
   // The checkout applies attributes (filters) and would run hooks: the configuration is neutralised first.
   const call = await neutralised({ cwd: repo.root, env: { GIT_CEILING_DIRECTORIES: dirname(repo.root) }, ...(repo.call.timeoutMs !== undefined ? { timeoutMs: repo.call.timeoutMs } : {}) });
   if (!call) return refused('adding a working tree');
