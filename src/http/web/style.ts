@@ -15,6 +15,16 @@ h1 { font-size: 1.4em; margin: .2em 0 .6em; } h2 { font-size: 1.1em; margin: 1.4
 table { border-collapse: collapse; width: 100%; }
 th, td { text-align: left; padding: .35em .6em; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { font-weight: 600; color: var(--muted); }
+/* Identifiers (branches, repositories, ids, agents, times) stay on one line: a branch name broken at its "-" reads as
+   two names. Prose cells (a change's summary, a detail) still wrap. */
+thead th, .proposals td:not(:nth-child(5)), .decided td:not(:last-child), .perimeters td:not(:nth-child(3)), .perimeters td code,
+.audit td:not(:last-child), .upstreams td:first-child { white-space: nowrap; }
+/* On a narrow screen a table scrolls sideways inside its own box instead of running off the page. */
+@media (max-width: 760px) {
+  table { display: block; max-width: 100%; overflow-x: auto; }
+  main, header { padding-left: .6em; padding-right: .6em; }
+  header { flex-wrap: wrap; }
+}
 code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: 12.5px; }
 .muted { color: var(--muted); }
 .notice { padding: .5em .8em; border: 1px solid var(--line); background: var(--box); }
