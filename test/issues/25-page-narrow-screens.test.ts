@@ -53,18 +53,19 @@ describe.skipIf(!haveChromium())('the page on narrow and wide screens', { timeou
     return page;
   };
   /** Line boxes of the first element matching `selector` whose text is `text` (1 = on one line). */
+  // Browser-side code is passed as text: this project's TypeScript has no DOM types.
   const lines = (page: Page, selector: string, text: string) =>
-    page.evaluate(([sel, t]) => [...document.querySelectorAll(sel!)].find((e) => e.textContent === t)?.getClientRects().length ?? -1, [selector, text] as const);
+    page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent === ${JSON.stringify(text)})?.getClientRects().length ?? -1`);
 
   for (const width of [420, 1280]) {
     it(`${width} px: the proposals list keeps the branch and the agent on one line, and the page never scrolls sideways`, async () => {
       const page = await open(width, '/ui/proposals');
       expect(await lines(page, 'table.proposals code', BRANCH)).toBe(1);
       expect(await lines(page, 'table.proposals td', 'a-client-with-a-rather-long-self-declared-name')).toBe(1);
-      const m = await page.evaluate(() => {
-        const t = document.querySelector('table.proposals') as HTMLElement;
+      const m = (await page.evaluate(`(() => {
+        const t = document.querySelector('table.proposals');
         return { page: document.documentElement.scrollWidth, view: window.innerWidth, right: t.getBoundingClientRect().right, inner: t.scrollWidth, box: t.clientWidth };
-      });
+      })()`)) as { page: number; view: number; right: number; inner: number; box: number };
       expect(m.page).toBeLessThanOrEqual(m.view);
       expect(m.right).toBeLessThanOrEqual(m.view);
       // At 420 px the row is wider than the screen: it scrolls inside the table's box.
@@ -75,7 +76,7 @@ describe.skipIf(!haveChromium())('the page on narrow and wide screens', { timeou
     it(`${width} px: the console's perimeter table keeps branch names whole`, async () => {
       const page = await open(width, '/ui/console');
       expect(await lines(page, 'table.perimeters code', BRANCH)).toBe(1);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
       await page.close();
     });
   }
