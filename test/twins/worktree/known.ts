@@ -61,7 +61,7 @@ export const KNOWN: readonly Known[] = [
     id: 'commit-scan-follows-link',
     cls: 4,
     tool: 'propose_commit',
-    when: (s, d) => either(s, (h) => h.linkFile && h.keyIsSecret) && named(d, ['app/link-file']),
+    when: (s, d) => either(s, (h) => (links(h) || h.linkCommitted) && h.keyIsSecret) && named(d, ['app/link-file', 'app/link-dir', 'app/link-c']),
     note: "the secret scan reads a link's hidden target and the refusal names what it found",
   },
   ...(['propose_commit', 'propose_discard', 'propose_plan'] as const).map(

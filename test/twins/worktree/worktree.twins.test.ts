@@ -14,7 +14,7 @@ import { twinSpecArb } from './spec.js';
 import { runWorktreeTwins } from './index.js';
 import { KNOWN } from './known.js';
 
-const SEED = 19;
+const SEED = 31;
 const RUNS = 3;
 const CALLS = 10;
 
@@ -40,7 +40,7 @@ describe('working-tree twins', () => {
   it('sees a difference in what the perimeter can read (the check can fail)', async () => {
     const servers = await startTwinServers(32 * 1024);
     try {
-      const [spec] = fc.sample(twinSpecArb, { seed: SEED, numRuns: 1 });
+      const [spec] = fc.sample(twinSpecArb, { seed: 1, numRuns: 1 });
       const plant = async (dir: string, twin: 'a' | 'b') => {
         if (twin === 'b') await writeFile(join(dir, 'app/planted.ts'), 'visible in one twin only\n');
       };
