@@ -1,8 +1,9 @@
 // Drives one pair of working-tree twins: both served under the same perimeter spec by two real servers, one real MCP
 // client each, the same calls in the same order; every answer compared byte for byte after three mappings that carry
 // no hidden information:
-// - commit ids: each twin's visible commits map to their label (V0…, O1); a hidden or made-up id the call itself named
-//   maps to the label it was named by, in that call's answer only (anywhere else it would be a leak);
+// - commit ids: each twin's visible commits map to their label (V0…, O1); a hidden or made-up id a call named maps to
+//   the label it was named by, in that call's answer and in the run's later answers (a proposal's summary echoes it:
+//   the agent's own words), never before;
 // - proposal ids: random (src/registry/proposal-ids.ts), so each twin's are mapped by the call that first showed them
 //   (<P@7>: the proposal the 8th call made), which keeps one twin's extra proposal from renumbering all later ones;
 //   `{ $proposal: n }` names this twin's n-th latest proposal;
@@ -132,8 +133,11 @@ const proposalArg = (c: Call): number | undefined => {
 
 let perimeters = 0;
 
-/** Builds the twins of `spec`, serves them, sends `calls` to both and returns every call whose answers differ. */
-export async function drivePair(servers: TwinServers, spec: TwinSpec, calls: readonly Call[], build: BuildOptions): Promise<Difference[]> {
+/**
+ * Builds the twins of `spec`, serves them, sends `calls` to both and returns every call whose answers differ; with
+ * `only`, just the calls of those tools ('tools/list' for the listing).
+ */
+export async function drivePair(servers: TwinServers, spec: TwinSpec, calls: readonly Call[], build: BuildOptions, only?: ReadonlySet<string>): Promise<Difference[]> {
   const [ta, tb] = await buildTwins(spec, build);
   const id = `w${++perimeters}`;
   const agents: Agent[] = [];
@@ -145,11 +149,14 @@ export async function drivePair(servers: TwinServers, spec: TwinSpec, calls: rea
     const sa = new Side(ta, aa);
     const sb = new Side(tb, ab);
     const out: Difference[] = [];
-    const [la, lb] = await Promise.all([aa.client.listTools(), ab.client.listTools()]);
-    const list = (l: typeof la): Answer => ({ isError: false, text: '', structured: l.tools });
-    const listed = diffAnswers(list(la), list(lb), sa.visibleIds, sb.visibleIds);
-    if (listed !== undefined) out.push({ tool: 'tools/list', args: {}, detail: listed });
+    if (only === undefined || only.has('tools/list')) {
+      const [la, lb] = await Promise.all([aa.client.listTools(), ab.client.listTools()]);
+      const list = (l: typeof la): Answer => ({ isError: false, text: '', structured: l.tools });
+      const listed = diffAnswers(list(la), list(lb), sa.visibleIds, sb.visibleIds);
+      if (listed !== undefined) out.push({ tool: 'tools/list', args: {}, detail: listed });
+    }
     for (const [i, c] of calls.entries()) {
+      if (only !== undefined && !only.has(c.tool)) continue;
       // A proposal named by position is comparable only when both twins made it in the same call; otherwise an earlier
       // difference (already reported) decided which proposal this is.
       const n = proposalArg(c);

@@ -27,6 +27,8 @@ export interface WorktreeTwinsOptions {
   readonly shrink?: boolean;
   /** Called with the (smallest) failing case. */
   readonly onFailure?: (f: WorktreeFailure) => void;
+  /** One line per pair (progress of long hunts). */
+  readonly log?: (line: string) => void;
   /** Called after each pair with every difference it showed (known ones included). */
   readonly onPair?: (p: { spec: TwinSpec; calls: readonly Call[]; differences: readonly Difference[] }) => void;
 }
@@ -63,11 +65,15 @@ export async function runWorktreeTwins(opts: WorktreeTwinsOptions): Promise<Work
   let runs = 0;
   let calls = 0;
   let last: { spec: TwinSpec; calls: readonly Call[]; unknown: Difference[] } | undefined;
+  // Once a pair has failed, shrinking chases its first difference only: each candidate still builds two repositories,
+  // but calls only that tool (a shrink step then costs seconds, not the whole baseline).
+  let focus: ReadonlySet<string> | undefined;
   try {
     const property = fc.asyncProperty(twinSpecArb, callsArb(opts.calls ?? 30), async (spec, cs) => {
       runs++;
       calls += cs.length;
-      const differences = await drivePair(servers, spec, cs, build);
+      const t0 = Date.now();
+      const differences = await drivePair(servers, spec, cs, build, focus);
       opts.onPair?.({ spec, calls: cs, differences });
       const unknown: Difference[] = [];
       for (const d of differences) {
@@ -75,7 +81,11 @@ export async function runWorktreeTwins(opts: WorktreeTwinsOptions): Promise<Work
         if (k === undefined) unknown.push(d);
         else known.set(k.id, (known.get(k.id) ?? 0) + 1);
       }
-      if (unknown.length > 0) last = { spec, calls: cs, unknown };
+      opts.log?.(`worktree pair ${runs}${focus ? ' (shrinking)' : ''}: ${cs.length} calls, ${Date.now() - t0} ms, ${differences.length - unknown.length} known, ${unknown.length} unknown`);
+      if (unknown.length > 0) {
+        last = { spec, calls: cs, unknown };
+        focus ??= new Set([unknown[0]!.tool]);
+      }
       return unknown.length === 0;
     });
     const out = await fc.check(property, { seed: opts.seed, numRuns: opts.runs, endOnFailure: opts.shrink !== true });
