@@ -17,6 +17,11 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX gb_proposals_list ON gb_proposals (perimeter, status, created_at);`,
   // Keys every instance must share (the change-cursor seal).
   `CREATE TABLE gb_keys (name text PRIMARY KEY, bytes bytea NOT NULL CHECK (length(bytes) = 32));`,
+  // Issue 19: the store's bounds per perimeter need each record's size and last change without reading its body.
+  // `bytes` of rows stored before this version is PostgreSQL's own rendering of the body, a close estimate; rows
+  // written from now on carry `proposalBytes` (core), the number the file adapter counts.
+  `ALTER TABLE gb_proposals ADD COLUMN bytes integer NOT NULL DEFAULT 0, ADD COLUMN updated_at text NOT NULL DEFAULT '';
+   UPDATE gb_proposals SET bytes = octet_length(body::text), updated_at = body->>'updated_at';`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.

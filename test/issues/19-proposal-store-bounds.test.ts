@@ -1,0 +1,111 @@
+// Issue 19 class 10: only *pending* proposals were capped. Cancelled and finished ones were kept forever, and every
+// change rewrote one proposals.json holding every perimeter's records, so one perimeter's create-and-cancel loop made
+// every other perimeter's proposal writes slower and slower, and at last made them fail. Now the store holds each
+// perimeter to a count and a byte bound over all statuses (finished records make room, oldest first), each record is
+// its own file, and the agent-supplied fields a record keeps are capped whatever tool made it.
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_PROPOSAL_BOUNDS, MAX_AGENT_REASON } from '../../src/core/index.js';
+import { serveBoth, type Served } from '../support/both-upstreams.js';
+
+// The store does not depend on the upstream; the local one is enough (the contract suite runs both state adapters).
+describe('local upstream', () => {
+  let s: Served;
+  beforeAll(async () => {
+    s = await serveBoth('local', [{ message: 'init', files: { 'docs/a.md': 'a\n' } }], { server: { proposals: {} } });
+    for (const id of ['noisy', 'quiet']) await s.srv.perimeter({ id, repo: s.repo, read: ['docs/**'], write: ['docs/**'], approval: { push_files: 'required' } });
+  }, 60_000);
+  afterAll(async () => s?.close());
+
+  const svc = () => {
+    const p = s.srv.proposals;
+    if (p === undefined) throw new Error('no proposal service');
+    return p;
+  };
+
+  it("a create-and-cancel loop keeps at most the bound, and never rewrites another perimeter's records", async () => {
+    const quiet = await s.srv.connect('/mcp/quiet');
+    const theirs = await quiet.call('push_files', { message: 'quiet change', files: [{ path: 'docs/q.md', content: 'q\n' }] });
+    expect(theirs.structured?.status, theirs.text).toBe('pending');
+    const theirId = theirs.structured.proposal_id as string;
+    const theirFile = join(s.srv.stateDir, 'proposals', `${theirId}.json`);
+    const before = await stat(theirFile);
+
+    const noisy = await s.srv.connect('/mcp/noisy');
+    const rounds = DEFAULT_PROPOSAL_BOUNDS.maxRecords + 10;
+    for (let i = 0; i < rounds; i++) {
+      const made = await noisy.call('push_files', { message: `loop ${i}`, files: [{ path: 'docs/a.md', content: `${i}\n` }] });
+      expect(made.structured?.status, made.text).toBe('pending');
+      const cancelled = await noisy.call('proposal_cancel', { proposal_id: made.structured.proposal_id });
+      expect(cancelled.isError, cancelled.text).toBeFalsy();
+    }
+    const kept = await svc().list({ perimeter: 'noisy' });
+    expect(kept.length).toBe(DEFAULT_PROPOSAL_BOUNDS.maxRecords);
+    // The oldest finished records went first: the newest one is still there for proposal_status.
+    expect(kept[0]?.change.kind === 'push_files' && kept[0].change.message).toBe(`loop ${rounds - 1}`);
+    const files = (await readdir(join(s.srv.stateDir, 'proposals'))).filter((n) => n.endsWith('.json'));
+    expect(files.length).toBe(DEFAULT_PROPOSAL_BOUNDS.maxRecords + 1);
+
+    // The quiet perimeter's record was never rewritten by the noisy one's writes, and its next write is one file.
+    expect((await stat(theirFile)).mtimeMs).toBe(before.mtimeMs);
+    expect((await svc().getFor('quiet', theirId))?.status).toBe('pending');
+    await writeFile(theirFile, await readFile(theirFile)); // same bytes, new mtime: now see that only our file moves
+    const marker = (await stat(theirFile)).mtimeMs;
+    const next = await quiet.call('push_files', { message: 'quiet again', files: [{ path: 'docs/r.md', content: 'r\n' }] });
+    expect(next.structured?.status, next.text).toBe('pending');
+    expect((await stat(theirFile)).mtimeMs).toBe(marker);
+  }, 120_000);
+
+  it('refuses an agent field over its cap whatever the tool, before the store sees it', async () => {
+    const made = await svc().create({
+      perimeter: 'quiet',
+      repo: s.repo,
+      branch: 'main',
+      base: await s.head(),
+      agent: 'x'.repeat(10_000),
+      change: { kind: 'push_files', message: 'm', files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }], deletes: [] },
+      facts: { paths: ['docs/z.md'], protected_paths: [] },
+      agentReason: 'r'.repeat(MAX_AGENT_REASON + 1),
+    });
+    expect(made).toMatchObject({ ok: false, code: 'invalid' });
+    const key = await svc().create({
+      perimeter: 'quiet',
+      repo: s.repo,
+      branch: 'main',
+      base: await s.head(),
+      agent: 'x'.repeat(10_000),
+      change: { kind: 'push_files', message: 'm', files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }], deletes: [] },
+      facts: { paths: ['docs/z.md'], protected_paths: [] },
+      idempotencyKey: 'k'.repeat(129),
+    });
+    expect(key).toMatchObject({ ok: false, code: 'invalid' });
+    // A long client label is cut, not refused: it is a label.
+    const labelled = await svc().create({
+      perimeter: 'quiet',
+      repo: s.repo,
+      branch: 'main',
+      base: await s.head(),
+      agent: 'x'.repeat(10_000),
+      change: { kind: 'push_files', message: 'm', files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }], deletes: [] },
+      facts: { paths: ['docs/z.md'], protected_paths: [] },
+    });
+    expect(labelled.ok && labelled.value.agent.length).toBe(512);
+  });
+
+  it('refuses a change too large to store, in words, and stores nothing', async () => {
+    const before = (await svc().list({ perimeter: 'quiet' })).length;
+    const made = await svc().create({
+      perimeter: 'quiet',
+      repo: s.repo,
+      branch: 'main',
+      base: await s.head(),
+      agent: 'a',
+      change: { kind: 'push_files', message: 'm', files: [{ path: 'docs/big.md', content: 'b'.repeat(DEFAULT_PROPOSAL_BOUNDS.maxRecordBytes), encoding: 'utf-8' }], deletes: [] },
+      facts: { paths: ['docs/big.md'], protected_paths: [] },
+    });
+    expect(made).toMatchObject({ ok: false, code: 'conflict' });
+    if (!made.ok) expect(made.message).toMatch(/too large to hold for approval/);
+    expect((await svc().list({ perimeter: 'quiet' })).length).toBe(before);
+  });
+});
