@@ -3,7 +3,7 @@
 // every other perimeter's proposal writes slower and slower, and at last made them fail. Now the store holds each
 // perimeter to a count and a byte bound over all statuses (finished records make room, oldest first), each record is
 // its own file, and the agent-supplied fields a record keeps are capped whatever tool made it.
-import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PROPOSAL_BOUNDS, MAX_AGENT_REASON } from '../../src/core/index.js';
@@ -24,38 +24,42 @@ describe('local upstream', () => {
     return p;
   };
 
-  it("a create-and-cancel loop keeps at most the bound, and never rewrites another perimeter's records", async () => {
+  const loop = async (agent: Awaited<ReturnType<Served['srv']['connect']>>, rounds: number): Promise<void> => {
+    for (let i = 0; i < rounds; i++) {
+      const made = await agent.call('push_files', { message: `loop ${i}`, files: [{ path: 'docs/a.md', content: `${i}\n` }] });
+      expect(made.structured?.status, made.text).toBe('pending');
+      const cancelled = await agent.call('proposal_cancel', { proposal_id: made.structured.proposal_id });
+      expect(cancelled.isError, cancelled.text).toBeFalsy();
+    }
+  };
+
+  it('a create-and-cancel loop leaves at most the bound stored, the newest kept', async () => {
+    const noisy = await s.srv.connect('/mcp/noisy');
+    const rounds = DEFAULT_PROPOSAL_BOUNDS.maxRecords + 10;
+    await loop(noisy, rounds);
+    const kept = await svc().list({ perimeter: 'noisy' });
+    expect(kept.length).toBe(DEFAULT_PROPOSAL_BOUNDS.maxRecords);
+    // The oldest finished records went first: the newest one is still there for proposal_status.
+    expect(kept[0]?.change.kind === 'push_files' && kept[0].change.message).toBe(`loop ${rounds - 1}`);
+    const status = await noisy.call('proposal_status', { proposal_id: kept[0]?.id });
+    expect(status.structured?.status, status.text).toBe('cancelled');
+  }, 120_000);
+
+  it("one perimeter's writes never rewrite another's records: each proposal is its own file", async () => {
     const quiet = await s.srv.connect('/mcp/quiet');
     const theirs = await quiet.call('push_files', { message: 'quiet change', files: [{ path: 'docs/q.md', content: 'q\n' }] });
     expect(theirs.structured?.status, theirs.text).toBe('pending');
     const theirId = theirs.structured.proposal_id as string;
     const theirFile = join(s.srv.stateDir, 'proposals', `${theirId}.json`);
-    const before = await stat(theirFile);
-
-    const noisy = await s.srv.connect('/mcp/noisy');
-    const rounds = DEFAULT_PROPOSAL_BOUNDS.maxRecords + 10;
-    for (let i = 0; i < rounds; i++) {
-      const made = await noisy.call('push_files', { message: `loop ${i}`, files: [{ path: 'docs/a.md', content: `${i}\n` }] });
-      expect(made.structured?.status, made.text).toBe('pending');
-      const cancelled = await noisy.call('proposal_cancel', { proposal_id: made.structured.proposal_id });
-      expect(cancelled.isError, cancelled.text).toBeFalsy();
-    }
-    const kept = await svc().list({ perimeter: 'noisy' });
-    expect(kept.length).toBe(DEFAULT_PROPOSAL_BOUNDS.maxRecords);
-    // The oldest finished records went first: the newest one is still there for proposal_status.
-    expect(kept[0]?.change.kind === 'push_files' && kept[0].change.message).toBe(`loop ${rounds - 1}`);
+    const before = await readFile(theirFile, 'utf8');
+    // Replace it behind the store's back: a write of another perimeter that rewrote it would put the record back.
+    await writeFile(theirFile, before.replace('quiet change', 'QUIET MARK'));
+    await loop(await s.srv.connect('/mcp/noisy'), 5);
+    expect(await readFile(theirFile, 'utf8')).toContain('QUIET MARK');
+    await writeFile(theirFile, before);
     const files = (await readdir(join(s.srv.stateDir, 'proposals'))).filter((n) => n.endsWith('.json'));
     expect(files.length).toBe(DEFAULT_PROPOSAL_BOUNDS.maxRecords + 1);
-
-    // The quiet perimeter's record was never rewritten by the noisy one's writes, and its next write is one file.
-    expect((await stat(theirFile)).mtimeMs).toBe(before.mtimeMs);
-    expect((await svc().getFor('quiet', theirId))?.status).toBe('pending');
-    await writeFile(theirFile, await readFile(theirFile)); // same bytes, new mtime: now see that only our file moves
-    const marker = (await stat(theirFile)).mtimeMs;
-    const next = await quiet.call('push_files', { message: 'quiet again', files: [{ path: 'docs/r.md', content: 'r\n' }] });
-    expect(next.structured?.status, next.text).toBe('pending');
-    expect((await stat(theirFile)).mtimeMs).toBe(marker);
-  }, 120_000);
+  });
 
   it('refuses an agent field over its cap whatever the tool, before the store sees it', async () => {
     const made = await svc().create({

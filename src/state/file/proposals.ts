@@ -3,7 +3,7 @@
 // per perimeter, so a change costs one record's write whatever other perimeters stored (issue 19: a single
 // `proposals.json` rewritten on every change let one perimeter's create-and-cancel loop slow every other one). All
 // records stay in memory for reads; the store's bounds (`admitProposal`) keep each perimeter's share finite.
-import { mkdir, readdir, rm } from 'node:fs/promises';
+import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/v4';
 import { admitProposal, DEFAULT_PROPOSAL_BOUNDS, fail, ok, Proposal, sizeOf, type ProposalBounds, type Result, type StoredSize } from '../../core/index.js';

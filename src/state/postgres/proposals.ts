@@ -3,8 +3,8 @@
 // insert holds its perimeter's bounds (`admitProposal`, core) under a per-perimeter advisory lock, so two instances
 // admitting at once cannot both take the last room, and a perimeter's insert reads only that perimeter's rows.
 import type { Pool, PoolClient } from 'pg';
-import { admitProposal, DEFAULT_PROPOSAL_BOUNDS, fail, ok, Proposal, proposalBytes, sizeOf, type ProposalBounds, type ProposalStatus } from '../../core/index.js';
-import type { InsertOutcome, ProposalStore } from '../proposals.js';
+import { admitProposal, DEFAULT_PROPOSAL_BOUNDS, fail, ok, Proposal, proposalBytes, sizeOf, type ProposalBounds, type ProposalStatus, type Result } from '../../core/index.js';
+import type { InsertOutcome, ProposalStore, ProposalStoreError } from '../proposals.js';
 import { withClient } from './client.js';
 
 /** A stored body that no longer parses is a broken invariant: never skipped, never widened around. */
@@ -76,12 +76,12 @@ export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_P
         return { commit: true, value: { kind: 'created', proposal: stored } };
       }),
     transition: (id, from, mutate) =>
-      inTransaction(pool, async (c) => {
+      inTransaction<Result<Proposal, ProposalStoreError>>(pool, async (c) => {
         const r = await c.query<{ body: unknown }>('SELECT body FROM gb_proposals WHERE id = $1 FOR UPDATE', [id]);
         const row = r.rows[0];
-        if (!row) return { commit: false, value: fail('not_found' as const, `No proposal "${id}".`) };
+        if (!row) return { commit: false, value: fail('not_found', `No proposal "${id}".`) };
         const current = parse(row.body);
-        if (!from.includes(current.status)) return { commit: false, value: fail('conflict' as const, `Proposal "${id}" is ${current.status}.`) };
+        if (!from.includes(current.status)) return { commit: false, value: fail('conflict', `Proposal "${id}" is ${current.status}.`) };
         const moved = Proposal.parse(mutate(current));
         if (moved.id !== id || moved.perimeter !== current.perimeter) throw new Error(`a transition may not change a proposal's id or perimeter (${id})`);
         await c.query('UPDATE gb_proposals SET status = $2, body = $3, bytes = $4, updated_at = $5 WHERE id = $1', [id, moved.status, JSON.stringify(moved), proposalBytes(moved), moved.updated_at]);
