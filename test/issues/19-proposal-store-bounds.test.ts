@@ -110,6 +110,19 @@ describe('local upstream', () => {
     });
     expect(made).toMatchObject({ ok: false, code: 'conflict' });
     if (!made.ok) expect(made.message).toMatch(/too large to hold for approval/);
+    // The same bound holds for a workspace plan, whose steps no tool schema may have capped.
+    const half = 'p'.repeat(DEFAULT_PROPOSAL_BOUNDS.maxRecordBytes / 2);
+    const plan = await svc().create({
+      perimeter: 'quiet',
+      repo: s.repo,
+      branch: 'main',
+      base: await s.head(),
+      agent: 'a',
+      change: { kind: 'plan', steps: [{ kind: 'patch', patch: half }, { kind: 'patch', patch: half }], fingerprint: 'f' },
+      facts: { paths: [], protected_paths: [] },
+      agentReason: 'why',
+    });
+    expect(plan.ok ? 'stored' : plan.message).toMatch(/too large to hold for approval/);
     expect((await svc().list({ perimeter: 'quiet' })).length).toBe(before);
   });
 });
