@@ -4,6 +4,7 @@
 import * as z from 'zod/v4';
 import type { TreeEntry } from './model.js';
 import type { Scope } from './scope.js';
+import { linkServable } from './symlink.js';
 
 /** One change to a readable path. */
 export interface PathChange {
@@ -15,20 +16,54 @@ export interface PathChange {
 // git's empty blob: empty files are never paired as renames of each other (git does not pair them either).
 const EMPTY_BLOB = new Set(['e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813']);
 
-function visible(entries: readonly TreeEntry[], scope: Scope): Map<string, TreeEntry> {
+/**
+ * The target text of the symlinks read on each side (undefined: read, but not a link or not UTF-8). A link absent
+ * from its side's map was not read and reads as missing, as in get_tree.
+ */
+export interface ListingLinks {
+  readonly base: ReadonlyMap<string, string | undefined>;
+  readonly head: ReadonlyMap<string, string | undefined>;
+}
+
+// One visibility rule for a listing entry, the one get_tree and get_file apply: readable, and a symlink only when
+// its target is readable too (`linkServable`). Without `links` (the operator surface) links are shown as they are.
+function visible(entries: readonly TreeEntry[], scope: Scope, links: ReadonlyMap<string, string | undefined> | undefined): Map<string, TreeEntry> {
   const out = new Map<string, TreeEntry>();
-  for (const e of entries) if (e.type !== 'dir' && scope.canRead(e.path)) out.set(e.path, e);
+  for (const e of entries) {
+    if (e.type === 'dir' || !scope.canRead(e.path)) continue;
+    if (e.type === 'symlink' && links !== undefined) {
+      const target = links.get(e.path);
+      if (target === undefined || !linkServable(e.path, target, scope)) continue;
+    }
+    out.set(e.path, e);
+  }
   return out;
+}
+
+/**
+ * The readable symlinks whose targets `diffListings` needs, per side, at most `max` per side in path order: those
+ * that are not the very same entry (path, blob) on the other side. A link unchanged on both sides yields no change
+ * whether it shows or not, so it is never read. The choice depends on readable entries only.
+ */
+export function linksToJudge(base: readonly TreeEntry[], head: readonly TreeEntry[], scope: Scope, max: number): { base: string[]; head: string[] } {
+  const links = (side: readonly TreeEntry[]) => new Map(side.filter((e) => e.type === 'symlink' && scope.canRead(e.path)).map((e) => [e.path, e.sha]));
+  const before = links(base);
+  const after = links(head);
+  const changed = (mine: Map<string, string>, other: Map<string, string>) =>
+    [...mine].filter(([path, sha]) => other.get(path) !== sha).map(([path]) => path).sort().slice(0, max);
+  return { base: changed(before, after), head: changed(after, before) };
 }
 
 /**
  * Changes from `base` to `head` (recursive listings of the whole tree) on readable paths, sorted by path. A rename
  * is an exact one: a deleted and an added readable file with the same blob (first deleted path pairs with the first
- * added one, in path order). Content edits show as `modified`, so do type changes (file ↔ symlink).
+ * added one, in path order). Content edits show as `modified`, so do type changes (file ↔ symlink). With `links`
+ * (agent surfaces) a symlink counts only while its target is readable: one whose target is hidden is absent on that
+ * side, exactly as get_tree and get_file answer it.
  */
-export function diffListings(base: readonly TreeEntry[], head: readonly TreeEntry[], scope: Scope): PathChange[] {
-  const before = visible(base, scope);
-  const after = visible(head, scope);
+export function diffListings(base: readonly TreeEntry[], head: readonly TreeEntry[], scope: Scope, links?: ListingLinks): PathChange[] {
+  const before = visible(base, scope, links?.base);
+  const after = visible(head, scope, links?.head);
   const out: PathChange[] = [];
   const added: TreeEntry[] = [];
   const deleted: TreeEntry[] = [];

@@ -32,6 +32,7 @@ export * from './codeowners.js';
 export * from './windows.js';
 export * from './proposal.js';
 export * from './proposal-workspace.js';
+export * from './proposal-bounds.js';
 export * from './workspace-judge.js';
 export * from './paging.js';
 export * from './patch-paths.js';

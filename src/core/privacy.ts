@@ -26,6 +26,12 @@ import type { Scope } from './scope.js';
  * - Public certificates (`*.crt`, `*.cer`) stay readable; `*.pem` is hidden because the extension does not say whether
  *   the file holds a certificate or a key.
  * - Terraform state (`*.tfstate`) is hidden: it stores provider secrets in clear text.
+ * - `credentials*` is a prefix on purpose (issue 19): `credentials.csv` is the AWS console's key download, and a
+ *   list of exact names missed it. A `credentials.md` or `credentials-guide.md` is hidden with it: one document lost
+ *   is the price of not chasing every tool's file name.
+ *
+ * SPEC §4.7 lists exactly these patterns (without the `**\/` prefix, a directory as `name/`); a test parses that list
+ * and fails when the two drift apart.
  */
 export const DEFAULT_PRIVACY_PATTERNS: readonly string[] = [
   // Environment files.
@@ -56,10 +62,11 @@ export const DEFAULT_PRIVACY_PATTERNS: readonly string[] = [
   '**/.pgpass',
   '**/.htpasswd',
   '**/.git-credentials',
-  '**/credentials',
-  '**/credentials.json',
-  '**/.aws/credentials',
-  '**/.aws/config',
+  // `credentials*`: the AWS console's `credentials.csv`, gcloud's `credentials.db`, `credentials.json`, backups.
+  '**/credentials*',
+  // The whole `.aws/` directory: besides `credentials` and `config`, `sso/cache/*.json` and `cli/cache/*.json` hold
+  // live session tokens.
+  '**/.aws/**',
   '**/.docker/config.json',
   '**/.kube/config',
   '**/secrets.{yml,yaml}',
@@ -67,8 +74,8 @@ export const DEFAULT_PRIVACY_PATTERNS: readonly string[] = [
   '**/*.tfstate.backup',
   // Local databases and their side files.
   '**/*.db',
-  '**/*.sqlite',
-  '**/*.sqlite3',
+  // `*.sqlite*`: `.sqlite`, `.sqlite3`, and the copies next to them (`app.sqlite.bak`, `app.sqlite-wal`).
+  '**/*.sqlite*',
   '**/*-wal',
   '**/*-shm',
   '**/*-journal',

@@ -12,6 +12,15 @@ export type ProposalStatus = z.infer<typeof ProposalStatus>;
 /** States a proposal never leaves. */
 export const TERMINAL_STATUSES: readonly ProposalStatus[] = ['applied', 'failed', 'rejected', 'cancelled', 'expired'];
 
+/**
+ * Caps on the agent-supplied fields a record stores (issue 19), whatever tool made it: the tools' own schemas refuse
+ * longer values first, and the store bounds the whole record's bytes (`proposal-bounds.ts`).
+ */
+export const MAX_AGENT_REASON = 2_000;
+export const MAX_IDEMPOTENCY_KEY = 128;
+/** The agent label: the client's declared name (cut to 100 characters) plus ` via git-blinder (<perimeter>)`. */
+export const MAX_AGENT_LABEL = 512;
+
 /** Proposal ids: 24 lowercase base32 characters of randomness (120 bits), never a counter. */
 export const ProposalId = z.string().regex(/^p[a-z2-7]{24}$/, 'not a proposal id');
 
@@ -57,11 +66,11 @@ const Common = {
   branch: z.string().min(1),
   /** The branch head the agent saw when it proposed: part of what is approved. */
   base: z.string().min(1),
-  /** What the MCP client declared (a label, never authorization). */
-  agent: z.string(),
+  /** What the MCP client declared (a label, never authorization; the server cuts the name to 100 characters). */
+  agent: z.string().max(MAX_AGENT_LABEL),
   /** The agent's own words about why; shown as the agent's, never as a server fact. */
-  agent_reason: z.string().optional(),
-  idempotency_key: z.string().optional(),
+  agent_reason: z.string().max(MAX_AGENT_REASON).optional(),
+  idempotency_key: z.string().min(1).max(MAX_IDEMPOTENCY_KEY).optional(),
   /** `sha256:<hex>` of the canonical change (perimeter, branch, base, kind and content): what an approval binds to. */
   hash: z.string().regex(/^sha256:[0-9a-f]{64}$/),
   /** One line for lists and for the agent's answer. */

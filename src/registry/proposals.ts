@@ -2,7 +2,11 @@
 // (pending → approved → applying → applied | failed; rejected, cancelled, expired) and nothing else: policy is re-run by
 // the injected `apply` (the same decide → guard → upstream line as any call), storage is the ProposalStore port.
 import {
+  assertNever,
   changeIdentity,
+  MAX_AGENT_LABEL,
+  MAX_AGENT_REASON,
+  MAX_IDEMPOTENCY_KEY,
   describeStep,
   workspaceSteps,
   isTerminal,
@@ -140,6 +144,8 @@ export function proposalService(deps: ProposalDeps): ProposalService {
 
   return {
     async create(req) {
+      const unfit = agentFieldRefusal(req);
+      if (unfit !== undefined) return { ok: false, code: 'invalid', message: unfit };
       if (req.idempotencyKey !== undefined) {
         const prior = await deps.store.findByKey(req.perimeter, req.change.kind, req.idempotencyKey);
         if (prior !== undefined) return sameChange(prior, req);
@@ -156,7 +162,7 @@ export function proposalService(deps: ProposalDeps): ProposalService {
         repo: req.repo,
         branch: req.branch,
         base: req.base,
-        agent: req.agent,
+        agent: req.agent.slice(0, MAX_AGENT_LABEL),
         ...(req.agentReason === undefined ? {} : { agent_reason: req.agentReason }),
         ...(req.idempotencyKey === undefined ? {} : { idempotency_key: req.idempotencyKey }),
         hash: proposalHash(req),
@@ -169,9 +175,17 @@ export function proposalService(deps: ProposalDeps): ProposalService {
         status: 'pending',
       };
       const stored = await deps.store.insert(draft);
-      if (!stored.created) return sameChange(stored.proposal, req);
-      life.emit(stored.proposal, 'proposed', 'agent');
-      return { ok: true, value: stored.proposal };
+      switch (stored.kind) {
+        case 'existing':
+          return sameChange(stored.proposal, req);
+        case 'refused':
+          return { ok: false, code: 'conflict', message: stored.message };
+        case 'created':
+          life.emit(stored.proposal, 'proposed', 'agent');
+          return { ok: true, value: stored.proposal };
+        default:
+          return assertNever(stored, 'insert outcome');
+      }
     },
 
     async list(filter) {
@@ -196,6 +210,18 @@ export function proposalService(deps: ProposalDeps): ProposalService {
     expire: () => life.expireDue(),
     reconcile: () => life.reconcile(),
   };
+}
+
+/**
+ * The caps on what an agent sends that a record stores (the record's schema holds the same ones): whatever tool made
+ * the request, a field over its cap is refused here, in words, before the store would reject the record.
+ */
+function agentFieldRefusal(req: NewProposal): string | undefined {
+  if (req.agentReason !== undefined && req.agentReason.length > MAX_AGENT_REASON) return `The reason is too long (at most ${MAX_AGENT_REASON} characters). Nothing was proposed.`;
+  if (req.idempotencyKey !== undefined && (req.idempotencyKey.length === 0 || req.idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
+    return `An idempotency key has 1 to ${MAX_IDEMPOTENCY_KEY} characters. Nothing was proposed.`;
+  }
+  return undefined;
 }
 
 /** What the agent's tools may do with proposals: read and cancel their own perimeter's, nothing else. */

@@ -1,5 +1,6 @@
 // The proposal store port (types only). The file adapter (state/file/proposals.ts) is the default; a shared store
-// (PostgreSQL) implements the same interface. Every method is async so either can stand behind it.
+// (PostgreSQL) implements the same interface. Every method is async so either can stand behind it. Both hold the
+// bounds of `core/proposal-bounds.ts` per perimeter, and one perimeter's write never costs more for another's history.
 import type { Proposal, ProposalKind, ProposalStatus, Result } from '../core/index.js';
 
 /** Which proposals a list returns; absent fields do not filter. */
@@ -7,6 +8,12 @@ export interface ProposalFilter {
   readonly perimeter?: string;
   readonly status?: ProposalStatus;
 }
+
+/** What `insert` did. */
+export type InsertOutcome =
+  | { readonly kind: 'created'; readonly proposal: Proposal }
+  | { readonly kind: 'existing'; readonly proposal: Proposal }
+  | { readonly kind: 'refused'; readonly message: string };
 
 /** Why a store change was refused. */
 export type ProposalStoreError = 'not_found' | 'conflict';
@@ -21,9 +28,11 @@ export interface ProposalStore {
   get(id: string): Promise<Proposal | undefined>;
   /**
    * Stores a new proposal, unless one with the same perimeter, kind and idempotency key exists: then that one is
-   * returned with `created: false` and nothing is written (the caller decides whether the two are the same change).
+   * answered `existing` and nothing is written (the caller decides whether the two are the same change). Holds the
+   * store's bounds for the proposal's perimeter (`admitProposal`, core): finished records past their keep time, then
+   * the oldest finished ones, are deleted to make room; when the open ones leave none, `refused` and nothing changes.
    */
-  insert(p: Proposal): Promise<{ readonly created: boolean; readonly proposal: Proposal }>;
+  insert(p: Proposal): Promise<InsertOutcome>;
   /**
    * The one atomic transition: when the stored proposal's status is one of `from`, replaces it with `next(current)`
    * and stores it; otherwise `conflict` (someone else moved it first) and nothing is written.

@@ -104,6 +104,9 @@ const PRIVATE: readonly string[] = [
   'app/ID_RSA.pub',
   'app/certs/server.pem',
   'app/config/credentials.json',
+  'app/config/credentials.csv',
+  'app/.aws/sso/cache/token.json',
+  'app/data/app.sqlite.bak',
   'app/.git/config',
 ];
 

@@ -1,5 +1,7 @@
 // Attacks on shared resources (issue 9 item 5): one perimeter's key trying to multiply an answer, scan history
 // without bound, or flood the process. Each must stay bounded and answer the same whatever is hidden.
+import { DEFAULT_PROPOSAL_BOUNDS, MAX_AGENT_REASON, type Proposal } from '../../src/core/index.js';
+import type { NewProposal } from '../../src/registry/proposals.js';
 import { blockedRead, sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
 
@@ -72,6 +74,70 @@ export function resourceAttacks(ctx: Ctx): Attack[] {
         check(answers.some((r) => !r.isError), 'no call of the flood was served');
         const after = await callTool(ctx.app, 'get_file', { path: 'app/main.ts' });
         check(!after.isError, `lane still busy: ${after.text.slice(0, 200)}`);
+      },
+    },
+    ...storeAttacks(ctx),
+  ];
+}
+
+/**
+ * Issue 19 class 10: what one perimeter can make the server store. Made through the proposal service, as every
+ * propose_* tool and approval-mode push_files make them (the bound is the store's, whatever the tool), so the flood
+ * is not slowed by the call-rate limit it would meet over MCP.
+ */
+function storeAttacks(ctx: Ctx): Attack[] {
+  const { fx } = ctx;
+  const request = (perimeter: string, n: number, over: Partial<NewProposal> = {}): NewProposal => ({
+    perimeter,
+    repo: fx.repo,
+    branch: 'main',
+    base: '0'.repeat(40),
+    agent: 'flood-agent',
+    change: { kind: 'push_files', message: `flood ${n}`, files: [{ path: 'app/flood.md', content: `${n}\n`, encoding: 'utf-8' }], deletes: [] },
+    facts: { paths: ['app/flood.md'], protected_paths: [] },
+    ...over,
+  });
+  return [
+    {
+      category: 'store',
+      only: 'local',
+      name: `proposals: a create-and-cancel flood keeps at most ${DEFAULT_PROPOSAL_BOUNDS.maxRecords} records of its perimeter, another perimeter's proposal untouched`,
+      run: async () => {
+        const bystander = await fx.proposals.create(request('bystander', 0));
+        check(bystander.ok, 'the bystander could not propose');
+        const rounds = DEFAULT_PROPOSAL_BOUNDS.maxRecords + 25;
+        for (let i = 0; i < rounds; i++) {
+          const made = await fx.proposals.create(request('flood', i));
+          check(made.ok, `flood proposal ${i} refused: ${made.ok ? '' : made.message}`);
+          if (made.ok) check((await fx.proposals.cancel('flood', made.value.id)).ok, `flood cancel ${i} refused`);
+        }
+        const kept = await fx.proposals.list({ perimeter: 'flood' });
+        check(kept.length === DEFAULT_PROPOSAL_BOUNDS.maxRecords, `flood perimeter keeps ${kept.length} records`);
+        const theirs: Proposal | undefined = bystander.ok ? await fx.proposals.get(bystander.value.id) : undefined;
+        check(theirs?.status === 'pending', `bystander's proposal is ${theirs?.status ?? 'gone'}`);
+      },
+    },
+    {
+      category: 'store',
+      only: 'local',
+      name: 'proposals: a change over the record bound is refused in words and nothing is stored',
+      run: async () => {
+        const before = (await fx.proposals.list({ perimeter: 'bulky' })).length;
+        const big = 'b'.repeat(DEFAULT_PROPOSAL_BOUNDS.maxRecordBytes);
+        const made = await fx.proposals.create(request('bulky', 1, { change: { kind: 'push_files', message: 'big', files: [{ path: 'app/big.md', content: big, encoding: 'utf-8' }], deletes: [] } }));
+        check(!made.ok && made.message.includes('too large to hold for approval'), made.ok ? 'stored' : made.message);
+        check((await fx.proposals.list({ perimeter: 'bulky' })).length === before, 'something was stored');
+      },
+    },
+    {
+      category: 'store',
+      only: 'local',
+      name: 'proposals: an over-long reason or idempotency key is refused whatever the tool',
+      run: async () => {
+        const reason = await fx.proposals.create(request('bulky', 2, { agentReason: 'r'.repeat(MAX_AGENT_REASON + 1) }));
+        check(!reason.ok && reason.code === 'invalid', reason.ok ? 'stored a long reason' : reason.message);
+        const key = await fx.proposals.create(request('bulky', 3, { idempotencyKey: 'k'.repeat(100_000) }));
+        check(!key.ok && key.code === 'invalid', key.ok ? 'stored a long key' : key.message);
       },
     },
   ];

@@ -1,5 +1,11 @@
 // Issue 12: search_code, line windows and change cursors under attack. Hits from hidden files, privacy zones or other
 // branches; regex bombs; pathspec magic and escapes in `path`; control characters; forged, foreign and JSON cursors.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gitIn } from '../support/gitdir.js';
+import { APP_READ } from './fixture.js';
 import { sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
 
@@ -184,5 +190,51 @@ export function searchAttacks(ctx: Ctx): Attack[] {
       noLeak(fx, whole(r), {});
     },
   });
+  out.push({
+    category: 'cursor',
+    name: 'changes_since after links to hidden targets land: only the link get_tree shows is listed (issue 19)',
+    run: async () => {
+      // A branch of its own (the other attacks compare main's head), moved beside the server by git plumbing.
+      const branch = `links-19-${fx.kind}`;
+      const base = (await gitIn(fx.bare, ['rev-parse', 'refs/heads/main'])).trim();
+      await gitIn(fx.bare, ['update-ref', `refs/heads/${branch}`, base]);
+      await fx.srv.perimeter({ id: 'linky', repo: fx.repo, read: APP_READ, write: [], branches: [branch] });
+      const key = await fx.srv.api('POST', '/api/perimeters/linky/keys');
+      const agent = await fx.srv.connect(`/mcp/linky/${branch}`, 'legacy', { authorization: `Bearer ${key.json.key}` });
+      try {
+        const first = await callTool(agent, 'changes_since', {});
+        check(first.structured?.fresh_instance === true, first.text.slice(0, 200));
+        const links: Record<string, string> = { 'app/l19-ok': 'main.ts', 'app/l19-out': '../secret/keys.txt', 'app/l19-env': '.env', 'app/l19-abs': '/etc/passwd', 'app/l19-dir': '../secret' };
+        const scratch = await mkdtemp(join(tmpdir(), 'gb-links19-'));
+        try {
+          const env = { GIT_INDEX_FILE: join(scratch, 'index') };
+          await gitIn(fx.bare, ['read-tree', base], env);
+          for (const [path, target] of Object.entries(links)) {
+            const id = (await hashText(fx.bare, target)).trim();
+            await gitIn(fx.bare, ['update-index', '--add', '--cacheinfo', `120000,${id},${path}`], env);
+          }
+          const tree = (await gitIn(fx.bare, ['write-tree'], env)).trim();
+          const commit = (await gitIn(fx.bare, ['commit-tree', tree, '-p', base, '-m', 'links'])).trim();
+          await gitIn(fx.bare, ['update-ref', `refs/heads/${branch}`, commit]);
+        } finally {
+          await rm(scratch, { recursive: true, force: true });
+        }
+        const r = await callTool(agent, 'changes_since', { cursor: first.structured.cursor });
+        check(!r.isError, r.text.slice(0, 200));
+        check(JSON.stringify(r.structured.changes) === JSON.stringify([{ path: 'app/l19-ok', change: 'added' }]), `changes: ${JSON.stringify(r.structured.changes)}`);
+        noLeak(fx, whole(r), {});
+      } finally {
+        await agent.close();
+      }
+    },
+  });
   return out;
+}
+
+/** Writes `text` as a blob (no final newline: a symlink's target) and answers its id. */
+function hashText(bare: string, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = execFile('git', ['hash-object', '-w', '--stdin'], { cwd: bare }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    child.stdin?.end(text);
+  });
 }

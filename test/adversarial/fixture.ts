@@ -74,6 +74,10 @@ async function buildSource(): Promise<{ dir: string; shas: Shas; cleanup: () => 
         'app/ID_RSA.pub': 'CANARY_ID_RSA_PUB\n',
         'app/certs/server.pem': 'CANARY_PEM\n',
         'app/config/credentials.json': '{"k":"CANARY_CREDENTIALS"}\n',
+        // Issue 19: SPEC §4.7 promised `credentials*`, `.aws/` and `*.sqlite*`; these three were served.
+        'app/config/credentials.csv': 'AKIA,CANARY_CREDENTIALS_CSV\n',
+        'app/.aws/sso/cache/token.json': '{"accessToken":"CANARY_AWS_SSO"}\n',
+        'app/data/app.sqlite.bak': 'CANARY_SQLITE_BACKUP\n',
         'app/link-out': { symlink: '../secret/keys.txt' },
         'app/link-abs': { symlink: '/etc/passwd' },
         'app/link-up': { symlink: '../../../../../../etc/hostname' },

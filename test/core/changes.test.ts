@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cursorFits, diffListings, excerpt, parseCursorPayload, queryProblem, scopeOf, type TreeEntry } from '../../src/core/index.js';
+import { cursorFits, diffListings, excerpt, linksToJudge, parseCursorPayload, queryProblem, scopeOf, type TreeEntry } from '../../src/core/index.js';
 import { cursorSeal } from '../../src/mcp/cursor.js';
 
 const f = (path: string, sha: string): TreeEntry => ({ path, type: 'file', sha: sha.repeat(40).slice(0, 40), size: 1 });
@@ -24,6 +24,30 @@ describe('diffListings', () => {
       { path: 'app/e2', change: 'added' },
       { path: 'app/x', change: 'added' },
     ]);
+  });
+});
+
+describe('diffListings with symlinks (issue 19: one visibility rule with get_tree)', () => {
+  const l = (path: string, sha: string): TreeEntry => ({ path, type: 'symlink', sha: sha.repeat(40).slice(0, 40) });
+  it('counts a link on a side only while its target is readable there', () => {
+    const base = [l('app/ok', 'a'), l('app/flip', 'b'), l('app/hid', 'c')];
+    const head = [l('app/ok', 'a'), l('app/flip', 'd'), l('app/hid', 'e'), l('app/new-bad', 'f'), l('app/new-ok', '1')];
+    const links = {
+      base: new Map([['app/flip', 'ok'], ['app/hid', '../secret/x']]),
+      head: new Map<string, string | undefined>([['app/flip', '../secret/x'], ['app/hid', '/etc/passwd'], ['app/new-bad', undefined], ['app/new-ok', 'ok']]),
+    };
+    expect(diffListings(base, head, scope, links)).toEqual([
+      { path: 'app/flip', change: 'deleted' },
+      { path: 'app/new-ok', change: 'added' },
+    ]);
+    // Without links (the operator surface) every readable link counts as it is.
+    expect(diffListings(base, head, scope).map((c) => c.path)).toEqual(['app/flip', 'app/hid', 'app/new-bad', 'app/new-ok']);
+  });
+  it('reads only readable links that differ between the sides, at most `max` per side in path order', () => {
+    const base = [l('app/same', 'a'), l('app/b', 'b'), l('secret/l', 'c'), l('app/gone', 'g')];
+    const head = [l('app/same', 'a'), l('app/b', 'x'), l('secret/l', 'y'), l('app/z1', '1'), l('app/z2', '2')];
+    expect(linksToJudge(base, head, scope, 10)).toEqual({ base: ['app/b', 'app/gone'], head: ['app/b', 'app/z1', 'app/z2'] });
+    expect(linksToJudge(base, head, scope, 2)).toEqual({ base: ['app/b', 'app/gone'], head: ['app/b', 'app/z1'] });
   });
 });
 

@@ -59,8 +59,17 @@ describe('isPrivate: built-in zones', () => {
     '.git-credentials',
     'credentials',
     'config/credentials.json',
+    // issue 19: SPEC §4.7 promised `credentials*`, `.aws/` and `*.sqlite*`; these were served.
+    'credentials.csv',
+    'ops/credentials.csv.bak',
+    'credentials.md',
+    'docs/credentials-guide.md',
+    'aws/credentials.ts',
     '.aws/credentials',
     'ops/.aws/config',
+    '.aws/sso/cache/0123abcd.json',
+    'home/.aws/cli/cache/x.json',
+    '.aws',
     '.docker/config.json',
     '.kube/config',
     'secrets.yml',
@@ -75,6 +84,8 @@ describe('isPrivate: built-in zones', () => {
     'app.db-shm',
     'app.db-journal',
     'state.sqlite-wal',
+    'app.sqlite.bak',
+    'data/app.sqlite-journal.old',
     // git metadata at any depth
     '.git',
     '.git/config',
@@ -110,13 +121,13 @@ describe('isPrivate: built-in zones', () => {
     'ssh/README.md',
     // credential look-alikes
     'src/credentials/provider.ts',
-    'credentials.md',
-    'docs/credentials-guide.md',
+    'docs/aws-credentials.md',
     'npmrc.md',
     'secrets.md',
     'src/secrets.ts',
     'docker/config.json',
-    'aws/credentials.ts',
+    'aws/config.ts',
+    '.awsrc.md',
     // databases look-alikes
     'src/db.ts',
     'src/db/index.ts',
@@ -169,11 +180,11 @@ describe('isPrivate: built-in zones', () => {
 });
 
 describe('hidesDir', () => {
-  it.each(['.git', 'a/.git', '.git/objects', '.git/refs/heads', '.GIT', '.ssh', 'home/.ssh', '.gnupg'])(
+  it.each(['.git', 'a/.git', '.git/objects', '.git/refs/heads', '.GIT', '.ssh', 'home/.ssh', '.gnupg', '.aws', 'home/.aws/sso'])(
     'hides the whole directory %s',
     (d) => expect(zones.hidesDir(d)).toBe(true),
   );
-  it.each(['src', '.github', '.aws', '.docker', 'data', 'credentials', '.env', 'certs', 'secrets'])(
+  it.each(['src', '.github', '.docker', 'data', 'credentials', '.env', 'certs', 'secrets'])(
     'keeps %s listable (it may hold visible files)',
     (d) => expect(zones.hidesDir(d)).toBe(false),
   );
@@ -230,7 +241,8 @@ describe('withPrivacy', () => {
   it('lists directories that may hold visible files, never a wholly private one', () => {
     expect(scope.canList('')).toBe(true);
     expect(scope.canList('src')).toBe(true);
-    expect(scope.canList('.aws')).toBe(true);
+    expect(scope.canList('.docker')).toBe(true);
+    expect(scope.canList('.aws')).toBe(false);
     expect(scope.canList('.git')).toBe(false);
     expect(scope.canList('vendor/x/.git/refs')).toBe(false);
     expect(scope.canList('.ssh')).toBe(false);

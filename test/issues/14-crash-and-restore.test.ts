@@ -33,11 +33,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   };
   /** Rewrites the stored record as a process that died mid-way would have left it. */
   const leaveAs = async (id: string, status: 'applying' | 'approved') => {
-    const file = join(s.srv.stateDir, 'proposals.json');
-    const state = JSON.parse(await readFile(file, 'utf8'));
-    const p = state.proposals.find((x: { id: string }) => x.id === id);
+    const file = join(s.srv.stateDir, 'proposals', `${id}.json`);
+    const p = JSON.parse(await readFile(file, 'utf8'));
     Object.assign(p, { status, decided_by: 'operator', decided_at: new Date().toISOString() });
-    await writeFile(file, JSON.stringify(state));
+    await writeFile(file, JSON.stringify(p));
   };
   /** A new service over the same state dir and upstream: what `serve` builds at its next start. */
   const restart = async (): Promise<ProposalService> => {

@@ -1,6 +1,6 @@
 // The file adapter of the proposal store: durable before acknowledged, atomic status transitions, idempotency keys,
 // and a corrupt file that stops the start instead of forgetting decisions.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -39,7 +39,10 @@ describe('file proposal store', () => {
     if (!s.ok) throw new Error(s.message);
     return s.value;
   };
-  const onDisk = async () => JSON.parse(await readFile(join(dir, 'proposals.json'), 'utf8')).proposals as Proposal[];
+  const onDisk = async () => {
+    const names = (await readdir(join(dir, 'proposals'))).sort();
+    return Promise.all(names.map(async (n) => JSON.parse(await readFile(join(dir, 'proposals', n), 'utf8')) as Proposal));
+  };
 
   it('is on disk when insert resolves, and a reopened store has it', async () => {
     const store = await open();
@@ -65,12 +68,12 @@ describe('file proposal store', () => {
     const store = await open();
     const a = draft({ idempotency_key: 'k' });
     const b = draft({ idempotency_key: 'k' });
-    expect((await store.insert(a)).created).toBe(true);
+    expect((await store.insert(a)).kind).toBe('created');
     const second = await store.insert(b);
-    expect(second).toEqual({ created: false, proposal: a });
+    expect(second).toEqual({ kind: 'existing', proposal: a });
     expect(await onDisk()).toHaveLength(1);
     // Keys are per perimeter.
-    expect((await store.insert(draft({ idempotency_key: 'k', perimeter: 'q' }))).created).toBe(true);
+    expect((await store.insert(draft({ idempotency_key: 'k', perimeter: 'q' }))).kind).toBe('created');
   });
 
   it('refuses to start over a corrupt or invalid file', async () => {
@@ -78,6 +81,39 @@ describe('file proposal store', () => {
     expect(await openFileProposalStore(dir)).toMatchObject({ ok: false, code: 'corrupt_state' });
     await writeFile(join(dir, 'proposals.json'), JSON.stringify({ version: 1, proposals: [{ ...draft(), status: 'applied' }] }));
     expect(await openFileProposalStore(dir)).toMatchObject({ ok: false, code: 'corrupt_state' });
+    await rm(join(dir, 'proposals.json'));
+    const p = draft();
+    await mkdir(join(dir, 'proposals'), { recursive: true });
+    await writeFile(join(dir, 'proposals', `${p.id}.json`), JSON.stringify({ ...p, status: 'applied' }));
+    expect(await openFileProposalStore(dir)).toMatchObject({ ok: false, code: 'corrupt_state' });
+    // A record under another proposal's name is as wrong as a broken one.
+    await writeFile(join(dir, 'proposals', `${p.id}.json`), JSON.stringify(draft()));
+    expect(await openFileProposalStore(dir)).toMatchObject({ ok: false, code: 'corrupt_state' });
+  });
+
+  it('splits the single proposals.json of earlier versions into one file per proposal, once', async () => {
+    const a = draft();
+    const b = draft({ perimeter: 'q' });
+    await writeFile(join(dir, 'proposals.json'), JSON.stringify({ version: 1, proposals: [a, b] }));
+    const store = await open();
+    expect(await store.get(a.id)).toEqual(a);
+    expect((await onDisk()).map((x) => x.id).sort()).toEqual([a.id, b.id].sort());
+    await expect(readFile(join(dir, 'proposals.json'))).rejects.toThrow();
+    expect(await (await open()).get(b.id)).toEqual(b);
+  });
+
+  it("writes one record per change: another perimeter's history is never rewritten", async () => {
+    const store = await open();
+    const theirs = draft({ perimeter: 'busy' });
+    await store.insert(theirs);
+    const before = await readFile(join(dir, 'proposals', `${theirs.id}.json`));
+    // Overwrite their file behind the store's back: a write of ours that rewrote it would restore the content.
+    await writeFile(join(dir, 'proposals', `${theirs.id}.json`), 'untouched');
+    const ours = draft();
+    await store.insert(ours);
+    await store.transition(ours.id, ['pending'], (q) => ({ ...q, status: 'cancelled', decided_by: 'agent', decided_at: q.created_at }) as Proposal);
+    expect(await readFile(join(dir, 'proposals', `${theirs.id}.json`), 'utf8')).toBe('untouched');
+    expect(before.length).toBeGreaterThan(0);
   });
 
   it('lists newest first, filtered by perimeter and status', async () => {

@@ -11,13 +11,13 @@ afterAll(async () => {
   for (const d of dirs) await rm(d, { recursive: true, force: true });
 });
 
-stateContract('file', () => {
+stateContract('file', (bounds) => {
   let dir: string | undefined;
   const openIn = async () => {
     dir ??= await mkdtemp(join(tmpdir(), 'gb-state-contract-'));
     dirs.push(dir);
     const d = dir;
-    const s = await openFileState(d, { id: 'self', version: 'contract' }, (name) => loadOrCreateSalt(d, name));
+    const s = await openFileState(d, { id: 'self', version: 'contract' }, (name) => loadOrCreateSalt(d, name), bounds);
     if (!s.ok) throw new Error(s.message);
     return s.value;
   };

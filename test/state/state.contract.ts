@@ -1,6 +1,6 @@
 // One contract for every state adapter: what the rest of git-blinder may rely on, whichever store is configured.
 import { afterEach, describe, expect, it } from 'vitest';
-import { fail, materialize, ok, type Proposal } from '../../src/core/index.js';
+import { fail, materialize, ok, proposalBytes, type Proposal, type ProposalBounds } from '../../src/core/index.js';
 import type { SharedState } from '../../src/state/types.js';
 
 /** How a suite opens its adapter: `open` a fresh store; `reopen` another handle on the same store (a restart, or a second instance). */
@@ -42,13 +42,13 @@ async function eventually(cond: () => boolean, ms = 3000): Promise<void> {
   }
 }
 
-/** Registers the contract for one adapter. */
-export function stateContract(name: string, factory: () => StateFactory): void {
+/** Registers the contract for one adapter; `factory(bounds)` opens its stores with those proposal bounds. */
+export function stateContract(name: string, factory: (bounds?: ProposalBounds) => StateFactory): void {
   describe(`state contract: ${name}`, () => {
     const opened: SharedState[] = [];
     let f: StateFactory;
-    const open = async () => {
-      f = factory();
+    const open = async (bounds?: ProposalBounds) => {
+      f = factory(bounds);
       const s = await f.open();
       opened.push(s);
       return s;
@@ -153,11 +153,11 @@ export function stateContract(name: string, factory: () => StateFactory): void {
     it('stores proposals: newest first, filtered, one per idempotency key, seen by the next handle', async () => {
       const s = await open();
       const pr = s.proposals;
-      expect(await pr.insert(proposal(1))).toEqual({ created: true, proposal: proposal(1) });
+      expect(await pr.insert(proposal(1))).toEqual({ kind: 'created', proposal: proposal(1) });
       await pr.insert(proposal(2, { perimeter: 'other' }));
       await pr.insert(proposal(3, { idempotency_key: 'k1' }));
       const again = await pr.insert(proposal(4, { idempotency_key: 'k1' }));
-      expect(again).toEqual({ created: false, proposal: proposal(3, { idempotency_key: 'k1' }) });
+      expect(again).toEqual({ kind: 'existing', proposal: proposal(3, { idempotency_key: 'k1' }) });
       expect((await pr.list()).map((p) => p.summary)).toEqual(['change 3', 'change 2', 'change 1']);
       expect((await pr.list({ perimeter: 'infra' })).map((p) => p.summary)).toEqual(['change 3', 'change 1']);
       expect((await pr.findByKey('infra', 'push_files', 'k1'))?.id).toBe(proposal(3).id);
@@ -181,6 +181,97 @@ export function stateContract(name: string, factory: () => StateFactory): void {
       expect((await b.proposals.get(proposal(1).id))?.status).toBe('rejected');
       const missing = await a.proposals.transition('pzzzzzzzzzzzzzzzzzzzzzzzz', ['pending'], (p) => p);
       expect(missing.ok ? 'ok' : missing.code).toBe('not_found');
+    });
+
+    describe('bounds what one perimeter can make the store keep (issue 19)', () => {
+      const SMALL: ProposalBounds = { maxRecords: 5, maxBytes: 12_000, maxRecordBytes: 6_000, keepTerminalMs: 3_600_000 };
+      const at = (s: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, 0) + s * 1000).toISOString();
+      const made = (n: number, perimeter = 'infra', content = 'x') =>
+        proposal(0, {
+          id: `p${String(n).padStart(24, '0').replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? 'z')}`,
+          perimeter,
+          summary: `change ${n}`,
+          created_at: at(n),
+          updated_at: at(n),
+          change: { kind: 'push_files', message: `m${n}`, files: [{ path: 'infra/a.tf', content, encoding: 'utf-8' }], deletes: [] },
+        });
+      const cancel = (s: SharedState, p: Proposal, when: number) =>
+        s.proposals.transition(p.id, ['pending'], (q) => ({ ...q, status: 'cancelled', decided_by: 'agent', decided_at: at(when), updated_at: at(when) }) as Proposal);
+      const ids = async (s: SharedState, perimeter = 'infra') => (await s.proposals.list({ perimeter })).map((p) => p.summary).sort();
+
+      it('counts every status: finished records make room, oldest first; open ones never do; other perimeters are untouched', async () => {
+        const s = await open(SMALL);
+        const theirs = made(100, 'other');
+        expect((await s.proposals.insert(theirs)).kind).toBe('created');
+        const ps = [1, 2, 3, 4, 5].map((n) => made(n));
+        for (const p of ps) expect((await s.proposals.insert(p)).kind).toBe('created');
+        // Cancelled out of order: 3 is the oldest finished record, then 1, then 2.
+        await cancel(s, ps[2]!, 10);
+        await cancel(s, ps[0]!, 11);
+        await cancel(s, ps[1]!, 12);
+        expect((await s.proposals.insert(made(20))).kind).toBe('created');
+        expect(await s.proposals.get(ps[2]!.id)).toBeUndefined();
+        expect((await ids(s)).length).toBe(5);
+        expect((await s.proposals.insert(made(21))).kind).toBe('created');
+        expect((await s.proposals.insert(made(22))).kind).toBe('created');
+        expect(await ids(s)).toEqual(['change 20', 'change 21', 'change 22', 'change 4', 'change 5']);
+        // Five open proposals: nothing may go, so the sixth is refused and nothing changes.
+        const full = await s.proposals.insert(made(23));
+        expect(full.kind).toBe('refused');
+        if (full.kind === 'refused') expect(full.message).toMatch(/5 proposals of this perimeter are still open/);
+        expect(await ids(s)).toEqual(['change 20', 'change 21', 'change 22', 'change 4', 'change 5']);
+        expect(await s.proposals.get(theirs.id)).toEqual(theirs);
+        if (!f.shared) await s.close();
+        const again = await reopen();
+        expect(await ids(again)).toEqual(['change 20', 'change 21', 'change 22', 'change 4', 'change 5']);
+      });
+
+      it('counts bytes: a record over the record cap is refused, and a perimeter full of open bytes refuses more', async () => {
+        const s = await open(SMALL);
+        const huge = made(1, 'infra', 'y'.repeat(7_000));
+        expect(proposalBytes(huge)).toBeGreaterThan(SMALL.maxRecordBytes);
+        const refused = await s.proposals.insert(huge);
+        expect(refused.kind).toBe('refused');
+        if (refused.kind === 'refused') expect(refused.message).toMatch(/too large to hold for approval/);
+        expect(await s.proposals.get(huge.id)).toBeUndefined();
+        const big = [2, 3].map((n) => made(n, 'infra', 'z'.repeat(5_000)));
+        for (const p of big) expect((await s.proposals.insert(p)).kind).toBe('created');
+        const third = made(4, 'infra', 'z'.repeat(5_000));
+        expect((await s.proposals.insert(third)).kind).toBe('refused');
+        // Once one of them is finished it makes room for the next.
+        await cancel(s, big[0]!, 5);
+        expect((await s.proposals.insert(third)).kind).toBe('created');
+        expect(await ids(s)).toEqual(['change 3', 'change 4']);
+      });
+
+      it('drops finished records past their keep time, and keeps younger ones', async () => {
+        const s = await open(SMALL);
+        const old = made(1);
+        const young = made(2);
+        await s.proposals.insert(old);
+        await s.proposals.insert(young);
+        await cancel(s, old, 3);
+        await cancel(s, young, 3_000);
+        // One hour after the first cancel: it goes, the second (cancelled 50 minutes later) stays.
+        expect((await s.proposals.insert(made(3 + 3_600))).kind).toBe('created');
+        expect(await ids(s)).toEqual(['change 2', 'change 3603']);
+      });
+
+      it('holds the count when inserts race (from two handles where the store is shared)', async () => {
+        const a = await open(SMALL);
+        const b = f.shared ? await reopen() : a;
+        const outcomes = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((n) => (n % 2 ? a : b).proposals.insert(made(n))));
+        expect(outcomes.filter((o) => o.kind === 'created').length).toBe(5);
+        expect(outcomes.filter((o) => o.kind === 'refused').length).toBe(3);
+        expect((await ids(a)).length).toBe(5);
+      });
+
+      it('stores no agent field over its cap, whatever the caller', async () => {
+        const s = await open(SMALL);
+        await expect(s.proposals.insert({ ...made(1), agent_reason: 'r'.repeat(2_001) })).rejects.toThrow();
+        await expect(s.proposals.insert({ ...made(2), idempotency_key: 'k'.repeat(129) })).rejects.toThrow();
+        expect(await ids(s)).toEqual([]);
+      });
     });
 
     it('keeps one 32-byte key per name, the same for the next handle', async () => {

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { cursorFits, diffListings, parseCursorPayload, type CursorPayload, type TreeEntry } from '../../core/index.js';
+import { cursorFits, diffListings, linksToJudge, linkTargetOf, parseCursorPayload, type CursorPayload, type ListingLinks, type TreeEntry } from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
 import { field, statusLetter } from '../render.js';
 import { Ref, Repo } from '../schemas.js';
@@ -7,6 +7,12 @@ import { defineTool, type ToolContext } from '../tool.js';
 
 /** Most changes one answer lists; beyond it `truncated` is true and the agent re-lists with get_tree. */
 export const MAX_CHANGES = 1000;
+
+/**
+ * Most changed symlinks resolved per side (each a blob read; on GitHub a request), as get_tree's cap. Links beyond it
+ * read as missing on that side; which ones depends on readable paths only.
+ */
+export const MAX_LINKS_PER_SIDE = 200;
 
 const Cursor = z.string().max(4096).describe('From your last answer.');
 type Args = { cursor?: string | undefined; repo?: string; ref?: string };
@@ -26,7 +32,15 @@ type Output = z.infer<typeof Output>;
 
 type Raw =
   | { readonly kind: 'fresh'; readonly cursor: string; readonly head: string }
-  | { readonly kind: 'since'; readonly cursor: string; readonly head: string; readonly base: readonly TreeEntry[]; readonly now: readonly TreeEntry[] };
+  | {
+      readonly kind: 'since';
+      readonly cursor: string;
+      readonly head: string;
+      readonly base: readonly TreeEntry[];
+      readonly now: readonly TreeEntry[];
+      /** Target texts of the changed readable links (agent surfaces); absent on the operator surface. */
+      readonly links: ListingLinks | undefined;
+    };
 
 /** Where a cursor may be used: one perimeter (or the operator surface), one repository, one branch. */
 function placeOf(ctx: ToolContext): Omit<CursorPayload, 'v' | 'commit'> {
@@ -52,7 +66,27 @@ async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
   const [base, now] = await Promise.all([ctx.upstream.getTree(repo, payload.commit, ''), ctx.upstream.getTree(repo, head.value, '')]);
   if (!base.ok) return base.error.code === 'not_found' ? fresh : base;
   if (!now.ok) return now;
-  return { ok: true, value: { kind: 'since', cursor, head: head.value, base: base.value.entries, now: now.value.entries } };
+  let links: ListingLinks | undefined;
+  if (ctx.binding.surface === 'agent') {
+    // A link is visible only while its target is readable (the rule get_tree and get_file apply): read the targets
+    // of the links that changed, on the side each is on.
+    const wanted = linksToJudge(base.value.entries, now.value.entries, ctx.scope, MAX_LINKS_PER_SIDE);
+    const [b, h] = await Promise.all([targetsAt(ctx, payload.commit, wanted.base), targetsAt(ctx, head.value, wanted.head)]);
+    if (!b.ok) return b;
+    if (!h.ok) return h;
+    links = { base: b.value, head: h.value };
+  }
+  return { ok: true, value: { kind: 'since', cursor, head: head.value, base: base.value.entries, now: now.value.entries, links } };
+}
+
+/** The target text of each symlink in `paths` at `commit` (undefined when the read is no link or not UTF-8). */
+async function targetsAt(ctx: ToolContext, commit: string, paths: readonly string[]): Promise<UpResult<Map<string, string | undefined>>> {
+  const out = new Map<string, string | undefined>();
+  if (paths.length === 0) return { ok: true, value: out };
+  const reads = await ctx.upstream.readFiles(ctx.target.repo, commit, paths);
+  if (!reads.ok) return reads;
+  for (const r of reads.value) out.set(r.path, r.ok && r.symlink ? linkTargetOf(r.bytes) : undefined);
+  return { ok: true, value: out };
 }
 
 /** The cursor, whether this is a fresh start, then one `A|M|D|R path` line per change. */
@@ -82,7 +116,7 @@ export const changesSince = defineTool<Args, Raw, Output>({
   run,
   filter: (raw, _a, ctx) => {
     if (raw.kind === 'fresh') return { kind: 'ok', value: { cursor: raw.cursor, fresh_instance: true, changes: [], truncated: false }, commit: raw.head };
-    const all = diffListings(raw.base, raw.now, ctx.scope);
+    const all = diffListings(raw.base, raw.now, ctx.scope, raw.links);
     const changes = all.slice(0, MAX_CHANGES).map((c) => (c.previous_path === undefined ? { path: c.path, change: c.change } : { ...c }));
     return { kind: 'ok', value: { cursor: raw.cursor, fresh_instance: false, changes, truncated: all.length > MAX_CHANGES }, commit: raw.head };
   },

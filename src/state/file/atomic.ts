@@ -50,3 +50,16 @@ export async function readStateFile<T>(file: string, schema: z.ZodType<T>, label
   if (!parsed.success) return fail('corrupt_state', `${label} ${file} is invalid (${describeIssues(parsed.error)}). Restore it or move it away to start empty.`);
   return ok(parsed.data);
 }
+
+/** Deletes files (absent ones are fine) and makes the deletions durable: one fsync of each directory involved. */
+export async function removeDurably(files: readonly string[]): Promise<void> {
+  for (const f of files) await rm(f, { force: true });
+  for (const dir of new Set(files.map((f) => join(f, '..')))) {
+    const d = await open(dir, 'r');
+    try {
+      await d.sync();
+    } finally {
+      await d.close();
+    }
+  }
+}

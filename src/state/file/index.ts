@@ -1,7 +1,7 @@
 // The default adapter: one process, state in its state dir (perimeters, proposals) and in memory (counters). Needs no
 // database.
 import { randomBytes } from 'node:crypto';
-import { giveWindow, takeWindow, type CountWindow, type Result } from '../../core/index.js';
+import { giveWindow, takeWindow, type CountWindow, type ProposalBounds, type Result } from '../../core/index.js';
 import type { Counters, InstanceInfo, QuotaSighting, SharedState } from '../types.js';
 import { openStore } from './perimeters.js';
 import { openFileProposalStore } from './proposals.js';
@@ -34,10 +34,12 @@ export async function openFileState(
   stateDir: string | undefined,
   self: { id: string; version: string },
   loadKey?: (name: string) => Promise<Uint8Array>,
+  /** The proposal store's bounds per perimeter; default `DEFAULT_PROPOSAL_BOUNDS` (the contract suite shrinks them). */
+  proposalBounds?: ProposalBounds,
 ): Promise<Result<SharedState, 'corrupt_state'>> {
   const opened = await openStore(stateDir);
   if (!opened.ok) return opened;
-  const proposals = await openFileProposalStore(stateDir);
+  const proposals = await openFileProposalStore(stateDir, proposalBounds);
   if (!proposals.ok) return proposals;
   const startedAt = new Date().toISOString();
   let seen: QuotaSighting | undefined;

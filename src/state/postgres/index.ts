@@ -4,7 +4,7 @@
 // calls are refused until it is heard again.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { fail, ok, type Result } from '../../core/index.js';
+import { fail, ok, type ProposalBounds, type Result } from '../../core/index.js';
 import type { InstanceInfo, QuotaSighting, SharedState, StoreHealth } from '../types.js';
 import { postgresCounters } from './counters.js';
 import { migrate } from './migrations.js';
@@ -22,6 +22,8 @@ export interface PostgresOptions {
   readonly beatMs?: number;
   /** Operator-facing notices (reconnects, failures); never given the URL. */
   readonly log: (level: 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+  /** The proposal store's bounds per perimeter; default `DEFAULT_PROPOSAL_BOUNDS` (the contract suite shrinks them). */
+  readonly proposalBounds?: ProposalBounds;
 }
 
 export type OpenError = 'unreachable' | 'corrupt_state' | 'schema';
@@ -154,7 +156,7 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   return ok({
     kind: 'postgres',
     perimeters,
-    proposals: postgresProposals(pool),
+    proposals: postgresProposals(pool, o.proposalBounds),
     counters: postgresCounters(pool),
     health,
     async instances(): Promise<readonly InstanceInfo[]> {

@@ -21,6 +21,11 @@ export const MIGRATIONS: readonly string[] = [
   // previous version reads `body` strictly and would refuse a row carrying a field it does not know; its writes set
   // `body` only, so they leave the origin as it was (and a row it inserts has none: kept, like a runtime one).
   `ALTER TABLE gb_perimeters ADD COLUMN origin text CHECK (origin IN ('config', 'runtime'));`,
+  // Issue 19: the store's bounds per perimeter need each record's size and last change without reading its body.
+  // `bytes` of rows stored before this version is PostgreSQL's own rendering of the body, a close estimate; rows
+  // written from now on carry `proposalBytes` (core), the number the file adapter counts.
+  `ALTER TABLE gb_proposals ADD COLUMN bytes integer NOT NULL DEFAULT 0, ADD COLUMN updated_at text NOT NULL DEFAULT '';
+   UPDATE gb_proposals SET bytes = octet_length(body::text), updated_at = body->>'updated_at';`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.

@@ -1,8 +1,10 @@
 // The PostgreSQL proposal store: one row per proposal, transitions under a row lock, so an approval on one instance
-// and a cancel on another cannot both win. Reads go to the database every time (no copy to fall out of date).
-import type { Pool } from 'pg';
-import { fail, ok, Proposal } from '../../core/index.js';
-import type { ProposalStore } from '../proposals.js';
+// and a cancel on another cannot both win. Reads go to the database every time (no copy to fall out of date). An
+// insert holds its perimeter's bounds (`admitProposal`, core) under a per-perimeter advisory lock, so two instances
+// admitting at once cannot both take the last room, and a perimeter's insert reads only that perimeter's rows.
+import type { Pool, PoolClient } from 'pg';
+import { admitProposal, DEFAULT_PROPOSAL_BOUNDS, fail, ok, Proposal, proposalBytes, sizeOf, type ProposalBounds, type ProposalStatus, type Result } from '../../core/index.js';
+import type { InsertOutcome, ProposalStore, ProposalStoreError } from '../proposals.js';
 import { withClient } from './client.js';
 
 /** A stored body that no longer parses is a broken invariant: never skipped, never widened around. */
@@ -12,13 +14,32 @@ function parse(body: unknown): Proposal {
   return p.data;
 }
 
-const COLUMNS = '(id, perimeter, kind, idempotency_key, status, created_at, body)';
-const values = (p: Proposal) => [p.id, p.perimeter, p.change.kind, p.idempotency_key ?? null, p.status, p.created_at, JSON.stringify(p)];
+const COLUMNS = '(id, perimeter, kind, idempotency_key, status, created_at, body, bytes, updated_at)';
+const values = (p: Proposal) => [p.id, p.perimeter, p.change.kind, p.idempotency_key ?? null, p.status, p.created_at, JSON.stringify(p), proposalBytes(p), p.updated_at];
+
+// The first key of the per-perimeter advisory lock; the second is the perimeter id's hash. Any constant that no other
+// advisory lock on the database uses ("gbpr").
+const PERIMETER_LOCK = 0x67627072;
+
+/** Runs `body` in a transaction on one client; rolls back on a throw. */
+async function inTransaction<T>(pool: Pool, body: (c: PoolClient) => Promise<{ commit: boolean; value: T }>): Promise<T> {
+  return withClient(pool, async (c) => {
+    await c.query('BEGIN');
+    try {
+      const { commit, value } = await body(c);
+      await c.query(commit ? 'COMMIT' : 'ROLLBACK');
+      return value;
+    } catch (e) {
+      await c.query('ROLLBACK').catch(() => undefined);
+      throw e;
+    }
+  });
+}
 
 /** The proposal store over `pool`. */
-export function postgresProposals(pool: Pool): ProposalStore {
-  const findByKey = async (perimeter: string, kind: string, key: string) => {
-    const r = await pool.query<{ body: unknown }>('SELECT body FROM gb_proposals WHERE perimeter = $1 AND kind = $2 AND idempotency_key = $3', [perimeter, kind, key]);
+export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_PROPOSAL_BOUNDS): ProposalStore {
+  const findByKey = async (perimeter: string, kind: string, key: string, on: Pool | PoolClient = pool) => {
+    const r = await on.query<{ body: unknown }>('SELECT body FROM gb_proposals WHERE perimeter = $1 AND kind = $2 AND idempotency_key = $3', [perimeter, kind, key]);
     return r.rows[0] ? parse(r.rows[0].body) : undefined;
   };
   return {
@@ -35,39 +56,36 @@ export function postgresProposals(pool: Pool): ProposalStore {
       const r = await pool.query<{ body: unknown }>('SELECT body FROM gb_proposals WHERE id = $1', [id]);
       return r.rows[0] ? parse(r.rows[0].body) : undefined;
     },
-    findByKey,
-    async insert(p) {
-      const stored = Proposal.parse(p);
-      const r = await pool.query(`INSERT INTO gb_proposals ${COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING id`, values(stored));
-      if (r.rowCount === 1) return { created: true, proposal: stored };
-      // Either the same idempotency key (another instance may have inserted it a moment ago) or an id collision.
-      const prior = stored.idempotency_key === undefined ? undefined : await findByKey(stored.perimeter, stored.change.kind, stored.idempotency_key);
-      if (prior !== undefined) return { created: false, proposal: prior };
-      throw new Error(`proposal id collision: ${stored.id}`);
-    },
+    findByKey: (perimeter, kind, key) => findByKey(perimeter, kind, key),
+    insert: (p) =>
+      inTransaction<InsertOutcome>(pool, async (c) => {
+        const stored = Proposal.parse(p);
+        await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PERIMETER_LOCK, stored.perimeter]);
+        const prior = stored.idempotency_key === undefined ? undefined : await findByKey(stored.perimeter, stored.change.kind, stored.idempotency_key, c);
+        if (prior !== undefined) return { commit: false, value: { kind: 'existing', proposal: prior } };
+        const stock = await c.query<{ id: string; status: ProposalStatus; bytes: number; updated_at: string }>(
+          'SELECT id, status, bytes, updated_at FROM gb_proposals WHERE perimeter = $1',
+          [stored.perimeter],
+        );
+        const admission = admitProposal(stock.rows, sizeOf(stored), bounds);
+        if (admission.kind === 'refuse') return { commit: false, value: { kind: 'refused', message: admission.message } };
+        if (admission.evict.length > 0) await c.query('DELETE FROM gb_proposals WHERE perimeter = $1 AND id = ANY($2::text[])', [stored.perimeter, admission.evict]);
+        const r = await c.query(`INSERT INTO gb_proposals ${COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id`, values(stored));
+        // Under the perimeter's lock an idempotency key cannot have been taken meanwhile: this is an id collision.
+        if (r.rowCount !== 1) throw new Error(`proposal id collision: ${stored.id}`);
+        return { commit: true, value: { kind: 'created', proposal: stored } };
+      }),
     transition: (id, from, mutate) =>
-      withClient(pool, async (c) => {
-        await c.query('BEGIN');
-        try {
-          const r = await c.query<{ body: unknown }>('SELECT body FROM gb_proposals WHERE id = $1 FOR UPDATE', [id]);
-          const row = r.rows[0];
-          if (!row) {
-            await c.query('ROLLBACK');
-            return fail('not_found' as const, `No proposal "${id}".`);
-          }
-          const current = parse(row.body);
-          if (!from.includes(current.status)) {
-            await c.query('ROLLBACK');
-            return fail('conflict' as const, `Proposal "${id}" is ${current.status}.`);
-          }
-          const moved = Proposal.parse(mutate(current));
-          await c.query('UPDATE gb_proposals SET status = $2, body = $3 WHERE id = $1', [id, moved.status, JSON.stringify(moved)]);
-          await c.query('COMMIT');
-          return ok(moved);
-        } catch (e) {
-          await c.query('ROLLBACK').catch(() => undefined);
-          throw e;
-        }
+      inTransaction<Result<Proposal, ProposalStoreError>>(pool, async (c) => {
+        const r = await c.query<{ body: unknown }>('SELECT body FROM gb_proposals WHERE id = $1 FOR UPDATE', [id]);
+        const row = r.rows[0];
+        if (!row) return { commit: false, value: fail('not_found', `No proposal "${id}".`) };
+        const current = parse(row.body);
+        if (!from.includes(current.status)) return { commit: false, value: fail('conflict', `Proposal "${id}" is ${current.status}.`) };
+        const moved = Proposal.parse(mutate(current));
+        if (moved.id !== id || moved.perimeter !== current.perimeter) throw new Error(`a transition may not change a proposal's id or perimeter (${id})`);
+        await c.query('UPDATE gb_proposals SET status = $2, body = $3, bytes = $4, updated_at = $5 WHERE id = $1', [id, moved.status, JSON.stringify(moved), proposalBytes(moved), moved.updated_at]);
+        return { commit: true, value: ok(moved) };
       }),
   };
 }
