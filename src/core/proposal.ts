@@ -47,6 +47,13 @@ export const ProposalFacts = z.strictObject({
   paths: z.array(z.string()),
   /** Paths among them that are protected (granted by the perimeter, or the write would have been refused). */
   protected_paths: z.array(z.string()),
+  /**
+   * Workspace proposals: paths the operation would change that the agent can neither read nor write. Never judged
+   * when the agent proposes (its answer would depend on them); the approval refuses them, in the operator's view.
+   */
+  outside_window: z.array(z.string()).optional(),
+  /** Branches an approval would create and add to the allowlist, each with the allowlisted branch its commit is read through. */
+  branch_sources: z.array(z.strictObject({ branch: z.string(), from: z.string(), reached_by: z.string() })).optional(),
 });
 export type ProposalFacts = z.infer<typeof ProposalFacts>;
 
