@@ -108,9 +108,14 @@ export function changeDigestInput(p: { perimeter: string; branch: string; base: 
   return JSON.stringify([p.perimeter, p.branch, p.base, ...changeParts(p.change)]);
 }
 
-/** What two proposals with the same idempotency key must share: everything but the base they were made on. */
+/**
+ * What two proposals with the same idempotency key must share: everything but the base they were made on, and for a
+ * workspace change everything but its fingerprint. The fingerprint hashes tree state the agent may not read (a hidden
+ * dirty file a reset would drop, a write-only file's bytes): matching on it would tell the agent that state moved.
+ */
 export function changeIdentity(p: { perimeter: string; branch: string; change: ProposalChange }): string {
-  return JSON.stringify([p.perimeter, p.branch, ...changeParts(p.change)]);
+  const parts = p.change.kind === 'push_files' ? changeParts(p.change) : [p.change.kind, workspaceSteps(p.change).map(stepParts)];
+  return JSON.stringify([p.perimeter, p.branch, ...parts]);
 }
 
 function changeParts(c: ProposalChange): unknown[] {

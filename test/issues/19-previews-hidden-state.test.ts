@@ -75,6 +75,17 @@ describe('issue 19: previews are not judged on hidden state', () => {
     });
   }
 
+  it('a retry with the same idempotency key is matched on what the agent asked, never on hidden tree state', async () => {
+    const t = twins[1]!;
+    const args = { mode: 'hard', to: 'work', reason: 'r', idempotency_key: 'k-19' };
+    const first = await answer(t, 'propose_reset', args);
+    await writeFile(join(t.tree, 'secret/s.txt'), 'hidden local work, changed again\n');
+    const again = await answer(t, 'propose_reset', args);
+    await writeFile(join(t.tree, 'secret/s.txt'), 'hidden local work\n');
+    expect(again.isError).toBe(false);
+    expect(again.id).toBe(first.id);
+  });
+
   it('the hard reset keeps hidden local work out of the agent’s reach: the approval refuses it, nothing is lost', async () => {
     const t = twins[1]!;
     const r = await answer(t, 'propose_reset', { mode: 'hard', to: 'work', reason: 'r' });
