@@ -1,6 +1,8 @@
 // Attacks on the workspace tools (issue 13): a dirty linked worktree with hidden changes mixed in (a staged hidden
 // file, untracked .env and hidden files with canaries, a readable file renamed to a hidden path). Every answer must
 // carry nothing hidden, and every hidden probe must read byte for byte like a missing one.
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Agent } from '../support/server.js';
 import { sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
@@ -136,6 +138,21 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
       category: 'workspace',
       name: 'propose_rebase whose replayed history changes a hidden file is proposed, never refused on it (issue 19)',
       run: () => notJudgedOnHidden({ onto: 'feature/ok', reason: 'r' }, 'propose_rebase'),
+    },
+    {
+      category: 'workspace',
+      name: 'an idempotent propose_reset retry answers the same proposal after a hidden file changed (issue 19)',
+      run: async () => {
+        const a = await wsWriter();
+        const file = join(dirname(ctx.fx.bare), 'ws-tree', 'secret/keys.txt');
+        const args = { mode: 'hard', to: 'ws', reason: 'r', idempotency_key: 'adv-19-retry' };
+        const first = await callTool(a, 'propose_reset', args);
+        await writeFile(file, 'CANARY_WS_STAGED_SECRET changed on disk\n');
+        const again = await callTool(a, 'propose_reset', args).finally(() => writeFile(file, 'CANARY_WS_STAGED_SECRET\n'));
+        noLeak(ctx.fx, whole(again), args);
+        check(!first.isError && !again.isError && again.structured?.proposal_id === first.structured?.proposal_id, `retry answered: ${again.text.slice(0, 200)}`);
+        await callTool(a, 'proposal_cancel', { proposal_id: first.structured.proposal_id });
+      },
     },
     {
       category: 'workspace',
