@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
+import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { startTestServer, type Agent, type TestServer } from '../support/server.js';
 
@@ -86,6 +87,22 @@ describe('issue 19: content checks of a proposal never follow a link', () => {
     expect(r.isError).toBe(true);
     expect(r.text).toMatch(/app\/k\.ts/);
     await rm(join(tree, 'app/k.ts'));
+  });
+
+  it('the write port reads what git would store: a link as its target text, nothing through a linked directory', async () => {
+    const opened = await createWorkTreeWriters().open(repo.dir, 'work');
+    const w = opened.ok ? opened.value : undefined;
+    if (w === undefined) throw new Error('no writer');
+    const got = await w.stored(['app/to-key', 'app/dir/key.txt', 'drop/w-none.txt', 'app/none', 'drop/w-key.txt'], 20);
+    if (!got.ok) throw new Error(got.error.message);
+    const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
+    expect(got.value.map((c) => (c.kind === 'symlink' ? `link ${text(c.target)}` : c.kind === 'file' ? `file ${text(c.bytes)}` : c.kind))).toEqual([
+      'link ../secret/key.txt',
+      'absent',
+      'file token = "none"\n',
+      'absent',
+      'too_large',
+    ]);
   });
 
   it('the approved commit of a link stores the link, not its target', async () => {
