@@ -20,6 +20,7 @@ import {
 } from '../core/index.js';
 import type { ApplyOutcome } from '../registry/proposals.js';
 import { writeOpOf } from '../registry/workspace-ops.js';
+import { SCAN_MAX_BYTES } from '../registry/workspace-propose.js';
 import { judgeRevisions, revisionNotFound } from '../registry/workspace-revisions.js';
 import type { UpstreamFor } from '../upstream/types.js';
 import type { WorkTreeWriter, WorkTreeWriters } from '../workspace/writes.js';
@@ -34,9 +35,6 @@ export interface WorkspaceApplierDeps {
   /** Reads the history a named revision must be reachable in (absent: a step naming a commit id fails closed). */
   readonly upstreamFor?: UpstreamFor;
 }
-
-/** The largest file scanned for credentials at approval (the same bound the proposal's own scan uses). */
-const SCAN_MAX_BYTES = 5 * 1024 * 1024;
 
 /**
  * The credential scan of a commit step at approval, over every path (those the agent could not read were left to

@@ -41,8 +41,8 @@ export type ProposeOut = z.infer<typeof ProposeOut>;
 /** A proposal made, or the refusal that stopped it. */
 export type Proposed = ProposeOut | { readonly refused: string };
 
-/** The largest file whose bytes are scanned for credentials before a commit is proposed. */
-const SCAN_MAX_BYTES = 5 * 1024 * 1024;
+/** The largest file whose bytes are scanned for credentials before a commit is proposed (and again at approval). */
+export const SCAN_MAX_BYTES = 5 * 1024 * 1024;
 
 const missing = { ok: false as const, error: { code: 'not_found' as const, message: 'the branch is not checked out in a working tree' } };
 const refuse = (refused: string) => ({ ok: true as const, value: { refused } });
