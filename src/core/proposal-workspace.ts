@@ -6,11 +6,28 @@ import * as z from 'zod/v4';
 export const MAX_PLAN_STEPS = 10;
 
 const Fingerprint = { fingerprint: z.string().min(1) };
-const Rev = z.string().min(1);
 
-const CommitStep = z.strictObject({ kind: z.literal('commit'), message: z.string(), paths: z.array(z.string()).min(1) });
-const PatchStep = z.strictObject({ kind: z.literal('patch'), patch: z.string().min(1) });
-const DiscardStep = z.strictObject({ kind: z.literal('discard'), paths: z.array(z.string()).min(1) });
+// Every field an agent supplies is capped here, once: the single-step tools and a plan's steps share these schemas,
+// so a plan can carry nothing a single call could not (issue 19: a plan's patch step had no cap).
+/** Longest commit message a proposal may carry. */
+export const MAX_WS_MESSAGE = 10_000;
+/** Most paths one commit or discard step names. */
+export const MAX_WS_PATHS = 100;
+/** Longest path an agent may name. */
+export const MAX_WS_PATH = 4096;
+/** Largest patch (UTF-16 units, as zod counts) one proposal carries, all of a plan's patch steps together. */
+export const MAX_WS_PATCH = 1_000_000;
+/** Longest revision or branch name. */
+export const MAX_WS_REV = 255;
+
+const Rev = z.string().min(1).max(MAX_WS_REV);
+const Paths = z.array(z.string().max(MAX_WS_PATH)).min(1).max(MAX_WS_PATHS);
+const Message = z.string().max(MAX_WS_MESSAGE);
+const PatchText = z.string().min(1).max(MAX_WS_PATCH);
+
+const CommitStep = z.strictObject({ kind: z.literal('commit'), message: Message, paths: Paths });
+const PatchStep = z.strictObject({ kind: z.literal('patch'), patch: PatchText });
+const DiscardStep = z.strictObject({ kind: z.literal('discard'), paths: Paths });
 const MergeStep = z.strictObject({ kind: z.literal('merge'), from: Rev });
 const RebaseStep = z.strictObject({ kind: z.literal('rebase'), onto: Rev });
 const ResetStep = z.strictObject({ kind: z.literal('reset'), mode: z.enum(['soft', 'mixed', 'hard']), to: Rev });
@@ -22,8 +39,18 @@ export const WorkspaceStep = z.discriminatedUnion('kind', [CommitStep, PatchStep
 export type WorkspaceStep = z.infer<typeof WorkspaceStep>;
 export type WorkspaceStepKind = WorkspaceStep['kind'];
 
+/** The patch text of a plan's steps together. */
+const planPatchBytes = (steps: readonly WorkspaceStep[]): number => steps.reduce((n, s) => n + (s.kind === 'patch' ? s.patch.length : 0), 0);
+
+/** A plan's steps: 1–10, carrying no more patch text together than one patch may. */
+export const PlanSteps = z
+  .array(WorkspaceStep)
+  .min(1)
+  .max(MAX_PLAN_STEPS)
+  .refine((steps) => planPatchBytes(steps) <= MAX_WS_PATCH, { message: `The patches of a plan are at most ${MAX_WS_PATCH} characters together.` });
+
 /** A plan: 1–10 steps; its fingerprint is the first step's preview (later steps are previewed when they run). */
-const PlanChange = z.strictObject({ kind: z.literal('plan'), steps: z.array(WorkspaceStep).min(1).max(MAX_PLAN_STEPS), ...Fingerprint });
+const PlanChange = z.strictObject({ kind: z.literal('plan'), steps: PlanSteps, ...Fingerprint });
 
 /** The workspace change kinds of the proposal union: each step with the fingerprint of its preview, and a plan. */
 export const WORKSPACE_CHANGES = [

@@ -56,6 +56,13 @@ export const ProposalFacts = z.strictObject({
   paths: z.array(z.string()),
   /** Paths among them that are protected (granted by the perimeter, or the write would have been refused). */
   protected_paths: z.array(z.string()),
+  /**
+   * Workspace proposals: paths the operation would change that the agent can neither read nor write. Never judged
+   * when the agent proposes (its answer would depend on them); the approval refuses them, in the operator's view.
+   */
+  outside_window: z.array(z.string()).optional(),
+  /** Branches an approval would create and add to the allowlist, each with the allowlisted branch its commit is read through. */
+  branch_sources: z.array(z.strictObject({ branch: z.string(), from: z.string(), reached_by: z.string() })).optional(),
 });
 export type ProposalFacts = z.infer<typeof ProposalFacts>;
 
@@ -110,9 +117,14 @@ export function changeDigestInput(p: { perimeter: string; branch: string; base: 
   return JSON.stringify([p.perimeter, p.branch, p.base, ...changeParts(p.change)]);
 }
 
-/** What two proposals with the same idempotency key must share: everything but the base they were made on. */
+/**
+ * What two proposals with the same idempotency key must share: everything but the base they were made on, and for a
+ * workspace change everything but its fingerprint. The fingerprint hashes tree state the agent may not read (a hidden
+ * dirty file a reset would drop, a write-only file's bytes): matching on it would tell the agent that state moved.
+ */
 export function changeIdentity(p: { perimeter: string; branch: string; change: ProposalChange }): string {
-  return JSON.stringify([p.perimeter, p.branch, ...changeParts(p.change)]);
+  const parts = p.change.kind === 'push_files' ? changeParts(p.change) : [p.change.kind, workspaceSteps(p.change).map(stepParts)];
+  return JSON.stringify([p.perimeter, p.branch, ...parts]);
 }
 
 function changeParts(c: ProposalChange): unknown[] {

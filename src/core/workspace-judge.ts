@@ -33,18 +33,17 @@ export function workspacePathRefusal(tool: string, paths: readonly string[], pol
   return undefined;
 }
 
-/** The branch names a step reads from (a full commit id names no branch). */
-export function stepBranches(s: WorkspaceStep): string[] {
-  const named = (rev: string) => (FULL_SHA.test(rev) ? [] : [rev]);
+/** Every revision a step names (a branch name or a full commit id): each must obey the read rule. */
+export function stepRevisions(s: WorkspaceStep): string[] {
   switch (s.kind) {
     case 'merge':
-      return named(s.from);
+      return [s.from];
     case 'rebase':
-      return named(s.onto);
+      return [s.onto];
     case 'reset':
-      return named(s.to);
+      return [s.to];
     case 'branch':
-      return named(s.from);
+      return [s.from];
     case 'commit':
     case 'patch':
     case 'discard':
@@ -55,6 +54,41 @@ export function stepBranches(s: WorkspaceStep): string[] {
       throw new Error(`unexpected workspace step ${JSON.stringify(never)}`);
     }
   }
+}
+
+/** The branch names a step reads from (a full commit id names no branch). */
+export function stepBranches(s: WorkspaceStep): string[] {
+  return stepRevisions(s).filter((rev) => !FULL_SHA.test(rev));
+}
+
+/** The kinds whose preview paths come from git (history, the remote), not from names the agent gave. */
+export function derivesPaths(s: WorkspaceStep): boolean {
+  switch (s.kind) {
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+    case 'branch':
+    case 'push':
+      return true;
+    case 'commit':
+    case 'patch':
+    case 'discard':
+      return false;
+    default: {
+      const never: never = s;
+      throw new Error(`unexpected workspace step ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/**
+ * The paths judged when the agent proposes: every path it named, and of the paths git derived (a merge's, a
+ * reset's, a dirty file a hard reset would drop) only those it can read, so the answer is a function of what it may
+ * read. The rest (`deferred`, those it can neither read nor write) are judged at approval, in the operator's view.
+ */
+export function proposeTimePaths(s: WorkspaceStep, paths: readonly string[], scope: Scope): { judged: string[]; deferred: string[] } {
+  if (!derivesPaths(s)) return { judged: [...paths], deferred: [] };
+  return { judged: paths.filter((p) => scope.canRead(p)), deferred: paths.filter((p) => !scope.canRead(p) && !scope.canWrite(p)) };
 }
 
 /** Refuses a step that names a branch outside the allowlist, or creates one that exists in it already. */

@@ -4,18 +4,26 @@
 // first step that is refused or declined; steps before it stay applied, each behind its own restore point.
 import {
   bindAgent,
+  compressedRefusal,
   describeStep,
   patchPaths,
+  scanBytesForSecrets,
+  secretsRefusal,
   stepRefRefusal,
+  stepRevisions,
   workspacePathRefusal,
   workspaceSteps,
+  type AgentBinding,
   type Perimeter,
   type Proposal,
   type ServerPolicy,
 } from '../core/index.js';
 import type { ApplyOutcome } from '../registry/proposals.js';
 import { writeOpOf } from '../registry/workspace-ops.js';
-import type { WorkTreeWriters } from '../workspace/writes.js';
+import { SCAN_MAX_BYTES } from '../registry/workspace-propose.js';
+import { judgeRevisions, revisionNotFound } from '../registry/workspace-revisions.js';
+import type { UpstreamFor } from '../upstream/types.js';
+import type { WorkTreeWriter, WorkTreeWriters } from '../workspace/writes.js';
 
 export interface WorkspaceApplierDeps {
   readonly writers: WorkTreeWriters;
@@ -24,6 +32,28 @@ export interface WorkspaceApplierDeps {
   readonly allowBranch?: (perimeter: string, branch: string) => Promise<void>;
   /** Commit messages as applied (the proposal trailer that lets a restart find an interrupted commit). */
   readonly message: (message: string, id: string) => string;
+  /** Reads the history a named revision must be reachable in (absent: a step naming a commit id fails closed). */
+  readonly upstreamFor?: UpstreamFor;
+}
+
+/**
+ * The credential scan of a commit step at approval, over every path (those the agent could not read were left to
+ * this moment). The reason names a finding only on a path the agent may read: it reaches the agent as the failure.
+ */
+async function scanAtApproval(w: WorkTreeWriter, paths: readonly string[], b: AgentBinding): Promise<string | undefined> {
+  if (b.allowSecrets) return undefined;
+  const stored = await w.stored(paths, SCAN_MAX_BYTES);
+  if (!stored.ok) return `could not read the files to scan (${stored.error.message})`;
+  const files = stored.value.flatMap((c) => (c.kind === 'file' ? [{ path: c.path, bytes: c.bytes }] : c.kind === 'symlink' ? [{ path: c.path, bytes: c.target }] : []));
+  const readable = files.filter((f) => b.scope.canRead(f.path));
+  const unreadable = files.filter((f) => !b.scope.canRead(f.path));
+  const hidden = scanBytesForSecrets(unreadable, { allowCompressed: b.allowBinary });
+  if (hidden.findings.length > 0 || hidden.compressed.length > 0) {
+    return 'a file outside the agent\'s window looks like it holds a credential or compressed content';
+  }
+  const seen = scanBytesForSecrets(readable, { allowCompressed: b.allowBinary });
+  if (seen.compressed.length > 0) return compressedRefusal(seen.compressed);
+  return seen.findings.length > 0 ? secretsRefusal(seen.findings) : undefined;
 }
 
 const failed = (reason: string, restore?: string): ApplyOutcome => ({ kind: 'failed', reason, ...(restore === undefined ? {} : { restore }) });
@@ -50,6 +80,14 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       const tool = `propose_${step.kind}`;
       const refRefusal = stepRefRefusal(tool, step, allowlist);
       if (refRefusal !== undefined) return failed(`${at}${refRefusal.replace('Nothing was proposed', 'Not applied')}; ${done}.`, first);
+      // The read rule again, on the perimeter as it is now (an allowlist may have shrunk since the proposal).
+      if (stepRevisions(step).length > 0) {
+        const upstream = deps.upstreamFor?.(p.repo);
+        if (upstream === undefined) return failed(`${at}this process cannot check the revision it names; ${done}.`, first);
+        const revs = await judgeRevisions({ upstream, repo: p.repo, scope: bound.value.scope, branches: [p.branch, ...allowlist.filter((x) => x !== p.branch)] }, step);
+        if (!revs.ok) return failed(`${at}could not check the revision (${revs.error.message}); ${done}.`, first);
+        if ('unreadable' in revs.value) return failed(`${at}${revisionNotFound(tool, revs.value.unreadable).replace('Nothing was proposed', 'Not applied')} (${done}).`, first);
+      }
       // What runs carries the proposal trailer; what was proposed (and fingerprinted) did not. Preview the one that
       // runs first, then check the proposed one still has the approved fingerprint: a change between the two shows in
       // the second, a change after the first makes the apply decline as stale.
@@ -61,6 +99,10 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       const paths = [...new Set([...preview.value.paths, ...(named?.ok ? named.value.paths : [])])];
       const refusal = workspacePathRefusal(tool, paths, bound.value);
       if (refusal !== undefined) return failed(`${at}${refusal.replace('Nothing was proposed', 'Not applied')} (${done}).`, first);
+      if (step.kind === 'commit') {
+        const secret = await scanAtApproval(writer, step.paths, bound.value);
+        if (secret !== undefined) return failed(`${at}${tool} refused: ${secret}; not applied (${done}).`, first);
+      }
       if (i === 0) {
         const proposed = await writer.preview(writeOpOf(step, p.id, (m) => m));
         if (!proposed.ok || proposed.value.fingerprint !== p.change.fingerprint) {

@@ -52,7 +52,7 @@ function touched(c: ProposalChange): string[] {
 
 /** The `apply` and `landed` halves of the proposal service's dependencies. */
 export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' | 'landed'> {
-  const workspace = deps.workspace === undefined ? undefined : workspaceApplier({ ...deps.workspace, message: appliedMessage });
+  const workspace = deps.workspace === undefined ? undefined : workspaceApplier({ upstreamFor: deps.upstreamFor, ...deps.workspace, message: appliedMessage });
   return {
     async apply(p: Proposal, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> {
       if (p.change.kind !== 'push_files') {

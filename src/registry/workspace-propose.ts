@@ -5,7 +5,9 @@ import * as z from 'zod/v4';
 import {
   compressedRefusal,
   describeStep,
+  normalizePath,
   patchPaths,
+  proposeTimePaths,
   ProposalStatus,
   scanBytesForSecrets,
   secretsRefusal,
@@ -13,11 +15,13 @@ import {
   workspacePathRefusal,
   type AgentBinding,
   type ProposalChange,
+  type ProposalFacts,
   type WorkspaceStep,
 } from '../core/index.js';
 import type { UpResult } from '../upstream/types.js';
 import type { WorkTreeWriter, WritePreview } from '../workspace/writes.js';
 import { writeOpOf } from './workspace-ops.js';
+import { judgeRevisions, revisionNotFound } from './workspace-revisions.js';
 import { field } from './render.js';
 import { defineTool, type AnyTool, type ToolContext, type ToolOutcome } from './tool.js';
 
@@ -37,8 +41,8 @@ export type ProposeOut = z.infer<typeof ProposeOut>;
 /** A proposal made, or the refusal that stopped it. */
 export type Proposed = ProposeOut | { readonly refused: string };
 
-/** The largest file whose bytes are scanned for credentials before a commit is proposed. */
-const SCAN_MAX_BYTES = 5 * 1024 * 1024;
+/** The largest file whose bytes are scanned for credentials before a commit is proposed (and again at approval). */
+export const SCAN_MAX_BYTES = 5 * 1024 * 1024;
 
 const missing = { ok: false as const, error: { code: 'not_found' as const, message: 'the branch is not checked out in a working tree' } };
 const refuse = (refused: string) => ({ ok: true as const, value: { refused } });
@@ -51,45 +55,76 @@ async function writerOf(ctx: ToolContext): Promise<UpResult<WorkTreeWriter>> {
   return w.value === undefined ? missing : { ok: true, value: w.value };
 }
 
-/** Judges one step on the binding: branches, a fresh preview's paths, a patch's own header names, content. */
-async function judge(tool: string, step: WorkspaceStep, w: WorkTreeWriter, b: AgentBinding, ctx: ToolContext): Promise<UpResult<{ preview: WritePreview; refused?: string }>> {
-  const r = (refused: string, preview: WritePreview) => ({ ok: true as const, value: { preview, refused } });
-  const refRefusal = stepRefRefusal(tool, step, b.branches);
-  const preview = await w.preview(writeOpOf(step, 'preview', (m) => m));
-  if (!preview.ok) {
-    if (refRefusal !== undefined) return { ok: true, value: { preview: emptyPreview(step), refused: refRefusal } };
-    return { ok: false, error: { code: preview.error.code === 'not_found' ? 'not_found' : 'invalid', message: preview.error.message } };
-  }
-  if (refRefusal !== undefined) return r(refRefusal, preview.value);
-  const named = step.kind === 'patch' ? patchPaths(step.patch) : undefined;
-  if (named !== undefined && !named.ok) return r(`${tool} refused: ${named.message} Nothing was proposed.`, preview.value);
-  const paths = [...new Set([...preview.value.paths, ...(named?.ok ? named.value.paths : [])])];
-  const pathRefusal = workspacePathRefusal(tool, paths, b);
-  if (pathRefusal !== undefined) return r(pathRefusal, preview.value);
-  const secrets = b.allowSecrets ? undefined : await scan(step, ctx, b);
-  if (secrets !== undefined) return r(`${tool} refused: ${secrets}`, preview.value);
-  return { ok: true, value: { preview: preview.value } };
+/** What judging one step found: its preview, paths left to the approval, branches it would allowlist. */
+interface Judged {
+  readonly preview: WritePreview;
+  readonly refused?: string;
+  readonly deferred: readonly string[];
+  readonly sources: readonly BranchSource[];
 }
+type BranchSource = NonNullable<ProposalFacts['branch_sources']>[number];
+
+/**
+ * Judges one step on the binding: the revisions it names (the read rule, before git sees them), a fresh preview's
+ * paths (those the agent named, and of those git derived only the readable ones), content it would commit.
+ */
+async function judge(tool: string, step: WorkspaceStep, w: WorkTreeWriter, b: AgentBinding, ctx: ToolContext): Promise<UpResult<Judged>> {
+  const refused = (why: string, preview: WritePreview = emptyPreview(step)) => ({ ok: true as const, value: { preview, refused: why, deferred: [], sources: [] } });
+  const refRefusal = stepRefRefusal(tool, step, b.branches);
+  if (refRefusal !== undefined) return refused(refRefusal);
+  const revs = await judgeRevisions(revisionReader(ctx, b), step);
+  if (!revs.ok) return revs;
+  if ('unreadable' in revs.value) return refused(revisionNotFound(tool, revs.value.unreadable));
+  const via = revs.value.via;
+  const preview = await w.preview(writeOpOf(step, 'preview', (m) => m));
+  if (!preview.ok) return { ok: false, error: { code: preview.error.code === 'not_found' ? 'not_found' : 'invalid', message: preview.error.message } };
+  const named = step.kind === 'patch' ? patchPaths(step.patch) : undefined;
+  if (named !== undefined && !named.ok) return refused(`${tool} refused: ${named.message} Nothing was proposed.`, preview.value);
+  const { judged, deferred } = proposeTimePaths(step, preview.value.paths, b.scope);
+  const paths = [...new Set([...judged, ...(named?.ok ? named.value.paths : [])])];
+  const pathRefusal = workspacePathRefusal(tool, paths, b);
+  if (pathRefusal !== undefined) return refused(pathRefusal, preview.value);
+  const secrets = b.allowSecrets || (step.kind !== 'commit' && step.kind !== 'patch') ? undefined : await scan(step, w, b);
+  if (secrets !== undefined && !secrets.ok) return secrets;
+  if (secrets?.value !== undefined) return refused(`${tool} refused: ${secrets.value}`, preview.value);
+  const sources = step.kind === 'branch' ? [{ branch: step.name, from: step.from, reached_by: via.get(step.from) ?? step.from }] : [];
+  return { ok: true, value: { preview: preview.value, deferred, sources } };
+}
+
+/** The read rule's view of the binding: its branches, the bound one first. */
+const revisionReader = (ctx: ToolContext, b: AgentBinding) => ({
+  upstream: ctx.upstream,
+  repo: ctx.target.repo,
+  scope: b.scope,
+  branches: [b.branch, ...b.branches.filter((x) => x !== b.branch)],
+});
 
 const emptyPreview = (s: WorkspaceStep): WritePreview => ({ op: s.kind, paths: [], exact: true, conflicts: [], base: '', fingerprint: '' });
 
-/** The credential scan of what the step brings in: a patch's text, a commit's files as they are on disk. */
-async function scan(step: WorkspaceStep, ctx: ToolContext, b: AgentBinding): Promise<string | undefined> {
+/**
+ * The credential scan of what the step brings in: a patch's text, a commit's files as git would store them (a link's
+ * target text, never the file it points at). Files the agent cannot read are left to the approval, which scans them
+ * again in the operator's view: a refusal here never reports on bytes the agent may not read.
+ */
+async function scan(step: WorkspaceStep, w: WorkTreeWriter, b: AgentBinding): Promise<UpResult<string | undefined>> {
   const files: { path: string; bytes: Uint8Array }[] = [];
   if (step.kind === 'patch') files.push({ path: '(patch)', bytes: new TextEncoder().encode(step.patch) });
-  if (step.kind === 'commit' && ctx.workspace !== undefined) {
-    const tree = await ctx.workspace.open(ctx.target.repo, ctx.target.ref);
-    if (tree.ok && tree.value !== undefined) {
-      for (const path of step.paths) {
-        const read = await tree.value.readFile(path, SCAN_MAX_BYTES);
-        if (read.ok && read.value.kind === 'file') files.push({ path, bytes: read.value.bytes });
-      }
+  if (step.kind === 'commit') {
+    const readable = step.paths.flatMap((p) => {
+      const n = normalizePath(p);
+      return n.ok && b.scope.canRead(n.value) ? [n.value] : [];
+    });
+    const stored = readable.length === 0 ? { ok: true as const, value: [] } : await w.stored(readable, SCAN_MAX_BYTES);
+    if (!stored.ok) return { ok: false, error: { code: stored.error.code === 'not_found' ? 'not_found' : 'invalid', message: stored.error.message } };
+    for (const c of stored.value) {
+      if (c.kind === 'file') files.push({ path: c.path, bytes: c.bytes });
+      if (c.kind === 'symlink') files.push({ path: c.path, bytes: c.target });
     }
   }
-  if (files.length === 0) return undefined;
+  if (files.length === 0) return { ok: true, value: undefined };
   const found = scanBytesForSecrets(files, { allowCompressed: b.allowBinary });
-  if (found.compressed.length > 0) return compressedRefusal(found.compressed);
-  return found.findings.length > 0 ? secretsRefusal(found.findings) : undefined;
+  if (found.compressed.length > 0) return { ok: true, value: compressedRefusal(found.compressed) };
+  return { ok: true, value: found.findings.length > 0 ? secretsRefusal(found.findings) : undefined };
 }
 
 /** Previews, judges and holds `steps` (one, or a plan) for approval. */
@@ -107,6 +142,8 @@ export async function propose(
   if (!w.ok) return w;
   let first: WritePreview | undefined;
   const paths: string[] = [];
+  const outside: string[] = [];
+  const sources: BranchSource[] = [];
   for (const [i, step] of steps.entries()) {
     const judged = await judge(tool, step, w.value, b, ctx);
     if (!judged.ok) return judged;
@@ -114,6 +151,8 @@ export async function propose(
     if (judged.value.refused !== undefined) return refuse(`${at}${judged.value.refused}`);
     first ??= judged.value.preview;
     for (const p of judged.value.preview.paths) if (!paths.includes(p)) paths.push(p);
+    for (const p of judged.value.deferred) if (!outside.includes(p)) outside.push(p);
+    sources.push(...judged.value.sources);
   }
   if (first === undefined) return refuse(`${tool} refused: nothing to do.`);
   const made = await ctx.proposals.create({
@@ -123,7 +162,12 @@ export async function propose(
     base: first.base,
     agent: ctx.author.name,
     change: asChange(first.fingerprint),
-    facts: { paths, protected_paths: paths.filter(b.isProtected) },
+    facts: {
+      paths,
+      protected_paths: paths.filter(b.isProtected),
+      ...(outside.length === 0 ? {} : { outside_window: outside }),
+      ...(sources.length === 0 ? {} : { branch_sources: sources }),
+    },
     agentReason: a.reason,
     ...(a.idempotency_key === undefined ? {} : { idempotencyKey: a.idempotency_key }),
   });

@@ -98,10 +98,22 @@ export interface RestorePoint {
   readonly createdAt: string;
 }
 
+/**
+ * What committing one path would store, read without following any link: a file's bytes, a link's target text (the
+ * blob git stores for it), or nothing (absent, a directory, or a path under a linked directory, which git refuses).
+ */
+export type StoredContent =
+  | { readonly kind: 'file'; readonly path: string; readonly bytes: Uint8Array }
+  | { readonly kind: 'symlink'; readonly path: string; readonly target: Uint8Array }
+  | { readonly kind: 'too_large'; readonly path: string; readonly size: number }
+  | { readonly kind: 'absent'; readonly path: string };
+
 /** The write operations on one checked-out branch. Each is serialised per working tree and runs hardened git. */
 export interface WorkTreeWriter {
   /** The branch this writer was opened for. */
   readonly branch: string;
+  /** What a commit of `paths` would store (content checks read this, never the file a link points at). */
+  stored(paths: readonly string[], maxBytes: number): Promise<WsResult<readonly StoredContent[]>>;
   /** Every path `op` would change (and a merge's conflicts), touching nothing. */
   preview(op: WriteOp): Promise<WsResult<WritePreview>>;
   /**

@@ -1,6 +1,8 @@
 // Attacks on the workspace tools (issue 13): a dirty linked worktree with hidden changes mixed in (a staged hidden
 // file, untracked .env and hidden files with canaries, a readable file renamed to a hidden path). Every answer must
 // carry nothing hidden, and every hidden probe must read byte for byte like a missing one.
+import { writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Agent } from '../support/server.js';
 import { sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
@@ -22,6 +24,25 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
     await sameAnswers(ctx, calls.map((c) => ({ tool, args: c.args, mask: [c.mask], agent: a })));
   };
   const local = ctx.fx.kind === 'local';
+  let writer: Promise<Agent> | undefined;
+  /** Perimeter `wsreset`: reads what `ws` reads, writes app/**, on the same dirty worktree (hidden staged changes). */
+  const wsWriter = (): Promise<Agent> =>
+    (writer ??= (async () => {
+      await ctx.fx.srv.perimeter({ id: 'wsreset', repo: ctx.fx.repo, read: ['app/**', 'docs/*.md'], write: ['app/**'], branches: ['ws', 'feature/ok'] });
+      const key = await ctx.fx.srv.api('POST', '/api/perimeters/wsreset/keys');
+      return ctx.fx.srv.connect('/mcp/wsreset/ws', 'legacy', { authorization: `Bearer ${key.json.key}` });
+    })());
+  /** A preview that involves hidden state must still be proposed (judged at approval, in the operator's view). */
+  const notJudgedOnHidden = async (args: Record<string, unknown>, tool: string) => {
+    const a = await wsWriter();
+    const r = await callTool(a, tool, args);
+    noLeak(ctx.fx, whole(r), args);
+    check(!/secret\/|\.gitmodules|\.env/.test(whole(r)), `${tool} named a hidden path: ${whole(r).slice(0, 300)}`);
+    check(!r.isError && r.structured?.status === 'pending', `${tool} refused on hidden state: ${r.text.slice(0, 300)}`);
+    const stored = await ctx.fx.proposals.get(r.structured.proposal_id);
+    check((stored?.facts.outside_window ?? []).length > 0, 'the operator is not shown the hidden paths');
+    await callTool(a, 'proposal_cancel', { proposal_id: r.structured.proposal_id });
+  };
   const attacks: Attack[] = [
     {
       category: 'workspace',
@@ -107,6 +128,31 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
       category: 'workspace',
       name: 'scope_summary of a hidden subtree reads like a missing one',
       run: () => alike('scope_summary', [{ args: { path: 'secret' }, mask: 'secret' }, { args: { path: 'nodir' }, mask: 'nodir' }]),
+    },
+    {
+      category: 'workspace',
+      name: 'propose_reset --hard over hidden staged changes is proposed, never refused on them (issue 19)',
+      run: () => notJudgedOnHidden({ mode: 'hard', to: 'ws', reason: 'r' }, 'propose_reset'),
+    },
+    {
+      category: 'workspace',
+      name: 'propose_rebase whose replayed history changes a hidden file is proposed, never refused on it (issue 19)',
+      run: () => notJudgedOnHidden({ onto: 'feature/ok', reason: 'r' }, 'propose_rebase'),
+    },
+    {
+      category: 'workspace',
+      name: 'an idempotent propose_reset retry answers the same proposal after a hidden file changed (issue 19)',
+      run: async () => {
+        const a = await wsWriter();
+        const file = join(dirname(ctx.fx.bare), 'ws-tree', 'secret/keys.txt');
+        const args = { mode: 'hard', to: 'ws', reason: 'r', idempotency_key: 'adv-19-retry' };
+        const first = await callTool(a, 'propose_reset', args);
+        await writeFile(file, 'CANARY_WS_STAGED_SECRET changed on disk\n');
+        const again = await callTool(a, 'propose_reset', args).finally(() => writeFile(file, 'CANARY_WS_STAGED_SECRET\n'));
+        noLeak(ctx.fx, whole(again), args);
+        check(!first.isError && !again.isError && again.structured?.proposal_id === first.structured?.proposal_id, `retry answered: ${again.text.slice(0, 200)}`);
+        await callTool(a, 'proposal_cancel', { proposal_id: first.structured.proposal_id });
+      },
     },
     {
       category: 'workspace',

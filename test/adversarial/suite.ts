@@ -17,7 +17,7 @@ import { resourceAttacks } from './attacks-resources.js';
 import { workspaceAttacks } from './attacks-workspace.js';
 import { writeAttacks } from './attacks-writes.js';
 import { webAttacks } from './attacks-web.js';
-import { proposalAttacks } from './attacks-proposals.js';
+import { proposalAttacks, workspaceProposalAttacks } from './attacks-proposals.js';
 import type { Ctx } from './context.js';
 import { startFixture, type Fixture } from './fixture.js';
 import { Ledger } from './harness.js';
@@ -66,7 +66,7 @@ export function adversarialSuite(only: Kind): void {
         const ctx = contexts.get(kind);
         if (!ctx) throw new Error(`no fixture for ${kind}`);
         const broken = await ledger.runLegit(kind, legitUses(ctx));
-        const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...pagingAttacks(ctx), ...workspaceAttacks(ctx), ...proposalAttacks(ctx)], 4);
+        const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...pagingAttacks(ctx), ...workspaceAttacks(ctx), ...proposalAttacks(ctx), ...workspaceProposalAttacks(ctx)], 4);
         const http = await ledger.runAttacks(kind, [...httpAttacks(ctx), ...pivotAttacks(ctx), ...webAttacks(ctx)], 4);
         // Structure attacks first: they rely on fixture files that later write attacks delete.
         const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx), ...oracleWriteAttacks(ctx)]);

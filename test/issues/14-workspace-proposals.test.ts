@@ -172,10 +172,14 @@ describe('workspace proposals', () => {
     expect(hp.isError).toBe(true);
     expect(hp.text.replace('app/.env', 'P')).toBe(np.text.replace('app/.nope.env', 'P'));
     await rm(join(tree, 'app/.env'));
+    // Issue 19: what a merge would do to a hidden file is judged at approval, in the operator's view; the agent's
+    // answer is the one a branch without the hidden change gets.
     const merge = await agent.call('propose_merge', { from: 'hid', reason: 'x' });
-    expect(merge.isError).toBe(true);
-    expect(merge.text).toContain("outside this perimeter's window");
+    expect(merge.isError).toBeFalsy();
     expect(merge.text).not.toContain('.env');
+    const applied = await approve(merge.structured.proposal_id);
+    expect(applied.status).toBe('failed');
+    expect(applied.status === 'failed' && applied.reason).toContain("outside this perimeter's window");
   });
 
   it('another perimeter cannot see the proposal', async () => {

@@ -63,6 +63,10 @@ export function riskFlags(p: Proposal, all: readonly Proposal[]): RiskFlag[] {
   if (deleted > 0) flags.push({ label: `deletes ${deleted}`, bad: false });
   const rewrites = rewritesHistory(p);
   if (rewrites !== undefined) flags.push({ label: rewrites, bad: true });
+  const allowlists = p.facts.branch_sources?.length ?? 0;
+  if (allowlists > 0) flags.push({ label: `allowlists ${allowlists} branch${allowlists === 1 ? '' : 'es'}`, bad: true });
+  const outside = p.facts.outside_window?.length ?? 0;
+  if (outside > 0) flags.push({ label: `${outside} outside the agent's window`, bad: true });
   if (p.facts.paths.length > 20) flags.push({ label: `${p.facts.paths.length} files`, bad: false });
   return flags;
 }

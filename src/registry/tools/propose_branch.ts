@@ -1,9 +1,10 @@
 import * as z from 'zod/v4';
+import { MAX_WS_REV } from '../../core/index.js';
 import { defineProposeTool, proposeShape } from '../workspace-propose.js';
 
 const input = z.strictObject({
-  name: z.string().min(1).max(255).describe('The new branch.'),
-  from: z.string().min(1).max(255).describe('An allowlisted branch or a full commit id.'),
+  name: z.string().min(1).max(MAX_WS_REV).describe('The new branch.'),
+  from: z.string().min(1).max(MAX_WS_REV).describe('An allowlisted branch or a full commit id.'),
   ...proposeShape,
 });
 

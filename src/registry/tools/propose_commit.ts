@@ -1,10 +1,11 @@
 import * as z from 'zod/v4';
+import { MAX_WS_MESSAGE, MAX_WS_PATHS } from '../../core/index.js';
 import { Path } from '../schemas.js';
 import { defineProposeTool, proposeShape } from '../workspace-propose.js';
 
 const input = z.strictObject({
-  message: z.string().min(1).max(10_000),
-  paths: z.array(Path).min(1).max(100).describe('Exactly the files to commit, as they are on disk.'),
+  message: z.string().min(1).max(MAX_WS_MESSAGE),
+  paths: z.array(Path).min(1).max(MAX_WS_PATHS).describe('Exactly the files to commit, as they are on disk.'),
   ...proposeShape,
 });
 

@@ -1,8 +1,9 @@
 import * as z from 'zod/v4';
+import { MAX_WS_PATHS } from '../../core/index.js';
 import { Path } from '../schemas.js';
 import { defineProposeTool, proposeShape } from '../workspace-propose.js';
 
-const input = z.strictObject({ paths: z.array(Path).min(1).max(100), ...proposeShape });
+const input = z.strictObject({ paths: z.array(Path).min(1).max(MAX_WS_PATHS), ...proposeShape });
 
 /** propose_discard: throw away local changes to these paths (a restore point keeps them), once a person approves. */
 export const proposeDiscard = defineProposeTool<z.infer<typeof input>>({

@@ -1,9 +1,9 @@
 import * as z from 'zod/v4';
-import { MAX_PLAN_STEPS, WorkspaceStep } from '../../core/index.js';
+import { PlanSteps } from '../../core/index.js';
 import { defineProposeTool, proposeShape } from '../workspace-propose.js';
 
 const input = z.strictObject({
-  steps: z.array(WorkspaceStep).min(1).max(MAX_PLAN_STEPS).describe('Workspace steps ({kind:"commit",…}) run in order.'),
+  steps: PlanSteps.describe('Workspace steps ({kind:"commit",…}) run in order.'),
   ...proposeShape,
 });
 

@@ -64,6 +64,24 @@ function message(p: Proposal): { label: string; text: string } {
   }
 }
 
+/** Branches an approval would add to the perimeter's allowlist, and where each one's commit is read from. */
+function allowlisting(p: Proposal): Html | undefined {
+  const sources = p.facts.branch_sources ?? [];
+  if (sources.length === 0) return undefined;
+  return html`<tr><th>Adds to the allowlist of ${p.perimeter}</th><td class="allowlist bad">${sources.map(
+    (s) => html`<div>branch <code>${s.branch}</code> at <code>${s.from}</code>, reached from allowlisted branch <code>${s.reached_by}</code></div>`,
+  )}</td></tr>
+`;
+}
+
+/** Paths the operation would change that the agent can neither read nor write: approving fails on them. */
+function outsideWindow(p: Proposal): Html | undefined {
+  const paths = p.facts.outside_window ?? [];
+  if (paths.length === 0) return undefined;
+  return html`<tr><th>Outside the agent's window</th><td class="outside bad">${list(paths, '')} <span class="muted">(the agent was not told; approving fails on these paths)</span></td></tr>
+`;
+}
+
 /** One proposal: server facts, the agent's words (marked as such), the diff, and the decision forms. */
 export function proposalPage(m: ProposalPageModel): Html {
   const p = m.proposal;
@@ -82,7 +100,7 @@ ${m.problem ? html`<p class="notice bad" role="alert">${m.problem}</p>` : undefi
 <tr><th>Base commit</th><td><code>${p.base}</code></td></tr>
 <tr><th>Proposed</th><td>${age(p.created_at, m.now)} ago by the client that calls itself <code>${p.agent}</code></td></tr>
 <tr><th>Protected paths touched</th><td class="protected">${list(p.facts.protected_paths, 'none')}</td></tr>
-<tr><th>Symlink or mode changes</th><td class="modes">${list(symlinks, 'none')}</td></tr>
+${allowlisting(p)}${outsideWindow(p)}<tr><th>Symlink or mode changes</th><td class="modes">${list(symlinks, 'none')}</td></tr>
 <tr><th>Names with hidden characters</th><td class="hidden-names">${list(hidden, 'none')}</td></tr>
 <tr><th>Overlapping pending proposals</th><td class="conflicts">${
     conflicts.length === 0

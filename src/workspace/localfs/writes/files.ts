@@ -2,12 +2,14 @@
 // lose (index and working tree of some paths) as commits, and putting such a capture back. Files are read and written
 // directly (no filters, no line-ending conversion, so a capture round-trips byte for byte), and never through a
 // symlinked directory: a path whose parent is a link is treated as absent, as git itself would.
-import { lstat, mkdir, readlink, rename, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, mkdir, open, readlink, rename, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { failed, git, gitOk, nulRecords, unexpected, wsFail, wsOk, type Tree } from './git.js';
+import type { StoredContent } from '../../writes.js';
 import type { WsResult } from '../../types.js';
 
 /** What is on disk at a repository path, judged without following any link. */
@@ -33,6 +35,37 @@ async function onDisk(workTree: string, path: string): Promise<OnDisk> {
   if (st.isDirectory()) return { kind: 'directory' };
   if (st.isFile()) return { kind: 'file', executable: (st.mode & 0o100) !== 0 };
   return { kind: 'absent' };
+}
+
+/**
+ * What a commit of `path` would store, judged exactly as `worktreeEntries` judges it (lstat, no link on the way) and
+ * read with O_NOFOLLOW, so a content check never reads the file a link points at.
+ */
+export async function storedContent(tree: Tree, path: string, maxBytes: number): Promise<StoredContent> {
+  const d = await onDisk(tree.workTree, path);
+  switch (d.kind) {
+    case 'absent':
+    case 'directory':
+      return { kind: 'absent', path };
+    case 'symlink':
+      return { kind: 'symlink', path, target: new Uint8Array(d.target) };
+    case 'file': {
+      const fh = await open(join(tree.workTree, ...path.split('/')), constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+      if (fh === undefined) return { kind: 'absent', path };
+      try {
+        const st = await fh.stat();
+        if (!st.isFile()) return { kind: 'absent', path };
+        if (st.size > maxBytes) return { kind: 'too_large', path, size: st.size };
+        const buf = Buffer.alloc(st.size);
+        const { bytesRead } = await fh.read(buf, 0, st.size, 0);
+        return { kind: 'file', path, bytes: new Uint8Array(buf.buffer, buf.byteOffset, bytesRead) };
+      } finally {
+        await fh.close();
+      }
+    }
+    default:
+      return d satisfies never;
+  }
 }
 
 const zeroId = (head: string): string => '0'.repeat(head.length);

@@ -4,9 +4,9 @@ import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { assertNever } from '../../../core/result.js';
 import { runGit } from '../../../gitcli/run.js';
-import { commitOp, declined, discardOp, patchOp } from './file-ops.js';
+import { checkPaths, commitOp, declined, discardOp, patchOp } from './file-ops.js';
 import { failed, git, nulRecords, wsFail, wsOk, type Log, type Tree } from './git.js';
-import { materialize } from './files.js';
+import { materialize, storedContent } from './files.js';
 import { mergeOp, rebaseOp, resetOp } from './history-ops.js';
 import { dropPoint, findPoint, listPoints, RESTORE_NAMESPACE, takePoint, type StoredPoint } from './points.js';
 import { fingerprint } from './fingerprint.js';
@@ -103,6 +103,11 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
 
   const writer = (tree: Tree): WorkTreeWriter => ({
     branch: tree.branch,
+    stored: async (paths, maxBytes) => {
+      const checked = checkPaths(paths);
+      if (!checked.ok) return checked;
+      return wsOk(await Promise.all(checked.value.map((p) => storedContent(tree, p, maxBytes))));
+    },
     preview: (op) =>
       serial(tree.workTree, async () => {
         const head = await headId(tree);
