@@ -21,7 +21,7 @@ import { proposalService, type ProposalEvent, type ProposalService } from '../..
 import { openFileProposalStore } from '../../src/state/file/proposals.js';
 import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 
-export const OPS_TOKEN = 'test-ops-token-0123456789';
+export const OPS_TOKEN = 'test-ops-token-0123456789abcdef0123';
 
 export interface TestServer {
   readonly url: string;
