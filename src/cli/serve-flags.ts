@@ -67,7 +67,7 @@ export const storeFlag = (v: string): string => {
   const u = parseUrl(v);
   if (u && (u.password !== '' || u.searchParams.has('password'))) {
     throw new InvalidArgumentError(
-      '--store carries a password, and every local user can read the command line (ps, /proc/<pid>/cmdline). ' +
+      '--store carries a password, which would sit in the process list (ps, /proc/<pid>/cmdline), readable by every local user. ' +
         'Set GIT_BLINDER_STORE instead, or put the URL in a file only you can read and pass --store-file <file> (chmod 600 <file>); ' +
         'a --store URL without a password (with PGPASSWORD or ~/.pgpass) stays allowed.',
     );
