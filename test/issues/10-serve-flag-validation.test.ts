@@ -62,7 +62,7 @@ const BAD: [string, () => string[], Record<string, string>, string][] = [
   ['github url', () => ['--github-url', 'not a url'], {}, '--github-url (GITHUB_API_URL) must be'],
   ['github url from env', () => [], { GITHUB_API_URL: 'ftp://example.test' }, "from env 'GITHUB_API_URL'"],
   ['ops token empty in env', () => [], { GIT_BLINDER_OPS_TOKEN: '' }, 'GIT_BLINDER_OPS_TOKEN is empty'],
-  ['ops token file with a newline inside', () => ['--ops-token-file', files.newline!], {}, `--ops-token-file ${join(tmp, 'ops-newline')} contains whitespace`],
+  ['ops token file with a newline inside', () => ['--ops-token-file', files.newline!], {}, 'ops-newline contains whitespace'],
   ['github token file empty', () => ['--token-file', files.emptyToken!], {}, '--token-file: '],
   ['github token with a space in env', () => [], { GITHUB_TOKEN: 'ghp_abc def' }, 'GITHUB_TOKEN contains whitespace'],
   ['ops token too short in env', () => [], { GIT_BLINDER_OPS_TOKEN: 'short-token' }, 'needs at least 32'],

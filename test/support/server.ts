@@ -57,6 +57,10 @@ export interface TestServerOptions {
   /** Also hand call records and /api requests to these (the audit ledger, in the ledger tests). */
   record?: (r: CallRecord) => void;
   recordApi?: AppDeps['recordApi'];
+  /** Checks of the ops token outside /api (issue 20). */
+  recordAuth?: AppDeps['recordAuth'];
+  /** The ops-token back-off (default: the server's own); a suite that guesses by design may widen it. */
+  opsBackoff?: AppDeps['opsBackoff'];
   /** Default true here; the key tests turn it off. */
   openPerimeters?: boolean;
   limiter?: RateLimiter;
@@ -132,6 +136,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
     ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
     ...(opts.recordApi ? { recordApi: opts.recordApi } : {}),
+    ...(opts.recordAuth ? { recordAuth: opts.recordAuth } : {}),
+    ...(opts.opsBackoff ? { opsBackoff: opts.opsBackoff } : {}),
     stateDir,
   });
   const server: Server = await new Promise((resolve) => {
