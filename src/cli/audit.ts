@@ -216,7 +216,9 @@ export async function printAudit(
     return;
   }
   const cols = ['SEQ', 'TIME', 'SURFACE', 'PERIMETER', 'BRANCH', 'TOOL', 'CLIENT', 'VERDICT', 'RESULT', 'BYTES', 'COMMIT'];
-  const cells = (r: Record<string, unknown>) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, r.client ?? '', r.verdict, r.result, r.bytes, r.commit ?? ''];
+  // Credential checks name no client; their source address is who did it (issue 20), shown in the same column.
+  const who = (r: Record<string, unknown>) => r.client ?? (r.source === undefined ? '' : `from ${String(r.source)}`);
+  const cells = (r: Record<string, unknown>) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, who(r), r.verdict, r.result, r.bytes, r.commit ?? ''];
   out(
     files.length > 1
       ? table(['LEDGER', ...cols], shown.map((r) => [r.ledger, ...cells(r)].map((v) => String(v))))

@@ -56,7 +56,7 @@ describe('secrets stay off the command line', () => {
     const health = await fetch(`${server.url}/api/health`, { headers: { authorization: `Bearer ${OPS}` } });
     expect(health.status).toBe(200);
     // The operator's commands take it from a file or the environment the same way.
-    for (const r of [await cli(['status', '--url', server.url, '--token-file', f.ops]), await cli(['status', '--url', server.url], { GIT_BLINDER_OPS_TOKEN: OPS })]) {
+    for (const r of [await cli(['status', '--url', server.url, '--token-file', f.ops!]), await cli(['status', '--url', server.url], { GIT_BLINDER_OPS_TOKEN: OPS })]) {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toContain('git-blinder');
     }
@@ -64,7 +64,7 @@ describe('secrets stay off the command line', () => {
 
   it('stdio reads the agent key from --key-file: its command line does not hold the key, and the bridge works', { timeout: 30_000 }, async () => {
     expect(agentKey).toMatch(/^gbk_/);
-    const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'stdio', '--perimeter', 'local', '--url', server.url, '--key-file', f.key], { env: env() });
+    const child: ChildProcessWithoutNullStreams = spawn(process.execPath, [BIN, 'stdio', '--perimeter', 'local', '--url', server.url, '--key-file', f.key!], { env: env() });
     let out = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (out += d));
     try {
