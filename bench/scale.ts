@@ -163,8 +163,8 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
   try {
     srv = await startServerProcess([
       '--port', '0', '--state-dir', join(work, 'state'), '--open-perimeters', '--config', config,
-      '--session-idle', String(idleSeconds), '--ops-token', OPS_TOKEN, '--log-level', 'error',
-    ]);
+      '--session-idle', String(idleSeconds), '--log-level', 'error',
+    ], { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN });
     const s = srv;
     const urlOf = (k: number) => `${s.url}/mcp/p${k % AREAS}${BRANCHES[Math.floor(k / AREAS) % 3] === 'main' ? '' : `/${BRANCHES[Math.floor(k / AREAS) % 3]}`}`;
     await new Promise((r) => setTimeout(r, 1000));

@@ -18,10 +18,10 @@ function statusField(pid: number, field: string): number {
   return m ? Number(m[1]) : NaN;
 }
 
-/** Starts `bin/git-blinder serve` with `args` and resolves once it prints its URL. */
-export function startServerProcess(args: readonly string[]): Promise<ServerProcess> {
+/** Starts `bin/git-blinder serve` with `args` (and `env`: secrets never go in args) and resolves once it prints its URL. */
+export function startServerProcess(args: readonly string[], env: Record<string, string> = {}): Promise<ServerProcess> {
   const bin = new URL('../bin/git-blinder', import.meta.url).pathname;
-  return startListening(process.execPath, [bin, 'serve', ...args], {}, /listening on (http:\/\/\S+)/);
+  return startListening(process.execPath, [bin, 'serve', ...args], env, /listening on (http:\/\/\S+)/);
 }
 
 /**

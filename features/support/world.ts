@@ -170,14 +170,15 @@ export class BlinderWorld extends World<BlinderParameters> {
     if (this.assembly === 'github') {
       if (!this.emulator) throw new Error('the GitHub assembly needs the emulator');
       // Debug logging: the most talkative the server gets, so the token-secrecy checks see every log line there is.
-      args.push('--token', this.githubToken, '--github-url', this.emulator.url, '--log-level', 'debug');
+      args.push('--github-url', this.emulator.url, '--log-level', 'debug');
     } else {
       // No token and no config would serve the current directory; an empty config serves only what the operator creates.
       const boot = join(this.tmp, 'boot.yaml');
       await writeFile(boot, 'perimeters: {}\n');
       args.push('--config', boot);
     }
-    this.server = await startServer(args, { cwd: this.tmp, env: childEnv() });
+    // The GitHub token travels in the environment: a flag value would be readable by every local user (ps).
+    this.server = await startServer(args, { cwd: this.tmp, env: childEnv(this.assembly === 'github' ? { GITHUB_TOKEN: this.githubToken } : {}) });
     this.children.add(this.server.child);
     this.opsToken = this.assembly === 'github' ? this.githubToken : (await readFile(join(this.stateDir, 'ops-token'), 'utf8')).trim();
   }

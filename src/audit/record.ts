@@ -5,8 +5,8 @@ import * as z from 'zod/v4';
 import { canonicalJson, toJsonValue } from './canonical.js';
 import type { Signer } from './keys.js';
 
-/** Where the call came in: an agent perimeter, the operator's root surface, or the HTTP /api. */
-export const Surface = z.enum(['agent', 'root', 'api']);
+/** Where the call came in: an agent perimeter, the operator's root surface, the HTTP /api, or the /ui page's sign-in. */
+export const Surface = z.enum(['agent', 'root', 'api', 'web']);
 export type Surface = z.infer<typeof Surface>;
 
 /** The policy outcome as the caller saw it; `invisible` is recorded even though the agent saw "not found". */
@@ -36,6 +36,8 @@ export const AuditEvent = z.strictObject({
   count: z.number().int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   /** When the last merged repetition happened (stored as `last_ts`). */
   lastAt: z.iso.datetime().optional(),
+  /** The network source of an operator credential check (IPv6: its /64); stored in clear, it names no repository content. */
+  source: z.string().min(1).max(64).optional(),
 });
 export type AuditEvent = z.infer<typeof AuditEvent>;
 
@@ -75,6 +77,7 @@ export const EventRecord = z.strictObject({
   /** How many identical refusals this one entry stands for (absent: one). */
   count: Count.min(2).optional(),
   last_ts: z.iso.datetime().optional(),
+  source: z.string().optional(),
   ...Sealing,
 });
 export type EventRecord = z.infer<typeof EventRecord>;
@@ -172,6 +175,7 @@ export function eventBody(
     redaction: redact.mode,
     count: e.count !== undefined && e.count > 1 ? e.count : undefined,
     last_ts: e.count !== undefined && e.count > 1 ? e.lastAt : undefined,
+    source: e.source === undefined ? undefined : clean(e.source),
     prev_hash: at.prevHash,
   };
   if (redact.mode === 'hmac-sha256') {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { keyIdOf, openLedger, queryLedger, type Ledger } from '../audit/index.js';
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
+import { sourceKey, type OpsCheckEvent } from '../http/ops-gate.js';
 import type { ProposalEvent } from '../registry/proposals.js';
 import { CliError } from './client.js';
 import { jsonText, table } from './table.js';
@@ -20,6 +21,8 @@ export interface Audit {
   readonly ledger: Ledger;
   record(r: CallRecord): void;
   recordApi(r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }): void;
+  /** One check of the ops token outside /api (/mcp/root, GET /mcp, the /ui sign-in). */
+  recordAuth(e: OpsCheckEvent): void;
   /** One proposal transition (proposed, approved, applying, applied, failed, rejected, cancelled, expired). */
   recordProposal(e: ProposalEvent): void;
   state(): Record<string, unknown>;
@@ -84,7 +87,7 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
       }),
     // Refusals cost the caller nothing: they wait behind every call entry and merge per source (see ledger.ts).
     recordApi: (r) => {
-      const refused = r.status === 401 || r.status === 403;
+      const refused = r.status === 401 || r.status === 403 || r.status === 429;
       void ledger.append(
         {
           surface: 'api',
@@ -94,8 +97,28 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
           bytes: r.bytes,
           durationMs: r.durationMs,
           at: r.at,
+          ...(refused ? { source: sourceKey(r.source) } : {}),
         },
-        refused ? { lane: 'bulk', coalesce: `${r.source}\u0000${r.status}` } : {},
+        // 429 is also an upstream's rate limit on a route: those merge per route, not across routes.
+        refused ? { lane: 'bulk', coalesce: `${r.source}\u0000${r.status}${r.status === 429 ? `\u0000${r.route}` : ''}` } : {},
+      );
+    },
+    // A web sign-in is a person's act: its own entry. Failures, waits and the root surface's per-request checks merge
+    // per source, surface and outcome like /api refusals, so a guessing campaign cannot flood the ledger.
+    recordAuth: (e) => {
+      const own = e.surface === 'web' && e.outcome === 'ok';
+      void ledger.append(
+        {
+          surface: e.surface,
+          tool: e.route,
+          verdict: e.outcome === 'ok' ? 'allow' : 'deny',
+          result: e.outcome === 'ok' ? (e.surface === 'web' ? 'signed_in' : 'ops_token_ok') : e.outcome === 'wrong' ? 'wrong_ops_token' : 'backing_off',
+          bytes: 0,
+          durationMs: 0,
+          at: e.at,
+          source: e.source,
+        },
+        own ? {} : { lane: 'bulk', coalesce: `auth\u0000${e.source}\u0000${e.surface}\u0000${e.route}\u0000${e.outcome}` },
       );
     },
     recordProposal: ({ proposal: p, event, by }) =>
@@ -193,7 +216,9 @@ export async function printAudit(
     return;
   }
   const cols = ['SEQ', 'TIME', 'SURFACE', 'PERIMETER', 'BRANCH', 'TOOL', 'CLIENT', 'VERDICT', 'RESULT', 'BYTES', 'COMMIT'];
-  const cells = (r: Record<string, unknown>) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, r.client ?? '', r.verdict, r.result, r.bytes, r.commit ?? ''];
+  // Credential checks name no client; their source address is who did it (issue 20), shown in the same column.
+  const who = (r: Record<string, unknown>) => r.client ?? (r.source === undefined ? '' : `from ${String(r.source)}`);
+  const cells = (r: Record<string, unknown>) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, who(r), r.verdict, r.result, r.bytes, r.commit ?? ''];
   out(
     files.length > 1
       ? table(['LEDGER', ...cols], shown.map((r) => [r.ledger, ...cells(r)].map((v) => String(v))))

@@ -58,7 +58,7 @@ export function apiClient(baseUrl: string, token: string | undefined, noToken?: 
       }
       if (res.status === 401) {
         if (noToken !== undefined) throw new CliError(noToken);
-        throw new CliError('The server refused the ops token (401). Pass --token, set GIT_BLINDER_OPS_TOKEN, or run on the server machine so the stored token is found.');
+        throw new CliError('The server refused the ops token (401). Set GIT_BLINDER_OPS_TOKEN, pass --token-file, or run on the server machine so the stored token is found.');
       }
       if (!res.ok) {
         const message = (json as { error?: { message?: string } }).error?.message ?? `HTTP ${res.status}`;

@@ -15,14 +15,14 @@ export interface OpsOptions {
 type PerimeterView = Perimeter & { urls: string[] };
 type Out = (line: string) => void;
 
-/** The operator's token: flag, GIT_BLINDER_OPS_TOKEN, GITHUB_TOKEN, then the one the server stored in the state dir. */
+/** The operator's token: --token-file (already read into `o.token`), GIT_BLINDER_OPS_TOKEN, GITHUB_TOKEN, then the one the server stored in the state dir. */
 export async function opsClient(o: OpsOptions, env: NodeJS.ProcessEnv, stateDir: string): Promise<ApiClient> {
   const token = o.token ?? env.GIT_BLINDER_OPS_TOKEN ?? env.GITHUB_TOKEN ?? (await readStored(stateDir));
   // With no token anywhere, the usual cause is a server whose ops token is its GitHub token (nothing is stored then).
   const missing =
-    `No ops token in this shell: no --token, no GIT_BLINDER_OPS_TOKEN, no GITHUB_TOKEN, and none stored in ${stateDir}. ` +
+    `No ops token in this shell: no --token-file, no GIT_BLINDER_OPS_TOKEN, no GITHUB_TOKEN, and none stored in ${stateDir}. ` +
     'A server started with a GitHub token uses that token as its ops token and stores none: set GITHUB_TOKEN (or ' +
-    'GIT_BLINDER_OPS_TOKEN) to the same value here, or pass --token.';
+    'GIT_BLINDER_OPS_TOKEN) to the same value here, or pass --token-file.';
   return apiClient(o.url, token, token === undefined ? missing : undefined);
 }
 

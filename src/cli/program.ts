@@ -9,7 +9,9 @@ import type { Level } from './log.js';
 import { proposalCommands } from './commands/proposal.js';
 import { operator, opsClient, printTools, type OpsOptions } from './operator.js';
 import { stateDirFrom } from './paths.js';
-import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, secret, storeUrl } from './serve-flags.js';
+import { checkOpsTokenLength } from './ops-token.js';
+import { AGENT_KEY, CLIENT_OPS_TOKEN, GITHUB_TOKEN, onCommandLine, secretFrom, SERVE_OPS_TOKEN, STORE_URL } from './secrets.js';
+import { collectNonEmpty, httpUrl, intIn, logLevel, nonEmpty, port, refusedOnCommandLine, secret, storeFlag, storeUrl } from './serve-flags.js';
 import { clean } from './table.js';
 import { worktreeCommands } from './commands/worktree.js';
 import { perimeterWarnings } from './warnings.js';
@@ -61,11 +63,14 @@ const int = (name: string) => (v: string) => {
 };
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 
-// Commander quotes a rejected value in its error; for these options the value is a credential (a store URL carries a
-// password), so the quote is cut and the parser's own words (which never repeat the value) remain.
-const SECRET_OPTIONS = /(option '--(?:token|ops-token|store) <[^>]*>' (?:argument|value)) '[\s\S]*?' ((?:from env '[^']*' )?is invalid\.)/;
+// Commander quotes a rejected value in its error; for these options the value is a credential (refused on the command
+// line, or a store URL with a password), so the quote is cut and the parser's own words (which never repeat it) remain.
+const SECRET_OPTIONS = /(option '--(?:token|ops-token|store|key) <[^>]*>' (?:argument|value)) '[\s\S]*?' ((?:from env '[^']*' )?is invalid\.)/;
 const withoutSecrets = (s: string): string => s.replace(SECRET_OPTIONS, '$1 $2');
 const DEFAULT_URL = 'http://127.0.0.1:7400';
+/** A secret's flag: still parsed (so the mistake gets its sentence), hidden from help, always refused. */
+const refusedSecret = (flag: string, what: string, source: Parameters<typeof onCommandLine>[0]) =>
+  new Option(`${flag} <value>`).hideHelp().argParser(refusedOnCommandLine(onCommandLine(source, what)));
 const isFile = (p: string) => stat(p).then((s) => s.isFile(), () => false);
 
 /** Builds the commander program. Pure wiring: every effect goes through `io`. */
@@ -80,15 +85,19 @@ export function buildProgram(io: ProgramIO): Command {
   const cwd = io.cwd ?? process.cwd();
   // Local paths are resolved against the current directory, as a config file's are against its folder.
   const repoArg = (repo: string) => (isLocalRepo(repo) ? resolveLocalPath(repo, cwd, homedir()) : repo);
-  const clientFor = async (o: OpsOptions) => {
-    const stateDir = stateDirFrom(o.stateDir, io.env);
+  const clientFor = async (given: OpsOptions & { tokenFile?: string }) => {
+    const stateDir = stateDirFrom(given.stateDir, io.env);
+    // The file wins over the environment; either is checked like a header value before anything is sent.
+    const token = given.tokenFile === undefined ? undefined : await secretFrom(CLIENT_OPS_TOKEN, given.tokenFile, {}, secret);
+    const o: OpsOptions = { ...given, ...(token === undefined ? {} : { token }) };
     return io.client ? io.client(o, stateDir) : opsClient(o, io.env, stateDir);
   };
   // Operator commands talk to the running server.
   const ops = (cmd: Command) =>
     cmd
       .option('--url <url>', 'server to talk to', io.env.GIT_BLINDER_URL ?? DEFAULT_URL)
-      .option('--token <token>', 'ops token (default: GIT_BLINDER_OPS_TOKEN, GITHUB_TOKEN, or the one stored in the state dir)')
+      .addOption(refusedSecret('--token', 'the ops token', CLIENT_OPS_TOKEN))
+      .option('--token-file <file>', 'file (mode 0600) holding the ops token (default: GIT_BLINDER_OPS_TOKEN, GITHUB_TOKEN, or the one stored in the state dir)')
       .option('--state-dir <dir>', 'where the server keeps its state (to find the stored ops token)')
       .option('--json', 'print JSON for scripts');
 
@@ -100,12 +109,15 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--host <host>', 'interface to bind', nonEmpty('--host'), '127.0.0.1')
     .option('--config <file>', 'YAML file of perimeters preloaded at boot', nonEmpty('--config'))
     .option('--state-dir <dir>', 'state directory (perimeters, allowlists, ops token; default GIT_BLINDER_STATE_DIR, else ~/.git-blinder)', nonEmpty('--state-dir'))
-    .addOption(new Option('--token <token>', 'GitHub token held by the server').env('GITHUB_TOKEN').argParser(secret('--token (GITHUB_TOKEN)')))
-    .addOption(
-      new Option('--ops-token <token>', 'Bearer token for /api, and the sign-in of the /ui approval page (default: the GitHub token, else generated)')
-        .env('GIT_BLINDER_OPS_TOKEN')
-        .argParser(secret('--ops-token (GIT_BLINDER_OPS_TOKEN)')),
+    // Secrets come from the environment or a 0600 file, never from argv (world-readable through ps).
+    .option('--token-file <file>', 'file (mode 0600) holding the GitHub token the server uses (default: GITHUB_TOKEN)', nonEmpty('--token-file'))
+    .addOption(refusedSecret('--token', 'the GitHub token', GITHUB_TOKEN))
+    .option(
+      '--ops-token-file <file>',
+      'file (mode 0600) holding the ops token: Bearer for /api and /mcp/root, sign-in of /ui; at least 32 characters (default: GIT_BLINDER_OPS_TOKEN, else the GitHub token, else generated)',
+      nonEmpty('--ops-token-file'),
     )
+    .addOption(refusedSecret('--ops-token', 'the ops token', SERVE_OPS_TOKEN))
     .addOption(
       new Option('--github-url <url>', 'GitHub API base URL (GitHub Enterprise Server: https://HOST/api/v3)')
         .env('GITHUB_API_URL')
@@ -119,10 +131,11 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--proposal-ttl <seconds>', 'how long a proposal waits for approval before it expires (default 86400)', intIn('--proposal-ttl', 1, 365 * 24 * 3600, 'a number of seconds from 1 to 31536000'))
     .addOption(new Option('--log-level <level>', 'debug, info, warn or error').default('info').env('GIT_BLINDER_LOG_LEVEL').argParser(logLevel))
     .addOption(
-      new Option('--store <url>', 'shared state for several instances: postgres://user:pass@host/db (default: the file store in the state dir)')
-        .env('GIT_BLINDER_STORE')
-        .argParser(storeUrl),
+      new Option('--store <url>', 'shared state for several instances: postgres://user@host/db without a password (PGPASSWORD, ~/.pgpass), else use GIT_BLINDER_STORE or --store-file (default: the file store in the state dir)').argParser(
+        storeFlag,
+      ),
     )
+    .option('--store-file <file>', 'file (mode 0600) holding the postgres:// URL, password included (default: GIT_BLINDER_STORE)', nonEmpty('--store-file'))
     .option('--store-silence <seconds>', 'refuse agent calls once the shared store has been silent this long', intIn('--store-silence', 1, 3600, 'a number of seconds from 1 to 3600'), 10)
     .option('--no-audit', 'do not keep the audit ledger')
     .option('--audit-dir <dir>', 'audit ledger folder (default: <state dir>/audit)', nonEmpty('--audit-dir'))
@@ -130,12 +143,26 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--audit-clear-paths', 'store paths in clear in the ledger (default: salted hashes)', false)
     .option('--audit-max-bytes <n>', 'rotate the ledger past this size (at least 4096)', intIn('--audit-max-bytes', 4096, Number.MAX_SAFE_INTEGER, 'a whole number of bytes, at least 4096'))
     .option('--audit-keep <n>', 'rotated ledger segments kept', intIn('--audit-keep', 0, 10_000))
-    .action(async (o: Omit<ServeFlags, 'stateDir'> & { stateDir?: string }) => {
+    .action(async (flags: Omit<ServeFlags, 'stateDir' | 'token' | 'opsToken'> & { stateDir?: string; tokenFile?: string; opsTokenFile?: string; storeFile?: string }) => {
+      const { tokenFile, opsTokenFile, storeFile, ...o } = flags;
       // Commander checks GIT_BLINDER_STATE_DIR nowhere (it is read here, not declared on an option).
       if (o.stateDir === undefined && io.env.GIT_BLINDER_STATE_DIR !== undefined && io.env.GIT_BLINDER_STATE_DIR.trim() === '') {
         throw new CliError('GIT_BLINDER_STATE_DIR is set but empty; unset it or give a directory.', 2);
       }
-      await io.serve({ ...o, stateDir: stateDirFrom(o.stateDir, io.env) });
+      if (o.store !== undefined && storeFile !== undefined) throw new CliError('Give --store or --store-file, not both.', 2);
+      // Read and checked here, before the server starts: a bad secret is a usage error and nothing is written.
+      const token = await secretFrom(GITHUB_TOKEN, tokenFile, io.env, secret);
+      const opsToken = await secretFrom(SERVE_OPS_TOKEN, opsTokenFile, io.env, secret);
+      const store = o.store ?? (await secretFrom(STORE_URL, storeFile, io.env, storeUrl));
+      if (opsToken !== undefined) checkOpsTokenLength(opsToken, 'given');
+      else if (token !== undefined) checkOpsTokenLength(token, 'github');
+      await io.serve({
+        ...o,
+        stateDir: stateDirFrom(o.stateDir, io.env),
+        ...(token === undefined ? {} : { token }),
+        ...(opsToken === undefined ? {} : { opsToken }),
+        ...(store === undefined ? {} : { store }),
+      });
     });
 
   program
@@ -162,9 +189,11 @@ export function buildProgram(io: ProgramIO): Command {
     .requiredOption('--perimeter <id>', 'perimeter to connect to')
     .option('--branch <name>', 'allowlisted branch (default: the default branch)')
     .option('--url <url>', 'daemon URL', io.env.GIT_BLINDER_URL ?? DEFAULT_URL)
-    .option('--key <key>', 'agent key (default: GIT_BLINDER_AGENT_KEY)')
-    .action(async (o: { perimeter: string; branch?: string; url: string; key?: string }) => {
-      const key = o.key ?? io.env.GIT_BLINDER_AGENT_KEY;
+    .option('--key-file <file>', 'file (mode 0600) holding the agent key (default: GIT_BLINDER_AGENT_KEY)', nonEmpty('--key-file'))
+    .addOption(refusedSecret('--key', 'an agent key', AGENT_KEY))
+    .action(async (o: { perimeter: string; branch?: string; url: string; keyFile?: string }) => {
+      // An empty GIT_BLINDER_AGENT_KEY means none (the bridge then says how to give one).
+      const key = await secretFrom(AGENT_KEY, o.keyFile, io.env.GIT_BLINDER_AGENT_KEY === '' ? {} : io.env, secret);
       await io.stdio({ url: o.url, perimeter: o.perimeter, ...(o.branch ? { branch: o.branch } : {}), ...(key ? { key } : {}) });
     });
 

@@ -38,6 +38,8 @@ export const httpUrl = (name: string) => (v: string) => {
     throw new InvalidArgumentError(`${name} must be an absolute URL such as https://github.example.com/api/v3.`);
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InvalidArgumentError(`${name} must be an http or https URL.`);
+  // Credentials in a URL would sit in the process list (and fetch refuses them anyway): the token has its own channels.
+  if (u.username !== '' || u.password !== '') throw new InvalidArgumentError(`${name} must not carry a user name or password; the token goes in GITHUB_TOKEN or --token-file.`);
   return v;
 };
 
@@ -50,16 +52,38 @@ export const nonEmpty = (name: string) => (v: string) => {
 /** A repeatable non-empty value. */
 export const collectNonEmpty = (name: string) => (v: string, prev: string[] = []) => [...prev, nonEmpty(name)(v)];
 
-/** The shared store: a postgres:// URL. Its value is never echoed (it may carry a password). */
-export const storeUrl = (v: string): string => {
-  let u: URL | undefined;
-  try {
-    u = new URL(v);
-  } catch {
-    u = undefined;
-  }
+/** The shared store: a postgres:// URL (from the environment or a file, where it may carry a password). Its value is never echoed. */
+export const storeUrl = (name: string) => (v: string): string => {
+  const u = parseUrl(v);
   if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') || u.hostname === '') {
-    throw new InvalidArgumentError('--store (GIT_BLINDER_STORE) must be a postgres://user:password@host:port/database URL.');
+    throw new InvalidArgumentError(`${name} must be a postgres://user:password@host:port/database URL.`);
   }
   return v;
 };
+
+/** `--store` on the command line: the same URL, refused when it carries a password (argv is world-readable). */
+export const storeFlag = (v: string): string => {
+  storeUrl('--store')(v);
+  const u = parseUrl(v);
+  if (u && (u.password !== '' || u.searchParams.has('password'))) {
+    throw new InvalidArgumentError(
+      '--store carries a password, which would sit in the process list (ps, /proc/<pid>/cmdline), readable by every local user. ' +
+        'Set GIT_BLINDER_STORE instead, or put the URL in a file only you can read and pass --store-file <file> (chmod 600 <file>); ' +
+        'a --store URL without a password (with PGPASSWORD or ~/.pgpass) stays allowed.',
+    );
+  }
+  return v;
+};
+
+/** A flag whose value would be a secret: always refused, with the message saying where the secret goes instead. */
+export const refusedOnCommandLine = (message: string) => (): never => {
+  throw new InvalidArgumentError(message);
+};
+
+function parseUrl(v: string): URL | undefined {
+  try {
+    return new URL(v);
+  } catch {
+    return undefined;
+  }
+}

@@ -178,7 +178,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   const embedded = !o.token && !o.config;
   const here = embedded ? await repoRoot(o.cwd) : undefined;
   if (embedded && !here && store.list().length === 0) {
-    throw new CliError('Nothing to serve: run inside a git repository, pass --config, or give a GitHub token with --token.');
+    throw new CliError('Nothing to serve: run inside a git repository, pass --config, or give a GitHub token in GITHUB_TOKEN or --token-file.');
   }
 
   const localRepos = [...configured.map((p) => p.repo), ...store.list().map((p) => p.repo), ...(here ? [here] : [])].filter((r) => r.startsWith('/'));
@@ -256,7 +256,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
     storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
-    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
+    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), recordAuth: (e: Parameters<Audit['recordAuth']>[0]) => audit?.recordAuth(e), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,

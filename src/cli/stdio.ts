@@ -34,7 +34,7 @@ async function preflight(url: URL, key: string | undefined): Promise<void> {
   } catch {
     throw new CliError(`cannot reach git-blinder at ${url.origin}: is \`serve\` running?`, 1);
   }
-  if (status === 404 && key === undefined) throw new CliError('no agent key (set GIT_BLINDER_AGENT_KEY or --key)', 2);
+  if (status === 404 && key === undefined) throw new CliError('no agent key (set GIT_BLINDER_AGENT_KEY or --key-file)', 2);
 }
 
 /**

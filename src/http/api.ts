@@ -5,7 +5,8 @@ import { toolNamed } from '../registry/index.js';
 import type { PerimeterService } from '../registry/perimeters.js';
 import type { PerimeterStore } from '../state/types.js';
 import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
-import { bearerOf, sameSecret } from './auth.js';
+import { bearerOf } from './auth.js';
+import type { OpsGate } from './ops-gate.js';
 import type { Endpoint } from './endpoint.js';
 import { worktreeRoutes } from './api-worktrees.js';
 import { issueKey, publicKeys } from './keys.js';
@@ -13,7 +14,8 @@ import { proposalRoutes } from './api/proposals.js';
 import { outcomeFailure, statusFor, upstreamStatus, type HttpFailure } from './status.js';
 
 export interface ApiDeps {
-  readonly opsToken: string;
+  /** The one check of the ops token (per-source back-off; /api's own requests are its audit entries). */
+  readonly gate: OpsGate;
   readonly store: PerimeterStore;
   readonly service: PerimeterService;
   readonly upstreamFor: UpstreamFor;
@@ -54,12 +56,29 @@ export function apiRouter(deps: ApiDeps): Router {
   };
 
   r.use((req, res, next) => {
-    if (!sameSecret(bearerOf(req.headers.authorization), deps.opsToken)) {
-      res.setHeader('WWW-Authenticate', 'Bearer realm="git-blinder"');
-      fail(res, 'unauthorized', 'Send the ops token as "Authorization: Bearer <token>".');
-      return;
+    const route = `${req.method} ${req.originalUrl.split('?')[0] ?? req.originalUrl}`;
+    const checked = deps.gate.check(bearerOf(req.headers.authorization), { surface: 'api', route, address: req.socket.remoteAddress, audit: false });
+    switch (checked.kind) {
+      case 'ok':
+        next();
+        return;
+      case 'wrong':
+        res.setHeader('WWW-Authenticate', 'Bearer realm="git-blinder"');
+        fail(res, 'unauthorized', 'Send the ops token as "Authorization: Bearer <token>".');
+        return;
+      case 'wait':
+        send(res, {
+          status: 429,
+          code: 'rate_limited',
+          message: `Too many wrong ops tokens from this address: retry in ${checked.retryAfterSeconds} s.`,
+          retryAfterSeconds: checked.retryAfterSeconds,
+        });
+        return;
+      default: {
+        const never: never = checked;
+        throw new Error(`unhandled ops check ${String(never)}`);
+      }
     }
-    next();
   });
 
   r.use(worktreeRoutes({ store: deps.store, workspace: deps.invoke.workspace }));

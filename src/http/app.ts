@@ -1,6 +1,6 @@
 import express, { type Express, type Request, type Response } from 'express';
 import { isExposed, type Binding, type Perimeter, type ServerPolicy } from '../core/index.js';
-import { bearerOf, sameSecret } from './auth.js';
+import { bearerOf } from './auth.js';
 import { matchingKeyId } from './keys.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
@@ -11,7 +11,8 @@ import { apiRouter } from './api.js';
 import { bindingResolver } from './bindings.js';
 import { guardPolicy, requestGuard } from './guard.js';
 import { registeredOnly } from './root-repos.js';
-import type { Endpoint } from './endpoint.js';
+import { parseEndpoint, type Endpoint } from './endpoint.js';
+import { OpsGate, type OpsCheck, type OpsCheckEvent } from './ops-gate.js';
 import { mcpRoute } from './mcp-route.js';
 import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
@@ -46,6 +47,10 @@ export interface AppDeps {
   readonly stateDir?: string;
   /** Called once per /api request after the answer is sent (the audit ledger). */
   readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
+  /** Called for each check of the ops token outside /api (whose checks are its requests, recorded by `recordApi`). */
+  readonly recordAuth?: (e: OpsCheckEvent) => void;
+  /** Back-off of sources that send wrong ops tokens (tests shorten it). */
+  readonly opsBackoff?: { freeFailures?: number; baseDelayMs?: number; maxDelayMs?: number; windowMs?: number };
   /** The shared state store as the operator status shows it: adapter, health, instances alive. */
   readonly storeStatus?: () => Promise<{ kind: string; health: StoreHealth; instances: readonly InstanceInfo[] }>;
   /** Extra fields for the operator status (audit ledger state). */
@@ -77,9 +82,13 @@ export function createApp(deps: AppDeps): App {
   app.set('query parser', 'simple');
 
   const resolve = bindingResolver(deps.store, { rootEnabled: deps.rootEnabled ?? true, policy: deps.policy ?? {} });
-  const isOps = (req: Request) => sameSecret(bearerOf(req.headers.authorization), deps.opsToken);
+  // One gate for every check of the ops token: failures counted per source across surfaces, each check audited.
+  const gate = new OpsGate({ token: deps.opsToken, ...deps.opsBackoff, ...(deps.recordAuth ? { record: deps.recordAuth } : {}) });
+  const routeOf = (req: Request) => `${req.method} ${req.originalUrl.split('?')[0] ?? req.originalUrl}`;
+  // /mcp/root is checked once per request, before the MCP route (which only asks whether the check passed).
+  const rootChecks = new WeakMap<Request, OpsCheck>();
   const admits = (ep: Endpoint, req: Request): string | undefined => {
-    if (ep.kind === 'root') return isOps(req) ? 'root' : undefined;
+    if (ep.kind === 'root') return rootChecks.get(req)?.kind === 'ok' ? 'root' : undefined;
     const p = deps.store.get(ep.id);
     const keyId = p ? matchingKeyId(p, bearerOf(req.headers.authorization)) : undefined;
     if (keyId !== undefined) return `key:${ep.id}:${keyId}`;
@@ -139,8 +148,11 @@ export function createApp(deps: AppDeps): App {
   const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, rootInvoke, sessions, version: deps.version, describe });
 
   // Perimeter ids are shown to the operator only: an id plus a key is what opens a perimeter.
+  // A request without a Bearer is a visitor, not a guess: only a presented token is checked (and counted).
   app.get('/mcp', (req: Request, res: Response) => {
-    res.json({ name: 'git-blinder', version: deps.version, status: 'ok', ...(isOps(req) ? { perimeters: deps.store.list().map((p) => p.id) } : {}) });
+    const bearer = bearerOf(req.headers.authorization);
+    const ops = bearer !== undefined && gate.check(bearer, { surface: 'root', route: routeOf(req), address: req.socket.remoteAddress }).kind === 'ok';
+    res.json({ name: 'git-blinder', version: deps.version, status: 'ok', ...(ops ? { perimeters: deps.store.list().map((p) => p.id) } : {}) });
   });
   app.all('/mcp', (_req: Request, res: Response) => {
     res.status(405).setHeader('Allow', 'GET').json(
@@ -148,6 +160,17 @@ export function createApp(deps: AppDeps): App {
     );
   });
   app.all('/mcp/{*rest}', (req: Request, res: Response) => {
+    const ep = parseEndpoint(req.path);
+    // A disabled root surface is an unknown endpoint (404 from the route), and no token is checked for it.
+    if (ep?.kind === 'root' && resolve(ep)) {
+      const checked = gate.check(bearerOf(req.headers.authorization), { surface: 'root', route: routeOf(req), address: req.socket.remoteAddress });
+      if (checked.kind === 'wait') {
+        res.status(429).setHeader('Retry-After', String(checked.retryAfterSeconds));
+        res.json(rpcError(-32000, `Too many wrong ops tokens from this address: retry in ${checked.retryAfterSeconds} s.`));
+        return;
+      }
+      rootChecks.set(req, checked);
+    }
     mcp.handle(req, res).catch((err: unknown) => {
       deps.invoke.log('error', 'mcp request failed', { error: err instanceof Error ? err.message : String(err) });
       if (!res.headersSent) res.status(500).json(rpcError(-32603, 'Internal error'));
@@ -177,7 +200,7 @@ export function createApp(deps: AppDeps): App {
   app.use(
     '/api',
     apiRouter({
-      opsToken: deps.opsToken,
+      gate,
       store: deps.store,
       service: perimeterService(deps.store, deps.upstreamFor),
       upstreamFor: deps.upstreamFor,
@@ -195,7 +218,7 @@ export function createApp(deps: AppDeps): App {
     app.use(
       '/ui',
       webRouter({
-        opsToken: deps.opsToken,
+        gate,
         proposals,
         perimeters: () => deps.store.list(),
         upstreamFor: deps.upstreamFor,

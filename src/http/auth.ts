@@ -14,3 +14,15 @@ export function sameSecret(given: string | undefined, expected: string): boolean
   const b = createHash('sha256').update(expected).digest();
   return timingSafeEqual(a, b);
 }
+
+/** The shortest ops token accepted: 32 characters carry 128 bits even when written in hex. */
+export const MIN_OPS_TOKEN_CHARS = 32;
+
+/**
+ * Why an ops token is too short to guard the operator surfaces (undefined when it is long enough). Length is the rule
+ * a person can check; what makes guessing hopeless is that length plus the per-source back-off of `OpsGate`.
+ */
+export function opsTokenTooShort(token: string): string | undefined {
+  if (token.length >= MIN_OPS_TOKEN_CHARS) return undefined;
+  return `is ${token.length} characters; an ops token needs at least ${MIN_OPS_TOKEN_CHARS} (128 bits in hex). Make one with: openssl rand -hex 32`;
+}

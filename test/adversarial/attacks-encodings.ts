@@ -51,7 +51,7 @@ export function encodingAttacks(ctx: Ctx): Attack[] {
       const r = await callTool(ctx.app, 'push_files', { message, files: [{ path: 'app/terminal.md', content: 'x\n' }] });
       check(r.isError !== true, `push refused: ${r.text.slice(0, 200)}`);
       for (const args of [['perimeter', 'commits', 'list', 'app'], ['perimeter', 'commits', 'show', 'app', String((r.structured as { commit: string }).commit)]]) {
-        const cli = await runBuiltCli([...args, '--url', fx.srv.url, '--token', OPS_TOKEN]);
+        const cli = await runBuiltCli([...args, '--url', fx.srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
         check(cli.code === 0, `CLI failed: ${cli.stderr}`);
         // eslint-disable-next-line no-control-regex
         check(!/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/u.test(cli.stdout + cli.stderr), `raw control character in: ${JSON.stringify(cli.stdout.slice(0, 300))}`);

@@ -174,6 +174,10 @@ async function bareClone(source: string): Promise<{ dir: string; cleanup: () => 
 // The suite opens far more sessions with app's key than one agent would, and keeps ctx.app open throughout: a key
 // at its cap loses its least recently used session, so the cap here is above what the suite itself opens.
 const HARNESS_SESSIONS = { perKey: 160 };
+// The attacks send hundreds of wrong ops tokens from 127.0.0.1 on purpose, and the legitimate uses that follow sign in
+// from the same address: the per-source back-off (issue 20, tested in test/issues/20-ops-token-checks-audited and
+// test/http/ops-gate) would answer them 429. Here every wrong token is still checked and refused, never waited on.
+const GUESSING_ALLOWED = { freeFailures: Number.MAX_SAFE_INTEGER };
 
 /** Starts the server over one upstream with the adversarial perimeters and keys. */
 let sharedSource: ReturnType<typeof buildSource> | undefined;
@@ -195,10 +199,10 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), workspace: createLocalWorkspace() });
+    srv = await startTestServer({ openPerimeters: false, opsBackoff: GUESSING_ALLOWED, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), workspace: createLocalWorkspace() });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: local, workspace: createLocalWorkspace() });
+    srv = await startTestServer({ openPerimeters: false, opsBackoff: GUESSING_ALLOWED, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: local, workspace: createLocalWorkspace() });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });

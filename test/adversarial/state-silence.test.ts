@@ -49,7 +49,7 @@ describe('a silent store', () => {
       // Nothing was written while refusing.
       expect((await repo.git('ls-tree', '-r', '--name-only', 'main')).split('\n').filter(Boolean).sort()).toEqual(['app/a.md', 'secret/key.pem']);
       // The operator surface does not depend on the perimeters and stays available.
-      const root = await srv.connect('/mcp/root', 'auto', { authorization: 'Bearer test-ops-token-0123456789' });
+      const root = await srv.connect('/mcp/root', 'auto', { authorization: 'Bearer test-ops-token-0123456789abcdef0123' });
       expect((await root.call('get_file', { repo: repo.dir, path: 'secret/key.pem' })).isError).toBeFalsy();
       await root.close();
     } finally {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/cli/client.js';
 import { buildProgram, type ServeFlags } from '../../src/cli/program.js';
 
-function harness() {
+function harness(env: NodeJS.ProcessEnv = {}) {
   const out: string[] = [];
   const err: string[] = [];
   const calls: { method: string; path: string; body?: unknown; url: string }[] = [];
@@ -10,7 +10,7 @@ function harness() {
   const program = buildProgram({
     out: (l) => out.push(l),
     err: (l) => err.push(l),
-    env: {},
+    env,
     version: '9.9.9',
     serve: async (f) => {
       served.push(f);
@@ -34,6 +34,17 @@ describe('cli program', () => {
     const h = harness();
     await h.program.parseAsync(['node', 'gb', 'serve', '--port', '7411', '--no-root', '--state-dir', '/tmp/s']);
     expect(h.served[0]).toMatchObject({ port: 7411, host: '127.0.0.1', root: false, stateDir: '/tmp/s', sessionIdle: 1800, logLevel: 'info' });
+  });
+
+  it('serve takes its secrets from the environment it is given, checks them, and refuses them as flag values', async () => {
+    const ops = 'ops-token-from-the-environment-0123456789';
+    const h = harness({ GIT_BLINDER_OPS_TOKEN: ops, GITHUB_TOKEN: 'ghp_0123456789abcdef0123456789abcdef0123', GIT_BLINDER_STORE: 'postgres://gb:pw@db/x' });
+    await h.program.parseAsync(['node', 'gb', 'serve', '--state-dir', '/tmp/s']);
+    expect(h.served[0]).toMatchObject({ opsToken: ops, token: 'ghp_0123456789abcdef0123456789abcdef0123', store: 'postgres://gb:pw@db/x' });
+    await expect(harness().program.parseAsync(['node', 'gb', 'serve', '--ops-token', ops])).rejects.toThrow(/GIT_BLINDER_OPS_TOKEN/);
+    await expect(harness({ GIT_BLINDER_OPS_TOKEN: 'short' }).program.parseAsync(['node', 'gb', 'serve'])).rejects.toThrow(/at least 32/);
+    await expect(harness().program.parseAsync(['node', 'gb', 'serve', '--store', 'postgres://gb:pw@db/x'])).rejects.toThrow(/--store-file/);
+    await harness().program.parseAsync(['node', 'gb', 'serve', '--store', 'postgres://gb@db/x']);
   });
 
   it('perimeter create sends the spec and prints the agent URL', async () => {

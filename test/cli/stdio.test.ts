@@ -1,6 +1,9 @@
 // The stdio bridge as a real child process between a real stdio MCP client and a real server.
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { startTestServer, type TestServer } from '../support/server.js';
@@ -8,18 +11,28 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let repo: GitDir;
 let srv: TestServer;
 let key: string;
+let tmp: string;
 
 beforeAll(async () => {
   repo = await makeRepo([{ message: 'init', files: { 'docs/a.md': '# A\n', 'src/x.ts': 'x\n' } }]);
   srv = await startTestServer({ openPerimeters: false });
   await srv.perimeter({ id: 'docs', repo: repo.dir, read: ['docs/**'], write: ['docs/**'] });
   key = (await srv.api('POST', '/api/perimeters/docs/keys')).json.key;
+  tmp = await mkdtemp(join(tmpdir(), 'gb-stdio-'));
 });
 
 afterAll(async () => {
   await srv?.close();
   await repo?.cleanup();
+  if (tmp) await rm(tmp, { recursive: true, force: true });
 });
+
+/** A key file as an operator writes one: only its owner may read it. */
+const keyFile = async (name: string, content: string) => {
+  const f = join(tmp, name);
+  await writeFile(f, content, { mode: 0o600 });
+  return f;
+};
 
 const bridge = (extra: string[], env: Record<string, string>) =>
   new StdioClientTransport({
@@ -48,9 +61,16 @@ describe('git-blinder stdio', () => {
     expect(srv.app.sessions.size).toBe(0);
   });
 
+  it('reads the key from --key-file', async () => {
+    const client = new Client({ name: 'stdio-test', version: '1' });
+    await client.connect(bridge(['--key-file', await keyFile('right', `${key}\n`)], {}));
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain('get_file');
+    await client.close();
+  });
+
   it('passes the daemon refusal through when the key is wrong', async () => {
     const client = new Client({ name: 'stdio-test', version: '1' });
-    await expect(client.connect(bridge(['--key', 'gbk_wrong'], {}))).rejects.toThrow(/Not found|404/);
+    await expect(client.connect(bridge(['--key-file', await keyFile('wrong', 'gbk_wrong\n')], {}))).rejects.toThrow(/Not found|404/);
     await client.close().catch(() => undefined);
   });
 });

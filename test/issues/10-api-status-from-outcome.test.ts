@@ -115,7 +115,7 @@ describe('upstream failures over GitHub', () => {
   });
 });
 
-const opsToken = () => 'test-ops-token-0123456789';
+const opsToken = () => 'test-ops-token-0123456789abcdef0123';
 
 describe('the one mapping', () => {
   const rows: [Exclude<CallOutcome, { kind: 'allow' | 'propose' }>, number, string | undefined][] = [

@@ -47,7 +47,7 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const cli = (srv: TestServer, args: string[], cwd?: string) => runBuiltCli([...args, '--url', srv.url, '--token', OPS_TOKEN], cwd ? { cwd } : {});
+const cli = (srv: TestServer, args: string[], cwd?: string) => runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN }, ...(cwd ? { cwd } : {}) });
 
 describe.each(['local', 'github'] as const)('commits on the %s upstream', (kind) => {
   it('list prints full SHAs, and show accepts the SHA list printed as well as an unambiguous prefix', async () => {
@@ -110,7 +110,7 @@ describe('perimeter create', () => {
 
 describe('connection and token messages', () => {
   it('--url without a scheme is an invalid URL (exit 2)', async () => {
-    const r = await runBuiltCli(['status', '--url', 'localhost:7400', '--token', 'x']);
+    const r = await runBuiltCli(['status', '--url', 'localhost:7400'], { env: { GIT_BLINDER_OPS_TOKEN: 'x' } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('invalid URL: localhost:7400');
   });

@@ -3,7 +3,7 @@
 // before anything is written: each bad value gets a message naming the flag (and the variable it came from), exit 2,
 // and neither a used state dir nor a fresh one (nor ~/.git-blinder) is touched.
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,6 +31,13 @@ beforeAll(async () => {
   await writeFile(files.rsa, rsa.privateKey.export({ type: 'pkcs8', format: 'pem' }));
   await writeFile(files.pub, ed.publicKey.export({ type: 'spki', format: 'pem' }));
   await writeFile(files.junk, 'not a key\n');
+  // Secrets come from 0600 files or the environment (issue 20); a bad one is refused like a bad flag.
+  files.newline = join(tmp, 'ops-newline');
+  files.emptyToken = join(tmp, 'gh-empty');
+  await writeFile(files.newline, 'abc\ndef\n');
+  await writeFile(files.emptyToken, '\n');
+  await chmod(files.newline, 0o600);
+  await chmod(files.emptyToken, 0o600);
 });
 
 afterAll(async () => {
@@ -54,10 +61,11 @@ const BAD: [string, () => string[], Record<string, string>, string][] = [
   ['audit keep not a number', () => ['--audit-keep', 'x'], {}, '--audit-keep must be'],
   ['github url', () => ['--github-url', 'not a url'], {}, '--github-url (GITHUB_API_URL) must be'],
   ['github url from env', () => [], { GITHUB_API_URL: 'ftp://example.test' }, "from env 'GITHUB_API_URL'"],
-  ['ops token empty in env', () => [], { GIT_BLINDER_OPS_TOKEN: '' }, "from env 'GIT_BLINDER_OPS_TOKEN'"],
-  ['ops token with a newline', () => ['--ops-token', 'abc\ndef'], {}, '--ops-token (GIT_BLINDER_OPS_TOKEN) contains whitespace'],
-  ['github token empty', () => ['--token', ''], {}, '--token (GITHUB_TOKEN) is empty'],
-  ['github token with a space in env', () => [], { GITHUB_TOKEN: 'ghp_abc def' }, "from env 'GITHUB_TOKEN'"],
+  ['ops token empty in env', () => [], { GIT_BLINDER_OPS_TOKEN: '' }, 'GIT_BLINDER_OPS_TOKEN is empty'],
+  ['ops token file with a newline inside', () => ['--ops-token-file', files.newline!], {}, 'ops-newline contains whitespace'],
+  ['github token file empty', () => ['--token-file', files.emptyToken!], {}, '--token-file: '],
+  ['github token with a space in env', () => [], { GITHUB_TOKEN: 'ghp_abc def' }, 'GITHUB_TOKEN contains whitespace'],
+  ['ops token too short in env', () => [], { GIT_BLINDER_OPS_TOKEN: 'short-token' }, 'needs at least 32'],
   ['host empty', () => ['--host', ''], {}, '--host is empty'],
   ['host beyond loopback without --allowed-host', () => ['--host', '0.0.0.0'], {}, '--allowed-host'],
   ['open perimeters beyond loopback', () => ['--host', '0.0.0.0', '--allowed-host', 'h.example', '--open-perimeters'], {}, '--open-perimeters is refused'],

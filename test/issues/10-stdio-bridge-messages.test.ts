@@ -52,7 +52,7 @@ const noStack = (s: string) => expect(s).not.toMatch(/\n\s+at .+[:(]/);
 
 it('says there is no agent key, and exits 2', { timeout: 30_000 }, async () => {
   const r = await bridge(['--url', srv.url], {}, () => undefined);
-  expect(r.stderr).toContain('no agent key (set GIT_BLINDER_AGENT_KEY or --key)');
+  expect(r.stderr).toContain('no agent key (set GIT_BLINDER_AGENT_KEY or --key-file)');
   expect(r.code).toBe(2);
   noStack(r.stderr);
 });

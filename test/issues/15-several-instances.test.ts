@@ -247,7 +247,7 @@ describe('three instances on one store', () => {
   });
 
   it('status lists every instance alive on the store, with version and last heartbeat', async () => {
-    const r = await runBuiltCli(['status', '--url', inst[0]!.url, '--token', CLUSTER_OPS_TOKEN]);
+    const r = await runBuiltCli(['status', '--url', inst[0]!.url], { env: { GIT_BLINDER_OPS_TOKEN: CLUSTER_OPS_TOKEN } });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/store: postgres, live/);
     const rows = r.stdout.split('\n').filter((l) => /\d{4}-\d\d-\d\dT/.test(l));

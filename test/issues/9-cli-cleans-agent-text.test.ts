@@ -52,7 +52,7 @@ afterAll(async () => {
   await bare?.cleanup();
 });
 
-const cli = (srv: TestServer, ...args: string[]) => runBuiltCli([...args, '--url', srv.url, '--token', OPS_TOKEN]);
+const cli = (srv: TestServer, ...args: string[]) => runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
 
 describe.each(['local', 'github'] as const)('%s upstream', (kind) => {
   it('commits list and show print no raw control or bidi character, and show them as visible escapes', async () => {

@@ -52,7 +52,7 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   });
 
   it('the operator surface keeps directory ids', async () => {
-    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789' });
+    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789abcdef0123' });
     const r = await root.call('get_tree', { repo: s.repo, path: 'app' });
     expect(r.structured.entries.find((e: { path: string }) => e.path === 'app/a').sha).toMatch(/^[0-9a-f]{40}$/);
   });

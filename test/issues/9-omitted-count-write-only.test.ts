@@ -76,7 +76,7 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   });
 
   it('files outside both read and write are still counted', async () => {
-    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789' });
+    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789abcdef0123' });
     const w = await root.call('push_files', { repo: s.repo, ref: 'main', message: 'op', files: [{ path: 'app/op.ts', content: 'o\n' }, { path: 'secret/k.txt', content: 'k2\n' }] });
     const a = await s.srv.connect('/mcp/p');
     expect((await a.call('get_commit', { sha: w.structured.commit })).structured.omitted_count).toBe(1);

@@ -82,7 +82,7 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   });
 
   it('the operator surface still reads every link as it is', async () => {
-    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789' });
+    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789abcdef0123' });
     expect((await root.call('get_file', { repo: s.repo, path: 'app/out' })).structured).toMatchObject({ content: '../secret/keys.txt', symlink: true });
   });
 });

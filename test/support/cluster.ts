@@ -18,9 +18,9 @@ export interface Instance {
 /** Starts one `serve` on `store` with its own state dir (audit, cursor key, lock) and the shared ops token. */
 export async function startInstance(o: { store: string; config: string; cwd: string; args?: string[] }): Promise<Instance> {
   const stateDir = await mkdtemp(join(tmpdir(), 'gb-inst-'));
-  const p = await startServer(['--config', o.config, '--state-dir', stateDir, '--ops-token', CLUSTER_OPS_TOKEN, ...(o.args ?? [])], {
+  const p = await startServer(['--config', o.config, '--state-dir', stateDir, ...(o.args ?? [])], {
     cwd: o.cwd,
-    env: childEnv({ GIT_BLINDER_STORE: o.store }),
+    env: childEnv({ GIT_BLINDER_STORE: o.store, GIT_BLINDER_OPS_TOKEN: CLUSTER_OPS_TOKEN }),
   });
   return { url: p.url, stateDir, process: p };
 }

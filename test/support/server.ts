@@ -21,7 +21,7 @@ import { proposalService, type ProposalEvent, type ProposalService } from '../..
 import { openFileProposalStore } from '../../src/state/file/proposals.js';
 import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 
-export const OPS_TOKEN = 'test-ops-token-0123456789';
+export const OPS_TOKEN = 'test-ops-token-0123456789abcdef0123';
 
 export interface TestServer {
   readonly url: string;
@@ -57,6 +57,10 @@ export interface TestServerOptions {
   /** Also hand call records and /api requests to these (the audit ledger, in the ledger tests). */
   record?: (r: CallRecord) => void;
   recordApi?: AppDeps['recordApi'];
+  /** Checks of the ops token outside /api (issue 20). */
+  recordAuth?: AppDeps['recordAuth'];
+  /** The ops-token back-off (default: the server's own); a suite that guesses by design may widen it. */
+  opsBackoff?: AppDeps['opsBackoff'];
   /** Default true here; the key tests turn it off. */
   openPerimeters?: boolean;
   limiter?: RateLimiter;
@@ -132,6 +136,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
     ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
     ...(opts.recordApi ? { recordApi: opts.recordApi } : {}),
+    ...(opts.recordAuth ? { recordAuth: opts.recordAuth } : {}),
+    ...(opts.opsBackoff ? { opsBackoff: opts.opsBackoff } : {}),
     stateDir,
   });
   const server: Server = await new Promise((resolve) => {

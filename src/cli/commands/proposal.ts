@@ -58,7 +58,7 @@ function workspaceLines(c: WorkspaceChange, paths: readonly string[]): string[] 
   return out;
 }
 
-/** Registers `proposal` and `restore` on the program; `ops` adds the shared --url/--token/--json flags. */
+/** Registers `proposal` and `restore` on the program; `ops` adds the shared --url/--token-file/--json flags. */
 export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops) => Promise<ApiClient>, out: Out): void {
   const proposal = program.command('proposal').description('Writes held for approval: list, show, approve, reject.');
   ops(

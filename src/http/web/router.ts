@@ -7,12 +7,13 @@ import type { ProposalService } from '../../registry/proposals.js';
 import type { Log } from '../../registry/tool.js';
 import type { Upstream, UpstreamFor } from '../../upstream/types.js';
 import { sameSecret } from '../auth.js';
+import type { OpsGate } from '../ops-gate.js';
 import { cookieValue, PRE_COOKIE, SESSION_COOKIE, setCookie } from './cookies.js';
 import { fileDiffs } from './filediffs.js';
 import { consolePage, type AuditLine } from './pages/console.js';
 import { listPage } from './pages/list.js';
 import { proposalPage } from './pages/proposal.js';
-import { signInPage } from './pages/signin.js';
+import { signInPage, type SignInNotice } from './pages/signin.js';
 import { filePage } from './render-diff.js';
 import { page, securityHeaders, seeOther, sendError, sendPage } from './respond.js';
 import { WebSessions, type WebSession } from './sessions.js';
@@ -20,7 +21,8 @@ import { STYLESHEET } from './style.js';
 
 /** What the page needs from the process; everything is passed in. */
 export interface WebDeps {
-  readonly opsToken: string;
+  /** The one check of the ops token (per-source back-off, each sign-in audited). */
+  readonly gate: OpsGate;
   readonly proposals: Pick<ProposalService, 'list' | 'get' | 'approve' | 'reject'>;
   readonly perimeters: () => readonly Perimeter[];
   readonly upstreamFor: UpstreamFor;
@@ -73,18 +75,18 @@ export function webRouter(deps: WebDeps): Router {
 
   const sessionOf = (req: Request): WebSession | undefined => sessions.get(cookieValue(req.headers.cookie, SESSION_COOKIE));
 
-  const showSignIn = (req: Request, res: Response, status: number, failed: boolean) => {
+  const showSignIn = (req: Request, res: Response, status: number, notice: SignInNotice) => {
     let pre = cookieValue(req.headers.cookie, PRE_COOKIE);
     if (pre === undefined) {
       pre = sessions.newPreSession();
       res.append('Set-Cookie', cookie(req, PRE_COOKIE, pre, 3_600));
     }
-    sendPage(res, status, page({ title: 'Sign in' }, signInPage(sessions.signInToken(pre), failed)));
+    sendPage(res, status, page({ title: 'Sign in' }, signInPage(sessions.signInToken(pre), notice)));
   };
 
   r.get('/signin', (req, res) => {
     if (sessionOf(req)) return seeOther(res, '/ui/proposals');
-    showSignIn(req, res, 200, false);
+    showSignIn(req, res, 200, { kind: 'none' });
   });
 
   r.post('/signin', (req, res) => {
@@ -92,9 +94,20 @@ export function webRouter(deps: WebDeps): Router {
       return sendError(res, 403, 'Refused', 'This form has expired or did not come from this page. Open the sign-in page again.');
     }
     // The ops token only: an agent key, however valid on its perimeter, is just a wrong token here.
-    if (!sameSecret(field(req, 'token'), deps.opsToken)) {
-      deps.log('warn', 'web sign-in refused', { source: req.socket.remoteAddress ?? 'unknown' });
-      return showSignIn(req, res, 401, true);
+    const checked = deps.gate.check(field(req, 'token'), { surface: 'web', route: 'POST /ui/signin', address: req.socket.remoteAddress });
+    switch (checked.kind) {
+      case 'ok':
+        break;
+      case 'wrong':
+        deps.log('warn', 'web sign-in refused', { source: req.socket.remoteAddress ?? 'unknown' });
+        return showSignIn(req, res, 401, { kind: 'wrong' });
+      case 'wait':
+        res.setHeader('Retry-After', String(checked.retryAfterSeconds));
+        return showSignIn(req, res, 429, { kind: 'wait', seconds: checked.retryAfterSeconds });
+      default: {
+        const never: never = checked;
+        throw new Error(`unhandled ops check ${String(never)}`);
+      }
     }
     // A sign-in over a live session replaces it: one browser, one session id, never the one it came with.
     const previous = sessionOf(req);
