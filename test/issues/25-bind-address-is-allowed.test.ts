@@ -11,7 +11,7 @@ import { guardPolicy, judgeRequest } from '../../src/http/guard.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { childEnv, runCli, startServer, type ServerProcess } from '../support/cli-process.js';
 
-const OPS = 'issue25-ops-token-hosts-0123456789';
+const OPS = 'issue25-ops-token-hosts-0123456789abcdef';
 let repo: GitDir;
 let tmp: string;
 let srv: ServerProcess;
@@ -19,9 +19,9 @@ let srv: ServerProcess;
 beforeAll(async () => {
   repo = await makeRepo([{ message: 'init', files: { 'docs/a.md': 'a\n' } }]);
   tmp = await mkdtemp(join(tmpdir(), 'gb-i25-host-'));
-  srv = await startServer(['--host', '127.0.0.2', '--allowed-host', 'gb.internal', '--state-dir', join(tmp, 'state'), '--ops-token', OPS], {
+  srv = await startServer(['--host', '127.0.0.2', '--allowed-host', 'gb.internal', '--state-dir', join(tmp, 'state')], {
     cwd: repo.dir,
-    env: childEnv({ HOME: tmp }),
+    env: childEnv({ HOME: tmp, GIT_BLINDER_OPS_TOKEN: OPS }),
   });
 }, 60_000);
 
@@ -59,7 +59,7 @@ describe('serve --host 127.0.0.2 --allowed-host gb.internal', () => {
   });
 
   it('the operator CLI on that machine works with the printed URL', async () => {
-    const r = await runCli(['status', '--url', srv.url, '--token', OPS], { cwd: tmp, env: childEnv({ HOME: tmp }) });
+    const r = await runCli(['status', '--url', srv.url], { cwd: tmp, env: childEnv({ HOME: tmp, GIT_BLINDER_OPS_TOKEN: OPS }) });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('git-blinder');
   });

@@ -36,7 +36,7 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-const ops = (args: string[]) => runBuiltCli([...args, '--url', srv.url, '--token', OPS_TOKEN]);
+const ops = (args: string[]) => runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
 
 describe('usage errors', () => {
   it('a bad flag value: the one-line error, then a pointer to the help, not the help itself', async () => {
@@ -54,11 +54,11 @@ describe('usage errors', () => {
 
   it('proposal reject with an empty reason is a usage error in the CLI\'s words (exit 2), before any request', async () => {
     // The URL names no server: the refusal comes from the flag's own check.
-    const r = await runBuiltCli(['proposal', 'reject', 'p' + 'a'.repeat(24), '--reason', '', '--url', 'http://127.0.0.1:9', '--token', 'x']);
+    const r = await runBuiltCli(['proposal', 'reject', 'p' + 'a'.repeat(24), '--reason', '', '--url', 'http://127.0.0.1:9'], { env: { GIT_BLINDER_OPS_TOKEN: 'x'.repeat(40) } });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--reason is empty');
     expect(r.stderr).not.toMatch(/ECONNREFUSED|cannot reach|400/);
-    const blank = await runBuiltCli(['proposal', 'reject', 'p' + 'a'.repeat(24), '--reason', '   ', '--url', 'http://127.0.0.1:9', '--token', 'x']);
+    const blank = await runBuiltCli(['proposal', 'reject', 'p' + 'a'.repeat(24), '--reason', '   ', '--url', 'http://127.0.0.1:9'], { env: { GIT_BLINDER_OPS_TOKEN: 'x'.repeat(40) } });
     expect(blank.code).toBe(2);
   });
 

@@ -13,7 +13,7 @@ let repo: GitDir;
 let tmp: string;
 let config: string;
 let state: string;
-const OPS = 'issue25-ops-token-0123456789';
+const OPS = 'issue25-ops-token-0123456789abcdef01234';
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
@@ -29,13 +29,13 @@ afterAll(async () => {
   await rm(tmp, { recursive: true, force: true });
 });
 
-const env = () => childEnv({ HOME: tmp });
+const env = () => childEnv({ HOME: tmp, GIT_BLINDER_OPS_TOKEN: OPS });
 const start = async () => {
-  const s = await startServer(['--config', config, '--state-dir', state, '--ops-token', OPS], { cwd: tmp, env: env() });
+  const s = await startServer(['--config', config, '--state-dir', state], { cwd: tmp, env: env() });
   servers.push(s);
   return s;
 };
-const cli = (s: ServerProcess, args: string[]) => runCli([...args, '--url', s.url, '--token', OPS], { cwd: tmp, env: env() });
+const cli = (s: ServerProcess, args: string[]) => runCli([...args, '--url', s.url], { cwd: tmp, env: env() });
 const yaml = (ids: string[]) => `perimeters:\n${ids.map((id) => `  ${id}:\n    repo: ${repo.dir}\n    read: ["docs/**"]\n`).join('')}`;
 /** What an agent holding `key` gets on `/mcp/<id>`: 200 with its tools, or the 404 of an unknown perimeter. */
 const agentStatus = async (s: ServerProcess, id: string, key: string) => (await fetch(`${s.url}/mcp/${id}`, { headers: { authorization: `Bearer ${key}` } })).status;

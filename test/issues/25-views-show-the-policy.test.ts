@@ -41,7 +41,7 @@ afterAll(async () => {
   await repo?.cleanup();
 });
 
-const cli = (args: string[]) => runBuiltCli([...args, '--url', srv.url, '--token', OPS_TOKEN]);
+const cli = (args: string[]) => runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
 
 describe('status lists what tools/list gives', () => {
   it('per perimeter and branch, equal to a real client\'s tools/list (checked-out branch with its workspace tools)', async () => {
