@@ -85,6 +85,9 @@ async function buildSource(): Promise<{ dir: string; shas: Shas; cleanup: () => 
         'app/links/only-bad': { symlink: '../../secret/keys.txt' },
         'docs/guide.md': '# guide\n',
         'docs/internal/plan.md': 'CANARY_DOCS_NESTED\n',
+        // Lines PCRE gives up on for `^(\w+\s?)*$` (match limit): a hidden one must never decide a search's answer.
+        'app/deploy.env': `CANARY_BOMB_ENV_${'a'.repeat(22)}!\n`,
+        'docs/internal/bomb.txt': `CANARY_BOMB_DOCS_${'a'.repeat(22)}!\n`,
         'docs/notes.txt': 'CANARY_DOCS_TXT\n',
         'secret/keys.txt': 'CANARY_SECRET_KEYS\n',
         'secret/CANARY_PATH_origin.ts': BODY.replace('line0', 'lineZero'),

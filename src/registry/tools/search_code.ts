@@ -1,9 +1,10 @@
 import * as z from 'zod/v4';
-import { excerpt, historyPrefixes, holdsReadable, queryProblem, searchableFiles } from '../../core/index.js';
+import { dirVisible, exactCover, excerpt, holdsReadable, linksDecidingDir, linkTargetOf, queryProblem, searchableFiles, type TreeEntry } from '../../core/index.js';
 import type { GrepResult, UpResult } from '../../upstream/types.js';
 import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
+import { MAX_LINKS_PER_LISTING } from './get_tree.js';
 
 /** Hard bound on one search; a pattern that needs longer is refused (the search process or worker is killed). */
 export const SEARCH_TIMEOUT_MS = 5000;
@@ -24,17 +25,33 @@ const Match = z.object({
   column: z.number().describe('1-based, in UTF-16 code units, of the first match on the line.'),
   text: z.string().describe('The matching line, cut to 300 characters around the match.'),
 });
-const Output = z.object({ matches: z.array(Match), truncated: z.boolean().describe('True when more matches exist than were returned.') });
+const Output = z.object({
+  matches: z.array(Match),
+  truncated: z.boolean().describe('True when more matches exist than were returned.'),
+  skipped: z.array(z.string()).optional().describe('Files the regular expression was too expensive to run on (not searched).'),
+});
 type Output = z.infer<typeof Output>;
 
-type Raw = { readonly kind: 'missing' } | { readonly kind: 'searched'; readonly files: ReadonlySet<string>; readonly result: GrepResult };
+type Raw =
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'searched'; readonly files: ReadonlySet<string>; readonly result: GrepResult };
 
 const limitOf = (a: Args) => a.max_results ?? 50;
 
-/** Literal prefixes covering the readable files (a search hint for the local upstream; the file list is the rule). */
-function underOf(ctx: ToolContext, base: string): string[] {
-  if (base !== '' || ctx.binding.surface === 'root') return [base];
-  return [...historyPrefixes(ctx.binding.readGlobs).prefixes];
+/**
+ * Whether `base` shows on this binding, judged as get_tree judges it: a directory kept only by links to hidden
+ * targets reads as missing (the links are read only when nothing else keeps the directory).
+ */
+async function baseShows(entries: readonly TreeEntry[], commit: string, base: string, ctx: ToolContext): Promise<UpResult<boolean>> {
+  if (ctx.binding.surface === 'root') return { ok: true, value: holdsReadable(entries, ctx.scope, base) };
+  const links = linksDecidingDir(entries, ctx.scope, base, MAX_LINKS_PER_LISTING);
+  const targets = new Map<string, string | undefined>();
+  if (links.length > 0) {
+    const reads = await ctx.upstream.readFiles(ctx.target.repo, commit, links);
+    if (!reads.ok) return reads;
+    for (const r of reads.value) targets.set(r.path, r.ok && r.symlink ? linkTargetOf(r.bytes) : undefined);
+  }
+  return { ok: true, value: dirVisible(entries, ctx.scope, base, targets) };
 }
 
 async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
@@ -42,12 +59,18 @@ async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
   const { repo, ref } = ctx.target;
   const tree = await ctx.upstream.getTree(repo, ref, base);
   if (!tree.ok) return tree;
-  // A directory with nothing readable below it answers exactly like one that does not exist, as get_tree does.
-  if (base !== '' && !holdsReadable(tree.value.entries, ctx.scope, base)) return { ok: true, value: { kind: 'missing' } };
-  const files = searchableFiles(tree.value.entries, ctx.scope, base).map((e) => ({ path: e.path, sha: e.sha }));
-  const result = await ctx.upstream.grep(repo, tree.value.commit, {
+  const { entries, commit } = tree.value;
+  // A directory with nothing visible below it answers exactly like one that does not exist, as get_tree does.
+  if (base !== '') {
+    const shows = await baseShows(entries, commit, base, ctx);
+    if (!shows.ok) return shows;
+    if (!shows.value) return { ok: true, value: { kind: 'missing' } };
+  }
+  const files = searchableFiles(entries, ctx.scope, base).map((e) => ({ path: e.path, sha: e.sha }));
+  // The agent's pattern runs on these files' bytes and no others: the cover is exact, never a prefix of a glob.
+  const result = await ctx.upstream.grep(repo, commit, {
     files,
-    under: underOf(ctx, base),
+    cover: exactCover(entries, files.map((f) => f.path), base),
     pattern: a.query,
     mode: a.regex ? 'regex' : 'literal',
     caseSensitive: a.case_sensitive ?? false,
@@ -62,6 +85,7 @@ async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
 function render(o: Output): string {
   const lines = o.matches.map((m) => `${field(m.path)}:${m.line}:${m.column}: ${m.text.replace(/[\r\n\u2028\u2029]/g, ' ')}\n`);
   if (o.matches.length === 0) lines.push('no matches\n');
+  for (const p of o.skipped ?? []) lines.push(`skipped: ${field(p)}: the regular expression is too expensive to run on this file\n`);
   if (o.truncated) lines.push('truncated: more matches exist (raise max_results or narrow path)\n');
   return lines.join('');
 }
@@ -93,7 +117,9 @@ export const searchCode = defineTool<Args, Raw, Output>({
     const kept = raw.result.matches.filter((m) => raw.files.has(m.path) && ctx.scope.canRead(m.path));
     const limit = limitOf(a);
     const matches = kept.slice(0, limit).map((m) => ({ path: m.path, line: m.line, column: m.column, text: excerpt(m.text, m.textColumn, m.column) }));
-    return { kind: 'ok', value: { matches, truncated: kept.length > limit } };
+    // Only files the search was given can be skipped; each one is readable, so the note tells nothing hidden.
+    const skipped = raw.result.skipped.filter((p) => raw.files.has(p) && ctx.scope.canRead(p));
+    return { kind: 'ok', value: { matches, truncated: kept.length > limit, ...(skipped.length > 0 ? { skipped } : {}) } };
   },
   notFound: (a) => `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
   render,
