@@ -202,6 +202,11 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       return cursorKey.loaded.seal(plain);
     },
     open: (token) => cursorKey.loaded?.open(token),
+    sealId: (plain) => {
+      if (!cursorKey.loaded) throw new Error('cursor key not loaded yet');
+      return cursorKey.loaded.sealId(plain);
+    },
+    openId: (token) => cursorKey.loaded?.openId(token),
   };
 
   const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };

@@ -3,7 +3,7 @@ import { dirVisible, exactCover, excerpt, holdsReadable, linksDecidingDir, linkT
 import type { GrepResult, UpResult } from '../../upstream/types.js';
 import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
-import { defineTool, type ToolContext } from '../tool.js';
+import { defineTool, type ToolContext, type ToolOutcome } from '../tool.js';
 import { MAX_LINKS_PER_LISTING } from './get_tree.js';
 
 /** Hard bound on one search; a pattern that needs longer is refused (the search process or worker is killed). */
@@ -17,7 +17,8 @@ const shape = {
   path: Path.optional().describe('Directory.'),
   max_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe('Default 50.'),
 };
-type Args = { query: string; regex?: boolean | undefined; case_sensitive?: boolean | undefined; path?: string | undefined; max_results?: number | undefined };
+export type SearchArgs = { query: string; regex?: boolean | undefined; case_sensitive?: boolean | undefined; path?: string | undefined; max_results?: number | undefined };
+type Args = SearchArgs;
 
 const Match = z.object({
   path: z.string(),
@@ -30,9 +31,11 @@ const Output = z.object({
   truncated: z.boolean().describe('True when more matches exist than were returned.'),
   skipped: z.array(z.string()).optional().describe('Files the regular expression was too expensive to run on (not searched).'),
 });
-type Output = z.infer<typeof Output>;
+export type SearchOutput = z.infer<typeof Output>;
+type Output = SearchOutput;
 
-type Raw =
+/** What the search's upstream step hands its filter (shared with the `search` alias). */
+export type SearchRaw =
   | { readonly kind: 'missing' }
   | { readonly kind: 'searched'; readonly files: ReadonlySet<string>; readonly result: GrepResult };
 
@@ -54,7 +57,8 @@ async function baseShows(entries: readonly TreeEntry[], commit: string, base: st
   return { ok: true, value: dirVisible(entries, ctx.scope, base, targets) };
 }
 
-async function run(a: Args, ctx: ToolContext): Promise<UpResult<Raw>> {
+/** search_code's upstream step: the listing, the visible-directory check, and the grep over the readable files. */
+export async function runSearch(a: Args, ctx: ToolContext): Promise<UpResult<SearchRaw>> {
   const base = a.path ?? '';
   const { repo, ref } = ctx.target;
   const tree = await ctx.upstream.getTree(repo, ref, base);
@@ -90,7 +94,25 @@ function render(o: Output): string {
   return lines.join('');
 }
 
-export const searchCode = defineTool<Args, Raw, Output>({
+/** search_code's cut: every hit judged again, the limit applied after the cut, skipped files of the given list only. */
+export function filterSearch(raw: SearchRaw, a: Args, ctx: ToolContext): ToolOutcome<Output> {
+  if (raw.kind === 'missing') return { kind: 'not_found' };
+  if (raw.result.end === 'timeout') {
+    return {
+      kind: 'refused',
+      message: `The search was stopped after ${SEARCH_TIMEOUT_MS / 1000} s: the pattern is too expensive to run. Use a plain-text query, a simpler regular expression or a narrower \`path\`.`,
+    };
+  }
+  // Every hit is judged again: only files the search was given, and only paths this binding may read.
+  const kept = raw.result.matches.filter((m) => raw.files.has(m.path) && ctx.scope.canRead(m.path));
+  const limit = limitOf(a);
+  const matches = kept.slice(0, limit).map((m) => ({ path: m.path, line: m.line, column: m.column, text: excerpt(m.text, m.textColumn, m.column) }));
+  // Only files the search was given can be skipped; each one is readable, so the note tells nothing hidden.
+  const skipped = raw.result.skipped.filter((p) => raw.files.has(p) && ctx.scope.canRead(p));
+  return { kind: 'ok', value: { matches, truncated: kept.length > limit, ...(skipped.length > 0 ? { skipped } : {}) } };
+}
+
+export const searchCode = defineTool<Args, SearchRaw, Output>({
   name: 'search_code',
   access: 'read',
   agentSurface: true,
@@ -104,23 +126,8 @@ export const searchCode = defineTool<Args, Raw, Output>({
   paths: (a) => [{ path: a.path ?? '', role: 'dir' }],
   rootTarget: rootTargetOf,
   guard: (a) => queryProblem(a.query, a.regex ?? false, a.case_sensitive ?? false),
-  run,
-  filter: (raw, a, ctx) => {
-    if (raw.kind === 'missing') return { kind: 'not_found' };
-    if (raw.result.end === 'timeout') {
-      return {
-        kind: 'refused',
-        message: `The search was stopped after ${SEARCH_TIMEOUT_MS / 1000} s: the pattern is too expensive to run. Use a plain-text query, a simpler regular expression or a narrower \`path\`.`,
-      };
-    }
-    // Every hit is judged again: only files the search was given, and only paths this binding may read.
-    const kept = raw.result.matches.filter((m) => raw.files.has(m.path) && ctx.scope.canRead(m.path));
-    const limit = limitOf(a);
-    const matches = kept.slice(0, limit).map((m) => ({ path: m.path, line: m.line, column: m.column, text: excerpt(m.text, m.textColumn, m.column) }));
-    // Only files the search was given can be skipped; each one is readable, so the note tells nothing hidden.
-    const skipped = raw.result.skipped.filter((p) => raw.files.has(p) && ctx.scope.canRead(p));
-    return { kind: 'ok', value: { matches, truncated: kept.length > limit, ...(skipped.length > 0 ? { skipped } : {}) } };
-  },
+  run: runSearch,
+  filter: filterSearch,
   notFound: (a) => `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
   render,
 });
