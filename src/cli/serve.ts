@@ -58,8 +58,8 @@ export interface Running {
 }
 
 const DEFAULT_PERIMETER = 'local';
-/** The embedded default is read-only: it does not even list a write tool. */
-const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read').map((t) => t.name);
+/** The embedded default is read-only: it does not even list a write tool (nor the connector aliases, an opt-in). */
+const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read' && t.aliasOf === undefined).map((t) => t.name);
 
 async function repoRoot(cwd: string): Promise<string | undefined> {
   try {

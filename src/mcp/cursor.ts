@@ -57,7 +57,7 @@ export function cursorSeal(key: Uint8Array): CursorSeal {
       return ID_PREFIX + Buffer.concat([iv, body, c.getAuthTag()]).toString('base64url');
     },
     openId(token) {
-      if (!token.startsWith(ID_PREFIX) || token.length > 4096) return undefined;
+      if (!token.startsWith(ID_PREFIX) || token.length > 8192) return undefined;
       const raw = Buffer.from(token.slice(ID_PREFIX.length), 'base64url');
       const plain = openRaw(idKey, ID_AAD, raw);
       // A synthetic IV must be the MAC of what it seals: anything else was not made by sealId.

@@ -5,7 +5,7 @@ import { callTool, check, noLeak, type Attack } from './harness.js';
 
 const BOMBS = ['(a+)+$', '(a|aa)+b', '(.*a){25}', '([a-z]+)*!', '(x+x+)+y', '^(\\w+\\s?)*$'];
 const BAD_PATHS = [':(glob)**', ':(glob)secret/**', ':!app', ':(exclude)app', ':/', ':(top)secret', 'app/../secret', '/etc', '../', 'secret', 'app/certs', '.', 'app/.env'];
-const HIDDEN_WORDS = ['CANARY', 'CANARY_SECRET_KEYS', 'canary_env_file', 'DB_PASSWORD=CANARY', 'CANARY_BRANCH_FILE', 'CANARY_PEM'];
+export const HIDDEN_WORDS = ['CANARY', 'CANARY_SECRET_KEYS', 'canary_env_file', 'DB_PASSWORD=CANARY', 'CANARY_BRANCH_FILE', 'CANARY_PEM'];
 
 /** Attacks on search_code and changes_since; get_file windows on hidden files. */
 export function searchAttacks(ctx: Ctx): Attack[] {

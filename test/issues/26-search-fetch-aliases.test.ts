@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cursorSeal } from '../../src/mcp/index.js';
 import { bytesOf, UPSTREAM_KINDS, serveBoth, type Served } from '../support/both-upstreams.js';
 
+// A readable path near git's bound: its sealed id is longer than the path (the id schema allows for it).
+const DEEP = `app/${Array.from({ length: 14 }, (_, i) => `${i}`.padEnd(200, 'd')).join('/')}/deep.ts`;
 const LONG = Array.from({ length: 400 }, (_, i) => `line ${i} needle ${'x'.repeat(40)}`).join('\n') + '\n';
 
 describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
@@ -30,6 +32,7 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
             'app/link-ok': { symlink: 'a.ts' },
             'app/link-bad': { symlink: '../secret/x.ts' },
             'secret/x.ts': 'needle in secret\n',
+            [DEEP]: 'deepest\n',
           },
         },
       ],
@@ -142,6 +145,14 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect((await a.call('get_file', { path: 'app/long.txt' })).isError).toBe(true);
     const rest = await a.call('get_file', { path: 'app/long.txt', start_line: m.next_line, end_line: m.next_line });
     expect(rest.structured.content).toBe(`${LONG.split('\n')[m.next_line - 1]}\n`);
+  });
+
+  it('a path near the bound of git gets an id that fetch opens', async () => {
+    const a = await s.srv.connect('/mcp/dr');
+    const hit = (await a.call('search', { query: 'deepest' })).structured.results[0];
+    expect(hit.title).toBe(DEEP);
+    expect(hit.id.length).toBeGreaterThan(DEEP.length);
+    expect((await a.call('fetch', { id: hit.id })).structured.text).toBe('deepest\n');
   });
 
   it('the audit names the alias and the path it read', async () => {

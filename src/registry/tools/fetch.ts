@@ -11,7 +11,9 @@ import { rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool, type ToolContext } from '../tool.js';
 import { fileOutcome, MAX_WINDOW_SOURCE_BYTES, notFoundFile } from './get_file.js';
 
-const shape = { id: z.string().min(1).max(4096).describe('An id from search.') };
+/** Longest id accepted: a sealed 4096-byte path with its place fits (base64 of ~4.3 KB is ~5.8 KB). */
+export const MAX_ID_CHARS = 8192;
+const shape = { id: z.string().min(1).max(MAX_ID_CHARS).describe('An id from search.') };
 /** `path` is never sent by the agent (the schema is strict): `resolve` sets it from the sealed id. */
 type Args = { id: string; path?: string | undefined };
 
