@@ -81,8 +81,12 @@ class RecordParser {
   }
 }
 
-/** Pathspec bytes one git grep carries (far below Linux's 128 KiB per argument and 2 MiB in all). */
-const SPEC_BYTES = 256 * 1024;
+/**
+ * Pathspec bytes one git grep carries. git matches every visited tree entry against every pathspec, so a run costs
+ * entries × pathspecs: measured on 50,000 files with a hidden file in each of 250 directories (every file its own
+ * pathspec), 256 KiB runs took 6-14 s, 64 KiB 2-6 s, 32 KiB 3-4 s, against 0.4-1.7 s for one prefix (loaded machine).
+ */
+const SPEC_BYTES = 32 * 1024;
 
 /** A pathspec of the cover and the files it stands for (needed only when the engine fails on one of them). */
 interface Item {
