@@ -32,7 +32,9 @@ const print = (out: Out, json: boolean | undefined, value: unknown, human: () =>
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
   const surfaceOf = (t: (typeof ALL_TOOLS)[number]) =>
-    AGENT_ONLY_TOOLS.includes(t.name)
+    t.aliasOf !== undefined
+      ? `agent (alias of ${t.aliasOf}; only where a perimeter's tools name it)`
+      : AGENT_ONLY_TOOLS.includes(t.name)
       ? 'agent (approval perimeters, checked-out branches)'
       : WORKSPACE_PROPOSE_TOOLS.includes(t.name)
         ? 'agent (checked-out branch)'

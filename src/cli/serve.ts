@@ -59,8 +59,8 @@ export interface Running {
 }
 
 const DEFAULT_PERIMETER = 'local';
-/** The embedded default is read-only: it does not even list a write tool. */
-const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read').map((t) => t.name);
+/** The embedded default is read-only: it does not even list a write tool (nor the connector aliases, an opt-in). */
+const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read' && t.aliasOf === undefined).map((t) => t.name);
 
 async function repoRoot(cwd: string): Promise<string | undefined> {
   try {
@@ -218,6 +218,11 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       return cursorKey.loaded.seal(plain);
     },
     open: (token) => cursorKey.loaded?.open(token),
+    sealId: (plain) => {
+      if (!cursorKey.loaded) throw new Error('cursor key not loaded yet');
+      return cursorKey.loaded.sealId(plain);
+    },
+    openId: (token) => cursorKey.loaded?.openId(token),
   };
 
   const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };

@@ -107,7 +107,10 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
  * True when the tool appears on this binding's surface. A workspace tool appears on an agent surface only where the
  * bound branch is checked out; elsewhere it is as unknown as a tool that does not exist.
  */
-export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean; requires?: 'worktree' }): boolean {
+export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean; requires?: 'worktree'; aliasOf?: string }): boolean {
+  // An alias is an opt-in of the perimeter (its `tools` names it): the catalogue and the operator surface, which has
+  // the real tool, never list it, so a default tools/list does not grow for clients that do not need fixed names.
+  if (tool.aliasOf !== undefined) return binding.surface === 'agent' && tool.agentSurface && binding.granted?.has(tool.name) === true;
   if (binding.surface === 'root') return !AGENT_ONLY_TOOLS.includes(tool.name) && !WORKSPACE_PROPOSE_TOOLS.includes(tool.name);
   if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
   if (tool.requires === 'worktree' && binding.worktree !== true) return false;

@@ -50,3 +50,36 @@ export function jsonStringBytes(s: string): number {
   }
   return n;
 }
+
+/**
+ * The longest prefix of `s` whose JSON string (quotes included) fits in `budget` bytes, ended at the last line break
+ * that fits when there is one (so the rest starts on a whole line), never splitting a surrogate pair. `lines` counts
+ * the line breaks kept.
+ */
+export function jsonPrefix(s: string, budget: number): { readonly text: string; readonly lines: number } {
+  let n = 2;
+  let end = 0;
+  let lastBreak = -1;
+  let lines = 0;
+  while (end < s.length) {
+    const c = s.charCodeAt(end);
+    let cost: number;
+    let width = 1;
+    if (c < 0x80) cost = c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 2 : c < 0x20 ? 6 : 1;
+    else if (c < 0x800) cost = 2;
+    else if (c >= 0xd800 && c <= 0xdbff && end + 1 < s.length && (s.charCodeAt(end + 1) & 0xfc00) === 0xdc00) {
+      cost = 4;
+      width = 2;
+    } else if (c >= 0xd800 && c <= 0xdfff) cost = 6;
+    else cost = 3;
+    if (n + cost > budget) break;
+    n += cost;
+    end += width;
+    if (c === 0x0a) {
+      lastBreak = end;
+      lines += 1;
+    }
+  }
+  if (end === s.length || lastBreak < 0) return { text: s.slice(0, end), lines };
+  return { text: s.slice(0, lastBreak), lines };
+}

@@ -26,6 +26,11 @@ export interface ToolPolicy<A> {
   /** `worktree`: a workspace tool, listed only on bindings whose branch is checked out (see isExposed). */
   readonly requires?: 'worktree';
   /**
+   * The tool this one is another name for (`search` → `search_code`, `fetch` → `get_file`, for clients that only
+   * call fixed names): same gate and core, listed only on agent surfaces whose perimeter names it (see isExposed).
+   */
+  readonly aliasOf?: string;
+  /**
    * `all`: one hidden path makes the whole call invisible (single-object reads).
    * `each`: hidden paths are answered one by one as missing (multi-file reads).
    */

@@ -158,8 +158,10 @@ export async function invoke(
 ): Promise<CallOutcome> {
   const now = deps.now ?? performance.now.bind(performance);
   const started = now();
-  const outcome = await decideAndRun(tool, binding, args, deps, client);
-  if (deps.record) record(deps, tool, binding, args, client, outcome, now() - started);
+  // Sealed arguments are opened first, so the policy, the audit and the tool all see the path they stand for.
+  const opened = tool.resolve && binding ? tool.resolve(args, binding, deps.cursors) : args;
+  const outcome = await decideAndRun(tool, binding, opened, deps, client);
+  if (deps.record) record(deps, tool, binding, opened, client, outcome, now() - started);
   return outcome;
 }
 

@@ -12,6 +12,8 @@ import { proposalCancel } from './tools/proposal_cancel.js';
 import { proposalStatus } from './tools/proposal_status.js';
 import { changesSince } from './tools/changes_since.js';
 import { searchCode } from './tools/search_code.js';
+import { searchAlias } from './tools/search.js';
+import { fetchAlias } from './tools/fetch.js';
 import { conflictPreflight } from './tools/conflict_preflight.js';
 import { conflictRead } from './tools/conflict_read.js';
 import { integrityCheck } from './tools/integrity_check.js';
@@ -43,6 +45,9 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   getCommit,
   listBranches,
   compare,
+  // Aliases for clients that call fixed names (ChatGPT Deep Research, connectors): listed only where a perimeter names them.
+  searchAlias,
+  fetchAlias,
   // Workspace tools: listed only where the bound branch is checked out in a working tree.
   workspaceBrief,
   workspaceStatus,
@@ -65,7 +70,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
 ];
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */
-export const AGENT_CATALOGUE: readonly string[] = ALL_TOOLS.filter((t) => t.agentSurface).map((t) => t.name);
+export const AGENT_CATALOGUE: readonly string[] = ALL_TOOLS.filter((t) => t.agentSurface && t.aliasOf === undefined).map((t) => t.name);
 
 /** Looks a tool up by name. */
 export function toolNamed(name: string): AnyTool | undefined {

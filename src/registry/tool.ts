@@ -22,6 +22,10 @@ export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fiel
 export interface CursorSeal {
   seal(plain: string): string;
   open(token: string): string | undefined;
+  /** Seals a result id: deterministic (the same plaintext, the same id), never interchangeable with a cursor. */
+  sealId(plain: string): string;
+  /** Opens what sealId made; undefined for anything else (a cursor, a forged or edited id). */
+  openId(token: string): string | undefined;
 }
 
 /** What a tool's run and filter receive. Everything is passed in: no module state. */
@@ -86,6 +90,12 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   readonly output: z.ZodType<O>;
   /** Checks on the arguments' content that need no upstream; a message refuses the call before anything is sent. */
   guard?(args: A, ctx: ToolContext): string | undefined;
+  /**
+   * Turns sealed arguments into the ones the policy judges, before `decide` (fetch's id into the path it stands
+   * for). What it returns must be a function of the arguments and the binding only: an id that does not open
+   * simply names no path.
+   */
+  resolve?(args: A, binding: Binding, cursors: CursorSeal | undefined): A;
   /** The upstream call(s). */
   run(args: A, ctx: ToolContext): Promise<UpResult<R>>;
   /** Cuts the upstream answer to what the binding may see. */
@@ -110,6 +120,7 @@ export interface AnyTool extends ToolPolicy<unknown> {
   readonly worktreeInput?: z.ZodType;
   readonly output: z.ZodType;
   guard?(args: unknown, ctx: ToolContext): string | undefined;
+  resolve?(args: unknown, binding: Binding, cursors: CursorSeal | undefined): unknown;
   run(args: unknown, ctx: ToolContext): Promise<UpResult<unknown>>;
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;

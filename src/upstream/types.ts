@@ -114,8 +114,11 @@ export interface GrepFile {
 export interface GrepRequest {
   /** Files to search, in answer order. Matches in any other file are never returned. */
   readonly files: readonly GrepFile[];
-  /** Literal directory or file prefixes covering every file in `files` (`''` = the whole tree); a search hint only. */
-  readonly under: readonly string[];
+  /**
+   * Literal paths (directories or files, in `files` order) whose blobs are exactly `files` (`''` = the whole tree).
+   * An adapter that narrows its engine by path uses these and nothing wider: the pattern may run on no other byte.
+   */
+  readonly cover: readonly string[];
   readonly pattern: string;
   /** `literal`: plain substring; `regex`: a JavaScript-syntax regular expression (already validated). */
   readonly mode: 'literal' | 'regex';
@@ -140,8 +143,13 @@ export interface GrepMatch {
 export interface GrepResult {
   /** In `files` order, then by line. */
   readonly matches: readonly GrepMatch[];
-  /** `complete`: every file searched; `limit`: stopped at maxMatches; `timeout`: the time bound (or an engine limit) hit. */
+  /** `complete`: every file searched; `limit`: stopped at maxMatches; `timeout`: the time bound hit. */
   readonly end: 'complete' | 'limit' | 'timeout';
+  /**
+   * Files of `files` the engine gave up on (a match or backtracking limit), in `files` order, before the search
+   * ended: each is skipped whole and the search goes on, so a failure belongs to its file and never to the answer.
+   */
+  readonly skipped: readonly string[];
 }
 
 export interface UpstreamHealth {

@@ -3,7 +3,7 @@ import { blockedRead, sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
 
 /** Hostile paths, each trying to reach something outside the window (`secret/`, the host, git's metadata). */
-const HOSTILE: readonly [category: string, name: string, path: string][] = [
+export const HOSTILE: readonly [category: string, name: string, path: string][] = [
   ['traversal', 'dotdot', '../secret/keys.txt'],
   ['traversal', 'dotdot inside', 'app/../secret/keys.txt'],
   ['traversal', 'dotdot deep', 'app/lib/../../secret/keys.txt'],
@@ -65,7 +65,7 @@ const HOSTILE: readonly [category: string, name: string, path: string][] = [
 ];
 
 /** Look-alike spellings of `app/` and the private files inside it, all committed with a canary. */
-const LOOKALIKES: readonly [category: string, name: string, dir: string][] = [
+export const LOOKALIKES: readonly [category: string, name: string, dir: string][] = [
   ['case-unicode', 'capitalised dir', 'App'],
   ['case-unicode', 'upper-case dir', 'APP'],
   ['case-unicode', 'fullwidth dir', '\uff41\uff50\uff50'],
@@ -77,7 +77,7 @@ const LOOKALIKES: readonly [category: string, name: string, dir: string][] = [
   ['prefix', 'dash suffix dir', 'app-old'],
 ];
 
-const GLOBS: readonly string[] = [
+export const GLOBS: readonly string[] = [
   'app/*',
   '*',
   '**',
@@ -96,7 +96,7 @@ const GLOBS: readonly string[] = [
   'docs/**',
 ];
 
-const PRIVATE: readonly string[] = [
+export const PRIVATE: readonly string[] = [
   'app/.env',
   'app/.ENV',
   'app/.env.',

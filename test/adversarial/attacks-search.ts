@@ -11,7 +11,7 @@ import { callTool, check, noLeak, type Attack } from './harness.js';
 
 const BOMBS = ['(a+)+$', '(a|aa)+b', '(.*a){25}', '([a-z]+)*!', '(x+x+)+y', '^(\\w+\\s?)*$'];
 const BAD_PATHS = [':(glob)**', ':(glob)secret/**', ':!app', ':(exclude)app', ':/', ':(top)secret', 'app/../secret', '/etc', '../', 'secret', 'app/certs', '.', 'app/.env'];
-const HIDDEN_WORDS = ['CANARY', 'CANARY_SECRET_KEYS', 'canary_env_file', 'DB_PASSWORD=CANARY', 'CANARY_BRANCH_FILE', 'CANARY_PEM'];
+export const HIDDEN_WORDS = ['CANARY', 'CANARY_SECRET_KEYS', 'canary_env_file', 'DB_PASSWORD=CANARY', 'CANARY_BRANCH_FILE', 'CANARY_PEM'];
 
 /** Attacks on search_code and changes_since; get_file windows on hidden files. */
 export function searchAttacks(ctx: Ctx): Attack[] {
@@ -76,6 +76,43 @@ export function searchAttacks(ctx: Ctx): Attack[] {
       },
     });
   }
+  // Issue 19: the agent's pattern runs on readable bytes only. A guess that makes PCRE give up on a hidden line (a
+  // privacy zone under a readable prefix, or a hidden file under a literal prefix of a read glob) answers exactly
+  // like a guess that matches nothing anywhere: no refusal, no skipped note, one bit fewer per call.
+  const guess = (prefix: string) => `^(?=${prefix})(\\w+\\s?)*$`;
+  for (const [label, right] of [
+    ['privacy-zone line under a readable prefix', 'CANARY_BOMB_ENV'],
+    ['hidden file under a literal prefix of a read glob', 'CANARY_BOMB_DOCS'],
+  ] as const) {
+    out.push({
+      category: 'search-engine',
+      name: `search_code: a regex PCRE gives up on only on a ${label} answers like a wrong guess`,
+      run: () =>
+        sameAnswers(ctx, [
+          { tool: 'search_code', args: { query: guess(right), regex: true }, mask: [] },
+          { tool: 'search_code', args: { query: guess('XYZZY_NOWHERE'), regex: true }, mask: [] },
+        ]),
+    });
+  }
+  out.push({
+    category: 'search-engine',
+    name: 'search_code: the bomb pattern over the whole window is not refused for hidden lines',
+    run: async () => {
+      const r = await search({ query: '^(\\w+\\s?)*$', regex: true });
+      check(!r.isError, r.text);
+      check(r.structured.skipped === undefined, `skipped ${JSON.stringify(r.structured.skipped)}`);
+      noLeak(fx, whole(r), {});
+    },
+  });
+  out.push({
+    category: 'search-engine',
+    name: 'search_code: a directory kept only by a link to a hidden target answers like a missing directory',
+    run: () =>
+      sameAnswers(ctx, [
+        { tool: 'search_code', args: { query: 'x', path: 'app/links' }, mask: ['app/links'] },
+        { tool: 'search_code', args: { query: 'x', path: 'nosuchdir' }, mask: ['nosuchdir'] },
+      ]),
+  });
   const refusals: [string, Record<string, unknown>][] = [
     ['513-char query', { query: 'x'.repeat(513) }],
     ['empty query', { query: '' }],

@@ -4,7 +4,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { expect } from 'vitest';
-import { DEFAULT_LIMITS, Gate, RateLimiter } from '../../src/mcp/index.js';
+import { randomBytes } from 'node:crypto';
+import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter } from '../../src/mcp/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
@@ -44,7 +45,9 @@ export interface Fixture {
   readonly bare: string;
   readonly shas: Shas;
   /** `ws` is perimeter ws (APP_READ, read-only) on branch `ws`, checked out in a dirty linked worktree of the bare repository. */
-  readonly keys: { app: string; narrow: string; other: string; ws: string; revoked: string };
+  readonly keys: { app: string; narrow: string; other: string; ws: string; dr: string; revoked: string };
+  /** The server's cursor and result-id sealer (attacks mint ids the server could have made, to mirror get_file). */
+  readonly seal: ReturnType<typeof cursorSeal>;
   /** The proposal service behind /ui and the approval-mode tools. */
   readonly proposals: ProposalService;
   /** A pending proposal of perimeter `app` with a hostile file name, content and reason. */
@@ -89,6 +92,9 @@ async function buildSource(): Promise<{ dir: string; shas: Shas; cleanup: () => 
         'app/links/only-bad': { symlink: '../../secret/keys.txt' },
         'docs/guide.md': '# guide\n',
         'docs/internal/plan.md': 'CANARY_DOCS_NESTED\n',
+        // Lines PCRE gives up on for `^(\w+\s?)*$` (match limit): a hidden one must never decide a search's answer.
+        'app/deploy.env': `CANARY_BOMB_ENV_${'a'.repeat(22)}!\n`,
+        'docs/internal/bomb.txt': `CANARY_BOMB_DOCS_${'a'.repeat(22)}!\n`,
         'docs/notes.txt': 'CANARY_DOCS_TXT\n',
         'secret/keys.txt': 'CANARY_SECRET_KEYS\n',
         'secret/CANARY_PATH_origin.ts': BODY.replace('line0', 'lineZero'),
@@ -194,26 +200,29 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
   let github: GitHubUpstream | undefined;
   let repo = bare.dir;
   let srv: TestServer;
+  const seal = cursorSeal(randomBytes(32));
   if (kind === 'github') {
     emulator = await startGitHubEmulator({ token: GITHUB_TOKEN, repos: { 'acme/blind': bare.dir } });
     github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, opsBackoff: GUESSING_ALLOWED, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), workspace: createLocalWorkspace() });
+    srv = await startTestServer({ openPerimeters: false, opsBackoff: GUESSING_ALLOWED, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, cursors: seal, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), workspace: createLocalWorkspace() });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, opsBackoff: GUESSING_ALLOWED, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, upstream: local, workspace: createLocalWorkspace() });
+    srv = await startTestServer({ openPerimeters: false, opsBackoff: GUESSING_ALLOWED, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, cursors: seal, upstream: local, workspace: createLocalWorkspace() });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });
   await srv.perimeter({ id: 'other', repo, read: ['secret/**'], write: ['secret/**'] });
   await srv.perimeter({ id: 'ws', repo, read: APP_READ, write: [], branches: ['ws'] });
+  // The ChatGPT connector aliases (issue 26): app's window, with search and fetch named.
+  await srv.perimeter({ id: 'dr', repo, read: APP_READ, write: [], branches: ['feature/ok'], tools: ['search', 'fetch', 'get_file', 'search_code', 'changes_since'] });
   const issue = async (id: string): Promise<string> => {
     const r = await srv.api('POST', `/api/perimeters/${id}/keys`);
     expect(r.status).toBe(201);
     return r.json.key as string;
   };
-  const keys = { app: await issue('app'), narrow: await issue('narrow'), other: await issue('other'), ws: await issue('ws'), revoked: '' };
+  const keys = { app: await issue('app'), narrow: await issue('narrow'), other: await issue('other'), ws: await issue('ws'), dr: await issue('dr'), revoked: '' };
   const rev = await srv.api('POST', '/api/perimeters/app/keys');
   keys.revoked = rev.json.key;
   expect((await srv.api('DELETE', `/api/perimeters/app/keys/${rev.json.id}`)).status).toBe(200);
@@ -227,6 +236,7 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     bare: bare.dir,
     shas: source.shas,
     keys,
+    seal,
     proposals,
     async propose() {
       const change = {

@@ -3,6 +3,7 @@
 // The two upstreams run side by side (each against its own server and bare repository); within one upstream the
 // phases run in order, because write attacks compare branch heads before and after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { aliasAttacks } from './attacks-aliases.js';
 import { encodingAttacks } from './attacks-encodings.js';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
@@ -66,7 +67,7 @@ export function adversarialSuite(only: Kind): void {
         const ctx = contexts.get(kind);
         if (!ctx) throw new Error(`no fixture for ${kind}`);
         const broken = await ledger.runLegit(kind, legitUses(ctx));
-        const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...pagingAttacks(ctx), ...workspaceAttacks(ctx), ...proposalAttacks(ctx), ...workspaceProposalAttacks(ctx)], 4);
+        const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...aliasAttacks(ctx), ...pagingAttacks(ctx), ...workspaceAttacks(ctx), ...proposalAttacks(ctx), ...workspaceProposalAttacks(ctx)], 4);
         const http = await ledger.runAttacks(kind, [...httpAttacks(ctx), ...pivotAttacks(ctx), ...webAttacks(ctx)], 4);
         // Structure attacks first: they rely on fixture files that later write attacks delete.
         const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx), ...oracleWriteAttacks(ctx)]);

@@ -210,12 +210,13 @@ export function runUpstreamContract(
       if (!tree.ok) throw new Error('no tree');
       const sha = (p: string) => tree.value.entries.find((e) => e.path === p)?.sha ?? '';
       const files = ['g/two.txt', 'g/one.txt', 'g/bin.dat', 'g/wide.txt'].map((path) => ({ path, sha: sha(path) }));
-      const base = { files, under: ['g'], pattern: 'beta', mode: 'literal' as const, caseSensitive: true, maxMatches: 50, timeoutMs: 10_000 };
+      const base = { files, cover: files.map((f) => f.path), pattern: 'beta', mode: 'literal' as const, caseSensitive: true, maxMatches: 50, timeoutMs: 10_000 };
       const all = await f.upstream.grep(f.repo, head, base);
       expect(all).toEqual({
         ok: true,
         value: {
           end: 'complete',
+          skipped: [],
           matches: [
             { path: 'g/two.txt', line: 1, column: 3, text: 'x beta', textColumn: 1 },
             { path: 'g/one.txt', line: 1, column: 7, text: 'alpha beta', textColumn: 1 },
@@ -232,7 +233,7 @@ export function runUpstreamContract(
       const regex = await f.upstream.grep(f.repo, head, { ...base, mode: 'regex', pattern: '^[a-z]+ b' });
       expect(regex.ok && regex.value.matches.map((m) => `${m.path}:${m.line}:${m.column}`)).toEqual(['g/two.txt:1:1', 'g/one.txt:1:1']);
       const none = await f.upstream.grep(f.repo, head, { ...base, pattern: 'zeta' });
-      expect(none).toEqual({ ok: true, value: { end: 'complete', matches: [] } });
+      expect(none).toEqual({ ok: true, value: { end: 'complete', matches: [], skipped: [] } });
       const bomb = await f.upstream.grep(f.repo, head, { ...base, files: [{ path: 'g/one.txt', sha: sha('g/one.txt') }], mode: 'regex', pattern: '(a|aa)+$', timeoutMs: 3000 });
       expect(bomb.ok).toBe(true);
     });

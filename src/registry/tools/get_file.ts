@@ -3,7 +3,7 @@ import { answerCap, contentCap, lineWindow, serveRead, wantsWindow, type LineWin
 import type { FileRead } from '../../upstream/types.js';
 import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
-import { defineTool, type ToolContext } from '../tool.js';
+import { defineTool, type ToolContext, type ToolOutcome } from '../tool.js';
 import { Source, WORKTREE_READ_BYTES, worktreeReads } from '../workspace.js';
 
 /** Largest line number accepted; a bound so a schema can state it, far above any file served whole. */
@@ -35,7 +35,8 @@ export const FileOut = z.object({
   start_line: z.number().optional().describe('With a line window: the first line returned.'),
   end_line: z.number().optional().describe('With a line window: the last line returned (start_line - 1 when none).'),
 });
-type Output = z.infer<typeof FileOut>;
+export type FileOutput = z.infer<typeof FileOut>;
+type Output = FileOutput;
 
 /** What one successful upstream read becomes on this binding (the core decides text, base64, refusal or missing). */
 export function serveOn(f: Extract<FileRead, { ok: true }>, ctx: ToolContext): ServedRead {
@@ -101,6 +102,40 @@ export function renderFile(v: Output): string {
 export const notFoundFile = (path: string): string =>
   `Not found: file "${path}" does not exist on this branch. Use get_tree to see which files exist.`;
 
+/**
+ * get_file's cut of one read: missing, refused (binary, a link to a hidden target, a window on non-text, over the
+ * cap) or served. `overCap: 'keep'` hands a readable file over the answer cap back whole for the caller to cut
+ * (the `fetch` alias, whose contract has no windows); every other refusal is the same text for the same path.
+ */
+export function fileOutcome(reads: readonly FileRead[], a: { path: string } & LineWindowRequest, ctx: ToolContext, overCap: 'refuse' | 'keep'): ToolOutcome<Output> {
+  const f = reads[0];
+  if (!f || !ctx.scope.canRead(a.path) || f.path !== a.path) return { kind: 'not_found' };
+  const cap = contentCap(ctx.binding);
+  if (!f.ok) {
+    if (f.error.code === 'too_large' && f.size !== undefined) return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
+    return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
+  }
+  const served = serveOn(f, ctx);
+  switch (served.kind) {
+    case 'text':
+    case 'base64': {
+      const w = windowView(fileView(f, served), a);
+      if (!w.ok) return { kind: 'refused', message: w.message };
+      // The cap applies to what is served: a window of a long file fits where the whole file would not.
+      if (overCap === 'refuse' && Buffer.byteLength(w.value.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
+      return { kind: 'ok', value: w.value };
+    }
+    case 'refused':
+      return { kind: 'refused', message: served.message };
+    case 'missing':
+      return { kind: 'not_found' };
+    default: {
+      const never: never = served;
+      throw new Error(`unknown served read ${JSON.stringify(never)}`);
+    }
+  }
+}
+
 export const getFile = defineTool<Args, readonly FileRead[], Output>({
   name: 'get_file',
   access: 'read',
@@ -120,34 +155,7 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
     if (a.source === 'worktree') return worktreeReads(ctx, [a.path], Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
     return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path], Number.isFinite(cap) ? { maxBytes: cap } : {});
   },
-  filter: (reads, a, ctx) => {
-    const f = reads[0];
-    if (!f || !ctx.scope.canRead(a.path) || f.path !== a.path) return { kind: 'not_found' };
-    const cap = contentCap(ctx.binding);
-    if (!f.ok) {
-      if (f.error.code === 'too_large' && f.size !== undefined) return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
-      return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
-    }
-    const served = serveOn(f, ctx);
-    switch (served.kind) {
-      case 'text':
-      case 'base64': {
-        const w = windowView(fileView(f, served), a);
-        if (!w.ok) return { kind: 'refused', message: w.message };
-        // The cap applies to what is served: a window of a long file fits where the whole file would not.
-        if (Buffer.byteLength(w.value.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
-        return { kind: 'ok', value: w.value };
-      }
-      case 'refused':
-        return { kind: 'refused', message: served.message };
-      case 'missing':
-        return { kind: 'not_found' };
-      default: {
-        const never: never = served;
-        throw new Error(`unknown served read ${JSON.stringify(never)}`);
-      }
-    }
-  },
+  filter: (reads, a, ctx) => fileOutcome(reads, a, ctx, 'refuse'),
   notFound: (a) => notFoundFile(a.path),
   render: renderFile,
 });

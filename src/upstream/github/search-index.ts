@@ -129,7 +129,8 @@ export function createSearchIndex(opts: SearchIndexOptions = {}): SearchIndex {
         textColumn: h.textColumn,
       }));
       const end = scanned.timedOut ? 'timeout' : matches.length >= request.maxMatches ? 'limit' : 'complete';
-      return { result: { matches, end }, requests: counter.n };
+      // V8's engine has no match limit (only the time bound): nothing is ever skipped here.
+      return { result: { matches, end, skipped: [] }, requests: counter.n };
     },
   };
 }
