@@ -1,4 +1,5 @@
-// `npm run twins -- --runs N --seed S [--calls C] [--upstream local|github] [--only history|worktree] [--no-shrink]`:
+// `npm run twins -- --runs N --seed S [--calls C] [--upstream local|github] [--only history|worktree] [--no-shrink]
+// [--no-known]`:
 // long hunts of the twin check. Prints each run, then per driver either ok or the smallest failing case (seed, run,
 // step, the call on both twins, the plan's hidden options, and the first differing bytes). Exit 1 on a failure.
 import { parseArgs } from 'node:util';
@@ -13,6 +14,7 @@ const { values } = parseArgs({
     upstream: { type: 'string' },
     only: { type: 'string' },
     'no-shrink': { type: 'boolean', default: false },
+    'no-known': { type: 'boolean', default: false },
   },
 });
 
@@ -38,7 +40,7 @@ if (chosen.length === 0) {
 process.stdout.write(`twins: seed ${seed}, ${runs} runs, drivers ${chosen.map((d) => d.name).join(', ')}, upstreams ${upstreams.join(', ')}\n`);
 let ok = true;
 for (const d of chosen) {
-  const out = await d.run({ seed, runs, calls, upstreams, shrink: !values['no-shrink'], log: (l) => process.stdout.write(`${l}\n`) });
+  const out = await d.run({ seed, runs, calls, upstreams, shrink: !values['no-shrink'], noKnown: values['no-known'], log: (l) => process.stdout.write(`${l}\n`) });
   for (const l of out.lines) process.stdout.write(`${l}\n`);
   ok &&= out.ok;
 }

@@ -49,6 +49,8 @@ export interface RunOptions {
   readonly only?: ReadonlySet<number>;
   /** Send these calls instead of drawing `plan.calls` (targeted probes, the canary). */
   readonly explicit?: readonly Call[];
+  /** The known differences (default KNOWN; the CLI's --no-known passes none, to see everything). */
+  readonly known?: readonly KnownEntry[];
   /** Stop at the first difference no KNOWN entry accounts for (default true). */
   readonly stopAtUnknown?: boolean;
 }
@@ -144,7 +146,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
 
     const record = (d: Omit<Difference, 'kind' | 'plan' | 'known'>): boolean => {
       const full = { ...d, kind: servers.kind, plan, known: undefined };
-      const known = knownFor(full);
+      const known = knownFor(full, opts.known);
       differences.push({ ...full, known });
       return known === undefined;
     };

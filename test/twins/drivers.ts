@@ -11,6 +11,8 @@ export interface HuntRequest {
   readonly calls: number | undefined;
   readonly upstreams: readonly UpstreamKind[];
   readonly shrink: boolean;
+  /** Ignore the KNOWN lists (see every difference, the way FINDINGS.md was written). */
+  readonly noKnown: boolean;
   readonly log: (line: string) => void;
 }
 
@@ -52,6 +54,7 @@ export const historyDriver: TwinDriver = {
         runs: req.runs,
         calls: req.calls ?? 40,
         shrink: req.shrink,
+        ...(req.noKnown ? { known: [] } : {}),
         onRun: ({ plan, calls, ms, differences }) =>
           req.log(`history ${kind} run ${plan.run}: ${calls} calls, ${ms} ms, ${differences.filter((d) => d.known).length} known, ${differences.filter((d) => !d.known).length} unknown`),
       });
@@ -88,7 +91,7 @@ async function worktreeDriver(): Promise<TwinDriver | undefined> {
     name: 'worktree',
     async run(req) {
       // The working-tree tools exist on the local upstream only.
-      const r = await run({ runs: req.runs, seed: req.seed, ...(req.calls === undefined ? {} : { calls: req.calls }), known: known?.KNOWN ?? [], shrink: req.shrink });
+      const r = await run({ runs: req.runs, seed: req.seed, ...(req.calls === undefined ? {} : { calls: req.calls }), known: req.noKnown ? [] : (known?.KNOWN ?? []), shrink: req.shrink });
       const lines = [`worktree: ${r.runs} runs, ${r.calls} calls; known seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ') || 'none'}`];
       if (r.failure) {
         lines.push(`  FAILED: seed ${r.failure.seed} path ${r.failure.path ?? '-'}`, `    ${JSON.stringify(r.failure.spec)}`);

@@ -4,7 +4,7 @@
 import type { UpstreamKind } from '../support/both-upstreams.js';
 import { runPlan, type Difference } from './drive.js';
 import { planFor, withOptions, type Plan } from './generate.js';
-import { KNOWN } from './known.js';
+import { KNOWN, type KnownEntry } from './known.js';
 import { startTwinServers, type TwinServers } from './servers.js';
 
 /** Options of a hunt on one upstream. */
@@ -18,6 +18,8 @@ export interface HistoryHuntOptions {
   readonly shrink?: boolean;
   /** Keep going after an unknown difference (collect them all). Default false. */
   readonly all?: boolean;
+  /** The known differences (default KNOWN). */
+  readonly known?: readonly KnownEntry[];
   readonly onRun?: (r: { plan: Plan; calls: number; ms: number; differences: readonly Difference[] }) => void;
 }
 
@@ -41,9 +43,9 @@ const sameFinding = (a: Difference, b: Difference): boolean => a.step === b.step
 const prefix = (step: number): Set<number> => new Set(Array.from({ length: step + 1 }, (_, i) => i));
 
 /** Shrinks `d` on its plan: first to the fewest calls, then to the fewest hidden options on each twin. */
-export async function shrink(servers: TwinServers, d: Difference): Promise<Difference> {
+export async function shrink(servers: TwinServers, d: Difference, known?: readonly KnownEntry[]): Promise<Difference> {
   const reproduces = async (plan: Plan, only: ReadonlySet<number>): Promise<Difference | undefined> => {
-    const r = await runPlan(servers, plan, { only, stopAtUnknown: false });
+    const r = await runPlan(servers, plan, { only, stopAtUnknown: false, ...(known ? { known } : {}) });
     return r.differences.find((x) => sameFinding(x, d));
   };
   let plan = d.plan;
@@ -79,7 +81,7 @@ export async function runHistoryTwins(opts: HistoryHuntOptions): Promise<History
     for (let run = 0; run < opts.runs; run++) {
       const plan = planFor(opts.seed, run, opts.calls);
       const t1 = Date.now();
-      const r = await runPlan(servers, plan, { stopAtUnknown: !opts.all });
+      const r = await runPlan(servers, plan, { stopAtUnknown: !opts.all, ...(opts.known ? { known: opts.known } : {}) });
       runs++;
       calls += r.calls;
       for (const t of r.called) called.add(t);
@@ -91,7 +93,7 @@ export async function runHistoryTwins(opts: HistoryHuntOptions): Promise<History
       if (unknown.length > 0 && !opts.all) break;
     }
     const first = unknown[0];
-    const smallest = first && opts.shrink ? await shrink(servers, first) : first;
+    const smallest = first && opts.shrink ? await shrink(servers, first, opts.known) : first;
     return { runs, calls, ms: Date.now() - t0, unknown, known, called, smallest };
   } finally {
     await servers.close();

@@ -65,6 +65,8 @@ describe.each(UPSTREAM_KINDS)('twin check, committed history, %s upstream', (kin
     );
     const r = await runPlan(servers, plan, { explicit: PROBES, stopAtUnknown: false });
     for (const t of r.called) called.add(t);
+    const seen = r.differences.flatMap((d) => (d.known ? [`${d.known.id} (${d.call.tool} ${JSON.stringify(d.argsA)})`] : []));
+    if (seen.length > 0) console.log(`twins ${kind} probes: known differences seen:\n  ${seen.join('\n  ')}`);
     expect(report(r.differences.filter((d) => !d.known))).toEqual([]);
   }, 120_000);
 

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { gitIn } from '../support/gitdir.js';
-import { EXTRA_LINKS, HIDDEN_BRANCH, lines, PLAN_LINKS, type HiddenOption, type Plan, type PlanFile, type TwinHidden } from './generate.js';
+import { EXTRA_LINKS, HIDDEN_BRANCH, lines, PLAN_LINKS, type HiddenOption, type Plan, type PlanFile, type TwinHidden, type VisibleCommit } from './generate.js';
 import { Rng } from './rng.js';
 
 type Entry = string | { symlink: string };
@@ -154,6 +154,15 @@ function mutateHidden(hidden: Tree, rng: Rng, n: number): Tree {
 
 const merged = (visible: Tree, hidden: Tree): Tree => new Map([...hidden, ...visible]);
 
+/** The visible commits where cross-boundary pairings are placed: the first main add after c1, the first main delete. */
+export function pairingPoints(plan: Plan): { addAt: VisibleCommit | undefined; delAt: VisibleCommit | undefined } {
+  const mains = plan.visible.filter((c) => c.branch === 'main');
+  return {
+    addAt: mains.find((c) => c.label !== 'c1' && Object.values(c.changes).some((f) => typeof f === 'string')),
+    delAt: mains.find((c) => Object.values(c.changes).some((f) => f === null)),
+  };
+}
+
 /** The commits of one twin, in stream order (main, feature, hidden branch). */
 function commitsOf(plan: Plan, twin: TwinHidden): { commits: CommitOut[]; labels: Map<number, string>; hiddenOnly: number[]; hiddenBranch: number[] } {
   const rng = new Rng(twin.seed);
@@ -187,9 +196,8 @@ function commitsOf(plan: Plan, twin: TwinHidden): { commits: CommitOut[]; labels
 
   // Cross-boundary pairings target the first main commit after c1 that adds (rename-in, copy-in) or deletes (rename-out).
   const mains = plan.visible.filter((c) => c.branch === 'main');
-  const addAt = mains.find((c) => c.label !== 'c1' && Object.values(c.changes).some((f) => typeof f === 'string'));
+  const { addAt, delAt } = pairingPoints(plan);
   const added = addAt ? Object.entries(addAt.changes).find(([p, f]) => typeof f === 'string' && p.startsWith('app/gen/')) : undefined;
-  const delAt = mains.find((c) => Object.values(c.changes).some((f) => f === null));
 
   let parent: number | undefined = hiddenRun('main', undefined, new Map(), BASE_EPOCH - HOUR);
   let slot = 0;
