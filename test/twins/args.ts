@@ -55,6 +55,8 @@ export const HIDDEN_PATHS = [
   'out/deep',
   'app/hl',
   'app/hd',
+  'app/only-link',
+  'app/only-link/l',
   'app/link-key',
   'app/link-dir',
   'app/link-dir/inner.txt',
@@ -94,7 +96,7 @@ const REGEX_QUERIES = [
   '^(\\w+\\s?)*$',
   'token|needle|alpha',
 ];
-const SEARCH_DIRS = ['app', 'app/lib', 'docs', 'app/gen', 'secret', 'out', 'app/.aws', 'app/keys', '', 'nope', 'app/main.ts', 'app/link-dir'];
+const SEARCH_DIRS = ['app/only-link', 'app', 'app/lib', 'docs', 'app/gen', 'secret', 'out', 'app/.aws', 'app/keys', '', 'nope', 'app/main.ts', 'app/link-dir'];
 
 // Directories that hold only hidden files in some twin: writing a file in their place is the structural residual of
 // SPEC §8 (refused vs committed), so writes never name them.

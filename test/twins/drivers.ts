@@ -59,7 +59,7 @@ export const historyDriver: TwinDriver = {
           req.log(`history ${kind} run ${plan.run}: ${calls} calls, ${ms} ms, ${differences.filter((d) => d.known).length} known, ${differences.filter((d) => !d.known).length} unknown`),
       });
       lines.push(`history ${kind}: ${r.runs} runs, ${r.calls} calls, ${Math.round(r.ms / 1000)} s; known seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ') || 'none'}`);
-      const unseen = unseenKnown(r, kind);
+      const unseen = req.noKnown ? [] : unseenKnown(r, kind);
       if (unseen.length > 0) lines.push(`  KNOWN entries not seen in this hunt (fixed? remove them): ${unseen.join(', ')}`);
       if (r.smallest) {
         ok = false;

@@ -143,6 +143,8 @@ export const PLAN_LINKS: Readonly<Record<string, { symlink: string }>> = {
 export const EXTRA_LINKS: Readonly<Record<string, { symlink: string }>> = {
   'app/hl': { symlink: '../secret/key.txt' },
   'app/hd': { symlink: '../secret/dir' },
+  // A directory holding nothing but a link to a hidden file: it must read as missing everywhere.
+  'app/only-link/l': { symlink: '../../secret/key.txt' },
 };
 
 /** The shape of a plan, drawn by fast-check (contents come from seeds it draws). */

@@ -44,6 +44,13 @@ export const KNOWN: readonly KnownEntry[] = [
     when: (d) => either(d, 'extra-link') && mentions(d, 'app/hl'),
   },
   {
+    id: 'c5-link-dir-in-search-code',
+    issueClass: 5,
+    tool: 'search_code',
+    note: 'a directory holding only a link to a hidden file is searched ("no matches") instead of missing',
+    when: (d) => either(d, 'extra-link') && typeof arg(d, 'path') === 'string' && String(arg(d, 'path')).replace(/^\.?\/+/, '').startsWith('app/only-link'),
+  },
+  {
     // Found by this check (not in the review's list): git pairs renames over the whole tree, then the cut drops the
     // hidden side. A visible delete paired with a hidden add (or a visible add with a hidden delete) moves in the
     // file order, and a visible rename that git pairs with a hidden copy instead reads as add + delete: the `stats`,

@@ -39,7 +39,10 @@ function extraLinks(a: Shape): Shape {
 
 /** Whether this call's whole answer is an accepted channel (then it is not compared). */
 export function acceptedWhole(call: { tool: string; args: Record<string, unknown> }): boolean {
-  return call.tool === 'list_commits' && typeof call.args.path === 'string' && Object.keys(EXTRA_LINKS).some((p) => normalisedPath(call.args.path as string) === p);
+  if (call.tool !== 'list_commits' || typeof call.args.path !== 'string') return false;
+  const asked = normalisedPath(call.args.path);
+  // The link's own path, or the directory that holds nothing else (its history is the link's).
+  return Object.keys(EXTRA_LINKS).some((p) => asked === p || (asked === p.slice(0, p.lastIndexOf('/')) && asked !== 'app'));
 }
 
 const normalisedPath = (p: string): string => p.replace(/^\.?\/+/, '').replace(/\/+/g, '/').replace(/\/$/, '');
