@@ -31,6 +31,7 @@ const PROBES: readonly Call[] = [
   { binding: 'main', tool: 'get_files', args: { paths: ['app/main.ts', 'app/hl', 'out/report.txt', 'secret/key.txt', 'app/README.md'] } },
   { binding: 'main', tool: 'search_code', args: { query: 'token' } },
   { binding: 'main', tool: 'search_code', args: { query: '(a+)+$', regex: true } },
+  { binding: 'main', tool: 'search_code', args: { query: 'alpha', path: 'app/only-link' } },
   { binding: 'main', tool: 'list_commits', args: { per_page: 2 } },
   { binding: 'main', tool: 'list_commits', args: { path: 'app' } },
   { binding: 'main', tool: 'get_commit', args: { sha: { $label: 'c1' } } },

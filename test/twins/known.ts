@@ -25,6 +25,7 @@ const arg = (d: Difference, key: string): unknown => (d.argsA as Record<string, 
 
 // Class 9: the paths the generator's `privacy-gap` option writes (credentials.csv, .aws/sso/cache/x.json,
 // app.sqlite.bak) are served today, so every listing, read, search and history answer differs where a twin has them.
+const GAP_NAMES = ['credentials.csv', '.aws/', 'sqlite.bak'];
 const GAP_TOOLS = ['get_tree', 'get_file', 'get_files', 'search_code', 'get_commit', 'list_commits', 'changes_since'] as const;
 
 export const KNOWN: readonly KnownEntry[] = [
@@ -71,7 +72,8 @@ export const KNOWN: readonly KnownEntry[] = [
       issueClass: 9,
       tool,
       note: 'credentials.csv, .aws/sso/cache/*.json and *.sqlite.bak are served (SPEC §4.7 promises credentials*, .aws/, *.sqlite*)',
-      when: (d) => either(d, 'privacy-gap'),
+      // A read names the path it reads; listings, searches and history shift by what the gap paths add.
+      when: (d) => either(d, 'privacy-gap') && (tool !== 'get_file' || mentions(d, ...GAP_NAMES)),
     }),
   ),
 ];
