@@ -9,7 +9,7 @@ import { gitIn } from '../support/gitdir.js';
 import type { Agent } from '../support/server.js';
 import { drawCall, resolveArgs, type BindingName, type Call, type Placeholder } from './args.js';
 import { canonical, diffAnswers, IdMap, type Answer } from './equal.js';
-import { TWIN_BRANCHES, TWIN_READ, TWIN_WRITE, type Plan, type TwinHidden } from './generate.js';
+import { HIDDEN_BRANCH, TWIN_BRANCHES, TWIN_READ, TWIN_WRITE, type Plan, type TwinHidden } from './generate.js';
 import { knownFor, type KnownEntry } from './known.js';
 import { advance, lateEpoch, lateHidden, lateVisible, materialise, visibleTrees, type TwinRepo } from './materialise.js';
 import { acceptedWhole, withoutAccepted } from './residuals.js';
@@ -78,6 +78,18 @@ async function call(agent: Agent, tool: string, args: unknown): Promise<Answer> 
     // A protocol-level failure is an answer too (and must be the same on both twins).
     return { isError: true, text: `protocol error: ${(err as Error).message}`, structured: null };
   }
+}
+
+/** A raw initialize POST to `path`: status and body are the answer (a refused binding never becomes a session). */
+async function initializeAt(url: string, path: string): Promise<Answer> {
+  const res = await fetch(`${url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'twin', version: '1' } } }),
+  });
+  const body = await res.text();
+  if (res.ok) await fetch(`${url}${path}`, { method: 'DELETE', headers: { 'mcp-session-id': res.headers.get('mcp-session-id') ?? '' } }).catch(() => undefined);
+  return { isError: !res.ok, text: `${res.status} ${res.ok ? '(session)' : body}`, structured: null };
 }
 
 async function head(dir: string, branch: string): Promise<string | undefined> {
@@ -150,6 +162,14 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       differences.push({ ...full, known });
       return known === undefined;
     };
+
+    // A binding on the hidden branch (and on one that exists nowhere) answers as a branch that does not exist.
+    for (const branch of [HIDDEN_BRANCH, 'nowhere']) {
+      const [xa, xb] = await Promise.all(twins.map((t) => initializeAt(t.side.srv.url, `/mcp/${id}/${branch}`)));
+      const dx = diffAnswers(xa as Answer, xb as Answer, A.ids, B.ids);
+      if (dx && record({ step: -1, call: { binding: 'main', tool: 'initialize', args: {} }, argsA: { branch }, argsB: { branch }, diff: dx, answers: [canonical(xa as Answer, A.ids), canonical(xb as Answer, B.ids)] }) && stopAtUnknown)
+        return { plan, calls: 0, differences, called, timings };
+    }
 
     // The session itself: instructions and the tool list, per binding.
     const tools = new Map<BindingName, string[]>();

@@ -60,7 +60,7 @@ export const historyDriver: TwinDriver = {
       });
       lines.push(`history ${kind}: ${r.runs} runs, ${r.calls} calls, ${Math.round(r.ms / 1000)} s; known seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ') || 'none'}`);
       const unseen = req.noKnown ? [] : unseenKnown(r, kind);
-      if (unseen.length > 0) lines.push(`  KNOWN entries not seen in this hunt (fixed? remove them): ${unseen.join(', ')}`);
+      if (unseen.length > 0) lines.push(`  KNOWN entries this hunt did not reach (one that long hunts never show may be fixed): ${unseen.join(', ')}`);
       if (r.smallest) {
         ok = false;
         lines.push(`  FAILED (smallest case${req.shrink ? '' : ', unshrunk'}):`, ...describeDifference(r.smallest).map((l) => `    ${l}`));

@@ -34,8 +34,9 @@ export const KNOWN: readonly KnownEntry[] = [
     issueClass: 1,
     tool: 'search_code',
     upstream: 'local',
-    note: 'git grep -P runs over privacy-zone and huge hidden files under a readable prefix; a PCRE failure on a hidden line refuses the whole search',
-    when: (d) => either(d, 'bomb', 'large') && arg(d, 'regex') === true && mentions(d, 'The search was stopped'),
+    note: 'git grep runs over privacy-zone and huge hidden files under a readable prefix; a PCRE failure (or the time bound) on hidden bytes refuses the whole search',
+    // A regex tripping PCRE's match limit, or any search slowed past the bound by a huge hidden file under the prefix.
+    when: (d) => either(d, 'bomb', 'large') && mentions(d, 'The search was stopped'),
   },
   {
     id: 'c5-link-in-changes-since',
