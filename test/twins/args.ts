@@ -32,6 +32,7 @@ export interface DrawContext {
   readonly pushes: number;
 }
 
+/** Paths some twin hides (outside read, privacy zones, write-only, links to hidden targets, non-UTF-8 look-alikes). */
 export const HIDDEN_PATHS = [
   'secret/key.txt',
   'secret',

@@ -11,7 +11,8 @@ import { drawCall, resolveArgs, type BindingName, type Call, type Placeholder } 
 import { canonical, diffAnswers, IdMap, type Answer } from './equal.js';
 import { HIDDEN_BRANCH, TWIN_BRANCHES, TWIN_READ, TWIN_WRITE, type Plan, type TwinHidden } from './generate.js';
 import { knownFor, type KnownEntry } from './known.js';
-import { advance, lateEpoch, lateHidden, lateVisible, materialise, visibleTrees, type TwinRepo } from './materialise.js';
+import { advance, lateEpoch, lateHidden, lateVisible } from './advance.js';
+import { materialise, visibleTrees, type TwinRepo } from './materialise.js';
 import { acceptedWhole, withoutAccepted } from './residuals.js';
 import { Rng } from './rng.js';
 import type { TwinServers, TwinSide } from './servers.js';
