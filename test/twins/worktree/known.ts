@@ -24,11 +24,7 @@ export function knownClass(known: readonly Known[], spec: TwinSpec, d: Differenc
 }
 
 const links = (h: Hidden) => h.linkFile || h.linkDir;
-const HIDDEN_REV = /^(H|B|S|X)/;
-/** True when the call names a commit by a label some twin lacks or hides (hidden-only, hidden branch, stash, made up). */
-const namesHiddenRev = (d: Difference): boolean => JSON.stringify(d.args).match(/"\$rev":"([^"]+)"/g)?.some((m) => HIDDEN_REV.test(m.slice(8, -1))) ?? false;
 const named = (d: Difference, paths: readonly string[]): boolean => paths.some((p) => JSON.stringify(d.args).includes(`"${p}`));
-const WINDOW_REFUSAL = "would change paths outside this perimeter's window";
 
 /** The known differences on the current code (found by this check on its own; see FINDINGS.md). */
 export const KNOWN: readonly Known[] = [
@@ -57,38 +53,4 @@ export const KNOWN: readonly Known[] = [
     note: 'a visible add paired with a hidden delete (or the reverse) shows as a rename or changes counts',
   },
   { id: 'conflict-read-hidden-stage', cls: 8, tool: 'conflict_read', when: (s, d) => s.shared.renameConflict && named(d, ['app/r.txt']), note: 'stages taken from a hidden path by rename detection are served' },
-  {
-    id: 'commit-scan-follows-link',
-    cls: 4,
-    tool: 'propose_commit',
-    when: (s, d) => either(s, (h) => (links(h) || h.linkCommitted) && h.keyIsSecret) && named(d, ['app/link-file', 'app/link-dir', 'app/link-c']),
-    note: "the secret scan reads a link's hidden target and the refusal names what it found",
-  },
-  ...(['propose_commit', 'propose_discard', 'propose_plan'] as const).map(
-    (tool): Known => ({
-      id: `${tool}-link-hidden-target`,
-      cls: 5,
-      tool,
-      when: (s, d) => either(s, (h) => links(h) || h.linkCommitted) && named(d, ['app/link-file', 'app/link-dir', 'app/link-c']),
-      note: 'a link to a hidden target exists for the proposal (pending) where a missing path is refused',
-    }),
-  ),
-  ...(['propose_branch', 'propose_reset', 'propose_merge', 'propose_rebase', 'propose_plan'] as const).map(
-    (tool): Known => ({
-      id: `${tool}-hidden-revision`,
-      cls: 2,
-      tool,
-      when: (_s, d) => namesHiddenRev(d),
-      note: 'a commit only hidden refs reach (or a made-up one) is told apart from a missing one',
-    }),
-  ),
-  ...(['propose_reset', 'propose_merge', 'propose_rebase', 'propose_plan'] as const).map(
-    (tool): Known => ({
-      id: `${tool}-judged-on-hidden-state`,
-      cls: 7,
-      tool,
-      when: (_s, d) => d.detail.includes(WINDOW_REFUSAL),
-      note: 'refused at once because the operation would touch hidden paths (hidden dirt, hidden commits, hidden changes on the other side)',
-    }),
-  ),
 ];
