@@ -6,6 +6,8 @@ import type { Scope } from './scope.js';
 import { linkServable } from './symlink.js';
 
 export interface PreflightCut {
+  /** `conflicts` when the cut list or the opaque count is not empty: never git's exit code (a write-only conflict sets it). */
+  readonly status: 'clean' | 'conflicts';
   readonly conflicts: readonly string[];
   /** Conflicted paths outside the window (not those the perimeter may write but not read). */
   readonly omitted_count: number;
@@ -13,7 +15,8 @@ export interface PreflightCut {
 
 /**
  * Cuts the conflicted paths `git merge-tree --write-tree --name-only` names to the scope: readable ones listed (sorted,
- * once each), the others counted. `clean` in the caller's answer must come from git's exit code, not from this list.
+ * once each), hidden ones counted unless the perimeter may write them (SPEC §4.11), and the status derived from
+ * those two alone: git's own verdict also reflects write-only paths, so it never reaches the answer.
  */
 export function cutPreflight(paths: readonly string[], scope: Scope): PreflightCut {
   const seen = new Set<string>();
@@ -26,7 +29,7 @@ export function cutPreflight(paths: readonly string[], scope: Scope): PreflightC
     else if (!scope.canWrite(p)) omitted++;
   }
   shown.sort();
-  return { conflicts: shown, omitted_count: omitted };
+  return { status: shown.length + omitted > 0 ? 'conflicts' : 'clean', conflicts: shown, omitted_count: omitted };
 }
 
 /** One stage of a conflicted file as the adapter read it (object id, mode and bytes, possibly cut at a cap). */

@@ -132,7 +132,9 @@ describe('cutDiff', () => {
 
 describe('conflicts', () => {
   it('lists readable conflicted paths and counts the others', () => {
-    expect(cutPreflight(['app/b', 'secret/s', 'app/a', 'app/a', 'drop/w'], scope)).toEqual({ conflicts: ['app/a', 'app/b'], omitted_count: 1 });
+    expect(cutPreflight(['app/b', 'secret/s', 'app/a', 'app/a', 'drop/w'], scope)).toEqual({ status: 'conflicts', conflicts: ['app/a', 'app/b'], omitted_count: 1 });
+    // A conflict only on a write-only path is no conflict here: nothing to list, nothing to count (issue 19).
+    expect(cutPreflight(['drop/w'], scope)).toEqual({ status: 'clean', conflicts: [], omitted_count: 0 });
   });
 
   it('serves sides as text, flags binary, hides a link to a hidden target and cuts on a character', () => {
