@@ -40,6 +40,11 @@ export interface RawSide {
   readonly bytes: Uint8Array;
   /** True when `bytes` is a prefix of the blob (the adapter stopped at its cap). */
   readonly truncated: boolean;
+  /**
+   * True when this path held the blob in the commit the stage stands for. False: git paired it from another path
+   * (a rename), whose readability nobody judged, so the stage reads as absent.
+   */
+  readonly atPath: boolean;
 }
 
 export type SideView =
@@ -57,11 +62,19 @@ export interface MarkerRegion {
 const LINK_MODE = '120000';
 
 /**
- * A stage as served. A link whose target is not readable reads as an absent stage (as get_file reads it as missing);
+ * Whether the working file of a conflict may be shown: only when every stage git merged into it came from this path.
+ * Its conflict hunks are the stages' lines, so a stage taken from a hidden file by rename pairing would show there.
+ */
+export function workingServable(sides: readonly (RawSide | undefined)[]): boolean {
+  return sides.every((s) => s === undefined || s.atPath);
+}
+
+/**
+ * A stage as served. A stage git paired from another path reads as absent. A link whose target is not readable reads as an absent stage (as get_file reads it as missing);
  * binary content is flagged, never decoded; text is cut to `maxBytes` on a character boundary.
  */
 export function sideView(path: string, side: RawSide | undefined, scope: Scope, maxBytes: number): SideView {
-  if (side === undefined) return { present: false };
+  if (side === undefined || !side.atPath) return { present: false };
   if (side.mode === LINK_MODE) {
     const target = decodeUtf8(side.bytes);
     if (target === undefined || side.truncated || !linkServable(path, target, scope)) return { present: false };

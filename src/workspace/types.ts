@@ -176,10 +176,23 @@ export type MergePreflight =
     }
   | { readonly kind: 'no_merge_base' };
 
-/** One stage of a conflicted file: bytes read from the object store, capped. */
+/**
+ * One stage of a conflicted file: bytes read from the object store, capped. `atPath` tells whether the blob is the
+ * one this same path holds in a commit the stage stands for (ours: HEAD; theirs: the commit being merged, picked or
+ * reverted, or its parent; base: those or a merge base). False when git took it from another path by pairing a
+ * rename, or when no such commit vouches for it (a stash pop, an octopus merge's later heads).
+ */
 export type ConflictStage =
   | { readonly present: false }
-  | { readonly present: true; readonly oid: string; readonly mode: GitMode; readonly size: number; readonly bytes: Uint8Array; readonly truncated: boolean };
+  | {
+      readonly present: true;
+      readonly oid: string;
+      readonly mode: GitMode;
+      readonly size: number;
+      readonly bytes: Uint8Array;
+      readonly truncated: boolean;
+      readonly atPath: boolean;
+    };
 
 /** The three sides of a conflicted index entry plus the working-tree file (with conflict markers). */
 export interface ConflictSides {

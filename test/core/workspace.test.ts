@@ -14,6 +14,7 @@ import {
   pageDiff,
   scopeOf,
   sideView,
+  workingServable,
   withPrivacy,
   type RawDiffFile,
   type RawStatusEntry,
@@ -140,7 +141,7 @@ describe('conflicts', () => {
   it('serves sides as text, flags binary, hides a link to a hidden target and cuts on a character', () => {
     const side = (s: string | Uint8Array, mode = '100644') => {
       const bytes = typeof s === 'string' ? enc(s) : s;
-      return { sha: 'a'.repeat(40), mode, size: bytes.length, bytes, truncated: false };
+      return { sha: 'a'.repeat(40), mode, size: bytes.length, bytes, truncated: false, atPath: true };
     };
     expect(sideView('app/x', side('hello\n'), scope, 100)).toEqual({ present: true, sha: 'a'.repeat(40), size: 6, binary: false, truncated: false, content: 'hello\n' });
     expect(sideView('app/x', side(new Uint8Array([0, 1, 2])), scope, 100)).toMatchObject({ present: true, binary: true });
@@ -148,6 +149,10 @@ describe('conflicts', () => {
     expect(sideView('app/x', side('y.ts', '120000'), scope, 100)).toMatchObject({ present: true, content: 'y.ts' });
     expect(sideView('app/x', side('aé'), scope, 2)).toMatchObject({ content: 'a', truncated: true });
     expect(sideView('app/x', undefined, scope, 2)).toEqual({ present: false });
+    // A stage git paired from another path (issue 19): absent, and the working file it was merged into too.
+    expect(sideView('app/x', { ...side('hello\n'), atPath: false }, scope, 100)).toEqual({ present: false });
+    expect(workingServable([side('a'), undefined, { ...side('b'), atPath: false }])).toBe(false);
+    expect(workingServable([side('a'), undefined, side('b')])).toBe(true);
   });
 
   it('finds marker regions', () => {

@@ -141,7 +141,7 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
 
     it('reads the three sides of a conflict, capped', async () => {
       const c = value(await main.conflictSides('conf.txt', 1024));
-      expect(c.base).toMatchObject({ present: true, truncated: false, size: 5 });
+      expect(c.base).toMatchObject({ present: true, truncated: false, size: 5, atPath: true });
       expect(c.base.present && text(c.base.bytes)).toBe('base\n');
       expect(c.ours.present && text(c.ours.bytes)).toBe('main\n');
       expect(c.theirs.present && text(c.theirs.bytes)).toBe('other\n');
