@@ -120,6 +120,20 @@ export interface DiffRequest {
   readonly staged: boolean;
   /** Limit to these repository paths (files or directories, literal pathspecs). Omitted: the whole tree. */
   readonly paths?: readonly string[];
+  /**
+   * When set, the diff runs in two passes: a first one lists changed paths (names only), then patches are read, and
+   * renames paired, only among the paths `read` accepts (a path that is not valid UTF-8 is never accepted). The
+   * others come back in `unread`, by name only: their patches are never read, parsed or counted toward a cap, and
+   * git's pairing of one of them with an accepted path never shows.
+   */
+  readonly read?: (path: string) => boolean;
+}
+
+/** A changed path a diff did not read (its request's `read` refused it); `from` when git paired two such paths. */
+export interface UnreadChange {
+  /** Decoded as UTF-8 with replacement characters: only ever counted, never shown. */
+  readonly path: string;
+  readonly from?: string;
 }
 
 /** Status of one file in a diff. */
@@ -148,6 +162,8 @@ export interface DiffFile {
 export interface DiffListing {
   readonly files: readonly DiffFile[];
   readonly truncated: boolean;
+  /** Changed paths left unread (only with a request's `read`; empty otherwise). */
+  readonly unread: readonly UnreadChange[];
 }
 
 /** HEAD of the working tree. */

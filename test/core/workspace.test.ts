@@ -95,6 +95,12 @@ describe('cutDiff', () => {
     expect(c.totals).toEqual({ files: 2, additions: 4, deletions: 1 });
   });
 
+  it('counts unread paths as get_commit counts hidden files: a hidden pair once, write-only never, narrowed never (issue 19)', () => {
+    const unread = [{ path: 'secret/a' }, { path: 'secret/b', from: 'secret/c' }, { path: 'drop/w' }, { path: 'secret/d', from: 'drop/x' }];
+    expect(cutDiff([file({ path: 'app/a' })], scope, '', undefined, unread).omitted_count).toBe(2);
+    expect(cutDiff([file({ path: 'app/a' })], scope, 'app', undefined, unread).omitted_count).toBe(0);
+  });
+
   it('shows a rename across the boundary as its visible side alone, with counts from its own bytes only', () => {
     const rename = file({ path: 'app/in', previous_path: 'secret/s', status: 'renamed', additions: 1, deletions: 1, patch: '@@ -1 +1 @@\n-secret line\n+x\n' });
     const whole = new Map([['added:app/in', enc('x\ny\n')]]);

@@ -2,7 +2,7 @@
 // the same perimeter on each, so every workspace answer must be the same on both once commit ids are masked (they
 // hash hidden content: the accepted exception of SPEC §4.11). The long hunt is the twin check (test/twins/); this is
 // the small, targeted form the regression tests and attacks use.
-import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
+import { createLocalWorkspace, type LocalWorkspaceOptions } from '../../src/workspace/localfs/index.js';
 import { makeRepo, type CommitSpec, type GitDir } from './gitdir.js';
 import { startTestServer, type Agent, type TestServer } from './server.js';
 
@@ -24,15 +24,17 @@ export const maskIds = (s: string): string => s.replace(/\b[0-9a-f]{12}(?:[0-9a-
  * must stay outside what `perimeter` may read). Perimeters `tw-h` and `tw-n` get the same globs.
  */
 export async function wsTwins(
-  history: CommitSpec[],
+  history: CommitSpec[] | ((hidden: boolean) => CommitSpec[]),
   perimeter: { read: string[]; write?: string[]; branches?: string[] },
   build: (repo: GitDir, hidden: boolean) => Promise<void>,
+  workspace: LocalWorkspaceOptions = {},
 ): Promise<WsTwins> {
-  const h = await makeRepo(history);
-  const n = await makeRepo(history);
+  const of = (hidden: boolean) => (typeof history === 'function' ? history(hidden) : history);
+  const h = await makeRepo(of(true));
+  const n = await makeRepo(of(false));
   await build(h, true);
   await build(n, false);
-  const srv = await startTestServer({ workspace: createLocalWorkspace() });
+  const srv = await startTestServer({ workspace: createLocalWorkspace(workspace) });
   const spec = { read: perimeter.read, write: perimeter.write ?? [], branches: perimeter.branches ?? ['main'] };
   await srv.perimeter({ id: 'tw-h', repo: h.dir, ...spec });
   await srv.perimeter({ id: 'tw-n', repo: n.dir, ...spec });
