@@ -132,7 +132,10 @@ export function cutDiff(
     else if (s.old && f.status === 'renamed') view = alone(f, 'deleted', whole);
     // A copy whose new side is hidden changed nothing visible: its source is still there.
     if (view === undefined || !within(view.path)) {
-      if (view === undefined) hide(...(paired ? [f.path, oldPath] : [f.path]));
+      // A readable path whose only sides are links to hidden targets does not exist: nothing to count, as the twin
+      // without the link would count nothing.
+      const sidesOf = paired ? [f.path, oldPath] : [f.path];
+      if (view === undefined && !sidesOf.some((p) => scope.canRead(p))) hide(...sidesOf);
       continue;
     }
     out.push(view);

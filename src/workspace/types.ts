@@ -60,6 +60,17 @@ export interface SubmoduleFlags {
   readonly untrackedChanges: boolean;
 }
 
+/**
+ * Target texts of the sides of a status entry that are symlinks, as git stores them (a committed or staged link's
+ * blob, `readlink` on disk: never followed). A key is present only for a side that is a link; null when its text is
+ * not UTF-8. Filled only when status is asked with `read`, for entries it kept.
+ */
+export interface LinkSides {
+  readonly head?: string | null;
+  readonly index?: string | null;
+  readonly worktree?: string | null;
+}
+
 /** One entry of `git status --porcelain=v2 -z` (untracked and ignored-but-not-excluded files included). */
 export type StatusEntry =
   | {
@@ -75,6 +86,7 @@ export type StatusEntry =
       readonly modeWorktree: GitMode;
       readonly oidHead: string;
       readonly oidIndex: string;
+      readonly links?: LinkSides;
     }
   | {
       readonly kind: 'renamed';
@@ -104,7 +116,7 @@ export type StatusEntry =
       /** Object ids of stages 1, 2 and 3 (all zeros when a stage is absent). */
       readonly oids: readonly [string, string, string];
     }
-  | { readonly kind: 'untracked'; readonly path: string }
+  | { readonly kind: 'untracked'; readonly path: string; readonly links?: LinkSides }
   | { readonly kind: 'ignored'; readonly path: string };
 
 /** A status listing; `truncated` when the output cap cut it (the entries then are a prefix of the whole). */
@@ -267,6 +279,11 @@ export interface ChurnEntry {
   readonly additions: number;
   readonly deletions: number;
   readonly binary: boolean;
+  /**
+   * Only when churn is asked with `read` and a side is a symlink: both modes (`000000` for a side that does not
+   * exist) and each link side's target text (null when it is not UTF-8).
+   */
+  readonly links?: { readonly oldMode: string; readonly newMode: string; readonly old?: string | null; readonly new?: string | null };
 }
 
 /** One commit of a churn window with its per-file numstat (no renames: a move is a delete plus an add). */
@@ -288,8 +305,12 @@ export interface ChurnListing {
 export interface WorkTree {
   /** The branch this working tree was opened for. */
   readonly branch: string;
-  /** `git status --porcelain=v2 -z --untracked-files=all --ignored=no` (never refreshes `.git/index`). */
-  status(): Promise<WsResult<StatusListing>>;
+  /**
+   * `git status --porcelain=v2 -z --untracked-files=all --ignored=no` (never refreshes `.git/index`). With `read`:
+   * no rename detection (git would pair a readable path with any other), entries with no path `read` accepts are
+   * dropped as git prints them and never count toward the cap, and kept entries' symlink sides carry their targets.
+   */
+  status(opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<StatusListing>>;
   /** Per-file raw patches (plumbing: diff-files / diff-index, never a refresh). */
   diff(req: DiffRequest): Promise<WsResult<DiffListing>>;
   /** Branch, commit and upstream of HEAD. */
@@ -308,6 +329,11 @@ export interface WorkTree {
   integrity(): Promise<WsResult<IntegrityListing>>;
   /** Bytes of one file on disk (symlinks resolved inside the tree), refused above `maxBytes`. */
   readFile(path: string, maxBytes: number): Promise<WsResult<WorktreeRead>>;
-  /** Numstat of the last `sinceCommits` commits of HEAD touching `prefix` (`''` = whole repository). */
-  recentChurn(prefix: string, sinceCommits: number): Promise<WsResult<ChurnListing>>;
+  /**
+   * Numstat of the last `sinceCommits` commits of HEAD touching `prefix` (`''` = whole repository). With `read`, the
+   * window counts commits touching a path `read` accepts, files it refuses are dropped as git prints them (never
+   * counted toward a cap), and link files carry their targets: then commits whose only kept files are links may come
+   * in addition to the window (the caller judges those links and keeps the first `sinceCommits` commits left).
+   */
+  recentChurn(prefix: string, sinceCommits: number, opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<ChurnListing>>;
 }

@@ -17,7 +17,7 @@ export interface WsTwins {
 }
 
 /** Hex runs as long as a short or full commit id: masked so twins compare on everything else. */
-export const maskIds = (s: string): string => s.replace(/\b[0-9a-f]{12}(?:[0-9a-f]{28}(?:[0-9a-f]{24})?)?\b/g, '<id>');
+export const maskIds = (s: string): string => s.replace(/(?<![0-9a-f])[0-9a-f]{12}(?:[0-9a-f]{28}(?:[0-9a-f]{24})?)?(?![0-9a-f])/g, '<id>');
 
 /**
  * Builds both twins from the same history; `build` then dirties each working tree (the differences are up to it and
