@@ -323,10 +323,13 @@ export interface WorkTree {
   mergePreflight(otherBranch: string): Promise<WsResult<MergePreflight>>;
   /** Stages 1/2/3 of a conflicted path plus its working-tree file, each capped at `maxBytes`. */
   conflictSides(path: string, maxBytes: number): Promise<WsResult<ConflictSides>>;
-  /** Gitlinks in HEAD and what is checked out at each. */
-  submodules(): Promise<WsResult<readonly SubmoduleInfo[]>>;
-  /** Files whose working-tree content differs from HEAD, with hashes. */
-  integrity(): Promise<WsResult<IntegrityListing>>;
+  /** Gitlinks in HEAD (those `read` accepts, when given) and what is checked out at each. */
+  submodules(opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<readonly SubmoduleInfo[]>>;
+  /**
+   * Files whose working-tree content differs from HEAD, with hashes. With `read`, only paths it accepts are hashed,
+   * and the cap counts only them.
+   */
+  integrity(opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<IntegrityListing>>;
   /** Bytes of one file on disk (symlinks resolved inside the tree), refused above `maxBytes`. */
   readFile(path: string, maxBytes: number): Promise<WsResult<WorktreeRead>>;
   /**

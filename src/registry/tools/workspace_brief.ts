@@ -94,7 +94,7 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
   rootTarget: rootTargetOf,
   run: (_a, ctx) =>
     onTree(ctx, async (t): Promise<UpResult<Raw>> => {
-      const [head, operation, status, subs] = [up(await t.head()), up(await t.operation()), up(await t.status(readableOnly(ctx))), up(await t.submodules())];
+      const [head, operation, status, subs] = [up(await t.head()), up(await t.operation()), up(await t.status(readableOnly(ctx))), up(await t.submodules(readableOnly(ctx)))];
       if (!head.ok) return head;
       if (!operation.ok) return operation;
       if (!status.ok) return status;

@@ -61,8 +61,8 @@ export function bindWorkTree(ctx: WtContext, branch: string): WorkTree {
     operation: () => readOperation(ctx),
     mergePreflight: (other) => readMergePreflight(ctx, other),
     conflictSides: (path, maxBytes) => readConflictSides(ctx, path, maxBytes),
-    submodules: () => readSubmodules(ctx),
-    integrity: () => readIntegrity(ctx),
+    submodules: (opts) => readSubmodules(ctx, opts?.read),
+    integrity: (opts) => readIntegrity(ctx, opts?.read),
     readFile: (path, maxBytes) => readWorktreeFile(ctx.root, path, maxBytes),
     recentChurn: (prefix, n, opts) => (opts?.read ? readChurnCut(ctx, prefix, n, opts.read) : readChurn(ctx, prefix, n)),
   };
