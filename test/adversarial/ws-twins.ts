@@ -110,7 +110,7 @@ export function fxPairedConflict(fx: Fixture): Promise<Agent> {
   if (!p) {
     p = (async () => {
       const lines = BODY.split('\n');
-      const repo = await makeRepo([{ message: 'init', files: { 'secret/m.txt': BODY } }]);
+      const repo = await makeRepo([{ message: 'init', files: { 'secret/m.txt': BODY, 'app/keep.ts': 'k\n' } }]);
       process.once('exit', () => rmSync(dirname(repo.dir), { recursive: true, force: true }));
       await repo.git('branch', 'other');
       await repo.commit({ message: 'theirs', branch: 'other', files: { 'secret/m.txt': lines.map((l, i) => (i === 5 ? TWIN_CANARY : l)).join('\n') } });
