@@ -3,7 +3,7 @@
 import type { ChurnCommit, ChurnEntry, ChurnListing, WsResult } from '../types.js';
 import { runFailure, wsFail, wsOk } from './errors.js';
 import { wtGit, type WtContext } from './git.js';
-import { blobTexts } from './status.js';
+import { blobTexts } from './links.js';
 import { gitTokens, utf8Path } from './tokens.js';
 
 /** Each commit starts with SOH and its id; SOH is written as a string so the pattern stays free of control escapes. */
