@@ -45,12 +45,11 @@ async function dirty(repo: GitDir, hidden: boolean): Promise<void> {
   await writeFile(abs, 'one\n');
   await gitIn(repo.dir, ['add', '-A']);
   await gitIn(repo.dir, ['commit', '-q', '-m', 'hidden file']);
-  await writeFile(abs, `${TWIN_CANARY}\n`);
   if (hidden) {
     // More commits touching only hidden files than the churn window holds.
     for (let i = 0; i < 101; i++) {
       await writeFile(join(repo.dir, 'secret/s.txt'), `${TWIN_CANARY} ${i}\n`);
-      await gitIn(repo.dir, ['commit', '-q', '-a', '-m', `hidden ${i}`]);
+      await gitIn(repo.dir, ['commit', '-q', '-m', `hidden ${i}`, '--', 'secret/s.txt']);
     }
     // Links to a hidden file: untracked, staged.
     await mkdir(join(repo.dir, 'app/links'));
@@ -58,6 +57,7 @@ async function dirty(repo: GitDir, hidden: boolean): Promise<void> {
     await symlink('../secret/s.txt', join(repo.dir, 'app/sl.ts'));
     await repo.git('add', 'app/sl.ts');
   }
+  await writeFile(abs, `${TWIN_CANARY}\n`);
   await writeFile(join(repo.dir, 'app/a.ts'), 'a2\n');
   await repo.git('rm', '-q', 'app/old.txt');
   await writeFile(join(repo.dir, 'app/new.ts'), BODY);
