@@ -25,6 +25,7 @@ export * from './window.js';
 export * from './changes.js';
 export * from './search.js';
 export * from './workspace-status.js';
+export * from './workspace-churn.js';
 export * from './workspace-diff.js';
 export * from './workspace-conflicts.js';
 export * from './workspace-integrity.js';

@@ -6,6 +6,8 @@ import type { Scope } from './scope.js';
 import { linkServable } from './symlink.js';
 
 export interface PreflightCut {
+  /** `conflicts` when the cut list or the opaque count is not empty: never git's exit code (a write-only conflict sets it). */
+  readonly status: 'clean' | 'conflicts';
   readonly conflicts: readonly string[];
   /** Conflicted paths outside the window (not those the perimeter may write but not read). */
   readonly omitted_count: number;
@@ -13,7 +15,8 @@ export interface PreflightCut {
 
 /**
  * Cuts the conflicted paths `git merge-tree --write-tree --name-only` names to the scope: readable ones listed (sorted,
- * once each), the others counted. `clean` in the caller's answer must come from git's exit code, not from this list.
+ * once each), hidden ones counted unless the perimeter may write them (SPEC §4.11), and the status derived from
+ * those two alone: git's own verdict also reflects write-only paths, so it never reaches the answer.
  */
 export function cutPreflight(paths: readonly string[], scope: Scope): PreflightCut {
   const seen = new Set<string>();
@@ -26,7 +29,7 @@ export function cutPreflight(paths: readonly string[], scope: Scope): PreflightC
     else if (!scope.canWrite(p)) omitted++;
   }
   shown.sort();
-  return { conflicts: shown, omitted_count: omitted };
+  return { status: shown.length + omitted > 0 ? 'conflicts' : 'clean', conflicts: shown, omitted_count: omitted };
 }
 
 /** One stage of a conflicted file as the adapter read it (object id, mode and bytes, possibly cut at a cap). */
@@ -37,6 +40,11 @@ export interface RawSide {
   readonly bytes: Uint8Array;
   /** True when `bytes` is a prefix of the blob (the adapter stopped at its cap). */
   readonly truncated: boolean;
+  /**
+   * True when this path held the blob in the commit the stage stands for. False: git paired it from another path
+   * (a rename), whose readability nobody judged, so the stage reads as absent.
+   */
+  readonly atPath: boolean;
 }
 
 export type SideView =
@@ -54,11 +62,19 @@ export interface MarkerRegion {
 const LINK_MODE = '120000';
 
 /**
- * A stage as served. A link whose target is not readable reads as an absent stage (as get_file reads it as missing);
+ * Whether the working file of a conflict may be shown: only when every stage git merged into it came from this path.
+ * Its conflict hunks are the stages' lines, so a stage taken from a hidden file by rename pairing would show there.
+ */
+export function workingServable(sides: readonly (RawSide | undefined)[]): boolean {
+  return sides.every((s) => s === undefined || s.atPath);
+}
+
+/**
+ * A stage as served. A stage git paired from another path reads as absent. A link whose target is not readable reads as an absent stage (as get_file reads it as missing);
  * binary content is flagged, never decoded; text is cut to `maxBytes` on a character boundary.
  */
 export function sideView(path: string, side: RawSide | undefined, scope: Scope, maxBytes: number): SideView {
-  if (side === undefined) return { present: false };
+  if (side === undefined || !side.atPath) return { present: false };
   if (side.mode === LINK_MODE) {
     const target = decodeUtf8(side.bytes);
     if (target === undefined || side.truncated || !linkServable(path, target, scope)) return { present: false };

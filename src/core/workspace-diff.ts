@@ -24,6 +24,12 @@ export interface RawDiffFile {
   readonly patch?: string;
 }
 
+/** A changed path whose patch was never read (the adapter's first pass kept it out): only ever counted. */
+export interface UnreadPath {
+  readonly path: string;
+  readonly from?: string;
+}
+
 export interface DiffFileView {
   readonly path: string;
   readonly status: RawDiffFile['status'];
@@ -89,10 +95,16 @@ export function lonelySides(files: readonly RawDiffFile[], scope: Scope): string
 /**
  * Cuts raw diff records to the scope, then narrows to `under` (a directory or file, '' for all). A record both of
  * whose sides are visible is shown as git produced it (patch hunks only); one visible side is shown alone; none is
- * counted in `omitted_count` unless the perimeter may write it (and only on the whole diff, never a narrowed one).
- * Sorted by path; totals over the shown files.
+ * counted in `omitted_count` unless the perimeter may write it (and only on the whole diff, never a narrowed one),
+ * as are the `unread` paths. Sorted by path; totals over the shown files.
  */
-export function cutDiff(files: readonly RawDiffFile[], scope: Scope, under = '', whole?: ReadonlyMap<string, Uint8Array>): DiffCut {
+export function cutDiff(
+  files: readonly RawDiffFile[],
+  scope: Scope,
+  under = '',
+  whole?: ReadonlyMap<string, Uint8Array>,
+  unread: readonly UnreadPath[] = [],
+): DiffCut {
   const out: DiffFileView[] = [];
   let omitted = 0;
   const within = (p: string) => under === '' || p === under || p.startsWith(`${under}/`);
@@ -101,6 +113,12 @@ export function cutDiff(files: readonly RawDiffFile[], scope: Scope, under = '',
   const hide = (...paths: string[]) => {
     if (under === '' && !paths.some((p) => scope.canWrite(p))) omitted++;
   };
+  // Changed paths the adapter never read, counted as get_commit counts hidden files: a pair of two such paths (git
+  // paired them among themselves) is one change, and a path the perimeter may write is never counted (SPEC §4.11).
+  for (const u of unread) {
+    if (u.from === undefined) hide(u.path);
+    else if (under === '' && !scope.canWrite(u.path) && !scope.canWrite(u.from)) omitted++;
+  }
   for (const f of files) {
     const s = sides(f, scope);
     const oldPath = f.previous_path ?? f.path;
@@ -114,7 +132,10 @@ export function cutDiff(files: readonly RawDiffFile[], scope: Scope, under = '',
     else if (s.old && f.status === 'renamed') view = alone(f, 'deleted', whole);
     // A copy whose new side is hidden changed nothing visible: its source is still there.
     if (view === undefined || !within(view.path)) {
-      if (view === undefined) hide(...(paired ? [f.path, oldPath] : [f.path]));
+      // A readable path whose only sides are links to hidden targets does not exist: nothing to count, as the twin
+      // without the link would count nothing.
+      const sidesOf = paired ? [f.path, oldPath] : [f.path];
+      if (view === undefined && !sidesOf.some((p) => scope.canRead(p))) hide(...sidesOf);
       continue;
     }
     out.push(view);

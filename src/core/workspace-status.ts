@@ -1,20 +1,32 @@
 // A working tree's status as one perimeter sees it. Pure: parsed `git status --porcelain=v2` entries in, the window's
 // entries and counts out. Both sides of a rename or copy are judged before anything is shown, so a hidden path is
 // never echoed and never paired with a visible one: a rename from a hidden path reads as the addition it looks like,
-// a rename to a hidden path as the deletion. Counts come from the cut lists only, so nothing hidden moves a number.
+// a rename to a hidden path as the deletion. A symlink side whose target is hidden does not exist (linkServable, the
+// predicate get_tree and get_file use). Counts come from the cut lists only, so nothing hidden moves a number.
 import { assertNever } from './result.js';
 import type { Scope } from './scope.js';
+import { linkServable } from './symlink.js';
 
 /** One column of a porcelain XY code: `.` unchanged, M, T, A, D, R, C, U (unmerged). */
 export type StatusLetter = '.' | 'M' | 'T' | 'A' | 'D' | 'R' | 'C' | 'U';
 
+/**
+ * Target texts of the sides of an entry that are symlinks (key present only for a link side; null: not UTF-8). A link
+ * side whose target the scope cannot read does not exist here, as get_tree and get_file judge it.
+ */
+export interface StatusLinks {
+  readonly head?: string | null;
+  readonly index?: string | null;
+  readonly worktree?: string | null;
+}
+
 /** One parsed porcelain v2 record (the adapter parses `-z` output; ignored entries are never asked for). */
 export type RawStatusEntry =
-  | { readonly kind: 'ordinary'; readonly path: string; readonly index: StatusLetter; readonly worktree: StatusLetter }
+  | { readonly kind: 'ordinary'; readonly path: string; readonly index: StatusLetter; readonly worktree: StatusLetter; readonly links?: StatusLinks }
   /** `2` records: a rename or copy (`index` or `worktree` is R or C), `from` the source path. */
   | { readonly kind: 'renamed'; readonly path: string; readonly from: string; readonly index: StatusLetter; readonly worktree: StatusLetter }
   | { readonly kind: 'unmerged'; readonly path: string; readonly index: StatusLetter; readonly worktree: StatusLetter }
-  | { readonly kind: 'untracked'; readonly path: string };
+  | { readonly kind: 'untracked'; readonly path: string; readonly links?: StatusLinks };
 
 /** What happened to a path in one column, in words. */
 export type ChangeWord = 'modified' | 'type_changed' | 'added' | 'deleted' | 'renamed' | 'copied';
@@ -95,6 +107,33 @@ function judgeRename(e: Extract<RawStatusEntry, { kind: 'renamed' }>, scope: Sco
   return [];
 }
 
+/** Whether one side exists in the window: not a link, or a link whose target text the scope may read. */
+function sideSeen(path: string, target: string | null | undefined, scope: Scope): boolean {
+  if (target === undefined) return true;
+  return target !== null && linkServable(path, target, scope);
+}
+
+/**
+ * One column (X: HEAD → index, Y: index → working tree) with its sides judged: a change whose old side does not exist
+ * in the window reads as an addition, one whose new side does not as a deletion, neither as no change.
+ */
+function judgeColumn(l: StatusLetter, left: boolean, right: boolean): StatusLetter {
+  if (l === '.' || l === 'U') return l;
+  const ls = l !== 'A' && left;
+  const rs = l !== 'D' && right;
+  return ls && rs ? l : rs ? 'A' : ls ? 'D' : '.';
+}
+
+/** An entry with its symlink sides judged by their targets (one predicate for every listing: linkServable). */
+function judgeLinks(e: RawStatusEntry, scope: Scope): RawStatusEntry[] {
+  if (e.kind === 'untracked') return e.links === undefined || sideSeen(e.path, e.links.worktree, scope) ? [e] : [];
+  if (e.kind !== 'ordinary' || e.links === undefined) return [e];
+  const head = sideSeen(e.path, e.links.head, scope);
+  const index = sideSeen(e.path, e.links.index, scope);
+  const worktree = sideSeen(e.path, e.links.worktree, scope);
+  return [{ kind: 'ordinary', path: e.path, index: judgeColumn(e.index, head, index), worktree: judgeColumn(e.worktree, index, worktree) }];
+}
+
 /**
  * Cuts parsed status entries to the scope. Directory entries (`dir/`, what git prints for a wholly untracked
  * directory without `-uall`) are dropped: whether one is shown would depend on the hidden files inside it, so the
@@ -112,7 +151,7 @@ export function cutStatus(entries: readonly RawStatusEntry[], scope: Scope): Sta
   };
   for (const raw of entries) {
     if (raw.path.endsWith('/')) continue;
-    const judged = raw.kind === 'renamed' ? judgeRename(raw, scope) : scope.canRead(raw.path) ? [raw] : [];
+    const judged = raw.kind === 'renamed' ? judgeRename(raw, scope) : scope.canRead(raw.path) ? judgeLinks(raw, scope) : [];
     for (const e of judged) {
       switch (e.kind) {
         case 'untracked':

@@ -56,13 +56,21 @@ export function gitPrefixes(ctx: ToolContext): readonly string[] {
   return historyPrefixes(ctx.binding.readGlobs).prefixes;
 }
 
+/**
+ * What an agent's listing asks the working tree for: only records of readable paths, dropped by the adapter as git
+ * prints them, so hidden records never reach a cap, a window or a parser (SPEC §3.4). The operator reads everything.
+ */
+export function readableOnly(ctx: ToolContext): { read?: (path: string) => boolean } {
+  return ctx.binding.surface === 'agent' ? { read: (p: string) => ctx.scope.canRead(p) } : {};
+}
+
 const letter = (c: ChangeCode): StatusLetter => c;
 
 /** A porcelain-v2 entry in the core's shape; ignored entries are not status an agent is shown. */
 export function rawStatus(e: StatusEntry): RawStatusEntry | undefined {
   switch (e.kind) {
     case 'ordinary':
-      return { kind: 'ordinary', path: e.path, index: letter(e.staged), worktree: letter(e.unstaged) };
+      return { kind: 'ordinary', path: e.path, index: letter(e.staged), worktree: letter(e.unstaged), ...(e.links ? { links: { ...e.links } } : {}) };
     case 'renamed':
       return { kind: 'renamed', path: e.path, from: e.origPath, index: letter(e.staged), worktree: letter(e.unstaged) };
     case 'unmerged': {
@@ -71,7 +79,7 @@ export function rawStatus(e: StatusEntry): RawStatusEntry | undefined {
       return ok(x) && ok(y) ? { kind: 'unmerged', path: e.path, index: x, worktree: y } : undefined;
     }
     case 'untracked':
-      return { kind: 'untracked', path: e.path };
+      return { kind: 'untracked', path: e.path, ...(e.links ? { links: { ...e.links } } : {}) };
     case 'ignored':
       return undefined;
     default: {

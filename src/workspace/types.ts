@@ -60,6 +60,17 @@ export interface SubmoduleFlags {
   readonly untrackedChanges: boolean;
 }
 
+/**
+ * Target texts of the sides of a status entry that are symlinks, as git stores them (a committed or staged link's
+ * blob, `readlink` on disk: never followed). A key is present only for a side that is a link; null when its text is
+ * not UTF-8. Filled only when status is asked with `read`, for entries it kept.
+ */
+export interface LinkSides {
+  readonly head?: string | null;
+  readonly index?: string | null;
+  readonly worktree?: string | null;
+}
+
 /** One entry of `git status --porcelain=v2 -z` (untracked and ignored-but-not-excluded files included). */
 export type StatusEntry =
   | {
@@ -75,6 +86,7 @@ export type StatusEntry =
       readonly modeWorktree: GitMode;
       readonly oidHead: string;
       readonly oidIndex: string;
+      readonly links?: LinkSides;
     }
   | {
       readonly kind: 'renamed';
@@ -104,7 +116,7 @@ export type StatusEntry =
       /** Object ids of stages 1, 2 and 3 (all zeros when a stage is absent). */
       readonly oids: readonly [string, string, string];
     }
-  | { readonly kind: 'untracked'; readonly path: string }
+  | { readonly kind: 'untracked'; readonly path: string; readonly links?: LinkSides }
   | { readonly kind: 'ignored'; readonly path: string };
 
 /** A status listing; `truncated` when the output cap cut it (the entries then are a prefix of the whole). */
@@ -120,6 +132,20 @@ export interface DiffRequest {
   readonly staged: boolean;
   /** Limit to these repository paths (files or directories, literal pathspecs). Omitted: the whole tree. */
   readonly paths?: readonly string[];
+  /**
+   * When set, the diff runs in two passes: a first one lists changed paths (names only), then patches are read, and
+   * renames paired, only among the paths `read` accepts (a path that is not valid UTF-8 is never accepted). The
+   * others come back in `unread`, by name only: their patches are never read, parsed or counted toward a cap, and
+   * git's pairing of one of them with an accepted path never shows.
+   */
+  readonly read?: (path: string) => boolean;
+}
+
+/** A changed path a diff did not read (its request's `read` refused it); `from` when git paired two such paths. */
+export interface UnreadChange {
+  /** Decoded as UTF-8 with replacement characters: only ever counted, never shown. */
+  readonly path: string;
+  readonly from?: string;
 }
 
 /** Status of one file in a diff. */
@@ -148,6 +174,8 @@ export interface DiffFile {
 export interface DiffListing {
   readonly files: readonly DiffFile[];
   readonly truncated: boolean;
+  /** Changed paths left unread (only with a request's `read`; empty otherwise). */
+  readonly unread: readonly UnreadChange[];
 }
 
 /** HEAD of the working tree. */
@@ -176,10 +204,23 @@ export type MergePreflight =
     }
   | { readonly kind: 'no_merge_base' };
 
-/** One stage of a conflicted file: bytes read from the object store, capped. */
+/**
+ * One stage of a conflicted file: bytes read from the object store, capped. `atPath` tells whether the blob is the
+ * one this same path holds in a commit the stage stands for (ours: HEAD; theirs: the commit being merged, picked or
+ * reverted, or its parent; base: those or a merge base). False when git took it from another path by pairing a
+ * rename, or when no such commit vouches for it (a stash pop, an octopus merge's later heads).
+ */
 export type ConflictStage =
   | { readonly present: false }
-  | { readonly present: true; readonly oid: string; readonly mode: GitMode; readonly size: number; readonly bytes: Uint8Array; readonly truncated: boolean };
+  | {
+      readonly present: true;
+      readonly oid: string;
+      readonly mode: GitMode;
+      readonly size: number;
+      readonly bytes: Uint8Array;
+      readonly truncated: boolean;
+      readonly atPath: boolean;
+    };
 
 /** The three sides of a conflicted index entry plus the working-tree file (with conflict markers). */
 export interface ConflictSides {
@@ -238,6 +279,11 @@ export interface ChurnEntry {
   readonly additions: number;
   readonly deletions: number;
   readonly binary: boolean;
+  /**
+   * Only when churn is asked with `read` and a side is a symlink: both modes (`000000` for a side that does not
+   * exist) and each link side's target text (null when it is not UTF-8).
+   */
+  readonly links?: { readonly oldMode: string; readonly newMode: string; readonly old?: string | null; readonly new?: string | null };
 }
 
 /** One commit of a churn window with its per-file numstat (no renames: a move is a delete plus an add). */
@@ -259,8 +305,12 @@ export interface ChurnListing {
 export interface WorkTree {
   /** The branch this working tree was opened for. */
   readonly branch: string;
-  /** `git status --porcelain=v2 -z --untracked-files=all --ignored=no` (never refreshes `.git/index`). */
-  status(): Promise<WsResult<StatusListing>>;
+  /**
+   * `git status --porcelain=v2 -z --untracked-files=all --ignored=no` (never refreshes `.git/index`). With `read`:
+   * no rename detection (git would pair a readable path with any other), entries with no path `read` accepts are
+   * dropped as git prints them and never count toward the cap, and kept entries' symlink sides carry their targets.
+   */
+  status(opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<StatusListing>>;
   /** Per-file raw patches (plumbing: diff-files / diff-index, never a refresh). */
   diff(req: DiffRequest): Promise<WsResult<DiffListing>>;
   /** Branch, commit and upstream of HEAD. */
@@ -273,12 +323,20 @@ export interface WorkTree {
   mergePreflight(otherBranch: string): Promise<WsResult<MergePreflight>>;
   /** Stages 1/2/3 of a conflicted path plus its working-tree file, each capped at `maxBytes`. */
   conflictSides(path: string, maxBytes: number): Promise<WsResult<ConflictSides>>;
-  /** Gitlinks in HEAD and what is checked out at each. */
-  submodules(): Promise<WsResult<readonly SubmoduleInfo[]>>;
-  /** Files whose working-tree content differs from HEAD, with hashes. */
-  integrity(): Promise<WsResult<IntegrityListing>>;
+  /** Gitlinks in HEAD (those `read` accepts, when given) and what is checked out at each. */
+  submodules(opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<readonly SubmoduleInfo[]>>;
+  /**
+   * Files whose working-tree content differs from HEAD, with hashes. With `read`, only paths it accepts are hashed,
+   * and the cap counts only them.
+   */
+  integrity(opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<IntegrityListing>>;
   /** Bytes of one file on disk (symlinks resolved inside the tree), refused above `maxBytes`. */
   readFile(path: string, maxBytes: number): Promise<WsResult<WorktreeRead>>;
-  /** Numstat of the last `sinceCommits` commits of HEAD touching `prefix` (`''` = whole repository). */
-  recentChurn(prefix: string, sinceCommits: number): Promise<WsResult<ChurnListing>>;
+  /**
+   * Numstat of the last `sinceCommits` commits of HEAD touching `prefix` (`''` = whole repository). With `read`, the
+   * window counts commits touching a path `read` accepts, files it refuses are dropped as git prints them (never
+   * counted toward a cap), and link files carry their targets: then commits whose only kept files are links may come
+   * in addition to the window (the caller judges those links and keeps the first `sinceCommits` commits left).
+   */
+  recentChurn(prefix: string, sinceCommits: number, opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<ChurnListing>>;
 }

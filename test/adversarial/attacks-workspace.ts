@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import type { Agent } from '../support/server.js';
 import { sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
+import { fxPairedConflict, fxTwins, TWIN_CANARY } from './ws-twins.js';
 
 const WS_TOOLS = ['workspace_brief', 'workspace_status', 'workspace_diff', 'conflict_preflight', 'conflict_read', 'submodule_status', 'scope_summary', 'integrity_check'];
 
@@ -129,6 +130,7 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
       name: 'scope_summary of a hidden subtree reads like a missing one',
       run: () => alike('scope_summary', [{ args: { path: 'secret' }, mask: 'secret' }, { args: { path: 'nodir' }, mask: 'nodir' }]),
     },
+    ...twinAttacks(ctx),
     {
       category: 'workspace',
       name: 'propose_reset --hard over hidden staged changes is proposed, never refused on them (issue 19)',
@@ -164,4 +166,46 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
     },
   );
   return attacks;
+}
+
+/**
+ * Issue 19: every workspace answer on two working trees that differ only in hidden files (a write-only conflict,
+ * hidden-only commits past the churn window, a hidden name that is not UTF-8, links to a hidden file, a visible
+ * addition git pairs with a hidden deletion in one twin only) must be the same bytes, commit ids masked.
+ */
+function twinAttacks(ctx: Ctx): Attack[] {
+  const same = (cls: string, tool: string, args: Record<string, unknown>): Attack => ({
+    category: 'workspace',
+    name: `twins (${cls}): ${tool} ${JSON.stringify(args)} answers the same whatever the hidden files`,
+    only: 'local',
+    run: async () => {
+      const [h, n] = await (await fxTwins(ctx.fx)).both(tool, args);
+      check(!h.includes(TWIN_CANARY), `${tool} carried hidden bytes: ${h.slice(0, 300)}`);
+      check(h === n, `${tool} differs between twins:\n  ${h.slice(0, 600)}\n  ${n.slice(0, 600)}`);
+    },
+  });
+  return [
+    same('class 3: a write-only conflict', 'conflict_preflight', { with: 'other' }),
+    same('class 5: links to a hidden file', 'workspace_status', {}),
+    same('class 5: links to a hidden file', 'workspace_brief', {}),
+    same('class 5 and 6: links, hidden-only commits', 'scope_summary', {}),
+    same('class 5 and 6: links, hidden-only commits', 'scope_summary', { path: 'app' }),
+    same('class 5: a subtree holding only a link to a hidden file', 'scope_summary', { path: 'app/links' }),
+    same('class 6: a hidden name that is not UTF-8', 'workspace_diff', {}),
+    same('class 6 and 8: hidden name, pairing with a hidden deletion', 'workspace_diff', { against: 'head' }),
+    same('class 8: pairing with a hidden deletion', 'workspace_diff', { staged: true }),
+    same('class 6: hidden records and caps', 'integrity_check', {}),
+    same('class 6: hidden records and caps', 'submodule_status', {}),
+    {
+      category: 'workspace',
+      name: 'twins (class 8): conflict_read never serves a stage git paired from a hidden file, nor the file merged from it',
+      only: 'local',
+      run: async () => {
+        const r = await callTool(await fxPairedConflict(ctx.fx), 'conflict_read', { path: 'app/m.ts' });
+        check(!r.isError, r.text.slice(0, 200));
+        check(!whole(r).includes(TWIN_CANARY) && !whole(r).includes('value5 '), `conflict_read served a paired stage: ${whole(r).slice(0, 400)}`);
+        check(r.structured?.ours?.present === true, 'ours (from the path itself) should be served');
+      },
+    },
+  ];
 }

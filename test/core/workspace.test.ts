@@ -14,6 +14,7 @@ import {
   pageDiff,
   scopeOf,
   sideView,
+  workingServable,
   withPrivacy,
   type RawDiffFile,
   type RawStatusEntry,
@@ -94,6 +95,12 @@ describe('cutDiff', () => {
     expect(c.totals).toEqual({ files: 2, additions: 4, deletions: 1 });
   });
 
+  it('counts unread paths as get_commit counts hidden files: a hidden pair once, write-only never, narrowed never (issue 19)', () => {
+    const unread = [{ path: 'secret/a' }, { path: 'secret/b', from: 'secret/c' }, { path: 'drop/w' }, { path: 'secret/d', from: 'drop/x' }];
+    expect(cutDiff([file({ path: 'app/a' })], scope, '', undefined, unread).omitted_count).toBe(2);
+    expect(cutDiff([file({ path: 'app/a' })], scope, 'app', undefined, unread).omitted_count).toBe(0);
+  });
+
   it('shows a rename across the boundary as its visible side alone, with counts from its own bytes only', () => {
     const rename = file({ path: 'app/in', previous_path: 'secret/s', status: 'renamed', additions: 1, deletions: 1, patch: '@@ -1 +1 @@\n-secret line\n+x\n' });
     const whole = new Map([['added:app/in', enc('x\ny\n')]]);
@@ -132,13 +139,15 @@ describe('cutDiff', () => {
 
 describe('conflicts', () => {
   it('lists readable conflicted paths and counts the others', () => {
-    expect(cutPreflight(['app/b', 'secret/s', 'app/a', 'app/a', 'drop/w'], scope)).toEqual({ conflicts: ['app/a', 'app/b'], omitted_count: 1 });
+    expect(cutPreflight(['app/b', 'secret/s', 'app/a', 'app/a', 'drop/w'], scope)).toEqual({ status: 'conflicts', conflicts: ['app/a', 'app/b'], omitted_count: 1 });
+    // A conflict only on a write-only path is no conflict here: nothing to list, nothing to count (issue 19).
+    expect(cutPreflight(['drop/w'], scope)).toEqual({ status: 'clean', conflicts: [], omitted_count: 0 });
   });
 
   it('serves sides as text, flags binary, hides a link to a hidden target and cuts on a character', () => {
     const side = (s: string | Uint8Array, mode = '100644') => {
       const bytes = typeof s === 'string' ? enc(s) : s;
-      return { sha: 'a'.repeat(40), mode, size: bytes.length, bytes, truncated: false };
+      return { sha: 'a'.repeat(40), mode, size: bytes.length, bytes, truncated: false, atPath: true };
     };
     expect(sideView('app/x', side('hello\n'), scope, 100)).toEqual({ present: true, sha: 'a'.repeat(40), size: 6, binary: false, truncated: false, content: 'hello\n' });
     expect(sideView('app/x', side(new Uint8Array([0, 1, 2])), scope, 100)).toMatchObject({ present: true, binary: true });
@@ -146,6 +155,10 @@ describe('conflicts', () => {
     expect(sideView('app/x', side('y.ts', '120000'), scope, 100)).toMatchObject({ present: true, content: 'y.ts' });
     expect(sideView('app/x', side('aé'), scope, 2)).toMatchObject({ content: 'a', truncated: true });
     expect(sideView('app/x', undefined, scope, 2)).toEqual({ present: false });
+    // A stage git paired from another path (issue 19): absent, and the working file it was merged into too.
+    expect(sideView('app/x', { ...side('hello\n'), atPath: false }, scope, 100)).toEqual({ present: false });
+    expect(workingServable([side('a'), undefined, { ...side('b'), atPath: false }])).toBe(false);
+    expect(workingServable([side('a'), undefined, side('b')])).toBe(true);
   });
 
   it('finds marker regions', () => {

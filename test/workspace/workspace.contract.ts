@@ -141,7 +141,7 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
 
     it('reads the three sides of a conflict, capped', async () => {
       const c = value(await main.conflictSides('conf.txt', 1024));
-      expect(c.base).toMatchObject({ present: true, truncated: false, size: 5 });
+      expect(c.base).toMatchObject({ present: true, truncated: false, size: 5, atPath: true });
       expect(c.base.present && text(c.base.bytes)).toBe('base\n');
       expect(c.ours.present && text(c.ours.bytes)).toBe('main\n');
       expect(c.theirs.present && text(c.theirs.bytes)).toBe('other\n');
@@ -215,6 +215,30 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       const all = value(await main.recentChurn('', 1));
       expect(all.commits).toHaveLength(1);
       expect(await main.recentChurn('src', 0)).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    });
+
+    it('with `read`, keeps only accepted paths in every listing and reads patches of those only (issue 19)', async () => {
+      const read = (p: string) => p.startsWith('src/');
+      const inSrc = (paths: readonly string[]) => paths.every(read);
+      const all = value(await main.status());
+      const cut = value(await main.status({ read }));
+      expect(cut.entries.length).toBeGreaterThan(0);
+      expect(inSrc(cut.entries.map((e) => e.path))).toBe(true);
+      // No rename detection in the cut listing: every entry is ordinary, unmerged or untracked.
+      expect(cut.entries.every((e) => e.kind !== 'renamed')).toBe(true);
+      const untracked = (l: typeof all) => l.entries.filter((e) => e.kind === 'untracked' && read(e.path)).map((e) => e.path);
+      expect(untracked(cut)).toEqual(untracked(all));
+      const d = value(await main.diff({ against: 'head', staged: false, read }));
+      expect(d.files.length).toBeGreaterThan(0);
+      expect(inSrc(d.files.flatMap((f) => [f.path, ...(f.origPath === null ? [] : [f.origPath])]))).toBe(true);
+      expect(d.unread.length).toBeGreaterThan(0);
+      expect(d.unread.some((u) => read(u.path))).toBe(false);
+      expect(inSrc(value(await main.integrity({ read })).entries.map((e) => e.path))).toBe(true);
+      expect(value(await main.submodules({ read: () => false }))).toEqual([]);
+      expect(value(await main.submodules({ read: () => true })).length).toBe(value(await main.submodules()).length);
+      const churn = value(await main.recentChurn('', 10, { read }));
+      expect(churn.commits.length).toBeGreaterThan(0);
+      expect(churn.commits.every((c) => c.files.length > 0 && inSrc(c.files.map((f) => f.path)))).toBe(true);
     });
 
     it('keeps two worktrees of one repository apart', async () => {

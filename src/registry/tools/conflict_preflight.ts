@@ -51,7 +51,7 @@ export const conflictPreflight = defineTool<Args, MergePreflight, Output>({
         return { kind: 'ok', value: { with: a.with, status: 'unrelated', conflicts: [], omitted_count: 0, working_tree_touched: false } };
       case 'conflicted': {
         const cut = cutPreflight(p.paths, ctx.scope);
-        return { kind: 'ok', value: { with: a.with, status: 'conflicts', conflicts: [...cut.conflicts], omitted_count: cut.omitted_count, working_tree_touched: false } };
+        return { kind: 'ok', value: { with: a.with, status: cut.status, conflicts: [...cut.conflicts], omitted_count: cut.omitted_count, working_tree_touched: false } };
       }
       default: {
         const never: never = p;

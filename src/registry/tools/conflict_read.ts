@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { answerCap, decodeUtf8, markerRegions, sideView, type RawSide, type SideView } from '../../core/index.js';
+import { answerCap, decodeUtf8, markerRegions, sideView, workingServable, type RawSide, type SideView } from '../../core/index.js';
 import type { ConflictSides, ConflictStage, Operation } from '../../workspace/types.js';
 import { Path, rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
@@ -41,7 +41,7 @@ interface Raw {
 }
 
 const side = (s: ConflictStage): RawSide | undefined =>
-  s.present ? { sha: s.oid, mode: s.mode, size: s.size, bytes: s.bytes, truncated: s.truncated } : undefined;
+  s.present ? { sha: s.oid, mode: s.mode, size: s.size, bytes: s.bytes, truncated: s.truncated, atPath: s.atPath } : undefined;
 
 const sideOut = (v: SideView): z.infer<typeof Side> => ({ ...v });
 
@@ -85,12 +85,14 @@ export const conflictRead = defineTool<Args, Raw, Output>({
     if (sides.path !== a.path) return { kind: 'not_found' };
     const max = limit(a, ctx);
     const w = sides.worktree;
+    const stages = [side(sides.base), side(sides.ours), side(sides.theirs)];
     // The working file is judged where it resolves: a conflicted path turned into a link to a hidden file is absent.
+    // It is also absent when git merged a stage into it that it paired from another path (its hunks carry that side).
     let working: z.infer<typeof Side> = { present: false };
     let regions: Output['regions'] = [];
-    if (w.kind === 'file' && ctx.scope.canRead(w.resolvedPath)) {
+    if (w.kind === 'file' && ctx.scope.canRead(w.resolvedPath) && workingServable(stages)) {
       // Judged as a plain file: the adapter already followed any link, inside the tree only.
-      const { sha: _unused, ...view } = sideView(a.path, { sha: '', mode: '100644', size: w.size, bytes: w.bytes, truncated: w.bytes.length < w.size }, ctx.scope, max) as SideView & { sha?: string };
+      const { sha: _unused, ...view } = sideView(a.path, { sha: '', mode: '100644', size: w.size, bytes: w.bytes, truncated: w.bytes.length < w.size, atPath: true }, ctx.scope, max) as SideView & { sha?: string };
       working = view;
       const text = decodeUtf8(w.bytes);
       regions = text === undefined ? [] : markerRegions(text);
@@ -100,9 +102,9 @@ export const conflictRead = defineTool<Args, Raw, Output>({
       value: {
         path: a.path,
         operation: raw.operation,
-        base: sideOut(sideView(a.path, side(sides.base), ctx.scope, max)),
-        ours: sideOut(sideView(a.path, side(sides.ours), ctx.scope, max)),
-        theirs: sideOut(sideView(a.path, side(sides.theirs), ctx.scope, max)),
+        base: sideOut(sideView(a.path, stages[0], ctx.scope, max)),
+        ours: sideOut(sideView(a.path, stages[1], ctx.scope, max)),
+        theirs: sideOut(sideView(a.path, stages[2], ctx.scope, max)),
         working,
         regions,
       },

@@ -5,7 +5,7 @@ import type { IntegrityEntry, WorkTree } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
-import { notCheckedOut, onTree, readOnly, up, wsRootFields } from '../workspace.js';
+import { notCheckedOut, onTree, readableOnly, readOnly, up, wsRootFields } from '../workspace.js';
 
 const LINK = '120000';
 
@@ -77,7 +77,7 @@ export const integrityCheck = defineTool<object, Raw, Output>({
   rootTarget: rootTargetOf,
   run: (_a, ctx) =>
     onTree(ctx, async (t): Promise<UpResult<Raw>> => {
-      const l = up(await t.integrity());
+      const l = up(await t.integrity(readableOnly(ctx)));
       if (!l.ok) return l;
       return { ok: true, value: { records: await resolveLinks(ctx, t, l.value.entries), truncated: l.value.truncated } };
     }),

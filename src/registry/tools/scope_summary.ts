@@ -1,12 +1,25 @@
 import * as z from 'zod/v4';
-import { CODEOWNERS_PATHS, cutStatus, decodeUtf8, filterTree, isWithin, ownersOf, type Ownership, type StatusView } from '../../core/index.js';
+import {
+  CODEOWNERS_PATHS,
+  cutChurn,
+  cutStatus,
+  decodeUtf8,
+  filterTree,
+  isWithin,
+  linkServable,
+  linkTargetOf,
+  ownersOf,
+  type Ownership,
+  type StatusView,
+  type TreeEntry,
+} from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
 import type { ChurnListing } from '../../workspace/types.js';
 import { visibleHistory } from '../history.js';
 import { Path, rootTargetOf } from '../schemas.js';
 import { field, subjectOf } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
-import { onTree, readOnly, up, wsRootFields } from '../workspace.js';
+import { onTree, readableOnly, readOnly, up, wsRootFields } from '../workspace.js';
 import { rawEntries } from './workspace_status.js';
 
 /** Entries, commits and churn window of one summary. */
@@ -50,6 +63,28 @@ async function owners(ctx: ToolContext, scope: string): Promise<Raw['owners']> {
   return null;
 }
 
+/** Links read at most to decide whether a subtree holding only links shows (counted on readable entries only). */
+const MAX_LINK_CHECKS = 100;
+
+/**
+ * Whether the committed subtree holds something get_tree would show: a readable file, or a link whose target is
+ * readable (linkServable: a subtree holding only links to hidden files reads as missing, as it does in get_tree).
+ */
+async function committedHere(ctx: ToolContext, commit: string, entries: readonly TreeEntry[]): Promise<UpResult<boolean>> {
+  const files = entries.filter((e) => e.type !== 'dir');
+  if (ctx.binding.surface !== 'agent' || files.some((e) => e.type !== 'symlink')) return { ok: true, value: files.length > 0 };
+  const links = files.map((e) => e.path).slice(0, MAX_LINK_CHECKS);
+  if (links.length === 0) return { ok: true, value: false };
+  const reads = await ctx.upstream.readFiles(ctx.target.repo, commit, links);
+  if (!reads.ok) return reads;
+  const shown = reads.value.some((r) => {
+    if (!r.ok || !r.symlink) return false;
+    const target = linkTargetOf(r.bytes);
+    return target !== undefined && linkServable(r.path, target, ctx.scope);
+  });
+  return { ok: true, value: shown };
+}
+
 function render(o: Output): string {
   const w = o.working_tree;
   const c = o.churn;
@@ -77,12 +112,14 @@ export const scopeSummary = defineTool<Args, Raw, Output>({
   run: (a, ctx) =>
     onTree(ctx, async (t): Promise<UpResult<Raw>> => {
       const path = a.path ?? '';
-      const st = up(await t.status());
+      const st = up(await t.status(readableOnly(ctx)));
       if (!st.ok) return st;
       const status = cutStatus(rawEntries(st.value), ctx.scope);
       const tree = await ctx.upstream.getTree(ctx.target.repo, ctx.target.ref, path);
       if (!tree.ok && tree.error.code !== 'not_found') return tree;
-      const inTree = tree.ok && filterTree(tree.value.entries, ctx.scope, path, true).some((e) => e.type !== 'dir');
+      const here = tree.ok ? await committedHere(ctx, tree.value.commit, filterTree(tree.value.entries, ctx.scope, path, true)) : undefined;
+      if (here && !here.ok) return here;
+      const inTree = here?.value === true;
       const changed = [...status.staged, ...status.unstaged, ...status.conflicted].some((e) => isWithin(e.path, path)) || status.untracked.some((p) => isWithin(p, path));
       const history = await visibleHistory(ctx.upstream, ctx.scope, {
         repo: ctx.target.repo,
@@ -94,7 +131,8 @@ export const scopeSummary = defineTool<Args, Raw, Output>({
         limit: SCOPE_COMMITS,
       });
       if (!history.ok) return history;
-      const churn = up(await t.recentChurn(path, CHURN_COMMITS));
+      // The window is counted on commits touching a readable file: hidden-only commits never use it up.
+      const churn = up(await t.recentChurn(path, CHURN_COMMITS, readableOnly(ctx)));
       if (!churn.ok) return churn;
       return {
         ok: true,
@@ -118,18 +156,7 @@ export const scopeSummary = defineTool<Args, Raw, Output>({
     for (const e of r.status.unstaged) if (within(e.path)) entries.push({ path: e.path, status: e.change });
     for (const p of r.status.untracked) if (within(p)) entries.push({ path: p, status: 'untracked' });
     const changed = new Set(entries.map((e) => e.path)).size;
-    let commits = 0;
-    let additions = 0;
-    let deletions = 0;
-    for (const c of r.churn.commits) {
-      const files = c.files.filter((f) => within(f.path) && ctx.scope.canRead(f.path));
-      if (files.length === 0) continue;
-      commits++;
-      for (const f of files) {
-        additions += f.additions;
-        deletions += f.deletions;
-      }
-    }
+    const { commits, additions, deletions } = cutChurn(r.churn.commits, ctx.scope, path, CHURN_COMMITS);
     const value: Output = {
       path,
       working_tree: { changed, entries: entries.slice(0, SCOPE_ENTRIES), truncated: entries.length > SCOPE_ENTRIES },

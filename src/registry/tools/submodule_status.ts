@@ -4,7 +4,7 @@ import type { SubmoduleInfo } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool } from '../tool.js';
-import { notCheckedOut, onTree, readOnly, up, wsRootFields } from '../workspace.js';
+import { notCheckedOut, onTree, readableOnly, readOnly, up, wsRootFields } from '../workspace.js';
 
 const Output = z.object({
   submodules: z.array(
@@ -36,7 +36,7 @@ export const submoduleStatus = defineTool<object, readonly SubmoduleInfo[], Outp
   output: Output,
   paths: () => [],
   rootTarget: rootTargetOf,
-  run: (_a, ctx) => onTree(ctx, async (t) => up(await t.submodules())),
+  run: (_a, ctx) => onTree(ctx, async (t) => up(await t.submodules(readableOnly(ctx)))),
   filter: (subs, _a, ctx) => {
     const shown = cutSubmodules(
       subs.map((s) => ({ path: s.path, recorded: s.recorded, checked_out: s.checkedOut })),

@@ -6,7 +6,7 @@ import { visibleHistory } from '../history.js';
 import { rootTargetOf } from '../schemas.js';
 import { field, subjectOf } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
-import { notCheckedOut, onTree, readOnly, up, wsRootFields } from '../workspace.js';
+import { notCheckedOut, onTree, readableOnly, readOnly, up, wsRootFields } from '../workspace.js';
 import { rawEntries } from './workspace_status.js';
 
 /** Recent commits in a brief (FluxGit's default). */
@@ -94,7 +94,7 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
   rootTarget: rootTargetOf,
   run: (_a, ctx) =>
     onTree(ctx, async (t): Promise<UpResult<Raw>> => {
-      const [head, operation, status, subs] = [up(await t.head()), up(await t.operation()), up(await t.status()), up(await t.submodules())];
+      const [head, operation, status, subs] = [up(await t.head()), up(await t.operation()), up(await t.status(readableOnly(ctx))), up(await t.submodules(readableOnly(ctx)))];
       if (!head.ok) return head;
       if (!operation.ok) return operation;
       if (!status.ok) return status;

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { answerCap, cutDiff, filterCommit, lonelySides, pageDiff, type DiffFileView, type RawDiffFile } from '../../core/index.js';
+import { answerCap, cutDiff, filterCommit, lonelySides, pageDiff, type DiffFileView, type RawDiffFile, type UnreadPath } from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
 import type { DiffRequest, WorkTree } from '../../workspace/types.js';
 import { Path, rootTargetOf } from '../schemas.js';
@@ -46,6 +46,7 @@ interface Raw {
   readonly files: readonly RawDiffFile[];
   readonly truncated: boolean;
   readonly whole: ReadonlyMap<string, Uint8Array>;
+  readonly unread: readonly UnreadPath[];
 }
 
 function request(a: Args, ctx: ToolContext): DiffRequest | string {
@@ -54,8 +55,11 @@ function request(a: Args, ctx: ToolContext): DiffRequest | string {
   if (against === 'index' && staged) return 'Invalid argument: staged compares the index with a commit; use against "head" or a commit id.';
   const paths = a.path !== undefined && a.path !== '' ? [a.path] : gitPrefixes(ctx);
   const left = against === 'index' || against === 'head' ? against : { commit: against };
+  // An agent's diff reads patches of readable paths only, and git pairs renames only among them: hidden patches never
+  // reach a cap or a parser, and whether git would have paired a visible file with a hidden one never shows.
+  const read = ctx.binding.surface === 'agent' ? { read: (p: string) => ctx.scope.canRead(p) } : {};
   // '' (the whole tree) is no pathspec at all; an empty list means nothing is readable (answered empty, git not run).
-  return paths.includes('') ? { against: left, staged } : { against: left, staged, paths };
+  return paths.includes('') ? { against: left, staged, ...read } : { against: left, staged, paths, ...read };
 }
 
 /** A commit an agent names must be one it can see: reachable from the bound branch and touching a readable file. */
@@ -120,7 +124,7 @@ export const workspaceDiff = defineTool<Args, Raw, Output>({
   run: (a, ctx) =>
     onTree(ctx, async (t): Promise<UpResult<Raw>> => {
       const req = request(a, ctx);
-      const empty: Raw = { files: [], truncated: false, whole: new Map() };
+      const empty: Raw = { files: [], truncated: false, whole: new Map(), unread: [] };
       if (typeof req === 'string') return { ok: true, value: empty };
       // The commit first: a hidden path must answer exactly as a readable path with no changes does, commit and all.
       if (typeof req.against === 'object' && !(await commitVisible(ctx, req.against.commit))) {
@@ -130,11 +134,11 @@ export const workspaceDiff = defineTool<Args, Raw, Output>({
       const d = up(await t.diff(req));
       if (!d.ok) return d;
       const files = d.value.files.map(rawDiff);
-      return { ok: true, value: { files, truncated: d.value.truncated, whole: await wholeSides(ctx, t, files, req) } };
+      return { ok: true, value: { files, truncated: d.value.truncated, whole: await wholeSides(ctx, t, files, req), unread: d.value.unread } };
     }),
   filter: (raw, a, ctx) => {
     const staged = a.staged ?? false;
-    const cut = cutDiff(raw.files, ctx.scope, a.path ?? '', raw.whole);
+    const cut = cutDiff(raw.files, ctx.scope, a.path ?? '', raw.whole, raw.unread);
     const budget = Math.min(DIFF_PAGE_BYTES, Math.floor(answerCap(ctx.binding) / 2));
     const page = pageDiff(cut.files, a.offset ?? 0, budget);
     const files = page.files.map((f: DiffFileView) => ({ ...f }));

@@ -4,7 +4,7 @@ import type { StatusListing } from '../../workspace/types.js';
 import { rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool } from '../tool.js';
-import { notCheckedOut, onTree, rawStatus, readOnly, up, wsRootFields } from '../workspace.js';
+import { notCheckedOut, onTree, rawStatus, readableOnly, readOnly, up, wsRootFields } from '../workspace.js';
 
 const Change = z.object({ path: z.string(), change: z.string(), previous_path: z.string().optional() });
 
@@ -61,7 +61,7 @@ export const workspaceStatus = defineTool<object, StatusListing, Output>({
   output: StatusOut,
   paths: () => [],
   rootTarget: rootTargetOf,
-  run: (_a, ctx) => onTree(ctx, async (t) => up(await t.status())),
+  run: (_a, ctx) => onTree(ctx, async (t) => up(await t.status(readableOnly(ctx)))),
   filter: (l, _a, ctx) => ({ kind: 'ok', value: statusOut(cutStatus(rawEntries(l), ctx.scope), l.truncated) }),
   render,
   notFound: () => notCheckedOut('workspace_status'),

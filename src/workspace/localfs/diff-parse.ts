@@ -206,5 +206,5 @@ export function parseDiff(buf: Buffer, truncated: boolean): DiffListing {
     files.push({ ...raw, additions: s.additions, deletions: s.deletions, binary: s.binary, patch });
   }
   if (next !== patches.length) throw new Error('diff printed patches no numstat record names');
-  return { files: [...unmerged, ...files], truncated: truncated || cut };
+  return { files: [...unmerged, ...files], truncated: truncated || cut, unread: [] };
 }

@@ -8,8 +8,9 @@ import { lstat, open, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { EMPTY_TREE } from '../../gitcli/diff-reader.js';
 import type { IntegrityChange, IntegrityEntry, IntegrityListing, WsResult } from '../types.js';
-import { runFailure, wsOk } from './errors.js';
+import { runFailure, wsFail, wsOk } from './errors.js';
 import { wtGit, type WtContext } from './git.js';
+import { gitTokens, utf8Path } from './tokens.js';
 
 const NO_MODE = '000000';
 
@@ -90,14 +91,59 @@ export function classify(head: HeadSide | null, disk: HeadSide | null): Integrit
   return null;
 }
 
+/**
+ * Candidates streamed, keeping only paths `read` accepts (valid UTF-8): hidden records are never hashed and never count
+ * toward the cap, which is on the bytes of kept paths.
+ */
+async function cutCandidates(ctx: WtContext, left: string, read: (path: string) => boolean): Promise<WsResult<{ candidates: Map<string, HeadSide | null>; truncated: boolean }>> {
+  const candidates = new Map<string, HeadSide | null>();
+  let bytes = 0;
+  let truncated = false;
+  const keep = (path: Buffer, side: HeadSide | null): boolean => {
+    const p = utf8Path(path);
+    if (p === undefined || !read(p) || candidates.has(p)) return true;
+    bytes += path.length + 1;
+    if (bytes > ctx.maxBytes) {
+      truncated = true;
+      return false;
+    }
+    candidates.set(p, side);
+    return true;
+  };
+  let head: HeadSide | null | undefined;
+  const diff = await gitTokens(ctx, ['diff-index', '-z', '--raw', '--no-renames', '--ignore-submodules=all', left, '--'], 'checking the working tree', (tok) => {
+    if (head === undefined) {
+      const [srcMode = '', , srcOid = ''] = tok.toString('latin1', 1).split(' ');
+      head = srcMode === NO_MODE ? null : { mode: srcMode, oid: srcOid };
+      return true;
+    }
+    const side = head;
+    head = undefined;
+    return keep(tok, side);
+  });
+  if (!diff.ok) return diff;
+  if (diff.value.kind === 'exit' && diff.value.code !== 0) return wsFail('unavailable', 'git failed while checking the working tree; try again later.');
+  if (!truncated) {
+    const others = await gitTokens(ctx, ['ls-files', '-z', '--others', '--exclude-standard'], 'listing untracked files', (tok) => keep(tok, null));
+    if (!others.ok) return others;
+    if (others.value.kind === 'exit' && others.value.code !== 0) return wsFail('unavailable', 'git failed while listing untracked files; try again later.');
+  }
+  return wsOk({ candidates, truncated });
+}
+
 /** Files whose working-tree content differs from HEAD (untracked, not ignored, files count as added). */
-export async function readIntegrity(ctx: WtContext): Promise<WsResult<IntegrityListing>> {
+export async function readIntegrity(ctx: WtContext, read?: (path: string) => boolean): Promise<WsResult<IntegrityListing>> {
   const fmt = await wtGit(ctx, ['rev-parse', '--show-object-format'], 'reading the object format');
   if (!fmt.ok) return fmt;
   const algo = fmt.run.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1';
   const head = await wtGit(ctx, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], 'reading HEAD');
   if (!head.ok) return head;
   const left = head.run.code === 0 ? head.run.stdout.toString('utf8').trim() : EMPTY_TREE;
+  if (read) {
+    const cut = await cutCandidates(ctx, left, read);
+    if (!cut.ok) return cut;
+    return wsOk({ entries: await differing(ctx, cut.value.candidates, algo), truncated: cut.value.truncated });
+  }
   const [diff, others] = await Promise.all([
     wtGit(ctx, ['diff-index', '-z', '--raw', '--no-renames', '--ignore-submodules=all', left, '--'], 'checking the working tree', { partial: true }),
     wtGit(ctx, ['ls-files', '-z', '--others', '--exclude-standard'], 'listing untracked files', { partial: true }),
@@ -111,6 +157,11 @@ export async function readIntegrity(ctx: WtContext): Promise<WsResult<IntegrityL
   const untracked = others.run.stdout.toString('utf8').split('\0');
   untracked.pop();
   for (const p of untracked) if (!candidates.has(p)) candidates.set(p, null);
+  return wsOk({ entries: await differing(ctx, candidates, algo), truncated });
+}
+
+/** The candidates whose disk side differs from HEAD's, hashed here, sorted by path. */
+async function differing(ctx: WtContext, candidates: ReadonlyMap<string, HeadSide | null>, algo: 'sha1' | 'sha256'): Promise<IntegrityEntry[]> {
   const entries: IntegrityEntry[] = [];
   for (const [path, headSide] of [...candidates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     // Gitlinks are submodule_status's business.
@@ -120,5 +171,5 @@ export async function readIntegrity(ctx: WtContext): Promise<WsResult<IntegrityL
     if (change === null) continue;
     entries.push({ path, change, headOid: headSide?.oid ?? null, headMode: headSide?.mode ?? null, worktreeOid: disk?.oid ?? null, worktreeMode: disk?.mode ?? null });
   }
-  return wsOk({ entries, truncated });
+  return entries;
 }

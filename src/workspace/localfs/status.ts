@@ -2,8 +2,10 @@
 // in every git environment (hardening.ts), and `--ignore-submodules=dirty` keeps git from starting a status inside each
 // submodule (whose own configuration we do not neutralise); a moved gitlink is still reported.
 import type { ChangeCode, StatusEntry, StatusListing, SubmoduleFlags, WsResult } from '../types.js';
-import { runFailure, wsOk } from './errors.js';
+import { runFailure, wsFail, wsOk } from './errors.js';
 import { wtGit, type WtContext } from './git.js';
+import { withLinks } from './links.js';
+import { gitTokens, utf8Path } from './tokens.js';
 
 /** The flags that fix what status reports, whatever the repository's `status.*` and `diff.*` settings say. */
 export const STATUS_ARGS = [
@@ -103,4 +105,33 @@ export async function readStatus(ctx: WtContext): Promise<WsResult<StatusListing
   const truncated = r.run.spawnError === 'too_large';
   if (!truncated && r.run.code !== 0) return runFailure(r.run, 'reading the working tree status', ctx.log);
   return wsOk(parseStatus(r.run.stdout, truncated));
+}
+
+/**
+ * Status cut as git prints it: entries none of whose paths `read` accepts (or whose record is not UTF-8) are dropped
+ * on arrival, the cap counts the bytes of kept records only, and renames are not detected (git would pair a readable
+ * path with a hidden one).
+ */
+export async function readStatusCut(ctx: WtContext, read: (path: string) => boolean): Promise<WsResult<StatusListing>> {
+  const args = STATUS_ARGS.map((a) => (a === '--find-renames' ? '--no-renames' : a));
+  const entries: StatusEntry[] = [];
+  let bytes = 0;
+  let truncated = false;
+  const doing = 'reading the working tree status';
+  const end = await gitTokens(ctx, args, doing, (tok) => {
+    if (utf8Path(tok) === undefined) return true;
+    const [e] = parseStatus(Buffer.concat([tok, Buffer.from([0])]), false).entries;
+    if (e === undefined || e.kind === 'renamed' || !read(e.path)) return true;
+    bytes += tok.length + 1;
+    if (bytes > ctx.maxBytes) {
+      truncated = true;
+      return false;
+    }
+    entries.push(e);
+    return true;
+  });
+  if (!end.ok) return end;
+  if (end.value.kind === 'exit' && end.value.code !== 0) return wsFail('unavailable', `git failed while ${doing}; try again later.`);
+  const linked = await withLinks(ctx, entries);
+  return linked.ok ? wsOk({ entries: linked.value, truncated }) : linked;
 }

@@ -4,8 +4,9 @@ import { lstat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { SubmoduleInfo, WsResult } from '../types.js';
 import { runGit } from '../../gitcli/run.js';
-import { runFailure, wsOk } from './errors.js';
+import { wsFail, wsOk } from './errors.js';
 import { baseCall, wtGit, type WtContext } from './git.js';
+import { gitTokens, utf8Path } from './tokens.js';
 
 /** Parses `ls-tree -r -z` output, keeping gitlinks only. */
 export function parseGitlinks(out: Buffer): { path: string; recorded: string }[] {
@@ -39,15 +40,29 @@ async function checkedOut(ctx: WtContext, path: string): Promise<string | null> 
   return r.stdout.toString('utf8').trim() || null;
 }
 
-/** Every gitlink of HEAD with its recorded and checked-out commits (an unborn HEAD has none). */
-export async function readSubmodules(ctx: WtContext): Promise<WsResult<readonly SubmoduleInfo[]>> {
+/**
+ * Every gitlink of HEAD (that `read` accepts, when given) with its recorded and checked-out commits (an unborn HEAD
+ * has none). The tree listing is streamed and only gitlinks are kept: the other entries, hidden ones included, never
+ * reach an output cap.
+ */
+export async function readSubmodules(ctx: WtContext, read?: (path: string) => boolean): Promise<WsResult<readonly SubmoduleInfo[]>> {
   const head = await wtGit(ctx, ['rev-parse', '-q', '--verify', 'HEAD^{tree}'], 'reading HEAD');
   if (!head.ok) return head;
   if (head.run.code !== 0) return wsOk([]);
-  const tree = await wtGit(ctx, ['ls-tree', '-r', '-z', '--full-tree', 'HEAD'], 'listing submodules');
+  const links: { path: string; recorded: string }[] = [];
+  const doing = 'listing submodules';
+  const tree = await gitTokens(ctx, ['ls-tree', '-r', '-z', '--full-tree', 'HEAD'], doing, (tok) => {
+    if (!tok.subarray(0, 7).equals(GITLINK)) return true;
+    const [link] = parseGitlinks(Buffer.concat([tok, Buffer.from([0])]));
+    const tab = tok.indexOf(0x09);
+    if (link && utf8Path(tok.subarray(tab + 1)) !== undefined && (read === undefined || read(link.path))) links.push(link);
+    return true;
+  });
   if (!tree.ok) return tree;
-  if (tree.run.code !== 0) return runFailure(tree.run, 'listing submodules', ctx.log);
+  if (tree.value.kind === 'exit' && tree.value.code !== 0) return wsFail('unavailable', `git failed while ${doing}; try again later.`);
   const out: SubmoduleInfo[] = [];
-  for (const link of parseGitlinks(tree.run.stdout)) out.push({ ...link, checkedOut: await checkedOut(ctx, link.path) });
+  for (const link of links) out.push({ ...link, checkedOut: await checkedOut(ctx, link.path) });
   return wsOk(out);
 }
+
+const GITLINK = Buffer.from('160000 ');

@@ -4,7 +4,7 @@ import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runGit } from '../../gitcli/run.js';
 import type { WorkTree, WorktreeInfo, WsResult } from '../types.js';
-import { readChurn } from './churn.js';
+import { readChurn, readChurnCut } from './churn.js';
 import { readConflictSides } from './conflicts.js';
 import { readDiff } from './diff.js';
 import { wsOk, type WsLog } from './errors.js';
@@ -13,7 +13,7 @@ import { readHead, readOperation, readUpstreamCounts } from './head.js';
 import { readIntegrity } from './integrity.js';
 import { readMergePreflight } from './merge.js';
 import { readWorktreeFile } from './read.js';
-import { readStatus } from './status.js';
+import { readStatus, readStatusCut } from './status.js';
 import { readSubmodules } from './submodules.js';
 import type { RepoHandle } from './worktrees.js';
 
@@ -50,7 +50,7 @@ export function bindWorkTree(ctx: WtContext, branch: string): WorkTree {
   };
   return {
     branch,
-    status: () => readStatus(ctx),
+    status: (opts) => (opts?.read ? readStatusCut(ctx, opts.read) : readStatus(ctx)),
     diff: async (req) => {
       const head = req.against === 'head' ? await headCommit() : wsOk(null);
       if (!head.ok) return head;
@@ -61,9 +61,9 @@ export function bindWorkTree(ctx: WtContext, branch: string): WorkTree {
     operation: () => readOperation(ctx),
     mergePreflight: (other) => readMergePreflight(ctx, other),
     conflictSides: (path, maxBytes) => readConflictSides(ctx, path, maxBytes),
-    submodules: () => readSubmodules(ctx),
-    integrity: () => readIntegrity(ctx),
+    submodules: (opts) => readSubmodules(ctx, opts?.read),
+    integrity: (opts) => readIntegrity(ctx, opts?.read),
     readFile: (path, maxBytes) => readWorktreeFile(ctx.root, path, maxBytes),
-    recentChurn: (prefix, n) => readChurn(ctx, prefix, n),
+    recentChurn: (prefix, n, opts) => (opts?.read ? readChurnCut(ctx, prefix, n, opts.read) : readChurn(ctx, prefix, n)),
   };
 }
