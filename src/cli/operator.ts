@@ -105,9 +105,15 @@ function showPerimeter(p: PerimeterView): string {
 
 /** The store block of /health: adapter, whether it answers, the instances alive on it. */
 function storeLines(st: StoreStatus | undefined): string[] {
-  // Servers before the shared store report none: nothing to show.
+  // A server composed without a shared store (the test server) reports none: nothing to show.
   if (!st) return [];
-  const health = st.health.kind === 'live' ? 'live' : `SILENT for ${Math.round((st.health.silentMs ?? 0) / 1000)} s (agent calls refused)`;
+  const silent = st.health.kind === 'silent' ? st.health.silentMs : undefined;
+  const health =
+    st.health.kind === 'live'
+      ? 'live'
+      : silent === undefined
+        ? `SILENT (the store could not be asked${st.error ? `: ${st.error}` : ''}; agent calls refused)`
+        : `SILENT for ${Math.round(silent / 1000)} s (agent calls refused)`;
   return ['', `store: ${st.kind}, ${health}`, table(['INSTANCE', 'VERSION', 'LAST HEARTBEAT'], st.instances.map((i) => [i.id, i.version, i.lastSeen]))];
 }
 
@@ -122,7 +128,6 @@ function toolLines(ps: ApiBody<'GET /health'>['perimeters']): string[] {
     }
     for (const [tools, branches] of byList) rows.push([p.id, branches.join(', '), tools || '(none)']);
   }
-  // Servers before issue 25 report no tools: nothing to show.
   return rows.length ? ['', table(['PERIMETER', 'BRANCHES', 'TOOLS (as tools/list gives them)'], rows)] : [];
 }
 
