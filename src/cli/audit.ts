@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyIdOf, openLedger, queryLedger, type Ledger } from '../audit/index.js';
+import type { AuditStatus } from '../http/api/schema.js';
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
 import { sourceKey, type OpsCheckEvent } from '../http/ops-gate.js';
@@ -25,7 +26,7 @@ export interface Audit {
   recordAuth(e: OpsCheckEvent): void;
   /** One proposal transition (proposed, approved, applying, applied, failed, rejected, cancelled, expired). */
   recordProposal(e: ProposalEvent): void;
-  state(): Record<string, unknown>;
+  state(): AuditStatus;
   /** The newest `limit` events, newest first (the web console's list); a read failure is an empty list plus a log line. */
   recent(limit: number): Promise<AuditSummary[]>;
 }

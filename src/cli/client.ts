@@ -1,3 +1,5 @@
+import type * as z from 'zod/v4';
+import { ApiErrorBody, schemaOf, type ApiBody, type ApiRoute } from '../http/api/schema.js';
 import { clean } from './table.js';
 
 /** A failure talking to the operator API, with the exit code the CLI should use. */
@@ -11,7 +13,24 @@ export class CliError extends Error {
 }
 
 export interface ApiClient {
-  call<T = Record<string, unknown>>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T>;
+  /**
+   * Calls `route` (`METHOD /pattern`, a key of the /api schema table) at `path`, which must fit its pattern, and
+   * answers the body parsed with the route's schema.
+   */
+  call<R extends ApiRoute>(route: R, path: string, body?: unknown): Promise<ApiBody<R>>;
+}
+
+/** Whether `path` (query string aside) fits the route's pattern: `:x` is one segment, `*x` one or more. */
+function fits(route: ApiRoute, path: string): boolean {
+  const pattern = route.slice(route.indexOf(' ') + 1);
+  const re = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+').replace(/\*\w+/g, '.+');
+  return new RegExp(`^${re}$`).test(path.split('?')[0] ?? '');
+}
+
+/** What failed in a body that does not fit its schema, in a few words. */
+function issuesOf(error: z.ZodError): string {
+  const shown = error.issues.slice(0, 3).map((i) => `${i.path.join('.') || '(body)'}: ${i.message}`);
+  return shown.join('; ') + (error.issues.length > 3 ? `; and ${error.issues.length - 3} more` : '');
 }
 
 /** Checks `--url`: an http(s) URL with a host (`localhost:7400` parses as the scheme "localhost:", so say so). */
@@ -35,7 +54,11 @@ export function checkServerUrl(raw: string): string {
 export function apiClient(baseUrl: string, token: string | undefined, noToken?: string): ApiClient {
   const base = checkServerUrl(baseUrl);
   return {
-    async call(method, path, body) {
+    async call(route, path, body) {
+      // A call site naming one route and sending another is a bug here, not a server's answer.
+      if (!fits(route, path)) throw new Error(`${path} is not a path of ${route}`);
+      const method = route.slice(0, route.indexOf(' '));
+      const where = `${method} /api${path.split('?')[0] ?? ''}`;
       let res: Response;
       try {
         res = await fetch(`${base}/api${path}`, {
@@ -61,10 +84,17 @@ export function apiClient(baseUrl: string, token: string | undefined, noToken?: 
         throw new CliError('The server refused the ops token (401). Set GIT_BLINDER_OPS_TOKEN, pass --token-file, or run on the server machine so the stored token is found.');
       }
       if (!res.ok) {
-        const message = (json as { error?: { message?: string } }).error?.message ?? `HTTP ${res.status}`;
-        throw new CliError(message);
+        const failure = ApiErrorBody.safeParse(json);
+        throw new CliError(failure.success ? failure.data.error.message : `${where}: HTTP ${res.status}`);
       }
-      return json as never;
+      // The answer is read through the route's schema, the one the server built it with: never taken on trust.
+      const parsed = schemaOf(route).safeParse(json);
+      if (!parsed.success) {
+        throw new CliError(
+          `Unexpected answer from ${base} to ${where} (${route}): ${issuesOf(parsed.error)}. Is the server the same git-blinder version as this command?`,
+        );
+      }
+      return parsed.data;
     },
   };
 }

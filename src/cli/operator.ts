@@ -1,4 +1,5 @@
-import { AGENT_ONLY_TOOLS, WORKSPACE_PROPOSE_TOOLS, type Perimeter } from '../core/index.js';
+import { AGENT_ONLY_TOOLS, WORKSPACE_PROPOSE_TOOLS } from '../core/index.js';
+import type { ApiBody, PerimeterView, StoreStatus } from '../http/api/schema.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { apiClient, CliError, type ApiClient } from './client.js';
 import { readStored } from './ops-token.js';
@@ -12,7 +13,6 @@ export interface OpsOptions {
   json?: boolean;
 }
 
-type PerimeterView = Perimeter & { urls: string[] };
 type Out = (line: string) => void;
 
 /** The operator's token: --token-file (already read into `o.token`), GIT_BLINDER_OPS_TOKEN, GITHUB_TOKEN, then the one the server stored in the state dir. */
@@ -75,7 +75,7 @@ const perimeterRows = (ps: PerimeterView[]) =>
       p.read.join(',') || '-',
       p.write.join(',') || '-',
       p.write.length ? approvalOf(p) : '-',
-      String((p.keys ?? []).length),
+      String(p.keys.length),
       p.branches.join(','),
       p.tools?.join(',') ?? '(agent catalogue)',
       extrasOf(p),
@@ -83,7 +83,7 @@ const perimeterRows = (ps: PerimeterView[]) =>
   );
 
 function showPerimeter(p: PerimeterView): string {
-  const keys = (p.keys ?? []).length;
+  const keys = p.keys.length;
   const approval = approvalOf(p);
   return [
     `id:              ${p.id}`,
@@ -106,42 +106,41 @@ function showPerimeter(p: PerimeterView): string {
 }
 
 /** The store block of /health: adapter, whether it answers, the instances alive on it. */
-type StoreView = { kind: string; health: { kind: string; silentMs?: number }; instances: { id: string; version: string; lastSeen: string }[] };
-
-function storeLines(st: StoreView | undefined): string[] {
-  // Servers before the shared store report none: nothing to show.
+function storeLines(st: StoreStatus | undefined): string[] {
+  // A server composed without a shared store (the test server) reports none: nothing to show.
   if (!st) return [];
-  const health = st.health.kind === 'live' ? 'live' : `SILENT for ${Math.round((st.health.silentMs ?? 0) / 1000)} s (agent calls refused)`;
+  const silent = st.health.kind === 'silent' ? st.health.silentMs : undefined;
+  const health =
+    st.health.kind === 'live'
+      ? 'live'
+      : silent === undefined
+        ? `SILENT (the store could not be asked${st.error ? `: ${st.error}` : ''}; agent calls refused)`
+        : `SILENT for ${Math.round(silent / 1000)} s (agent calls refused)`;
   return ['', `store: ${st.kind}, ${health}`, table(['INSTANCE', 'VERSION', 'LAST HEARTBEAT'], st.instances.map((i) => [i.id, i.version, i.lastSeen]))];
 }
 
 /** Per perimeter, the tools an agent's tools/list gives on each allowlisted branch (branches with the same list share a row). */
-function toolLines(ps: { id: string; tools?: Record<string, string[]> }[]): string[] {
+function toolLines(ps: ApiBody<'GET /health'>['perimeters']): string[] {
   const rows: string[][] = [];
   for (const p of ps) {
     const byList = new Map<string, string[]>();
-    for (const [branch, tools] of Object.entries(p.tools ?? {})) {
+    for (const [branch, tools] of Object.entries(p.tools)) {
       const k = tools.join(', ');
       byList.set(k, [...(byList.get(k) ?? []), branch]);
     }
     for (const [tools, branches] of byList) rows.push([p.id, branches.join(', '), tools || '(none)']);
   }
-  // Servers before issue 25 report no tools: nothing to show.
   return rows.length ? ['', table(['PERIMETER', 'BRANCHES', 'TOOLS (as tools/list gives them)'], rows)] : [];
 }
 
 export const operator = {
   async status(c: ApiClient, out: Out, json?: boolean) {
-    const s = await c.call<Record<string, unknown>>('GET', '/health');
+    const s = await c.call('GET /health', '/health');
     print(out, json, s, () => {
-      const ps = (s.perimeters as { id: string; repo: string; sessions: number; tools?: Record<string, string[]> }[]) ?? [];
-      const ups = (s.upstreams as { kind: string; ok: boolean; detail: string; rateLimit?: { remaining: number; limit: number; resetAt: string } }[]) ?? [];
-      const ss = s.sessions as { open: number; active?: number; idle?: number };
-      const a = s.audit as { status: string; file: string; entries: number; failures: number; last_error?: string; signed: boolean; clear_paths: boolean } | undefined;
+      const { perimeters: ps, upstreams: ups, sessions: ss, audit: a } = s;
       return [
-        `git-blinder ${String(s.version)} up ${String(s.uptime_s)} s, state dir ${String(s.state_dir)}`,
-        // Older servers report only `open`; then every session counts as open.
-        ss.idle === undefined ? `sessions: ${ss.open} open` : `sessions: ${ss.active ?? ss.open - ss.idle} active, ${ss.idle} idle (no request for a minute; closed when the idle timeout passes)`,
+        `git-blinder ${s.version} up ${s.uptime_s} s, state dir ${String(s.state_dir)}`,
+        `sessions: ${ss.active} active, ${ss.idle} idle (no request for a minute; closed when the idle timeout passes)`,
         ...ups.map((u) => `upstream ${u.kind}: ${u.ok ? 'ok' : 'DOWN'} (${u.detail})${u.rateLimit ? ` rate limit ${u.rateLimit.remaining}/${u.rateLimit.limit}, resets ${u.rateLimit.resetAt}` : ''}`),
         '',
         a
@@ -152,60 +151,60 @@ export const operator = {
         '',
         table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),
         ...toolLines(ps),
-        ...storeLines(s.store as StoreView | undefined),
+        ...storeLines(s.store),
       ].join('\n');
     });
   },
   async reposList(c: ApiClient, out: Out, json?: boolean) {
-    const r = await c.call<{ repos: { name: string; defaultBranch: string }[] }>('GET', '/repos');
+    const r = await c.call('GET /repos', '/repos');
     print(out, json, r, () => table(['REPO', 'DEFAULT BRANCH'], r.repos.map((x) => [x.name, x.defaultBranch])));
   },
   async branchesList(c: ApiClient, out: Out, repo: string, json?: boolean) {
-    const r = await c.call<{ branches: { name: string; sha: string }[] }>('GET', `/branches?repo=${encodeURIComponent(repo)}`);
+    const r = await c.call('GET /branches', `/branches?repo=${encodeURIComponent(repo)}`);
     print(out, json, r, () => table(['BRANCH', 'HEAD'], r.branches.map((b) => [b.name, b.sha])));
   },
   async create(c: ApiClient, out: Out, body: Record<string, unknown>, json?: boolean) {
-    const r = await c.call<{ perimeter: PerimeterView }>('POST', '/perimeters', body);
+    const r = await c.call('POST /perimeters', '/perimeters', body);
     // Ends with the next step: a new perimeter has no key, and without one its agents are refused.
-    print(out, json, r, () => `created perimeter ${r.perimeter.id}\n${showPerimeter(r.perimeter)}${(r.perimeter.keys ?? []).length ? '' : `\nnext: ${keyHint(r.perimeter.id)}`}`);
+    print(out, json, r, () => `created perimeter ${r.perimeter.id}\n${showPerimeter(r.perimeter)}${r.perimeter.keys.length ? '' : `\nnext: ${keyHint(r.perimeter.id)}`}`);
   },
   async list(c: ApiClient, out: Out, json?: boolean) {
-    const r = await c.call<{ perimeters: PerimeterView[] }>('GET', '/perimeters');
+    const r = await c.call('GET /perimeters', '/perimeters');
     print(out, json, r, () => (r.perimeters.length ? perimeterRows(r.perimeters) : 'no perimeters'));
   },
   async show(c: ApiClient, out: Out, id: string, json?: boolean) {
-    const r = await c.call<{ perimeter: PerimeterView }>('GET', `/perimeters/${encodeURIComponent(id)}`);
+    const r = await c.call('GET /perimeters/:id', `/perimeters/${encodeURIComponent(id)}`);
     print(out, json, r, () => showPerimeter(r.perimeter));
   },
   async remove(c: ApiClient, out: Out, id: string, json?: boolean) {
-    const r = await c.call('DELETE', `/perimeters/${encodeURIComponent(id)}`);
+    const r = await c.call('DELETE /perimeters/:id', `/perimeters/${encodeURIComponent(id)}`);
     print(out, json, r, () => `deleted perimeter ${id}`);
   },
   async branchList(c: ApiClient, out: Out, id: string, json?: boolean) {
-    const r = await c.call<{ default_branch: string; branches: string[]; urls: string[] }>('GET', `/perimeters/${encodeURIComponent(id)}/branches`);
+    const r = await c.call('GET /perimeters/:id/branches', `/perimeters/${encodeURIComponent(id)}/branches`);
     print(out, json, r, () => table(['BRANCH', 'DEFAULT'], r.branches.map((b) => [b, b === r.default_branch ? 'yes' : ''])));
   },
   async branchAdd(c: ApiClient, out: Out, id: string, branch: string, json?: boolean) {
-    const r = await c.call<{ perimeter: PerimeterView }>('POST', `/perimeters/${encodeURIComponent(id)}/branches`, { name: branch });
+    const r = await c.call('POST /perimeters/:id/branches', `/perimeters/${encodeURIComponent(id)}/branches`, { name: branch });
     const url = r.perimeter.urls.find((u) => u.endsWith(`/${branch.split('/').map(encodeURIComponent).join('/')}`));
     print(out, json, r, () => `added ${branch} to ${id}${url ? `\nagent URL: ${url}` : ''}`);
   },
   async branchRemove(c: ApiClient, out: Out, id: string, branch: string, json?: boolean) {
-    const r = await c.call('DELETE', `/perimeters/${encodeURIComponent(id)}/branches/${branch.split('/').map(encodeURIComponent).join('/')}`);
+    const r = await c.call('DELETE /perimeters/:id/branches/*name', `/perimeters/${encodeURIComponent(id)}/branches/${branch.split('/').map(encodeURIComponent).join('/')}`);
     print(out, json, r, () => `removed ${branch} from ${id}`);
   },
   async keyIssue(c: ApiClient, out: Out, id: string, json?: boolean) {
-    const r = await c.call<{ id: string; key: string; urls: string[] }>('POST', `/perimeters/${encodeURIComponent(id)}/keys`);
+    const r = await c.call('POST /perimeters/:id/keys', `/perimeters/${encodeURIComponent(id)}/keys`);
     print(out, json, r, () =>
       [`agent key ${r.id} for ${id} (shown once, store it now):`, r.key, '', 'agents send it as "Authorization: Bearer <key>" to:', ...r.urls].join('\n'),
     );
   },
   async keyList(c: ApiClient, out: Out, id: string, json?: boolean) {
-    const r = await c.call<{ keys: { id: string; created_at: string }[] }>('GET', `/perimeters/${encodeURIComponent(id)}/keys`);
+    const r = await c.call('GET /perimeters/:id/keys', `/perimeters/${encodeURIComponent(id)}/keys`);
     print(out, json, r, () => (r.keys.length ? table(['KEY ID', 'CREATED'], r.keys.map((k) => [k.id, k.created_at])) : 'no keys'));
   },
   async keyRevoke(c: ApiClient, out: Out, id: string, keyId: string, json?: boolean) {
-    const r = await c.call('DELETE', `/perimeters/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`);
+    const r = await c.call('DELETE /perimeters/:id/keys/:keyId', `/perimeters/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`);
     print(out, json, r, () => `revoked key ${keyId} of ${id}`);
   },
   async commitsList(c: ApiClient, out: Out, id: string, q: { branch?: string; path?: string; perPage?: number; page?: number }, json?: boolean) {
@@ -216,14 +215,11 @@ export const operator = {
     if (q.page !== undefined) params.set('page', String(q.page));
     const qs = params.toString();
     const r = await operatorWording(id, () =>
-      c.call<{ branch: string; commits: { sha: string; message: string; author: { name: string; date: string } }[]; has_more: boolean }>(
-        'GET',
-        `/perimeters/${encodeURIComponent(id)}/commits${qs ? `?${qs}` : ''}`,
-      ),
+      c.call('GET /perimeters/:id/commits', `/perimeters/${encodeURIComponent(id)}/commits${qs ? `?${qs}` : ''}`),
     );
     print(out, json, r, () =>
       r.commits.length === 0
-        ? `no visible commits on ${r.branch}`
+        ? `no visible commits on ${r.branch ?? 'the default branch'}`
         : table(['SHA', 'DATE', 'AUTHOR', 'MESSAGE'], r.commits.map((x) => [x.sha, x.author.date, x.author.name, x.message.split('\n')[0] ?? ''])) +
           (r.has_more ? '\n(more: use --page)' : ''),
     );
@@ -232,14 +228,7 @@ export const operator = {
     const qs = q.branch ? `?branch=${encodeURIComponent(q.branch)}` : '';
     const sha = await shaOf(c, id, given, q.branch);
     const r = await operatorWording(id, () =>
-      c.call<{
-        sha: string;
-        message: string;
-        author: { name: string; date: string };
-        files: { path: string; status: string; additions: number; deletions: number; patch?: string }[];
-        omitted_count: number;
-        truncated?: boolean;
-      }>('GET', `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`),
+      c.call('GET /perimeters/:id/commits/:sha', `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`),
     );
     print(out, json, r, () =>
       [
@@ -258,7 +247,7 @@ export const operator = {
 };
 
 /** `commits show --patch`: each visible file's diff as the perimeter's agent would get it (cut to what it may read). */
-function patchLines(files: readonly { path: string; status: string; patch?: string }[]): string[] {
+function patchLines(files: readonly { path: string; status: string; patch?: string | undefined }[]): string[] {
   return files.flatMap((f) => ['', `--- ${f.path} (${f.status})`, f.patch === undefined || f.patch === '' ? '(no patch: binary, too large, or no text change)' : f.patch.replace(/\n$/, '')]);
 }
 
@@ -295,7 +284,7 @@ async function resolvePrefix(c: ApiClient, id: string, prefix: string, branch: s
     const params = new URLSearchParams({ per_page: '100', page: String(page) });
     if (branch) params.set('branch', branch);
     const r = await operatorWording(id, () =>
-      c.call<{ commits: { sha: string }[]; has_more: boolean }>('GET', `/perimeters/${encodeURIComponent(id)}/commits?${params.toString()}`),
+      c.call('GET /perimeters/:id/commits', `/perimeters/${encodeURIComponent(id)}/commits?${params.toString()}`),
     );
     for (const x of r.commits) if (x.sha.startsWith(prefix)) found.add(x.sha);
     if (found.size > 1) throw new CliError(`${prefix} is ambiguous: it starts ${[...found].join(', ')}; give more characters.`, 2);

@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { createPrivateKey } from 'node:crypto';
 import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { promisify } from 'node:util';
 import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
 import { agentUrls } from '../http/api.js';
@@ -22,6 +20,7 @@ import { acquireStateLock } from './state-lock.js';
 import { instanceId, openState } from './state.js';
 import { buildUpstreams } from './upstreams.js';
 import { createWorkTreeWriters } from '../workspace/localfs/writes/index.js';
+import { runGit } from '../gitcli/run.js';
 
 export interface ServeOptions {
   readonly port: number;
@@ -63,12 +62,9 @@ const DEFAULT_PERIMETER = 'local';
 const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read' && t.aliasOf === undefined).map((t) => t.name);
 
 async function repoRoot(cwd: string): Promise<string | undefined> {
-  try {
-    const { stdout } = await promisify(execFile)('git', ['rev-parse', '--show-toplevel'], { cwd });
-    return stdout.trim() || undefined;
-  } catch {
-    return undefined;
-  }
+  // Through src/gitcli like every other git call: the hardened flags and environment, no spawn of our own here.
+  const run = await runGit(['rev-parse', '--show-toplevel'], { cwd });
+  return run.code === 0 ? run.stdout.toString('utf8').trim() || undefined : undefined;
 }
 
 const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);

@@ -5,20 +5,9 @@ import express, { type Router } from 'express';
 import * as z from 'zod/v4';
 import type { PerimeterStore } from '../state/types.js';
 import type { Workspace, WorktreeInfo, WsErrorCode } from '../workspace/types.js';
+import { reply } from './api/reply.js';
+import type { WorktreeRow } from './api/schema.js';
 import { statusFor } from './status.js';
-
-/** One working tree as the API answers it (shared with the CLI's parsing). */
-export const WorktreeRow = z.object({
-  branch: z.string().nullable(),
-  path: z.string(),
-  head: z.string().nullable(),
-  main: z.boolean(),
-  locked: z.boolean(),
-  prunable: z.boolean(),
-  /** True when an agent of this perimeter bound to `branch` gets the workspace tools. */
-  workspace_tools: z.boolean(),
-});
-export type WorktreeRow = z.infer<typeof WorktreeRow>;
 
 const AddBody = z.strictObject({ branch: z.string().min(1).max(255), path: z.string().min(1).max(4096) });
 
@@ -64,7 +53,7 @@ export function worktreeRoutes(deps: { store: PerimeterStore; workspace: Workspa
     if (!deps.workspace) return fail(res, 404, 'not_found', 'This server reads no working trees.');
     const list = await deps.workspace.worktrees(p.repo);
     if (!list.ok) return fail(res, wsStatus(list.error.code), list.error.code, list.error.message);
-    return res.json({ worktrees: list.value.filter((w) => !w.bare).map((w) => row(w, p.branches)) });
+    return reply(res, 'GET /perimeters/:id/worktrees', { worktrees: list.value.filter((w) => !w.bare).map((w) => row(w, p.branches)) });
   });
 
   r.post('/perimeters/:id/worktrees', async (req, res) => {
@@ -80,7 +69,7 @@ export function worktreeRoutes(deps: { store: PerimeterStore; workspace: Workspa
     if (!deps.workspace) return fail(res, 404, 'not_found', 'This server reads no working trees.');
     const made = await deps.workspace.addWorktree(p.repo, branch, path);
     if (!made.ok) return fail(res, wsStatus(made.error.code), made.error.code, made.error.message);
-    return res.status(201).json({ worktree: row(made.value, p.branches) });
+    return reply(res, 'POST /perimeters/:id/worktrees', { worktree: row(made.value, p.branches) }, 201);
   });
   return r;
 }

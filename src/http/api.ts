@@ -2,6 +2,8 @@ import express, { type Request, type Response, type Router } from 'express';
 import type { Binding, Perimeter } from '../core/index.js';
 import { invoke, type InvokeDeps } from '../mcp/index.js';
 import { toolNamed } from '../registry/index.js';
+import { Output as CommitOutput } from '../registry/tools/get_commit.js';
+import { Output as CommitPage } from '../registry/tools/list_commits.js';
 import type { PerimeterService } from '../registry/perimeters.js';
 import type { PerimeterStore } from '../state/types.js';
 import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
@@ -11,6 +13,8 @@ import type { Endpoint } from './endpoint.js';
 import { worktreeRoutes } from './api-worktrees.js';
 import { issueKey, publicKeys } from './keys.js';
 import { proposalRoutes } from './api/proposals.js';
+import { reply } from './api/reply.js';
+import type { Health, PerimeterView } from './api/schema.js';
 import { outcomeFailure, statusFor, upstreamStatus, type HttpFailure } from './status.js';
 
 export interface ApiDeps {
@@ -24,7 +28,7 @@ export interface ApiDeps {
   readonly invoke: InvokeDeps;
   readonly publicUrl: () => string;
   /** Operator status (health route). */
-  readonly status: () => Promise<Record<string, unknown>>;
+  readonly status: () => Promise<Health>;
 }
 
 /** The agent URLs of a perimeter: its default branch, then every other allowlisted branch. */
@@ -50,7 +54,7 @@ const upstreamFailure = (res: Response, e: UpstreamError) =>
 /** `/api/*`: every route needs the ops Bearer, compared in constant time. */
 export function apiRouter(deps: ApiDeps): Router {
   const r = express.Router();
-  const view = (p: Perimeter) => {
+  const view = (p: Perimeter): PerimeterView => {
     const { keys: _hashes, ...rest } = p;
     return { ...rest, keys: publicKeys(p), urls: agentUrls(deps.publicUrl(), p) };
   };
@@ -84,55 +88,55 @@ export function apiRouter(deps: ApiDeps): Router {
   r.use(worktreeRoutes({ store: deps.store, workspace: deps.invoke.workspace }));
 
   r.get('/health', async (_req, res) => {
-    res.json(await deps.status());
+    reply(res, 'GET /health', await deps.status());
   });
 
   r.get('/perimeters', (_req, res) => {
-    res.json({ perimeters: deps.store.list().map(view) });
+    reply(res, 'GET /perimeters', { perimeters: deps.store.list().map(view) });
   });
 
   r.post('/perimeters', async (req, res) => {
     const out = await deps.service.create(req.body);
     if (!out.ok) return fail(res, out.code, out.message);
-    res.status(201).json({ perimeter: view(out.value) });
+    reply(res, 'POST /perimeters', { perimeter: view(out.value) }, 201);
   });
 
   r.get('/perimeters/:id', (req, res) => {
     const p = deps.store.get(req.params.id);
     if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
-    res.json({ perimeter: view(p) });
+    reply(res, 'GET /perimeters/:id', { perimeter: view(p) });
   });
 
   r.delete('/perimeters/:id', async (req, res) => {
     const out = await deps.service.remove(req.params.id);
     if (!out.ok) return fail(res, out.code, out.message);
-    res.json({ deleted: req.params.id });
+    reply(res, 'DELETE /perimeters/:id', { deleted: req.params.id });
   });
 
   r.get('/perimeters/:id/branches', (req, res) => {
     const p = deps.store.get(req.params.id);
     if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
-    res.json({ default_branch: p.default_branch, branches: p.branches, urls: agentUrls(deps.publicUrl(), p) });
+    reply(res, 'GET /perimeters/:id/branches', { default_branch: p.default_branch, branches: p.branches, urls: agentUrls(deps.publicUrl(), p) });
   });
 
   r.post('/perimeters/:id/branches', async (req, res) => {
     const name = (req.body as { name?: unknown } | undefined)?.name;
     const out = await deps.service.addBranch(req.params.id, name);
     if (!out.ok) return fail(res, out.code, out.message);
-    res.status(201).json({ perimeter: view(out.value) });
+    reply(res, 'POST /perimeters/:id/branches', { perimeter: view(out.value) }, 201);
   });
 
   r.delete('/perimeters/:id/branches/*name', async (req: Request, res: Response) => {
     const name = ([] as string[]).concat(req.params.name ?? []).join('/');
     const out = await deps.service.removeBranch(String(req.params.id), name);
     if (!out.ok) return fail(res, out.code, out.message);
-    res.json({ perimeter: view(out.value) });
+    reply(res, 'DELETE /perimeters/:id/branches/*name', { perimeter: view(out.value) });
   });
 
   r.get('/perimeters/:id/keys', (req, res) => {
     const p = deps.store.get(req.params.id);
     if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
-    res.json({ keys: publicKeys(p) });
+    reply(res, 'GET /perimeters/:id/keys', { keys: publicKeys(p) });
   });
 
   // The key is in this answer and nowhere else: only its hash is stored.
@@ -140,47 +144,53 @@ export function apiRouter(deps: ApiDeps): Router {
     const issued = issueKey(new Date());
     const out = await deps.service.addKey(req.params.id, issued.record);
     if (!out.ok) return fail(res, out.code, out.message);
-    res.status(201).json({ id: issued.record.id, key: issued.key, urls: agentUrls(deps.publicUrl(), out.value) });
+    reply(res, 'POST /perimeters/:id/keys', { id: issued.record.id, key: issued.key, urls: agentUrls(deps.publicUrl(), out.value) }, 201);
   });
 
   r.delete('/perimeters/:id/keys/:keyId', async (req, res) => {
     const out = await deps.service.revokeKey(req.params.id, req.params.keyId);
     if (!out.ok) return fail(res, out.code, out.message);
-    res.json({ revoked: req.params.keyId });
+    reply(res, 'DELETE /perimeters/:id/keys/:keyId', { revoked: req.params.keyId });
   });
 
-  // Filtered history for the operator: the very pipeline an agent bound to that branch goes through.
-  const history = async (req: Request, res: Response, toolName: 'list_commits' | 'get_commit', args: Record<string, unknown>) => {
+  // Filtered history for the operator: the very pipeline an agent bound to that branch goes through. Gives the tool's
+  // value and what it was read as, or undefined once a failure is sent.
+  type Read = { readonly as: { perimeter: string; branch?: string | undefined }; readonly value: unknown };
+  const history = async (req: Request, res: Response, toolName: 'list_commits' | 'get_commit', args: Record<string, unknown>): Promise<Read | undefined> => {
     const id = String(req.params.id);
     const p = deps.store.get(id);
-    if (!p) return fail(res, 'not_found', `No perimeter "${id}".`);
+    if (!p) return void fail(res, 'not_found', `No perimeter "${id}".`);
     const branch = typeof req.query.branch === 'string' ? req.query.branch : undefined;
     const binding = deps.resolve({ kind: 'perimeter', id, branch });
-    if (!binding) return fail(res, 'not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
+    if (!binding) return void fail(res, 'not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
     const tool = toolNamed(toolName);
     if (!tool) throw new Error(`tool ${toolName} missing from the registry`);
     const parsed = tool.agentInput.safeParse(args);
-    if (!parsed.success) return fail(res, 'invalid', parsed.error.issues.map((i) => i.message).join('; '));
+    if (!parsed.success) return void fail(res, 'invalid', parsed.error.issues.map((i) => i.message).join('; '));
     // The operator asks as the perimeter would, whatever tools it grants.
     const asAgent: Binding = binding.surface === 'agent' ? { ...binding, granted: undefined } : binding;
     const out = await invoke(tool, asAgent, parsed.data, { upstreamFor: deps.invoke.upstreamFor, log: deps.invoke.log }, 'git-blinder-api');
     // History tools are reads: a proposal cannot come out of them, and would be a broken invariant here.
     if (out.kind === 'propose') throw new Error(`${toolName} answered with a proposal`);
-    if (out.kind !== 'allow') return send(res, outcomeFailure(out));
-    res.json({ perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined, ...out.value });
+    if (out.kind !== 'allow') return void send(res, outcomeFailure(out));
+    return { as: { perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined }, value: out.value };
   };
 
-  r.get('/perimeters/:id/commits', (req, res) => {
+  r.get('/perimeters/:id/commits', async (req, res) => {
     const q = req.query;
     const num = (v: unknown) => (typeof v === 'string' && v !== '' ? Number(v) : undefined);
     const args: Record<string, unknown> = {};
     if (typeof q.path === 'string') args.path = q.path;
     if (num(q.per_page) !== undefined) args.per_page = num(q.per_page);
     if (num(q.page) !== undefined) args.page = num(q.page);
-    return history(req, res, 'list_commits', args);
+    const read = await history(req, res, 'list_commits', args);
+    if (read) reply(res, 'GET /perimeters/:id/commits', { ...read.as, ...CommitPage.parse(read.value) });
   });
 
-  r.get('/perimeters/:id/commits/:sha', (req, res) => history(req, res, 'get_commit', { sha: req.params.sha }));
+  r.get('/perimeters/:id/commits/:sha', async (req, res) => {
+    const read = await history(req, res, 'get_commit', { sha: req.params.sha });
+    if (read) reply(res, 'GET /perimeters/:id/commits/:sha', { ...read.as, ...CommitOutput.parse(read.value) });
+  });
 
   r.get('/repos', async (_req, res) => {
     const repos: RepoInfo[] = [];
@@ -189,20 +199,20 @@ export function apiRouter(deps: ApiDeps): Router {
       if (!out.ok) return upstreamFailure(res, out.error);
       repos.push(...out.value);
     }
-    res.json({ repos });
+    reply(res, 'GET /repos', { repos });
   });
 
-  const branches = async (repo: string, res: Response) => {
+  const branches = async (repo: string, res: Response, route: 'GET /repos/:owner/:repo/branches' | 'GET /branches') => {
     const u = deps.upstreamFor(repo);
     if (!u) return fail(res, 'not_found', `Repository "${repo}" is not served by this process.`);
     const out = await u.listBranches(repo);
     if (!out.ok) return upstreamFailure(res, out.error);
-    res.json({ repo, branches: out.value });
+    reply(res, route, { repo, branches: [...out.value] });
   };
-  r.get('/repos/:owner/:repo/branches', (req, res) => branches(`${req.params.owner}/${req.params.repo}`, res));
+  r.get('/repos/:owner/:repo/branches', (req, res) => branches(`${req.params.owner}/${req.params.repo}`, res, 'GET /repos/:owner/:repo/branches'));
   r.get('/branches', (req, res) => {
     if (typeof req.query.repo !== 'string') return fail(res, 'bad_request', 'Give ?repo=<owner/name or local path>.');
-    return branches(req.query.repo, res);
+    return branches(req.query.repo, res, 'GET /branches');
   });
 
   r.use(proposalRoutes({ proposals: deps.invoke.proposals, perimeters: () => deps.store.list(), upstreamFor: deps.upstreamFor }));

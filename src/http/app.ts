@@ -8,6 +8,7 @@ import { perimeterService } from '../registry/perimeters.js';
 import type { InstanceInfo, PerimeterStore, StoreHealth } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
+import type { Health } from './api/schema.js';
 import { bindingResolver } from './bindings.js';
 import { guardPolicy, requestGuard } from './guard.js';
 import { registeredOnly } from './root-repos.js';
@@ -54,7 +55,7 @@ export interface AppDeps {
   /** The shared state store as the operator status shows it: adapter, health, instances alive. */
   readonly storeStatus?: () => Promise<{ kind: string; health: StoreHealth; instances: readonly InstanceInfo[] }>;
   /** Extra fields for the operator status (audit ledger state). */
-  readonly statusExtra?: () => Record<string, unknown>;
+  readonly statusExtra?: () => Pick<Health, 'audit'>;
   /** The newest audit ledger entries, newest first, for the web console (absent when the ledger is off). */
   readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
 }
@@ -125,7 +126,7 @@ export function createApp(deps: AppDeps): App {
     return out;
   };
 
-  const status = async () => {
+  const status = async (): Promise<Health> => {
     const counts = sessions.counts();
     return {
       name: 'git-blinder',
@@ -136,7 +137,15 @@ export function createApp(deps: AppDeps): App {
       sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts, ...sessions.stats() },
       perimeters: await Promise.all(deps.store.list().map(async (p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0, tools: await toolsOf(p) }))),
       upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
-      ...(deps.storeStatus ? { store: await deps.storeStatus().catch((e: Error) => ({ kind: 'unknown', health: { kind: 'silent' }, instances: [], error: e.message })) } : {}),
+      ...(deps.storeStatus
+        ? {
+            store: await deps
+              .storeStatus()
+              .then((st) => ({ ...st, instances: [...st.instances] }))
+              // Silent for an unknown time: the store could not even be asked.
+              .catch((e: Error) => ({ kind: 'unknown', health: { kind: 'silent' as const }, instances: [], error: e.message })),
+          }
+        : {}),
       ...deps.statusExtra?.(),
     };
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiClient } from '../../src/cli/client.js';
+import { schemaOf } from '../../src/http/api/schema.js';
 import { buildProgram, type ServeFlags } from '../../src/cli/program.js';
 
 function harness(env: NodeJS.ProcessEnv = {}) {
@@ -16,15 +17,15 @@ function harness(env: NodeJS.ProcessEnv = {}) {
       served.push(f);
     },
     stdio: async () => undefined,
-    client: async (o) =>
-      ({
-        call: async (method: string, path: string, body?: unknown) => {
-          calls.push({ method, path, body, url: o.url });
-          if (path === '/perimeters' && method === 'POST')
-            return { perimeter: { id: 'infra', repo: 'a/b', read: ['x/**'], write: [], default_branch: 'main', branches: ['main'], urls: ['http://h/mcp/infra'] } };
-          return { perimeters: [] };
-        },
-      }) as ApiClient,
+    // Answers go through the route's schema, as the real client reads them: the canned answers must fit the contract.
+    client: async (o): Promise<ApiClient> => ({
+      call: async (route, path, body) => {
+        calls.push({ method: route.split(' ')[0] ?? '', path, body, url: o.url });
+        const perimeter = { id: 'infra', repo: 'a/b', read: ['x/**'], write: [], default_branch: 'main', branches: ['main'], keys: [], urls: ['http://h/mcp/infra'] };
+        const answer = route === 'POST /perimeters' ? { perimeter } : route === 'DELETE /perimeters/:id/branches/*name' ? { perimeter } : { perimeters: [] };
+        return schemaOf(route).parse(answer);
+      },
+    }),
   });
   return { program, out, err, calls, served };
 }

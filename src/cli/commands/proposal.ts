@@ -2,7 +2,7 @@
 // wrote (summary, message, paths, reason, client name) reaches the terminal through `clean` or `jsonText` only.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeStep, PROPOSAL_STATUSES, workspaceSteps, type Proposal, type WorkspaceChange } from '../../core/index.js';
-import type { ProposalRow } from '../../http/api/proposals.js';
+import type { ProposalRow } from '../../http/api/schema.js';
 import type { ApiClient } from '../client.js';
 import { clean, jsonText, table } from '../table.js';
 
@@ -19,7 +19,7 @@ function age(iso: string, now: number): string {
   return s < 90 ? `${s} s` : s < 5400 ? `${Math.round(s / 60)} min` : s < 172_800 ? `${Math.round(s / 3600)} h` : `${Math.round(s / 86_400)} d`;
 }
 
-const rows = (ps: ProposalRow[]) =>
+const rows = (ps: readonly ProposalRow[]) =>
   table(
     ['ID', 'STATUS', 'PERIMETER', 'BRANCH', 'AGENT', 'AGE', 'RISK', 'SUMMARY'],
     ps.map((p) => [p.id, p.status, p.perimeter, p.branch, p.agent, age(p.created_at, Date.now()), p.protected_paths.length ? `protected: ${p.protected_paths.join(',')}` : '', p.summary]),
@@ -69,11 +69,11 @@ export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops
       .addOption(new Option('--status <status>', 'only this status').choices([...PROPOSAL_STATUSES])),
   ).action(async (o: Ops & { perimeter?: string; status?: string }) => {
     const q = new URLSearchParams({ ...(o.perimeter ? { perimeter: o.perimeter } : {}), ...(o.status ? { status: o.status } : {}) }).toString();
-    const r = await (await clientFor(o)).call<{ proposals: ProposalRow[] }>('GET', `/proposals${q ? `?${q}` : ''}`);
+    const r = await (await clientFor(o)).call('GET /proposals', `/proposals${q ? `?${q}` : ''}`);
     print(out, o.json, r, () => (r.proposals.length ? rows(r.proposals) : 'no proposals'));
   });
   ops(proposal.command('show <id>').description('Show one proposal: facts, the agent’s reason, every file.')).action(async (id: string, o: Ops) => {
-    const r = await (await clientFor(o)).call<{ proposal: Proposal }>('GET', `/proposals/${enc(id)}`);
+    const r = await (await clientFor(o)).call('GET /proposals/:id', `/proposals/${enc(id)}`);
     print(out, o.json, r, () => showProposal(r.proposal));
   });
   ops(
@@ -82,7 +82,7 @@ export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops
       .description('Approve and apply: the policy is checked again on the perimeter as it is now.')
       .option('--hash <hash>', 'refuse unless the proposal still has this hash (as shown by "proposal show")'),
   ).action(async (id: string, o: Ops & { hash?: string }) => {
-    const r = await (await clientFor(o)).call<{ proposal: Proposal }>('POST', `/proposals/${enc(id)}/approve`, o.hash ? { hash: o.hash } : {});
+    const r = await (await clientFor(o)).call('POST /proposals/:id/approve', `/proposals/${enc(id)}/approve`, o.hash ? { hash: o.hash } : {});
     const p = r.proposal;
     print(out, o.json, r, () => (p.status === 'applied' ? `applied ${p.id}: commit ${p.commit}` : p.status === 'failed' ? `failed ${p.id}: ${p.reason}` : `${p.id}: ${p.status}`));
   });
@@ -98,19 +98,19 @@ export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops
       .addOption(new Option('--reason <text>', 'why (the agent sees it)').makeOptionMandatory().argParser(reason)),
   ).action(
     async (id: string, o: Ops & { reason: string }) => {
-      const r = await (await clientFor(o)).call<{ proposal: Proposal }>('POST', `/proposals/${enc(id)}/reject`, { reason: o.reason });
+      const r = await (await clientFor(o)).call('POST /proposals/:id/reject', `/proposals/${enc(id)}/reject`, { reason: o.reason });
       print(out, o.json, r, () => `rejected ${r.proposal.id}`);
     },
   );
 
   const restore = program.command('restore').description('Restore points taken before approved local writes.');
   ops(restore.command('list').description('List restore points.')).action(async (o: Ops) => {
-    const r = await (await clientFor(o)).call<{ restore_points: { repo: string; id: string; branch: string; sha: string }[] }>('GET', '/restore');
+    const r = await (await clientFor(o)).call('GET /restore', '/restore');
     print(out, o.json, r, () => (r.restore_points.length ? table(['ID', 'REPO', 'BRANCH', 'SHA'], r.restore_points.map((p) => [p.id, p.repo, p.branch, p.sha])) : 'no restore points'));
   });
   ops(restore.command('apply <id>').description('Move the branch back to the restore point (the head it leaves is kept as <id>-undo).')).action(
     async (id: string, o: Ops) => {
-      const r = await (await clientFor(o)).call<{ repo: string; id: string; branch: string; sha: string; from: string }>('POST', `/restore/${enc(id)}/apply`);
+      const r = await (await clientFor(o)).call('POST /restore/:id/apply', `/restore/${enc(id)}/apply`);
       print(out, o.json, r, () => `restored ${r.branch} in ${r.repo} to ${r.sha} (was ${r.from}; undo: git-blinder restore apply ${r.id}-undo)`);
     },
   );

@@ -2,7 +2,7 @@
 // operator command. A branch checked out in one of them gives its agents the workspace tools.
 import { basename, dirname, isAbsolute, join, resolve } from 'node:path';
 import type { Command } from 'commander';
-import type { WorktreeRow } from '../../http/api-worktrees.js';
+import type { WorktreeRow } from '../../http/api/schema.js';
 import type { ApiClient } from '../client.js';
 import type { OpsOptions } from '../operator.js';
 import { clean, jsonText, table } from '../table.js';
@@ -25,16 +25,16 @@ const rows = (ws: readonly WorktreeRow[]) =>
 /** The worktree commands' actions (separate from commander so tests can call them). */
 export const worktreeOps = {
   async list(c: ApiClient, out: Out, id: string, json?: boolean) {
-    const r = await c.call<{ worktrees: WorktreeRow[] }>('GET', `/perimeters/${encodeURIComponent(id)}/worktrees`);
+    const r = await c.call('GET /perimeters/:id/worktrees', `/perimeters/${encodeURIComponent(id)}/worktrees`);
     print(out, json, r, () => rows(r.worktrees));
   },
   async add(c: ApiClient, out: Out, id: string, branch: string, path: string | undefined, cwd: string, json?: boolean) {
     let where = path === undefined ? undefined : isAbsolute(path) ? path : resolve(cwd, path);
     if (where === undefined) {
-      const p = await c.call<{ perimeter: { repo: string } }>('GET', `/perimeters/${encodeURIComponent(id)}`);
+      const p = await c.call('GET /perimeters/:id', `/perimeters/${encodeURIComponent(id)}`);
       where = defaultWorktreePath(p.perimeter.repo, branch);
     }
-    const r = await c.call<{ worktree: WorktreeRow }>('POST', `/perimeters/${encodeURIComponent(id)}/worktrees`, { branch, path: where });
+    const r = await c.call('POST /perimeters/:id/worktrees', `/perimeters/${encodeURIComponent(id)}/worktrees`, { branch, path: where });
     print(out, json, r, () => `checked out ${branch} at ${r.worktree.path}\nagents on ${id}/${branch} now get the workspace tools (new sessions)`);
   },
 };

@@ -1,31 +1,13 @@
 // /api/proposals and /api/restore: the operator's side of approval. Mounted inside the /api router, so every route
-// here is behind the ops Bearer already. Response shapes are zod schemas the CLI reads with.
+// here is behind the ops Bearer already. Every answer goes through its schema (schema.ts), which the CLI parses with.
 import express, { type Response, type Router } from 'express';
 import * as z from 'zod/v4';
-import { Proposal, ProposalStatus, type Perimeter } from '../../core/index.js';
+import { ProposalStatus, type Perimeter, type Proposal } from '../../core/index.js';
 import type { ProposalError, ProposalService } from '../../registry/proposals.js';
 import type { RestorePoint, UpstreamError, UpstreamFor } from '../../upstream/types.js';
 import { statusFor, upstreamStatus } from '../status.js';
-
-/** A list row: the record without the change's content (which `show` gives in full). */
-export const ProposalRow = z.object({
-  id: z.string(),
-  perimeter: z.string(),
-  branch: z.string(),
-  agent: z.string(),
-  kind: z.string(),
-  status: ProposalStatus,
-  summary: z.string(),
-  created_at: z.string(),
-  expires_at: z.string(),
-  protected_paths: z.array(z.string()),
-});
-export type ProposalRow = z.infer<typeof ProposalRow>;
-export const ProposalList = z.object({ proposals: z.array(ProposalRow) });
-export const ProposalShow = z.object({ proposal: Proposal });
-export const RestoreRow = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string() });
-export const RestoreList = z.object({ restore_points: z.array(RestoreRow) });
-export const RestoreApplied = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string(), from: z.string() });
+import { reply } from './reply.js';
+import type { ProposalRow, RestoreRow } from './schema.js';
 
 /** The list row of a proposal. */
 export function proposalRow(p: Proposal): ProposalRow {
@@ -71,7 +53,7 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     if (status && !status.success) return fail(res, 'bad_request', `status: one of ${ProposalStatus.options.join(', ')}.`);
     const perimeter = typeof req.query.perimeter === 'string' ? req.query.perimeter : undefined;
     const list = await s.list({ ...(perimeter ? { perimeter } : {}), ...(status?.success ? { status: status.data } : {}) });
-    res.json({ proposals: list.map(proposalRow) });
+    reply(res, 'GET /proposals', { proposals: list.map(proposalRow) });
   });
 
   r.get('/proposals/:id', async (req, res) => {
@@ -79,7 +61,7 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     if (!s) return;
     const p = await s.get(req.params.id);
     if (!p) return fail(res, 'not_found', `No proposal "${req.params.id}".`);
-    res.json({ proposal: p });
+    reply(res, 'GET /proposals/:id', { proposal: p });
   });
 
   r.post('/proposals/:id/approve', async (req, res) => {
@@ -89,7 +71,7 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     if (!body.success) return fail(res, 'bad_request', 'Body: {"hash": "<the hash you reviewed>"} (optional).');
     const out = await s.approve(req.params.id, 'operator', body.data.hash);
     if (!out.ok) return fail(res, out.code, out.message);
-    res.json({ proposal: out.value });
+    reply(res, 'POST /proposals/:id/approve', { proposal: out.value });
   });
 
   r.post('/proposals/:id/reject', async (req, res) => {
@@ -99,7 +81,7 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     if (!body.success) return fail(res, 'bad_request', 'A rejection needs a reason: {"reason": "..."} (1–2000 characters).');
     const out = await s.reject(req.params.id, 'operator', body.data.reason);
     if (!out.ok) return fail(res, out.code, out.message);
-    res.json({ proposal: out.value });
+    reply(res, 'POST /proposals/:id/reject', { proposal: out.value });
   });
 
   /** Every repository of a perimeter whose upstream keeps restore points, once. */
@@ -109,13 +91,13 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
   });
 
   r.get('/restore', async (_req, res) => {
-    const rows: z.infer<typeof RestoreRow>[] = [];
+    const rows: RestoreRow[] = [];
     for (const { repo, points } of restoreRepos()) {
       const out = await points.list(repo);
       if (!out.ok) return upstreamFail(res, out.error);
       rows.push(...out.value.map((p: RestorePoint) => ({ repo, id: p.id, branch: p.branch, sha: p.sha })));
     }
-    res.json({ restore_points: rows });
+    reply(res, 'GET /restore', { restore_points: rows });
   });
 
   r.post('/restore/:id/apply', async (req, res) => {
@@ -126,8 +108,7 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
       const out = await points.apply(repo, req.params.id);
       if (!out.ok) return upstreamFail(res, out.error);
       const { point, from } = out.value;
-      res.json({ repo, id: point.id, branch: point.branch, sha: point.sha, from });
-      return;
+      return reply(res, 'POST /restore/:id/apply', { repo, id: point.id, branch: point.branch, sha: point.sha, from });
     }
     return fail(res, 'not_found', `No restore point "${req.params.id}".`);
   });

@@ -26,7 +26,7 @@ type Args = { sha: string; files_page?: number | undefined; repo?: string; ref?:
 
 const FilesPage = z.number().int().min(1).max(1_000_000).optional();
 
-const Output = CommitOut.extend({
+export const Output = CommitOut.extend({
   files: z.array(FileChangeOut),
   // Of every visible file of the commit, whatever the page.
   stats: z.object({ additions: z.number(), deletions: z.number(), total: z.number() }),

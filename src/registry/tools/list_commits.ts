@@ -14,7 +14,7 @@ const shape = {
 };
 type Args = { path?: string | undefined; per_page?: number | undefined; page?: number | undefined };
 
-const Output = z.object({
+export const Output = z.object({
   commits: z.array(CommitOut),
   page: z.number(),
   per_page: z.number(),

@@ -1,0 +1,81 @@
+// The rooms of src/ and what each may import: the table of ARCHITECTURE.md ("Layout", "Rooms added by the second
+// wave", the third wave's rows that exist in code), written once as data. eslint/boundaries.js turns it into the lint
+// rules: whatever a row does not list is forbidden, and a file of src/ that no row names fails lint until it is listed.
+//
+// `room` is a folder (everything below it, subfolders included) or one file; a file belongs to the most specific
+// row that names it. A folder row may always import its own folder; a file row only what it lists.
+// `may` entries:
+//   'src/x' or 'src/x/y.ts'  a folder of src (anything below it) or one file (imported as `.js`)
+//   'node:*'                 every Node built-in except node:child_process (only src/gitcli spawns)
+//   'node:crypto'            one built-in
+//   'zod', '@octokit/*'      a package (and its subpaths) or every package of a scope
+//   'console', 'process.env', 'process.exit', 'import()'   globals and dynamic import (all refused unless listed)
+
+/** Ports every consumer of a port may import: types only, never an adapter. */
+const PORTS = ['src/upstream/types.ts', 'src/workspace/types.ts', 'src/workspace/writes.ts', 'src/state/types.ts', 'src/state/proposals.ts'];
+
+/** @type {ReadonlyArray<{ room: string; holds: string; may: readonly string[] }>} */
+export const ROOMS = [
+  { room: 'src/core', holds: 'the pure decisions: paths, globs, verdicts, filters, schemas', may: ['zod'] },
+  { room: 'src/core/glob.ts', holds: 'the only minimatch user (its pinned options)', may: ['src/core', 'zod', 'minimatch'] },
+
+  // The git runner forwards the parent's PATH (and nothing else) so git can be found.
+  { room: 'src/gitcli', holds: 'the one place that spawns git', may: ['src/core', 'node:*', 'node:child_process', 'process.env'] },
+
+  { room: 'src/upstream/types.ts', holds: 'the upstream port (types only)', may: ['src/core'] },
+  { room: 'src/upstream/localgit', holds: 'the git adapter', may: ['src/core', 'src/upstream/types.ts', 'src/gitcli', 'node:*'] },
+  // node:* for the search index's cache files and its regex worker.
+  { room: 'src/upstream/github', holds: 'the Octokit adapter', may: ['src/core', 'src/upstream/types.ts', '@octokit/*', 'node:*'] },
+
+  { room: 'src/workspace/types.ts', holds: 'the working-tree port (types only)', may: ['src/core'] },
+  { room: 'src/workspace/writes.ts', holds: 'the working-tree write port (types only)', may: ['src/core', 'src/workspace/types.ts'] },
+  {
+    room: 'src/workspace/localfs',
+    holds: 'the working-tree adapter (reads and writes)',
+    may: ['src/core', 'src/gitcli', 'src/workspace/types.ts', 'src/workspace/writes.ts', 'node:*'],
+  },
+
+  { room: 'src/state/types.ts', holds: 'the state port (types only)', may: ['src/core', 'src/state/proposals.ts'] },
+  { room: 'src/state/proposals.ts', holds: 'the proposal store port (types only)', may: ['src/core'] },
+  { room: 'src/state/file', holds: 'the file state adapter', may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'zod', 'node:*'] },
+  { room: 'src/state/postgres', holds: 'the PostgreSQL state adapter', may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'pg', 'node:*'] },
+
+  // node:crypto for proposal ids; the perimeter store moved to src/state, so no node:fs here any more.
+  { room: 'src/registry', holds: 'the tool table, perimeters, the proposal service', may: ['src/core', ...PORTS, 'zod', 'node:crypto'] },
+  {
+    room: 'src/mcp',
+    holds: 'the session server: paths → decide → upstream → filter',
+    may: ['src/registry', 'src/core', ...PORTS, '@modelcontextprotocol/server', 'node:crypto'],
+  },
+  {
+    room: 'src/http',
+    holds: 'createApp: routes, Bearer and key checks, Host/Origin checks, status codes',
+    may: [
+      'src/mcp', 'src/registry', 'src/core', ...PORTS, 'express', 'zod',
+      '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'node:crypto', 'node:path',
+    ],
+  },
+  {
+    room: 'src/http/api',
+    holds: 'the /api routes and every /api response schema (shared with the CLI)',
+    may: ['src/http/status.ts', 'src/registry', 'src/core', ...PORTS, 'express', 'zod'],
+  },
+  // The HTML room: a browser is not an agent, so the page never reaches tools through src/mcp.
+  {
+    room: 'src/http/web',
+    holds: 'the only HTML room: approval page, console, sign-in',
+    may: ['src/http/auth.ts', 'src/registry', 'src/core', 'src/upstream/types.ts', 'express', 'node:crypto'],
+  },
+
+  { room: 'src/audit', holds: 'the signed ledger', may: ['src/core', 'zod', 'node:*'] },
+
+  // The composition root: everything in src, its own packages, the console, the environment and the exit code.
+  {
+    room: 'src/cli',
+    holds: 'commander program, composition root, operator commands',
+    may: [
+      'src', 'node:*', 'commander', 'yaml', 'zod', '@modelcontextprotocol/client', '@modelcontextprotocol/server',
+      'console', 'process.env', 'process.exit', 'import()',
+    ],
+  },
+];

@@ -1,0 +1,182 @@
+// Every `/api` answer, as zod schemas, in one table: the router builds each body through its route's schema
+// (reply.ts) and the CLI parses each answer with the same one (src/cli/client.ts). A route's shape changes here or
+// nowhere; the published JSON Schemas are snapshotted in test/http/__apisnaps__ and reviewed when they change.
+import * as z from 'zod/v4';
+import { Approval, Limits, PerimeterOrigin, Proposal, ProposalStatus } from '../../core/index.js';
+import { Output as CommitOutput } from '../../registry/tools/get_commit.js';
+import { Output as CommitPage } from '../../registry/tools/list_commits.js';
+
+/** Every failure: `code` is a word from status.ts's vocabulary (the JSON-RPC fallback of app.ts carries a number). */
+export const ApiErrorBody = z.object({ error: z.object({ code: z.union([z.string(), z.number()]), message: z.string() }) });
+
+/** An agent key as the operator sees it: never the key, never its hash. */
+export const PublicKey = z.object({ id: z.string(), created_at: z.string() });
+
+/** A perimeter as `/api` shows it: the stored policy, its keys' ids, and the URLs its agents use. */
+export const PerimeterView = z.object({
+  id: z.string(),
+  repo: z.string(),
+  tools: z.array(z.string()).optional(),
+  read: z.array(z.string()),
+  write: z.array(z.string()),
+  default_branch: z.string(),
+  branches: z.array(z.string()),
+  private: z.array(z.string()).optional(),
+  allow_protected: z.array(z.string()).optional(),
+  allow_secrets: z.boolean().optional(),
+  allow_binary: z.boolean().optional(),
+  limits: Limits.optional(),
+  approval: Approval.optional(),
+  origin: PerimeterOrigin.optional(),
+  keys: z.array(PublicKey),
+  urls: z.array(z.string()),
+});
+export type PerimeterView = z.infer<typeof PerimeterView>;
+const OnePerimeter = z.object({ perimeter: PerimeterView });
+
+/** One working tree as the API answers it. */
+export const WorktreeRow = z.object({
+  branch: z.string().nullable(),
+  path: z.string(),
+  head: z.string().nullable(),
+  main: z.boolean(),
+  locked: z.boolean(),
+  prunable: z.boolean(),
+  /** True when an agent of this perimeter bound to `branch` gets the workspace tools. */
+  workspace_tools: z.boolean(),
+});
+export type WorktreeRow = z.infer<typeof WorktreeRow>;
+
+/** A proposal list row: the record without the change's content (which `show` gives in full). */
+export const ProposalRow = z.object({
+  id: z.string(),
+  perimeter: z.string(),
+  branch: z.string(),
+  agent: z.string(),
+  kind: z.string(),
+  status: ProposalStatus,
+  summary: z.string(),
+  created_at: z.string(),
+  expires_at: z.string(),
+  protected_paths: z.array(z.string()),
+});
+export type ProposalRow = z.infer<typeof ProposalRow>;
+const OneProposal = z.object({ proposal: Proposal });
+
+export const RestoreRow = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string() });
+export type RestoreRow = z.infer<typeof RestoreRow>;
+
+/** The audit ledger's state in the operator status. */
+export const AuditStatus = z.object({
+  status: z.enum(['ok', 'degraded']),
+  file: z.string(),
+  entries: z.number(),
+  failures: z.number(),
+  queued: z.number(),
+  coalesced: z.number(),
+  dropped: z.number(),
+  last_error: z.string().optional(),
+  signed: z.boolean(),
+  clear_paths: z.boolean(),
+});
+export type AuditStatus = z.infer<typeof AuditStatus>;
+
+/** The shared state store in the operator status. `silentMs` is absent when the store could not even be asked. */
+export const StoreStatus = z.object({
+  kind: z.string(),
+  health: z.discriminatedUnion('kind', [z.object({ kind: z.literal('live') }), z.object({ kind: z.literal('silent'), silentMs: z.number().optional() })]),
+  instances: z.array(z.object({ id: z.string(), version: z.string(), startedAt: z.string(), lastSeen: z.string() })),
+  error: z.string().optional(),
+});
+export type StoreStatus = z.infer<typeof StoreStatus>;
+
+/** `GET /api/health`: the operator status. */
+export const Health = z.object({
+  name: z.literal('git-blinder'),
+  version: z.string(),
+  uptime_s: z.number(),
+  state_dir: z.string().nullable(),
+  sessions: z.object({
+    open: z.number(),
+    /** A session with no request for a minute (and no open stream) is idle until the reaper closes it. */
+    active: z.number(),
+    idle: z.number(),
+    by_perimeter: z.record(z.string(), z.number()),
+    streams: z.number(),
+    evicted: z.number(),
+    limits: z.object({ max: z.number(), perPerimeter: z.number(), perKey: z.number(), root: z.number() }),
+  }),
+  perimeters: z.array(
+    z.object({
+      id: z.string(),
+      repo: z.string(),
+      branches: z.array(z.string()),
+      sessions: z.number(),
+      /** Per allowlisted branch, the tools an agent's tools/list gives there. */
+      tools: z.record(z.string(), z.array(z.string())),
+    }),
+  ),
+  upstreams: z.array(
+    z.object({
+      kind: z.string(),
+      ok: z.boolean(),
+      detail: z.string(),
+      rateLimit: z.object({ remaining: z.number(), limit: z.number(), resetAt: z.string() }).optional(),
+    }),
+  ),
+  store: StoreStatus.optional(),
+  audit: AuditStatus.optional(),
+});
+export type Health = z.infer<typeof Health>;
+
+const Branches = z.object({ repo: z.string(), branches: z.array(z.object({ name: z.string(), sha: z.string() })) });
+
+/** What the history routes add to the tool's own answer: which perimeter and branch it was read as. */
+const AsRead = { perimeter: z.string(), branch: z.string().optional() };
+
+/**
+ * The response schema of every `/api` route, keyed `METHOD /path` as the router mounts it (errors: ApiErrorBody).
+ * The CLI names a route by its key; the router answers through it.
+ */
+export const API = {
+  'GET /health': Health,
+  'GET /perimeters': z.object({ perimeters: z.array(PerimeterView) }),
+  'POST /perimeters': OnePerimeter,
+  'GET /perimeters/:id': OnePerimeter,
+  'DELETE /perimeters/:id': z.object({ deleted: z.string() }),
+  'GET /perimeters/:id/branches': z.object({ default_branch: z.string(), branches: z.array(z.string()), urls: z.array(z.string()) }),
+  'POST /perimeters/:id/branches': OnePerimeter,
+  'DELETE /perimeters/:id/branches/*name': OnePerimeter,
+  'GET /perimeters/:id/keys': z.object({ keys: z.array(PublicKey) }),
+  // The key is in this answer and nowhere else: only its hash is stored.
+  'POST /perimeters/:id/keys': z.object({ id: z.string(), key: z.string(), urls: z.array(z.string()) }),
+  'DELETE /perimeters/:id/keys/:keyId': z.object({ revoked: z.string() }),
+  'GET /perimeters/:id/commits': z.object(AsRead).extend(CommitPage.shape),
+  'GET /perimeters/:id/commits/:sha': z.object(AsRead).extend(CommitOutput.shape),
+  'GET /perimeters/:id/worktrees': z.object({ worktrees: z.array(WorktreeRow) }),
+  'POST /perimeters/:id/worktrees': z.object({ worktree: WorktreeRow }),
+  'GET /repos': z.object({ repos: z.array(z.object({ name: z.string(), defaultBranch: z.string(), private: z.boolean().optional() })) }),
+  'GET /repos/:owner/:repo/branches': Branches,
+  'GET /branches': Branches,
+  'GET /proposals': z.object({ proposals: z.array(ProposalRow) }),
+  'GET /proposals/:id': OneProposal,
+  'POST /proposals/:id/approve': OneProposal,
+  'POST /proposals/:id/reject': OneProposal,
+  'GET /restore': z.object({ restore_points: z.array(RestoreRow) }),
+  'POST /restore/:id/apply': RestoreRow.extend({ from: z.string() }),
+} as const;
+
+export type ApiRoute = keyof typeof API;
+/** The body a route answers with. */
+export type ApiBody<R extends ApiRoute> = z.infer<(typeof API)[R]>;
+/** The method of a route key. */
+export type ApiMethod<R extends ApiRoute> = R extends `${infer M} ${string}` ? M : never;
+
+// The same table seen route by route: checked once here, property by property, so a generic lookup keeps its type
+// without a cast (an indexed access on a mapped type stays tied to its key).
+const BY_ROUTE: { readonly [R in ApiRoute]: z.ZodType<ApiBody<R>> } = API;
+
+/** The response schema of one route, typed by its key. */
+export function schemaOf<R extends ApiRoute>(route: R): z.ZodType<ApiBody<R>> {
+  return BY_ROUTE[route];
+}
