@@ -23,34 +23,7 @@ export function knownClass(known: readonly Known[], spec: TwinSpec, d: Differenc
   return known.find((k) => k.tool === d.tool && k.when(spec, d));
 }
 
-const links = (h: Hidden) => h.linkFile || h.linkDir;
-const named = (d: Difference, paths: readonly string[]): boolean => paths.some((p) => JSON.stringify(d.args).includes(`"${p}`));
 
 /** The known differences on the current code (found by this check on its own; see FINDINGS.md). */
 export const KNOWN: readonly Known[] = [
-  {
-    id: 'preflight-hidden-conflict-status',
-    cls: 3,
-    tool: 'conflict_preflight',
-    when: (s) => either(s, (h) => h.conflict !== 'none'),
-    note: 'status "conflicts" (and, for wo/, omitted_count) set by a conflict on a hidden, privacy-zone or write-only path',
-  },
-  { id: 'status-cap-hidden-records', cls: 6, tool: 'workspace_status', when: (s) => either(s, (h) => h.manyUntracked), note: 'truncated set by hidden untracked records past the cap' },
-  { id: 'status-link-hidden-target', cls: 5, tool: 'workspace_status', when: (s) => either(s, links), note: 'an untracked link to a hidden file or directory is listed' },
-  { id: 'brief-link-hidden-target', cls: 5, tool: 'workspace_brief', when: (s) => either(s, links), note: 'an untracked link to a hidden target is counted' },
-  { id: 'brief-cap-hidden-records', cls: 6, tool: 'workspace_brief', when: (s) => either(s, (h) => h.manyUntracked), note: 'counts cut by hidden records past the status cap' },
-  { id: 'scope-link-hidden-target', cls: 5, tool: 'scope_summary', when: (s) => either(s, (h) => links(h) || h.linkCommitted), note: 'a link to a hidden target is counted, listed, exists as a path, and its lines count in churn' },
-  { id: 'scope-churn-window', cls: 6, tool: 'scope_summary', when: (s) => either(s, (h) => h.many), note: 'the 100-commit churn window is filled by hidden-only commits' },
-  { id: 'scope-cap-hidden-records', cls: 6, tool: 'scope_summary', when: (s) => either(s, (h) => h.manyUntracked), note: 'working_tree.truncated set by hidden records' },
-  { id: 'integrity-cap-hidden-records', cls: 6, tool: 'integrity_check', when: (s) => either(s, (h) => h.manyUntracked), note: 'truncated set by hidden untracked records' },
-  { id: 'diff-huge-hidden', cls: 6, tool: 'workspace_diff', when: (s) => either(s, (h) => h.huge !== 'none'), note: 'a hidden diff past the cap truncates the answer and drops visible files' },
-  { id: 'diff-non-utf8-hidden', cls: 6, tool: 'workspace_diff', when: (s) => either(s, (h) => h.nonUtf8), note: 'a hidden non-UTF-8 name fails the whole call' },
-  {
-    id: 'diff-pairing-across-boundary',
-    cls: 8,
-    tool: 'workspace_diff',
-    when: (s) => (s.shared.renameIn && either(s, (h) => h.renameIn !== 'none')) || (s.shared.renameOut && either(s, (h) => h.renameOut !== 'none')),
-    note: 'a visible add paired with a hidden delete (or the reverse) shows as a rename or changes counts',
-  },
-  { id: 'conflict-read-hidden-stage', cls: 8, tool: 'conflict_read', when: (s, d) => s.shared.renameConflict && named(d, ['app/r.txt']), note: 'stages taken from a hidden path by rename detection are served' },
 ];
