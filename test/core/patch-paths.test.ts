@@ -13,7 +13,7 @@ const refused = (p: string) => expect(patchPaths(p)).toMatchObject({ ok: false, 
 
 describe('patchPaths', () => {
   it('reads modifications, additions, deletions, renames, copies and mode changes', () => {
-    expect(paths('diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n')).toEqual({ paths: ['x.txt'], sections: 1 });
+    expect(paths('diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n')).toMatchObject({ paths: ['x.txt'], sections: 1 });
     expect(paths('diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+n\n').paths).toEqual(['n']);
     expect(paths('diff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-d\n').paths).toEqual(['d']);
     expect(paths('diff --git a/old b/new\nsimilarity index 100%\nrename from old\nrename to new\n').paths).toEqual(['old', 'new']);
@@ -24,7 +24,7 @@ describe('patchPaths', () => {
 
   it('skips a commit message before the first section and counts hunk lines like git', () => {
     const p = 'From x\nSubject: change\n\nbody text\n---\ndiff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n--- a/not-a-header\n+++ b/not-a-header\n \\ ctx\n\\ No newline at end of file\n';
-    expect(paths(p)).toEqual({ paths: ['a'], sections: 1 });
+    expect(paths(p)).toMatchObject({ paths: ['a'], sections: 1 });
   });
 
   it('refuses what git could read as more than it shows', () => {

@@ -29,7 +29,7 @@ describe('workspace proposal page', () => {
   it('shows a hostile patch escaped, per file, with its diffstat', () => {
     const patch = 'diff --git a/app/<script>.ts b/app/<script>.ts\n--- a/app/<script>.ts\n+++ b/app/<script>.ts\n@@ -1 +1,2 @@\n-old\n+<script>alert(1)</script>\n+\u202Eevil\n';
     const p = proposal({ kind: 'patch', patch, fingerprint: 'f' }, ['app/<script>.ts']);
-    const files = patchDiffs(patch);
+    const files = patchDiffs(patch, p.facts.paths);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatchObject({ path: 'app/<script>.ts', added: 2, removed: 1 });
     const html = proposalPage({ proposal: p, files, all: [p], csrf: 'c', now: Date.parse(at) }).toString();

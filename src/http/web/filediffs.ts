@@ -11,6 +11,8 @@ export type FileChange = 'added' | 'modified' | 'deleted' | 'unchanged' | 'touch
 /** One file of a proposal, ready to render. `lines` is absent for binary content. */
 export interface FileDiff {
   readonly path: string;
+  /** The name before a rename or copy (the diffstat shows `from → path`). */
+  readonly from?: string;
   readonly change: FileChange;
   readonly lines?: readonly DiffLine[];
   readonly added: number;
@@ -19,6 +21,8 @@ export interface FileDiff {
   readonly notes: readonly string[];
   /** True when the change turns a symlink into a regular file (a mode change the diff text alone hides). */
   readonly symlinkChange: boolean;
+  /** A red flag on this row: a name the view could not place, or content it could not read. Never dropped. */
+  readonly flag?: string;
 }
 
 type Side = { kind: 'absent' } | { kind: 'text'; text: string; bytes: number } | { kind: 'binary'; bytes: number };
@@ -61,7 +65,7 @@ export async function fileDiffs(p: Proposal, upstreamFor: UpstreamFor): Promise<
       return out;
     }
     case 'patch':
-      return patchDiffs(p.change.patch);
+      return patchDiffs(p.change.patch, p.facts.paths);
     case 'commit':
     case 'discard':
     case 'merge':
