@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProposalChange, type Proposal } from '../../src/core/index.js';
 import { patchDiffs, previewDiffs } from '../../src/http/web/patchdiffs.js';
+import { diffOf } from '../../src/http/web/filediffs.js';
 import { proposalPage } from '../../src/http/web/pages/proposal.js';
 import { riskFlags } from '../../src/http/web/risk.js';
 
@@ -44,5 +45,9 @@ describe('workspace proposal page', () => {
     expect(html).toContain('app/a.ts');
     expect(html).toContain('reset --hard to ' + 'c'.repeat(40));
     expect(riskFlags(p, [p]).map((f) => f.label)).toContain('hard reset');
+  });
+
+  it('a delete of a path the base does not have is a no-op, never an added file', () => {
+    expect(diffOf('gone.txt', { kind: 'absent' }, { kind: 'absent' }, [], false)).toMatchObject({ change: 'unchanged', added: 0, removed: 0 });
   });
 });

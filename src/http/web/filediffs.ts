@@ -38,6 +38,8 @@ export const sideOf = (bytes: Uint8Array): Side => {
 
 /** The diff of one path from its two sides, with the server's notes. */
 export function diffOf(path: string, before: Side, after: Side, notes: string[], symlinkChange: boolean): FileDiff {
+  // Absent on both sides (a delete of a path the base does not have): nothing changes, never an "added" file.
+  if (before.kind === 'absent' && after.kind === 'absent') return { path, change: 'unchanged', lines: [], added: 0, removed: 0, notes, symlinkChange };
   const change: FileChange = before.kind === 'absent' ? 'added' : after.kind === 'absent' ? 'deleted' : 'modified';
   if (before.kind === 'binary' || after.kind === 'binary') {
     const size = (s: Side) => (s.kind === 'absent' ? 'absent' : `${s.bytes} bytes`);
