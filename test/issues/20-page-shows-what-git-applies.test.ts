@@ -119,6 +119,11 @@ describe.skipIf(!browserReady)('issue 20: the page shows what git applies', { ti
     const { patchDiffs } = await import('../../src/http/web/patchdiffs.js');
     const rows = patchDiffs(patchOf(SQL), ['app/q.sql', 'app/elsewhere.sh']);
     expect(rows.map((x) => [x.path, x.flag])).toEqual([['app/q.sql', undefined], ['app/elsewhere.sh', 'not placed']]);
+    const { proposalPage } = await import('../../src/http/web/pages/proposal.js');
+    const stored = (await srv.api('GET', `/api/proposals/${id}`)).json.proposal;
+    const html = proposalPage({ proposal: stored, files: rows, all: [stored], csrf: 'c', now: Date.now() }).toString();
+    expect(html).toMatch(/role="alert">1 of the change's files cannot be shown here \(<code>app\/elsewhere\.sh<\/code>\)/);
+    expect(html).toContain('<span class="flag bad">not placed</span>');
     await srv.proposals!.reject(id, 'op', 'test done');
   });
 
