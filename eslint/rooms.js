@@ -53,18 +53,23 @@ export const ROOMS = [
     may: [
       'src/mcp', 'src/registry', 'src/core', ...PORTS, 'express', 'zod',
       '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'node:crypto', 'node:path',
+      // node:net: the ops-token gate groups IPv6 sources by /64 (isIP).
+      'node:net',
     ],
   },
   {
     room: 'src/http/api',
     holds: 'the /api routes and every /api response schema (shared with the CLI)',
-    may: ['src/http/status.ts', 'src/registry', 'src/core', ...PORTS, 'express', 'zod'],
+    // web/filediffs.ts: `proposal show` prints the per-file view the page draws, from the one computation.
+    may: ['src/http/status.ts', 'src/http/web/filediffs.ts', 'src/registry', 'src/core', ...PORTS, 'express', 'zod'],
   },
   // The HTML room: a browser is not an agent, so the page never reaches tools through src/mcp.
   {
     room: 'src/http/web',
     holds: 'the only HTML room: approval page, console, sign-in',
-    may: ['src/http/auth.ts', 'src/registry', 'src/core', 'src/upstream/types.ts', 'express', 'node:crypto'],
+    // ops-gate.ts: the sign-in form checks the ops token through the one audited, throttled gate; the workspace port
+    // reads what a commit proposal will record, to show it.
+    may: ['src/http/auth.ts', 'src/http/ops-gate.ts', 'src/registry', 'src/core', 'src/upstream/types.ts', 'src/workspace/types.ts', 'express', 'node:crypto'],
   },
 
   { room: 'src/audit', holds: 'the signed ledger', may: ['src/core', 'zod', 'node:*'] },

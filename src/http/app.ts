@@ -232,6 +232,7 @@ export function createApp(deps: AppDeps): App {
         perimeters: () => deps.store.list(),
         upstreamFor: deps.upstreamFor,
         upstreams: deps.upstreams,
+        ...(deps.invoke.workspace ? { workspace: deps.invoke.workspace } : {}),
         sessionCounts: () => sessions.counts(),
         ...(deps.recentAudit ? { recentAudit: deps.recentAudit } : {}),
         log: deps.invoke.log,

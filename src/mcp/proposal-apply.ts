@@ -69,7 +69,9 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
       if (!head.ok) return failed(`Could not read ${p.branch} (${head.error.message}); nothing was written.`);
       if (head.value !== p.base) {
         const moved = await changedBetween(upstream, p.repo, p.base, head.value, touched(p.change));
-        if (moved === undefined) return failed(`Could not compare ${p.branch} with the proposal's base; nothing was written.`);
+        if (moved === undefined) {
+          return failed(`stale: could not tell whether ${p.branch} changed the proposal's files since its base (the comparison failed or was cut short); nothing was written. Propose again on the current branch.`);
+        }
         if (moved.length > 0) {
           return failed(
             `stale: ${p.branch} moved since the proposal and changed ${moved.map((m) => `"${m}"`).join(', ')}; nothing was written. Propose again on the current branch.`,
@@ -151,6 +153,8 @@ async function changedBetween(
 ): Promise<string[] | undefined> {
   const cmp = await upstream.compare(repo, base, head);
   if (!cmp.ok) return undefined;
+  // A capped listing (GitHub's 300 files) cannot say that a proposed path is untouched: cannot tell, so stale.
+  if (!cmp.value.files_complete) return undefined;
   if (cmp.value.status !== 'ahead' && cmp.value.status !== 'identical') return [...paths];
   const changed = cmp.value.files.flatMap((f) => (f.previous_path === undefined ? [f.path] : [f.path, f.previous_path]));
   const hits = (p: string) => changed.some((c) => c === p || c.startsWith(`${p}/`) || p.startsWith(`${c}/`));

@@ -72,6 +72,8 @@ export interface Comparison {
   readonly merge_base: string;
   readonly commits: readonly CommitSummary[];
   readonly files: CommitDetail['files'];
+  /** False when the upstream capped `files` (GitHub lists at most 300, with no other signal): it may miss paths. */
+  readonly files_complete: boolean;
 }
 
 export interface FileWrite {

@@ -171,7 +171,7 @@ export function runUpstreamContract(
     it('compares refs: ahead, behind, identical, diverged', async () => {
       const mb = (await f.git.git('merge-base', 'main', 'feature')).trim();
       const div = await f.upstream.compare(f.repo, 'main', 'feature');
-      expect(div.ok && div.value).toMatchObject({ status: 'diverged', ahead_by: 1, behind_by: 1, merge_base: mb });
+      expect(div.ok && div.value).toMatchObject({ status: 'diverged', ahead_by: 1, behind_by: 1, merge_base: mb, files_complete: true });
       expect(div.ok && div.value.commits.map((c) => c.message)).toEqual(['feature work']);
       expect(div.ok && div.value.files.map((x) => [x.path, x.status])).toEqual([['src/feature.ts', 'added']]);
       const same = await f.upstream.compare(f.repo, 'main', 'main');

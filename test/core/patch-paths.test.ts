@@ -13,7 +13,7 @@ const refused = (p: string) => expect(patchPaths(p)).toMatchObject({ ok: false, 
 
 describe('patchPaths', () => {
   it('reads modifications, additions, deletions, renames, copies and mode changes', () => {
-    expect(paths('diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n')).toEqual({ paths: ['x.txt'], sections: 1 });
+    expect(paths('diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n')).toMatchObject({ paths: ['x.txt'], sections: 1 });
     expect(paths('diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+n\n').paths).toEqual(['n']);
     expect(paths('diff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-d\n').paths).toEqual(['d']);
     expect(paths('diff --git a/old b/new\nsimilarity index 100%\nrename from old\nrename to new\n').paths).toEqual(['old', 'new']);
@@ -24,7 +24,7 @@ describe('patchPaths', () => {
 
   it('skips a commit message before the first section and counts hunk lines like git', () => {
     const p = 'From x\nSubject: change\n\nbody text\n---\ndiff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n--- a/not-a-header\n+++ b/not-a-header\n \\ ctx\n\\ No newline at end of file\n';
-    expect(paths(p)).toEqual({ paths: ['a'], sections: 1 });
+    expect(paths(p)).toMatchObject({ paths: ['a'], sections: 1 });
   });
 
   it('refuses what git could read as more than it shows', () => {
@@ -58,5 +58,29 @@ describe('patchPaths', () => {
     } finally {
       await g.cleanup();
     }
+  });
+
+  it('refuses a header whose ---/+++ or rename names are not its diff --git names (issue 20)', () => {
+    refused('diff --git a/README.md b/README.md\n--- a/run.sh\n+++ b/run.sh\n@@ -1 +1,2 @@\n echo\n+curl x | sh\n');
+    refused('diff --git a/README.md b/run.sh\n--- a/run.sh\n+++ b/run.sh\n@@ -1 +1,2 @@\n echo\n+curl x | sh\n');
+    refused('diff --git "a/README.md" "b/README.md"\n--- a/run.sh\n+++ b/run.sh\n@@ -1 +1 @@\n-a\n+b\n');
+    refused('diff --git a/x b/x\n--- a/x\n+++ b/y\n@@ -1 +1 @@\n-a\n+b\n');
+    refused('diff --git a/old b/new\nrename from other\nrename to new\n');
+    refused('diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n');
+  });
+
+  it('gives each section git\'s names and its hunk lines by position, not by prefix (issue 20)', () => {
+    const p = paths('diff --git a/q.sql b/q.sql\n--- a/q.sql\n+++ b/q.sql\n@@ -1,2 +1,2 @@\n--- x\n+++ y\n select 1;\ndiff --git "a/\\303\\251.ts" "b/\\303\\251.ts"\nnew file mode 100644\n--- /dev/null\n+++ "b/\\303\\251.ts"\n@@ -0,0 +1 @@\n+q\ndiff --git a/o b/n\nsimilarity index 100%\nrename from o\nrename to n\n');
+    expect(p.files.map((f) => [f.from, f.to, f.change, f.added, f.removed])).toEqual([
+      ['q.sql', 'q.sql', 'modified', 1, 1],
+      [undefined, 'é.ts', 'added', 1, 0],
+      ['o', 'n', 'renamed', 0, 0],
+    ]);
+    expect(p.files[0]!.lines.filter((l) => l.kind !== 'meta')).toEqual([
+      { kind: 'hunk', text: '@@ -1,2 +1,2 @@' },
+      { kind: 'del', text: '-- x' },
+      { kind: 'add', text: '++ y' },
+      { kind: 'same', text: 'select 1;' },
+    ]);
   });
 });

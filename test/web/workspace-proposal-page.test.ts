@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProposalChange, type Proposal } from '../../src/core/index.js';
 import { patchDiffs, previewDiffs } from '../../src/http/web/patchdiffs.js';
+import { diffOf } from '../../src/http/web/filediffs.js';
 import { proposalPage } from '../../src/http/web/pages/proposal.js';
 import { riskFlags } from '../../src/http/web/risk.js';
 
@@ -29,7 +30,7 @@ describe('workspace proposal page', () => {
   it('shows a hostile patch escaped, per file, with its diffstat', () => {
     const patch = 'diff --git a/app/<script>.ts b/app/<script>.ts\n--- a/app/<script>.ts\n+++ b/app/<script>.ts\n@@ -1 +1,2 @@\n-old\n+<script>alert(1)</script>\n+\u202Eevil\n';
     const p = proposal({ kind: 'patch', patch, fingerprint: 'f' }, ['app/<script>.ts']);
-    const files = patchDiffs(patch);
+    const files = patchDiffs(patch, p.facts.paths);
     expect(files).toHaveLength(1);
     expect(files[0]).toMatchObject({ path: 'app/<script>.ts', added: 2, removed: 1 });
     const html = proposalPage({ proposal: p, files, all: [p], csrf: 'c', now: Date.parse(at) }).toString();
@@ -44,5 +45,9 @@ describe('workspace proposal page', () => {
     expect(html).toContain('app/a.ts');
     expect(html).toContain('reset --hard to ' + 'c'.repeat(40));
     expect(riskFlags(p, [p]).map((f) => f.label)).toContain('hard reset');
+  });
+
+  it('a delete of a path the base does not have is a no-op, never an added file', () => {
+    expect(diffOf('gone.txt', { kind: 'absent' }, { kind: 'absent' }, [], false)).toMatchObject({ change: 'unchanged', added: 0, removed: 0 });
   });
 });

@@ -2,7 +2,7 @@
 // wrote (summary, message, paths, reason, client name) reaches the terminal through `clean` or `jsonText` only.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeStep, PROPOSAL_STATUSES, workspaceSteps, type Proposal, type WorkspaceChange } from '../../core/index.js';
-import type { ProposalRow } from '../../http/api/schema.js';
+import type { ProposalFileView, ProposalRow } from '../../http/api/schema.js';
 import type { ApiClient } from '../client.js';
 import { clean, jsonText, table } from '../table.js';
 
@@ -26,7 +26,28 @@ const rows = (ps: readonly ProposalRow[]) =>
   );
 
 /** The long form of one proposal: facts first, then the agent's words, then the change itself. */
-export function showProposal(p: Proposal): string {
+export function showProposal(p: Proposal, files?: readonly ProposalFileView[]): string {
+  return [showFacts(p), ...(files === undefined ? [] : ['', ...fileLines(files)])].join('\n');
+}
+
+const SIGN = { hunk: '', same: ' ', add: '+', del: '-' } as const;
+
+/** Every file of the change as the page draws it: name, change, counts, red flags, notes, then its diff lines. */
+function fileLines(files: readonly ProposalFileView[]): string[] {
+  const out = [`files (${files.length}; the same view as the page):`];
+  for (const f of files) {
+    const name = f.from === undefined ? f.path : `${f.from} → ${f.path}`;
+    out.push(`  ${f.change} ${name}  +${f.added} −${f.removed}${f.flag === undefined ? '' : `  [RED FLAG: ${f.flag}]`}`);
+    for (const n of f.notes) out.push(`    note: ${n}`);
+    for (const l of f.lines ?? []) out.push(`    ${SIGN[l.kind]}${l.text}`);
+    const shown = f.lines?.length ?? 0;
+    if (f.lines_total > shown) out.push(`    … ${f.lines_total - shown} more diff lines on the page (/ui/proposals/<id>)`);
+  }
+  return out;
+}
+
+/** The facts and the change as stored. */
+function showFacts(p: Proposal): string {
   const lines = [
     `id:          ${p.id}`,
     `status:      ${p.status}`,
@@ -74,7 +95,7 @@ export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops
   });
   ops(proposal.command('show <id>').description('Show one proposal: facts, the agent’s reason, every file.')).action(async (id: string, o: Ops) => {
     const r = await (await clientFor(o)).call('GET /proposals/:id', `/proposals/${enc(id)}`);
-    print(out, o.json, r, () => showProposal(r.proposal));
+    print(out, o.json, r, () => showProposal(r.proposal, r.files));
   });
   ops(
     proposal

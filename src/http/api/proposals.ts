@@ -5,9 +5,14 @@ import * as z from 'zod/v4';
 import { ProposalStatus, type Perimeter, type Proposal } from '../../core/index.js';
 import type { ProposalError, ProposalService } from '../../registry/proposals.js';
 import type { RestorePoint, UpstreamError, UpstreamFor } from '../../upstream/types.js';
+import type { Workspace } from '../../workspace/types.js';
 import { statusFor, upstreamStatus } from '../status.js';
 import { reply } from './reply.js';
-import type { ProposalRow, RestoreRow } from './schema.js';
+import type { ProposalFileView, ProposalRow, RestoreRow } from './schema.js';
+import { fileDiffs, type FileDiff } from '../web/filediffs.js';
+
+/** Lines of one file's diff an /api answer carries (the page pages the rest). */
+export const API_FILE_LINES = 400;
 
 /** The list row of a proposal. */
 export function proposalRow(p: Proposal): ProposalRow {
@@ -29,7 +34,21 @@ export interface ProposalRouteDeps {
   readonly proposals: ProposalService | undefined;
   readonly perimeters: () => readonly Perimeter[];
   readonly upstreamFor: UpstreamFor;
+  /** Working trees, for the content of commit and plan proposals. */
+  readonly workspace?: Workspace | undefined;
 }
+
+const fileView = (f: FileDiff): ProposalFileView => ({
+  path: f.path,
+  ...(f.from === undefined ? {} : { from: f.from }),
+  change: f.change,
+  added: f.added,
+  removed: f.removed,
+  notes: [...f.notes],
+  ...(f.flag === undefined ? {} : { flag: f.flag }),
+  ...(f.lines === undefined ? {} : { lines: f.lines.slice(0, API_FILE_LINES).map((l) => ({ kind: l.kind, text: l.text })) }),
+  lines_total: f.lines?.length ?? 0,
+});
 
 const fail = (res: Response, code: ProposalError | 'bad_request', message: string): void => {
   res.status(statusFor(code)).json({ error: { code, message } });
@@ -61,7 +80,9 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     if (!s) return;
     const p = await s.get(req.params.id);
     if (!p) return fail(res, 'not_found', `No proposal "${req.params.id}".`);
-    reply(res, 'GET /proposals/:id', { proposal: p });
+    // The same per-file view the page draws, so `proposal show` and the page cannot disagree.
+    const files = await fileDiffs(p, deps.upstreamFor, deps.workspace);
+    reply(res, 'GET /proposals/:id', { proposal: p, files: files.map(fileView) });
   });
 
   r.post('/proposals/:id/approve', async (req, res) => {

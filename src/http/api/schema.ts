@@ -62,6 +62,21 @@ export const ProposalRow = z.object({
 });
 export type ProposalRow = z.infer<typeof ProposalRow>;
 const OneProposal = z.object({ proposal: Proposal });
+/** One file of a proposal as the page draws it (the same computation: `fileDiffs`), lines capped for /api. */
+export const ProposalFileView = z.object({
+  path: z.string(),
+  from: z.string().optional(),
+  change: z.string(),
+  added: z.number(),
+  removed: z.number(),
+  notes: z.array(z.string()),
+  flag: z.string().optional(),
+  lines: z.array(z.object({ kind: z.enum(['hunk', 'same', 'add', 'del']), text: z.string() })).optional(),
+  lines_total: z.number(),
+});
+export type ProposalFileView = z.infer<typeof ProposalFileView>;
+/** `proposal show`: the record and every file as the page shows it. */
+const ShownProposal = OneProposal.extend({ files: z.array(ProposalFileView).optional() });
 
 export const RestoreRow = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string() });
 export type RestoreRow = z.infer<typeof RestoreRow>;
@@ -159,7 +174,7 @@ export const API = {
   'GET /repos/:owner/:repo/branches': Branches,
   'GET /branches': Branches,
   'GET /proposals': z.object({ proposals: z.array(ProposalRow) }),
-  'GET /proposals/:id': OneProposal,
+  'GET /proposals/:id': ShownProposal,
   'POST /proposals/:id/approve': OneProposal,
   'POST /proposals/:id/reject': OneProposal,
   'GET /restore': z.object({ restore_points: z.array(RestoreRow) }),

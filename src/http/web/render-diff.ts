@@ -29,7 +29,7 @@ const fileUrl = (id: string, n: number, from: number) => `/ui/proposals/${segmen
 export function fileBox(id: string, n: number, f: FileDiff): Html {
   const lines = f.lines ?? [];
   const more = lines.length - INLINE_LINES;
-  return html`<section class="file" id="f${n}"><h3><code>${f.path}</code> <span class="muted">${f.change}, +${f.added} −${f.removed}</span></h3>
+  return html`<section class="file" id="f${n}"><h3>${f.from === undefined ? undefined : html`<code>${f.from}</code> → `}<code>${f.path}</code> <span class="muted">${f.change}, +${f.added} −${f.removed}</span>${f.flag === undefined ? undefined : html` <span class="flag bad">${f.flag}</span>`}</h3>
 ${f.notes.map((note) => html`<p class="more">${note}</p>`)}
 ${f.lines ? diffLines(lines, 0, INLINE_LINES, INLINE_LINE_CHARS) : undefined}
 ${more > 0 ? html`<p class="more">${more} more diff lines not shown here. <a href="${fileUrl(id, n, INLINE_LINES)}">Show lines ${INLINE_LINES + 1}–${Math.min(lines.length, INLINE_LINES + PAGE_LINES)} of ${lines.length}</a></p>` : undefined}
@@ -55,8 +55,8 @@ export function diffstatTable(id: string, files: readonly FileDiff[]): Html {
   const total = files.reduce((a, f) => ({ added: a.added + f.added, removed: a.removed + f.removed }), { added: 0, removed: 0 });
   return html`<table class="diffstat"><thead><tr><th>File</th><th>Change</th><th>Lines</th><th>Notes</th></tr></thead><tbody>
 ${files.map(
-  (f, n) => html`<tr><td><a href="${n < INLINE_FILES ? `#f${n}` : fileUrl(id, n, 0)}"><code>${f.path}</code></a></td><td>${f.change}</td>
-<td><span class="ok">+${f.added}</span> <span class="bad">−${f.removed}</span></td><td>${f.symlinkChange ? html`<span class="flag bad">symlink → file</span>` : undefined}${f.lines ? undefined : html`<span class="flag">binary</span>`}</td></tr>`,
+  (f, n) => html`<tr><td><a href="${n < INLINE_FILES ? `#f${n}` : fileUrl(id, n, 0)}">${f.from === undefined ? undefined : html`<code class="from">${f.from}</code> → `}<code class="path">${f.path}</code></a></td><td>${f.change}</td>
+<td><span class="ok">+${f.added}</span> <span class="bad">−${f.removed}</span></td><td>${f.flag === undefined ? undefined : html`<span class="flag bad">${f.flag}</span>`}${f.symlinkChange ? html`<span class="flag bad">symlink → file</span>` : undefined}${f.lines || f.change === 'touched' ? undefined : html`<span class="flag">binary</span>`}</td></tr>`,
 )}
 </tbody><tfoot><tr><th>${files.length} files</th><th></th><th><span class="ok">+${total.added}</span> <span class="bad">−${total.removed}</span></th><th></th></tr></tfoot></table>`;
 }

@@ -6,6 +6,7 @@ import type { Perimeter } from '../../core/index.js';
 import type { ProposalService } from '../../registry/proposals.js';
 import type { Log } from '../../registry/tool.js';
 import type { Upstream, UpstreamFor } from '../../upstream/types.js';
+import type { Workspace } from '../../workspace/types.js';
 import { sameSecret } from '../auth.js';
 import type { OpsGate } from '../ops-gate.js';
 import { cookieValue, PRE_COOKIE, SESSION_COOKIE, setCookie } from './cookies.js';
@@ -27,6 +28,8 @@ export interface WebDeps {
   readonly perimeters: () => readonly Perimeter[];
   readonly upstreamFor: UpstreamFor;
   readonly upstreams: readonly Upstream[];
+  /** Working trees, for the content of commit and plan proposals (absent: their rows say the content is not shown). */
+  readonly workspace?: Workspace;
   /** Open MCP sessions by perimeter id. */
   readonly sessionCounts: () => Readonly<Record<string, number>>;
   /** The newest audit entries, newest first; absent when the ledger is off. */
@@ -156,7 +159,7 @@ export function webRouter(deps: WebDeps): Router {
     const id = String(req.params.id);
     const p = await deps.proposals.get(id);
     if (!p) return sendError(res, 404, 'Not found', 'No such proposal.', csrfOf(req));
-    const [files, all] = await Promise.all([fileDiffs(p, deps.upstreamFor), deps.proposals.list()]);
+    const [files, all] = await Promise.all([fileDiffs(p, deps.upstreamFor, deps.workspace), deps.proposals.list()]);
     const body = proposalPage({ proposal: p, files, all, csrf: csrfOf(req), now: now(), ...(problem ? { problem } : {}) });
     sendPage(res, status, page({ title: `Proposal ${p.id}`, csrf: csrfOf(req) }, body));
   };
@@ -166,7 +169,7 @@ export function webRouter(deps: WebDeps): Router {
   r.get('/proposals/:id/files/:n', async (req: Signed, res) => {
     const p = await deps.proposals.get(String(req.params.id));
     const n = Number(req.params.n);
-    const files = p ? await fileDiffs(p, deps.upstreamFor) : [];
+    const files = p ? await fileDiffs(p, deps.upstreamFor, deps.workspace) : [];
     const f = Number.isInteger(n) && n >= 0 ? files[n] : undefined;
     if (!p || !f) return sendError(res, 404, 'Not found', 'No such file in this proposal.', csrfOf(req));
     const from = Number(typeof req.query.from === 'string' ? req.query.from : 0);

@@ -174,6 +174,9 @@ export async function getCommit(ctx: Ctx, r: RepoRef, sha: string, reachableFrom
   }
 }
 
+/** The most files GitHub lists in one comparison (repository limits: "at most 300 files in a single diff"). */
+const COMPARE_FILES_CAP = 300;
+
 /** `GET compare/{base}...{head}`: commits oldest first (all pages, bounded), files of the three-dot diff. */
 export async function compare(ctx: Ctx, r: RepoRef, base: string, head: string): Promise<Comparison> {
   const load = async (page: number): Promise<Comparison & { total: number }> => {
@@ -191,6 +194,8 @@ export async function compare(ctx: Ctx, r: RepoRef, base: string, head: string):
       merge_base: d.merge_base_commit.sha,
       commits: d.commits.map((c) => toSummary(c as GhCommit)),
       files: (d.files ?? []).map((f) => toFile(f as GhFile)),
+      // GitHub cuts the list at 300 files without saying so: a full list cannot be told from a cut one.
+      files_complete: (d.files ?? []).length < COMPARE_FILES_CAP,
       total: d.total_commits,
     };
   };
@@ -229,7 +234,7 @@ export async function changedPaths(ctx: Ctx, r: RepoRef, base: string, head: str
       const paths = files.flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]));
       const last = res.data.commits.at(-1);
       const headTree = last?.sha === head ? last.commit.tree.sha : undefined;
-      const changes = { status: res.data.status, paths, complete: files.length < 300 };
+      const changes = { status: res.data.status, paths, complete: files.length < COMPARE_FILES_CAP };
       return headTree ? { ...changes, headTree } : changes;
     },
     approxBytes,

@@ -90,5 +90,5 @@ export async function compare(repo: Repo, base: string, head: string): Promise<{
   }
   const files = await diffFiles(repo, mergeBase, head);
   if (!files.ok) return files;
-  return ok({ status, ahead_by: ahead.value, behind_by: behind.value, merge_base: mergeBase, commits, files: files.value });
+  return ok({ status, ahead_by: ahead.value, behind_by: behind.value, merge_base: mergeBase, commits, files: files.value, files_complete: true });
 }

@@ -89,6 +89,7 @@ export function proposalPage(m: ProposalPageModel): Html {
   const symlinks = m.files.filter((f) => f.symlinkChange).map((f) => f.path);
   const hidden = hiddenCharacterPaths(p);
   const inline = m.files.slice(0, INLINE_FILES);
+  const unplaced = m.files.filter((f) => f.flag !== undefined).map((f) => f.path);
   return html`<h1>${p.summary}</h1>
 <p>Status: ${outcome(p, m.now)} ${flags(riskFlags(p, m.all))}</p>
 ${m.problem ? html`<p class="notice bad" role="alert">${m.problem}</p>` : undefined}
@@ -115,6 +116,7 @@ ${allowlisting(p)}${outsideWindow(p)}<tr><th>Symlink or mode changes</th><td cla
 <p class="reason-label">${message(p).label}</p>
 <div class="reason commit-message">${message(p).text}</div>
 <h2>Files</h2>
+${unplaced.length > 0 ? html`<p class="notice bad" role="alert">${unplaced.length} of the change's files cannot be shown here (${list(unplaced, '')}): they are flagged in red below. Do not approve what you cannot see.</p>` : undefined}
 ${diffstatTable(p.id, m.files)}
 ${inline.map((f, n) => fileBox(p.id, n, f))}
 ${m.files.length > inline.length ? html`<p class="more">${m.files.length - inline.length} more files: open them from the table above.</p>` : undefined}
