@@ -205,7 +205,7 @@ export function apiRouter(deps: ApiDeps): Router {
     return branches(req.query.repo, res);
   });
 
-  r.use(proposalRoutes({ proposals: deps.invoke.proposals, perimeters: () => deps.store.list(), upstreamFor: deps.upstreamFor }));
+  r.use(proposalRoutes({ proposals: deps.invoke.proposals, perimeters: () => deps.store.list(), upstreamFor: deps.upstreamFor, writers: deps.invoke.writers }));
 
   r.use((_req, res) => fail(res, 'not_found', 'No such API route.'));
   return r;

@@ -4,8 +4,10 @@ import express, { type Response, type Router } from 'express';
 import * as z from 'zod/v4';
 import { Proposal, ProposalStatus, type Perimeter } from '../../core/index.js';
 import type { ProposalError, ProposalService } from '../../registry/proposals.js';
-import type { RestorePoint, UpstreamError, UpstreamFor } from '../../upstream/types.js';
-import { statusFor, upstreamStatus } from '../status.js';
+import type { UpstreamFor } from '../../upstream/types.js';
+import type { WorkTreeWriters } from '../../workspace/writes.js';
+import { statusFor } from '../status.js';
+import { restoreCatalog, type CatalogFailure } from './restore-points.js';
 
 /** A list row: the record without the change's content (which `show` gives in full). */
 export const ProposalRow = z.object({
@@ -23,9 +25,7 @@ export const ProposalRow = z.object({
 export type ProposalRow = z.infer<typeof ProposalRow>;
 export const ProposalList = z.object({ proposals: z.array(ProposalRow) });
 export const ProposalShow = z.object({ proposal: Proposal });
-export const RestoreRow = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string() });
-export const RestoreList = z.object({ restore_points: z.array(RestoreRow) });
-export const RestoreApplied = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string(), from: z.string() });
+export { RestoreApplied, RestoreList, RestoreRow } from './restore-points.js';
 
 /** The list row of a proposal. */
 export function proposalRow(p: Proposal): ProposalRow {
@@ -47,14 +47,14 @@ export interface ProposalRouteDeps {
   readonly proposals: ProposalService | undefined;
   readonly perimeters: () => readonly Perimeter[];
   readonly upstreamFor: UpstreamFor;
+  /** Working-tree writers: their restore points are listed and applied with the others. */
+  readonly writers?: WorkTreeWriters | undefined;
 }
 
-const fail = (res: Response, code: ProposalError | 'bad_request', message: string): void => {
+const fail = (res: Response, code: ProposalError | 'bad_request' | 'upstream', message: string): void => {
   res.status(statusFor(code)).json({ error: { code, message } });
 };
-const upstreamFail = (res: Response, e: UpstreamError): void => {
-  res.status(upstreamStatus(e.code)).json({ error: { code: e.code, message: e.message } });
-};
+const catalogFail = (res: Response, e: CatalogFailure): void => fail(res, e.code, e.message);
 
 /** The operator's proposal and restore-point routes. */
 export function proposalRoutes(deps: ProposalRouteDeps): Router {
@@ -102,34 +102,18 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     res.json({ proposal: out.value });
   });
 
-  /** Every repository of a perimeter whose upstream keeps restore points, once. */
-  const restoreRepos = () => [...new Set(deps.perimeters().map((p) => p.repo))].flatMap((repo) => {
-    const points = deps.upstreamFor(repo)?.restorePoints;
-    return points ? [{ repo, points }] : [];
-  });
+  const catalog = restoreCatalog({ perimeters: deps.perimeters, upstreamFor: deps.upstreamFor, writers: deps.writers, proposals: deps.proposals });
 
   r.get('/restore', async (_req, res) => {
-    const rows: z.infer<typeof RestoreRow>[] = [];
-    for (const { repo, points } of restoreRepos()) {
-      const out = await points.list(repo);
-      if (!out.ok) return upstreamFail(res, out.error);
-      rows.push(...out.value.map((p: RestorePoint) => ({ repo, id: p.id, branch: p.branch, sha: p.sha })));
-    }
-    res.json({ restore_points: rows });
+    const out = await catalog.list();
+    if (!out.ok) return catalogFail(res, out.error);
+    res.json({ restore_points: out.value, retention: catalog.retention });
   });
 
   r.post('/restore/:id/apply', async (req, res) => {
-    for (const { repo, points } of restoreRepos()) {
-      const list = await points.list(repo);
-      if (!list.ok) return upstreamFail(res, list.error);
-      if (!list.value.some((p) => p.id === req.params.id)) continue;
-      const out = await points.apply(repo, req.params.id);
-      if (!out.ok) return upstreamFail(res, out.error);
-      const { point, from } = out.value;
-      res.json({ repo, id: point.id, branch: point.branch, sha: point.sha, from });
-      return;
-    }
-    return fail(res, 'not_found', `No restore point "${req.params.id}".`);
+    const out = await catalog.apply(req.params.id);
+    if (!out.ok) return catalogFail(res, out.error);
+    res.json(out.value);
   });
 
   return r;
