@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
 import { agentUrls } from '../http/api.js';
+import { restoreCatalog } from '../http/api/restore-points.js';
 import { issueKey } from '../http/keys.js';
 import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
 import type { CursorSeal } from '../registry/index.js';
@@ -334,9 +335,20 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   const settled = await proposals.reconcile();
   if (settled > 0) o.log('info', 'proposals reconciled at start', { count: settled });
   // Reads expire overdue proposals too; the sweep makes the ledger say so even when nobody looks.
+  // Restore points past their retention (RESTORE_KEEP_DAYS, and never within their proposal's TTL) go with it.
+  const points = restoreCatalog({ perimeters: () => store.list(), upstreamFor: upstreams.upstreamFor, writers, proposals });
+  const pruneRestorePoints = async () => {
+    const out = await points.prune();
+    if (!out.ok) o.log('warn', 'restore point pruning failed', { error: out.error.message });
+    else if (out.value.length > 0) o.log('info', 'restore points pruned', { count: out.value.length, ids: out.value });
+  };
   const sweep = setInterval(() => void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) })), 60_000);
   sweep.unref();
   undo.push(async () => clearInterval(sweep));
+  // Hourly: retention is counted in days, and a pass lists every point of every repository.
+  const prune = setInterval(() => void pruneRestorePoints().catch((e: unknown) => o.log('warn', 'restore point pruning failed', { error: String(e) })), 3_600_000);
+  prune.unref();
+  undo.push(async () => clearInterval(prune));
   ready = true;
 
   // One write, so a reader that waits for "listening on" has the whole announcement (keys, hints) with it.

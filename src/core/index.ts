@@ -37,3 +37,4 @@ export * from './proposal-bounds.js';
 export * from './workspace-judge.js';
 export * from './paging.js';
 export * from './patch-paths.js';
+export * from './restore-retention.js';

@@ -215,7 +215,7 @@ export function apiRouter(deps: ApiDeps): Router {
     return branches(req.query.repo, res, 'GET /branches');
   });
 
-  r.use(proposalRoutes({ proposals: deps.invoke.proposals, perimeters: () => deps.store.list(), upstreamFor: deps.upstreamFor, workspace: deps.invoke.workspace }));
+  r.use(proposalRoutes({ proposals: deps.invoke.proposals, perimeters: () => deps.store.list(), upstreamFor: deps.upstreamFor, workspace: deps.invoke.workspace, writers: deps.invoke.writers }));
 
   r.use((_req, res) => fail(res, 'not_found', 'No such API route.'));
   return r;

@@ -24,6 +24,16 @@ export interface McpRouteDeps {
   readonly describe: (ep: Endpoint, binding: Binding) => Record<string, unknown>;
 }
 
+/**
+ * What a refused `initialize` reads. A full perimeter and a full server read alike: which one is full would tell an
+ * agent about sessions outside its perimeter.
+ */
+const FULL_TEXT: Record<'key' | 'perimeter' | 'server', string> = {
+  key: 'Too many sessions for this key: each is being initialized or answering a call; retry after the time given.',
+  perimeter: 'Too many open sessions; close idle ones or retry later.',
+  server: 'Too many open sessions; close idle ones or retry later.',
+};
+
 const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('text/event-stream');
 
 /**
@@ -112,7 +122,8 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
       case 'room':
         break;
       case 'full':
-        res.status(503).json(rpcError(-32000, 'Too many open sessions; close idle ones or retry later.'));
+        // A client told when to come back retries instead of failing: a burst at the cap is served as room frees up.
+        res.status(503).set('Retry-After', String(claim.retryAfterS)).json(rpcError(-32000, FULL_TEXT[claim.room]));
         return;
       default: {
         const never: never = claim;

@@ -11,6 +11,8 @@ export interface Session {
   readonly owner: string;
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: Server;
+  /** When `initialize` arrived: a session still in its handshake is never evicted during its grace (see `claim`). */
+  readonly opened: number;
   lastSeen: number;
   openStreams: number;
   /** Requests (not GET streams) still being answered: a session with one is never idle, whatever `lastSeen` says. */
@@ -39,10 +41,20 @@ export interface SessionTableOptions {
   /** False once an owner's credential is gone (a revoked key, a deleted perimeter): its sessions stop taking room. */
   readonly ownerLive?: (owner: string) => boolean;
   readonly now?: () => number;
+  /**
+   * How long a session that has made no request since `initialize` counts as still being initialized (default
+   * 30 s): during it no other session's `initialize` may evict it, so a burst of new sessions cannot evict each other.
+   */
+  readonly handshakeGraceMs?: number;
 }
 
+export const DEFAULT_HANDSHAKE_GRACE_MS = 30_000;
+
 /** The answer to "may this owner open one more session": yes, or the room that is full. */
-export type Claim = { kind: 'room' } | { kind: 'full'; room: 'perimeter' | 'server' };
+export type Claim = { kind: 'room' } | { kind: 'full'; room: 'key' | 'perimeter' | 'server'; retryAfterS: number };
+
+/** Seconds a full perimeter or server asks the client to wait: its room frees only as sessions end or go idle. */
+const FULL_ROOM_RETRY_S = 5;
 
 /**
  * The live sessions. The SDK neither expires sessions nor stops a session id from being replayed on another URL,
@@ -68,6 +80,15 @@ export class SessionTable {
     return (this.opts.now ?? Date.now)();
   }
 
+  private graceMs(): number {
+    return this.opts.handshakeGraceMs ?? DEFAULT_HANDSHAKE_GRACE_MS;
+  }
+
+  /** Still in its handshake: no request since `initialize` (which may itself be unanswered), within the grace. */
+  private initializing(s: Session, now: number): boolean {
+    return s.requests === 0 && now - s.opened < this.graceMs();
+  }
+
   private count(pred: (s: Session) => boolean): number {
     let n = 0;
     for (const s of this.sessions.values()) if (pred(s)) n += 1;
@@ -76,24 +97,37 @@ export class SessionTable {
 
   /**
    * The owner's session an eviction closes: the least recently used of those that made at most one request after
-   * initialize (opened and abandoned, as a flood's are), else its least recently used one.
+   * initialize (opened and abandoned, as a flood's are), else its least recently used one. Never one in the middle of
+   * a call (closing it loses the answer, see `answer`) nor one still being initialized (a burst of new sessions would
+   * close each other and every client would get "Session not found"); undefined when every session is one of those.
    */
   private victimOf(owner: string): Session | undefined {
+    const now = this.now();
     let light: Session | undefined;
     let oldest: Session | undefined;
     for (const s of this.sessions.values()) {
-      // A session mid-answer is the last choice: closing it loses the answer (see `answer`).
-      if (s.owner !== owner || s.answering > 0) continue;
+      if (s.owner !== owner || s.answering > 0 || this.initializing(s, now)) continue;
       if (!oldest || s.lastSeen < oldest.lastSeen) oldest = s;
       if (s.requests <= 1 && (!light || s.lastSeen < light.lastSeen)) light = s;
     }
-    return light ?? oldest ?? [...this.sessions.values()].find((s) => s.owner === owner);
+    return light ?? oldest;
+  }
+
+  /** Whole seconds until the owner's first session leaves its handshake grace (when a retry can find a victim). */
+  private retryAfterFor(owner: string): number {
+    const now = this.now();
+    let soonest = this.graceMs();
+    for (const s of this.sessions.values()) {
+      if (s.owner === owner && this.initializing(s, now)) soonest = Math.min(soonest, s.opened + this.graceMs() - now);
+    }
+    return Math.max(1, Math.ceil(soonest / 1_000));
   }
 
   /**
    * Claims a slot for one more session of `owner` on `perimeter`, synchronously (call `add` right after, before any
    * await, so concurrent initializes cannot overshoot). An owner at its own cap loses one of its own sessions (see
-   * victimOf): a key that opens sessions without end only ever competes with itself.
+   * victimOf): a key that opens sessions without end only ever competes with itself. When every one of its sessions
+   * is mid-call or still being initialized there is nothing to close: the answer is a full 'key' room.
    */
   claim(owner: string, perimeter: string): Claim {
     // A revoked key's sessions already answer 404 at their next request; here they also give their room back.
@@ -104,12 +138,13 @@ export class SessionTable {
     const ownCap = isRoot ? this.limits.root : this.limits.perKey;
     if (mine >= ownCap) {
       const victim = this.victimOf(owner);
-      if (victim) this.evict(victim);
+      if (!victim) return { kind: 'full', room: 'key', retryAfterS: this.retryAfterFor(owner) };
+      this.evict(victim);
       return { kind: 'room' };
     }
     if (isRoot) return { kind: 'room' };
-    if (this.count((s) => s.perimeter === perimeter && s.owner !== 'root') >= this.limits.perPerimeter) return { kind: 'full', room: 'perimeter' };
-    if (this.count((s) => s.owner !== 'root') >= this.limits.max) return { kind: 'full', room: 'server' };
+    if (this.count((s) => s.perimeter === perimeter && s.owner !== 'root') >= this.limits.perPerimeter) return { kind: 'full', room: 'perimeter', retryAfterS: FULL_ROOM_RETRY_S };
+    if (this.count((s) => s.owner !== 'root') >= this.limits.max) return { kind: 'full', room: 'server', retryAfterS: FULL_ROOM_RETRY_S };
     return { kind: 'room' };
   }
 
@@ -119,8 +154,9 @@ export class SessionTable {
   }
 
   /** Records a session (after `claim`). */
-  add(s: Omit<Session, 'lastSeen' | 'openStreams' | 'requests' | 'answering'>): void {
-    this.sessions.set(s.id, { ...s, lastSeen: this.now(), openStreams: 0, requests: 0, answering: 0 });
+  add(s: Omit<Session, 'opened' | 'lastSeen' | 'openStreams' | 'requests' | 'answering'>): void {
+    const now = this.now();
+    this.sessions.set(s.id, { ...s, opened: now, lastSeen: now, openStreams: 0, requests: 0, answering: 0 });
   }
 
   /**

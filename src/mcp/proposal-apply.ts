@@ -82,7 +82,7 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
       if (upstream.restorePoints) {
         const point = await upstream.restorePoints.create(p.repo, p.branch, p.id);
         if (!point.ok) return failed(`Could not take a restore point (${point.error.message}); nothing was written.`);
-        restore = point.value.ref;
+        restore = point.value.id;
       }
       await beforeWrite(restore);
       const args = toArgs(p);

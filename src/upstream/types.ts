@@ -197,6 +197,8 @@ export interface RestorePoints {
    * branch's head before the move is answered as `from`, and is itself kept as a restore point `<id>-undo`.
    */
   apply(repo: string, id: string): Promise<UpResult<{ readonly point: RestorePoint; readonly from: string }>>;
+  /** Deletes restore point `id` (its retention ran out); a point already gone is not an error. */
+  drop(repo: string, id: string): Promise<UpResult<void>>;
 }
 
 export interface Upstream {

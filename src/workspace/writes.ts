@@ -134,4 +134,6 @@ export interface WorkTreeWriters {
    * after taking a restore point of the current state. Declined (`dirty`) when local changes would be overwritten.
    */
   restore(repo: string, id: string): Promise<WsResult<WriteOutcome>>;
+  /** Deletes restore point `id` (its retention ran out); a point already gone is not an error. */
+  dropRestorePoint(repo: string, id: string): Promise<WsResult<void>>;
 }

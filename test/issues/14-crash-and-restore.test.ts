@@ -84,9 +84,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const id = await propose('docs/a.md', 'restorable\n');
     const ok = await s.srv.api('POST', `/api/proposals/${id}/approve`);
     expect(ok.json.proposal.status, JSON.stringify(ok.json)).toBe('applied');
-    expect(ok.json.proposal.restore).toBe(`refs/git-blinder/restore/${id}/main`);
+    // Issue 20 §4: the proposal names the point by the id `restore apply` takes (it once named the full ref).
+    expect(ok.json.proposal.restore).toBe(id);
     const listed = await s.srv.api('GET', '/api/restore');
-    expect(listed.json.restore_points).toContainEqual({ repo: s.repo, id, branch: 'main', sha: before });
+    expect(listed.json.restore_points).toContainEqual(expect.objectContaining({ repo: s.repo, id, kind: 'ref', branch: 'main', head: before, proposal: id }));
     const applied = await s.srv.api('POST', `/api/restore/${id}/apply`);
     expect(applied.status, JSON.stringify(applied.json)).toBe(200);
     expect(applied.json).toMatchObject({ id, branch: 'main', sha: before, from: ok.json.proposal.commit });

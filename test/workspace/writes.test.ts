@@ -291,7 +291,7 @@ describe('reset', () => {
     await put(g, 'a.txt', 'a3\n');
     const r = applied(await w.apply({ kind: 'commit', message: 'third', paths: ['a.txt'], author }));
     await put(g, 'a.txt', 'edited since\n');
-    // Moving back would overwrite an edit the point never captured (a commit captures nothing).
+    // Putting the committed path's captured state back would overwrite an edit made since the commit.
     await declinedUntouched(g.dir, () => writers.restore(g.dir, r.restorePoint!), 'dirty');
   });
 

@@ -2,7 +2,7 @@
 // wrote (summary, message, paths, reason, client name) reaches the terminal through `clean` or `jsonText` only.
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { describeStep, PROPOSAL_STATUSES, workspaceSteps, type Proposal, type WorkspaceChange } from '../../core/index.js';
-import type { ProposalFileView, ProposalRow } from '../../http/api/schema.js';
+import type { ProposalFileView, ProposalRow, RestoreRow } from '../../http/api/schema.js';
 import type { ApiClient } from '../client.js';
 import { clean, jsonText, table } from '../table.js';
 
@@ -124,15 +124,21 @@ export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops
     },
   );
 
-  const restore = program.command('restore').description('Restore points taken before approved local writes.');
-  ops(restore.command('list').description('List restore points.')).action(async (o: Ops) => {
+  const restore = program.command('restore').description('Restore points taken before approved local writes (push_files and working-tree writes alike).');
+  ops(restore.command('list').description('List restore points: what each keeps, for which proposal, and until when.')).action(async (o: Ops) => {
     const r = await (await clientFor(o)).call('GET /restore', '/restore');
-    print(out, o.json, r, () => (r.restore_points.length ? table(['ID', 'REPO', 'BRANCH', 'SHA'], r.restore_points.map((p) => [p.id, p.repo, p.branch, p.sha])) : 'no restore points'));
+    print(out, o.json, r, () => {
+      const short = (sha: string | null) => (sha === null ? '(no branch)' : sha.slice(0, 12));
+      const keeps = (p: RestoreRow) => `${p.kind === 'ref' ? 'ref' : 'ref+stash'} ${short(p.head)}${p.stash.length ? ` + ${p.stash.length} path(s)` : ''}`;
+      const rows = r.restore_points.map((p) => [p.id, p.repo, p.branch, p.proposal ?? '-', p.op, p.taken_at ?? '?', keeps(p), p.kept_until ?? 'until deleted']);
+      const body = rows.length ? table(['ID', 'REPO', 'BRANCH', 'PROPOSAL', 'OP', 'TAKEN', 'KEEPS', 'KEPT UNTIL'], rows) : 'no restore points';
+      return `${body}\nretention: each point is ${r.retention.rule}.`;
+    });
   });
-  ops(restore.command('apply <id>').description('Move the branch back to the restore point (the head it leaves is kept as <id>-undo).')).action(
+  ops(restore.command('apply <id>').description('Put the branch (and, for a working-tree point, the stashed paths) back as they were; the id is the one the proposal names.')).action(
     async (id: string, o: Ops) => {
       const r = await (await clientFor(o)).call('POST /restore/:id/apply', `/restore/${enc(id)}/apply`);
-      print(out, o.json, r, () => `restored ${r.branch} in ${r.repo} to ${r.sha} (was ${r.from}; undo: git-blinder restore apply ${r.id}-undo)`);
+      print(out, o.json, r, () => `restored ${r.branch} in ${r.repo} to ${r.sha ?? '(branch removed)'} (was ${r.from ?? '(no branch)'}; undo: git-blinder restore apply ${r.undo})`);
     },
   );
 }

@@ -4,11 +4,13 @@ import express, { type Response, type Router } from 'express';
 import * as z from 'zod/v4';
 import { ProposalStatus, type Perimeter, type Proposal } from '../../core/index.js';
 import type { ProposalError, ProposalService } from '../../registry/proposals.js';
-import type { RestorePoint, UpstreamError, UpstreamFor } from '../../upstream/types.js';
+import type { UpstreamFor } from '../../upstream/types.js';
 import type { Workspace } from '../../workspace/types.js';
-import { statusFor, upstreamStatus } from '../status.js';
+import type { WorkTreeWriters } from '../../workspace/writes.js';
+import { statusFor } from '../status.js';
 import { reply } from './reply.js';
-import type { ProposalFileView, ProposalRow, RestoreRow } from './schema.js';
+import { restoreCatalog, type CatalogFailure } from './restore-points.js';
+import type { ProposalFileView, ProposalRow } from './schema.js';
 import { fileDiffs, type FileDiff } from '../web/filediffs.js';
 
 /** Lines of one file's diff an /api answer carries (the page pages the rest). */
@@ -36,6 +38,8 @@ export interface ProposalRouteDeps {
   readonly upstreamFor: UpstreamFor;
   /** Working trees, for the content of commit and plan proposals. */
   readonly workspace?: Workspace | undefined;
+  /** Working-tree writers: their restore points are listed and applied with the others. */
+  readonly writers?: WorkTreeWriters | undefined;
 }
 
 const fileView = (f: FileDiff): ProposalFileView => ({
@@ -50,12 +54,10 @@ const fileView = (f: FileDiff): ProposalFileView => ({
   lines_total: f.lines?.length ?? 0,
 });
 
-const fail = (res: Response, code: ProposalError | 'bad_request', message: string): void => {
+const fail = (res: Response, code: ProposalError | 'bad_request' | 'upstream', message: string): void => {
   res.status(statusFor(code)).json({ error: { code, message } });
 };
-const upstreamFail = (res: Response, e: UpstreamError): void => {
-  res.status(upstreamStatus(e.code)).json({ error: { code: e.code, message: e.message } });
-};
+const catalogFail = (res: Response, e: CatalogFailure): void => fail(res, e.code, e.message);
 
 /** The operator's proposal and restore-point routes. */
 export function proposalRoutes(deps: ProposalRouteDeps): Router {
@@ -105,33 +107,18 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     reply(res, 'POST /proposals/:id/reject', { proposal: out.value });
   });
 
-  /** Every repository of a perimeter whose upstream keeps restore points, once. */
-  const restoreRepos = () => [...new Set(deps.perimeters().map((p) => p.repo))].flatMap((repo) => {
-    const points = deps.upstreamFor(repo)?.restorePoints;
-    return points ? [{ repo, points }] : [];
-  });
+  const catalog = restoreCatalog({ perimeters: deps.perimeters, upstreamFor: deps.upstreamFor, writers: deps.writers, proposals: deps.proposals });
 
   r.get('/restore', async (_req, res) => {
-    const rows: RestoreRow[] = [];
-    for (const { repo, points } of restoreRepos()) {
-      const out = await points.list(repo);
-      if (!out.ok) return upstreamFail(res, out.error);
-      rows.push(...out.value.map((p: RestorePoint) => ({ repo, id: p.id, branch: p.branch, sha: p.sha })));
-    }
-    reply(res, 'GET /restore', { restore_points: rows });
+    const out = await catalog.list();
+    if (!out.ok) return catalogFail(res, out.error);
+    reply(res, 'GET /restore', { restore_points: out.value, retention: catalog.retention });
   });
 
   r.post('/restore/:id/apply', async (req, res) => {
-    for (const { repo, points } of restoreRepos()) {
-      const list = await points.list(repo);
-      if (!list.ok) return upstreamFail(res, list.error);
-      if (!list.value.some((p) => p.id === req.params.id)) continue;
-      const out = await points.apply(repo, req.params.id);
-      if (!out.ok) return upstreamFail(res, out.error);
-      const { point, from } = out.value;
-      return reply(res, 'POST /restore/:id/apply', { repo, id: point.id, branch: point.branch, sha: point.sha, from });
-    }
-    return fail(res, 'not_found', `No restore point "${req.params.id}".`);
+    const out = await catalog.apply(req.params.id);
+    if (!out.ok) return catalogFail(res, out.error);
+    reply(res, 'POST /restore/:id/apply', out.value);
   });
 
   return r;

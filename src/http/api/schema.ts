@@ -78,8 +78,43 @@ export type ProposalFileView = z.infer<typeof ProposalFileView>;
 /** `proposal show`: the record and every file as the page shows it. */
 const ShownProposal = OneProposal.extend({ files: z.array(ProposalFileView).optional() });
 
-export const RestoreRow = z.object({ repo: z.string(), id: z.string(), branch: z.string(), sha: z.string() });
+/** One restore point as the operator sees it. */
+export const RestoreRow = z.object({
+  repo: z.string(),
+  id: z.string(),
+  /** `ref`: a branch head kept before a push_files write; `tree`: a working-tree point (head, and a stash of paths). */
+  kind: z.enum(['ref', 'tree']),
+  /** The operation it was taken before (`push_files` for ref points). */
+  op: z.string(),
+  branch: z.string(),
+  /** The proposal it was taken for, when one names it. */
+  proposal: z.string().nullable(),
+  /** When it was taken (ISO 8601); null when unknown (a ref point with no proposal on record). */
+  taken_at: z.string().nullable(),
+  /** The branch head it keeps; null when the branch did not exist then (applying it deletes the branch). */
+  head: z.string().nullable(),
+  /** Paths whose uncommitted working-tree and index state it keeps (the stash); empty for none. */
+  stash: z.array(z.string()),
+  /** When the retention rule lets it be pruned; null: kept until deleted by hand. */
+  kept_until: z.string().nullable(),
+});
 export type RestoreRow = z.infer<typeof RestoreRow>;
+export const RestoreList = z.object({
+  restore_points: z.array(RestoreRow),
+  retention: z.object({ keep_days: z.number(), rule: z.string() }),
+});
+export const RestoreApplied = z.object({
+  repo: z.string(),
+  id: z.string(),
+  kind: z.enum(['ref', 'tree']),
+  branch: z.string(),
+  /** The head the branch is at now (null: the branch was removed, as it did not exist when the point was taken). */
+  sha: z.string().nullable(),
+  from: z.string().nullable(),
+  /** The restore point taken of the state the restore left: `restore apply <undo>` undoes it. */
+  undo: z.string(),
+});
+export type RestoreApplied = z.infer<typeof RestoreApplied>;
 
 /** The audit ledger's state in the operator status. */
 export const AuditStatus = z.object({
@@ -177,8 +212,8 @@ export const API = {
   'GET /proposals/:id': ShownProposal,
   'POST /proposals/:id/approve': OneProposal,
   'POST /proposals/:id/reject': OneProposal,
-  'GET /restore': z.object({ restore_points: z.array(RestoreRow) }),
-  'POST /restore/:id/apply': RestoreRow.extend({ from: z.string() }),
+  'GET /restore': RestoreList,
+  'POST /restore/:id/apply': RestoreApplied,
 } as const;
 
 export type ApiRoute = keyof typeof API;

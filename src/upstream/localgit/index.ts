@@ -12,7 +12,7 @@ import { branchHead, resolveCommit } from './refs.js';
 import { closeRepo, openRepo, type Repo } from './repo.js';
 import { listTree } from './tree.js';
 import { commitFiles, type WriteHooks } from './write.js';
-import { applyRestorePoint, createRestorePoint, listRestorePoints } from './restore.js';
+import { applyRestorePoint, createRestorePoint, dropRestorePoint, listRestorePoints } from './restore.js';
 
 export type { Log } from './errors.js';
 export type { WriteHooks } from './write.js';
@@ -202,6 +202,10 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
         const branch = points.value.find((p) => p.id === id)?.branch ?? '';
         // Serialized with writes to the same branch, so a restore never interleaves with a commit.
         return serial(`${repo.value.commonDir}\0${branch}`, () => applyRestorePoint(repo.value, id));
+      }),
+      drop: guarded('deleting a restore point', async (path: string, id: string) => {
+        const repo = await open(path);
+        return repo.ok ? dropRestorePoint(repo.value, id) : repo;
       }),
     },
 

@@ -47,6 +47,19 @@ export async function listRestorePoints(repo: Repo): Promise<{ ok: true; value: 
   return ok(points);
 }
 
+/** Deletes every ref of restore point `id` (retention); a point that is already gone is not an error. */
+export async function dropRestorePoint(repo: Repo, id: string): Promise<{ ok: true; value: undefined } | Failed> {
+  if (!ID.test(id)) return fail('invalid', `Not a restore point id: ${id}`);
+  const all = await listRestorePoints(repo);
+  if (!all.ok) return all;
+  for (const p of all.value.filter((q) => q.id === id)) {
+    // Deleted only if it still names the commit listed: a point is never rewritten, so a mismatch means it is gone.
+    const run = await runGit(['update-ref', '-d', p.ref, p.sha], repo.call);
+    if (run.code !== 0) return gitFailure(run, 'deleting a restore point', repo.log);
+  }
+  return ok(undefined);
+}
+
 /**
  * Moves the branch back to restore point `id`. The head it leaves is kept first as `<id>-undo`, so a restore can be
  * undone the same way; the checkout (if any) moves with the ref, or nothing moves at all.

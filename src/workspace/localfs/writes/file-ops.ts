@@ -67,7 +67,8 @@ export async function commitOp(tree: Tree, head: string, op: { message: string; 
   if (busy.value) return declined('in_progress', 'A merge, rebase, cherry-pick or revert is in progress in this working tree.');
   const built = await buildCommit(tree, head, paths.value, op.message, a);
   if (!built.ok || 'kind' in built.value) return built as Outcome;
-  const point = await takePoint(tree, { op: 'commit', branch: tree.branch, previousHead: head, captured: [] });
+  // The committed paths are captured too: restoring puts back the uncommitted work the commit took, not the old head's files.
+  const point = await takePoint(tree, { op: 'commit', branch: tree.branch, previousHead: head, captured: paths.value });
   if (!point.ok) return point;
   const cas = await git(tree, ['update-ref', '-m', 'git-blinder: commit', `refs/heads/${tree.branch}`, built.value.commit, head]);
   if (failed(cas)) return cas;

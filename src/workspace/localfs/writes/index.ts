@@ -8,7 +8,7 @@ import { checkPaths, commitOp, declined, discardOp, patchOp } from './file-ops.j
 import { failed, git, nulRecords, wsFail, wsOk, type Log, type Tree } from './git.js';
 import { materialize, storedContent } from './files.js';
 import { mergeOp, rebaseOp, resetOp } from './history-ops.js';
-import { dropPoint, findPoint, listPoints, RESTORE_NAMESPACE, takePoint, type StoredPoint } from './points.js';
+import { dropPoint, findPoint, isPointId, listPoints, RESTORE_NAMESPACE, takePoint, type StoredPoint } from './points.js';
 import { fingerprint } from './fingerprint.js';
 import { previewOp } from './preview.js';
 import { branchId, changedBetween, dirtyTracked, headId } from './refs.js';
@@ -149,6 +149,13 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
       if (checkout) return serial(checkout.workTree, () => restoreCheckedOut(checkout, found.value));
       return restoreRef({ ...base, branch: found.value.point.branch }, found.value);
     },
+    async dropRestorePoint(repo, id) {
+      if (!isPointId(id)) return wsOk(undefined);
+      const at = await locate(repo, 'HEAD');
+      if (!at.ok) return at;
+      await dropPoint(at.value.base, id);
+      return wsOk(undefined);
+    },
   };
 }
 
@@ -160,6 +167,11 @@ async function restoreCheckedOut(tree: Tree, stored: StoredPoint): Promise<WsRes
   if (!current.ok) return current;
   const dirty = await dirtyTracked(tree, current.value);
   if (!dirty.ok) return dirty;
+  // A commit or a discard leaves its captured paths clean: one that is dirty now was edited since, and putting the
+  // captured state back would overwrite that edit.
+  if ((point.op === 'commit' || point.op === 'discard') && point.captured.some((p) => dirty.value.includes(p))) {
+    return declined('dirty', 'Local changes would be overwritten by the restore; nothing was changed.');
+  }
   const moved = current.value === point.previousHead ? wsOk<string[]>([]) : await changedBetween(tree, current.value, point.previousHead);
   if (!moved.ok) return moved;
   const captured = [...new Set([...dirty.value, ...point.captured, ...moved.value])];
