@@ -210,7 +210,11 @@ export async function openLedger(o: LedgerOptions): Promise<Ledger> {
     }
   };
   // A share's fair part of the calls lane: the lane divided among the shares that have entries queued or waiting.
-  const shareCap = (): number => Math.max(1, Math.floor(maxCalls / Math.max(1, new Set([...perShare.keys(), ...blocked.keys()]).size)));
+  const shareCap = (): number => {
+    let active = perShare.size;
+    for (const k of blocked.keys()) if (!perShare.has(k)) active += 1;
+    return Math.max(1, Math.floor(maxCalls / Math.max(1, active)));
+  };
   // The fair parts add up to maxCalls; a busy share's overflow after its wait must not take a quiet share's room.
   const hasRoom = (share: string): boolean => calls.length < 2 * maxCalls && (perShare.get(share) ?? 0) < shareCap();
   const wake = (): void => {

@@ -116,12 +116,6 @@ export class Writer {
     return withFileLock(`${this.active}.lock`, this.c.timing, () => this.batchLocked(events));
   }
 
-  /** Appends one event; returns its seq. */
-  async append(e: AuditEvent): Promise<number> {
-    const [seq] = await this.appendBatch([e]);
-    return seq ?? 0;
-  }
-
   /** Closes the active file handle (the data is already durable). */
   async close(): Promise<void> {
     const fh = this.fh;

@@ -5,13 +5,15 @@
 // The load comes from a separate process (raw MCP over HTTP) against the built `git-blinder serve` with its real ledger.
 import { execFile } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdtemp, readdir, rm, unlink, writeFile } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { queryLedger, verifyLedger } from '../../src/audit/index.js';
+import { openLedger, queryLedger, verifyLedger } from '../../src/audit/index.js';
+import { consolePage } from '../../src/http/web/pages/console.js';
+import { event, SALT, tempDir } from '../audit/helpers.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { childEnv, startServer, type ServerProcess } from '../support/cli-process.js';
 
@@ -148,9 +150,6 @@ it('with --audit-min-age 0 old segments are pruned, the pruning is an audit even
 });
 
 it('a stalled disk slows the busy perimeter (bounded wait) instead of dropping; the other perimeter still gets room', { timeout: 30_000 }, async () => {
-  const { openLedger } = await import('../../src/audit/index.js');
-  const { SALT, event, tempDir } = await import('../audit/helpers.js');
-  const { hostname } = await import('node:os');
   const t = await tempDir();
   const ledger = await openLedger({ dir: t.dir, salt: SALT, maxCalls: 4, maxWaitMs: 300, lockTimeoutMs: 10_000 });
   // Another live writer holds the lock: nothing can be written until it goes.
@@ -176,11 +175,18 @@ it('a stalled disk slows the busy perimeter (bounded wait) instead of dropping; 
   const quietAt = Date.now();
   await other.admitted;
   expect(Date.now() - quietAt).toBeLessThan(100);
-  const { unlink } = await import('node:fs/promises');
   await unlink(lock);
   await Promise.all([...submitted, other].map((s) => s.written));
   await ledger.close();
   expect(ledger.state()).toMatchObject({ entries: 8, lost: 0, dropped: 0, ok: true });
   expect((await verifyLedger(t.file)).counters.events).toBe(8);
   await t.cleanup();
+});
+
+it('the console shows the ledger degraded with its reasons', () => {
+  const base = { perimeters: [], sessions: {}, webSessions: 0, upstreams: [], audit: [], pending: 0 };
+  const degraded = String(consolePage({ ...base, auditHealth: { status: 'degraded', warnings: ['3 audit entries were lost <x>'] } }));
+  expect(degraded).toContain('Ledger: <span class="bad">degraded</span>');
+  expect(degraded).toContain('3 audit entries were lost &lt;x&gt;');
+  expect(String(consolePage({ ...base, auditHealth: { status: 'ok', warnings: [] } }))).toContain('Ledger: <span class="ok">ok</span>');
 });
