@@ -135,7 +135,7 @@ export const operator = {
       const ps = (s.perimeters as { id: string; repo: string; sessions: number; tools?: Record<string, string[]> }[]) ?? [];
       const ups = (s.upstreams as { kind: string; ok: boolean; detail: string; rateLimit?: { remaining: number; limit: number; resetAt: string } }[]) ?? [];
       const ss = s.sessions as { open: number; active?: number; idle?: number };
-      const a = s.audit as { status: string; file: string; entries: number; failures: number; last_error?: string; signed: boolean; clear_paths: boolean } | undefined;
+      const a = s.audit as { status: string; file: string; entries: number; failures: number; lost?: number; warnings?: string[]; last_error?: string; signed: boolean; clear_paths: boolean } | undefined;
       return [
         `git-blinder ${String(s.version)} up ${String(s.uptime_s)} s, state dir ${String(s.state_dir)}`,
         // Older servers report only `open`; then every session counts as open.
@@ -143,9 +143,13 @@ export const operator = {
         ...ups.map((u) => `upstream ${u.kind}: ${u.ok ? 'ok' : 'DOWN'} (${u.detail})${u.rateLimit ? ` rate limit ${u.rateLimit.remaining}/${u.rateLimit.limit}, resets ${u.rateLimit.resetAt}` : ''}`),
         '',
         a
-          ? table(['AUDIT', 'ENTRIES', 'FAILURES', 'SIGNED', 'PATHS', 'FILE', 'LAST ERROR'], [
-              [a.status, String(a.entries), String(a.failures), a.signed ? 'yes' : 'no', a.clear_paths ? 'clear' : 'hashed', a.file, a.last_error ?? ''],
-            ])
+          ? [
+              table(['AUDIT', 'ENTRIES', 'LOST', 'FAILURES', 'SIGNED', 'PATHS', 'FILE', 'LAST ERROR'], [
+                // Servers before issue 20 report no `lost`.
+                [a.status, String(a.entries), a.lost === undefined ? '' : String(a.lost), String(a.failures), a.signed ? 'yes' : 'no', a.clear_paths ? 'clear' : 'hashed', a.file, a.last_error ?? ''],
+              ]),
+              ...(a.warnings ?? []).map((w) => `audit warning: ${w}`),
+            ].join('\n')
           : 'audit: off',
         '',
         table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),

@@ -15,7 +15,7 @@ import { openLedger, queryLedger, verifyLedger } from '../../src/audit/index.js'
 import { consolePage } from '../../src/http/web/pages/console.js';
 import { event, SALT, tempDir } from '../audit/helpers.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { childEnv, startServer, type ServerProcess } from '../support/cli-process.js';
+import { childEnv, runCli, startServer, type ServerProcess } from '../support/cli-process.js';
 
 const run = promisify(execFile);
 const DRIVER = fileURLToPath(new URL('./fixtures/20-load-driver.mjs', import.meta.url));
@@ -109,6 +109,10 @@ it('rotation with a small --audit-keep never prunes a segment younger than --aud
   const load = JSON.parse(stdout) as { answered: number };
   expect(load.answered).toBeGreaterThan(30); // enough entries for several 4 KiB segments
   const h = await health(s.url);
+  const status = await runCli(['status', '--url', s.url], { cwd: tmp, env: env() });
+  expect(status.code).toBe(0);
+  expect(status.stdout).toMatch(/^degraded\s/m);
+  expect(status.stdout).toMatch(/audit warning: .*younger than --audit-min-age/);
   expect(await cleanStop(s)).toBe(0);
 
   const dir = join(state, 'audit');
