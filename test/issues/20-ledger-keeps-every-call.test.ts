@@ -155,7 +155,7 @@ it('with --audit-min-age 0 old segments are pruned, the pruning is an audit even
 
 it('a stalled disk slows the busy perimeter (bounded wait) instead of dropping; the other perimeter still gets room', { timeout: 30_000 }, async () => {
   const t = await tempDir();
-  const ledger = await openLedger({ dir: t.dir, salt: SALT, maxCalls: 4, maxWaitMs: 300, lockTimeoutMs: 10_000 });
+  const ledger = await openLedger({ dir: t.dir, salt: SALT, maxCalls: 4, maxWaitMs: 2_000, lockTimeoutMs: 20_000 });
   // Another live writer holds the lock: nothing can be written until it goes.
   const lock = `${t.file}.lock`;
   await writeFile(lock, JSON.stringify({ pid: process.ppid, host: hostname(), token: 'stall', at: Date.now() }));
@@ -172,13 +172,13 @@ it('a stalled disk slows the busy perimeter (bounded wait) instead of dropping; 
   expect(ledger.state()).toMatchObject({ queued: 4, waited: 2, lost: 0 });
   // The bounded wait ends: the calls are answered and their entries kept (the lane has room for them in memory).
   await Promise.all(submitted.map((s) => s.admitted));
-  expect(admittedAt.busy6).toBeGreaterThanOrEqual(250);
+  expect(admittedAt.busy6).toBeGreaterThanOrEqual(1_900);
   expect(ledger.state()).toMatchObject({ queued: 6, lost: 0, dropped: 0 });
   // Another perimeter is not starved by the busy one: its share is its own.
   const other = ledger.submit(event(9, { perimeter: 'quiet' }), { share: 'p:quiet' });
   const quietAt = Date.now();
   await other.admitted;
-  expect(Date.now() - quietAt).toBeLessThan(100);
+  expect(Date.now() - quietAt).toBeLessThan(500); // at once, not after the 2 s wait
   await unlink(lock);
   await Promise.all([...submitted, other].map((s) => s.written));
   await ledger.close();
