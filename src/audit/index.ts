@@ -44,17 +44,23 @@
  *
  * Rotation: before an append would push the active file past maxBytes (default 10 MiB), the file is renamed to its
  * segment name, a new active file starts with a checkpoint, then segments beyond `keep` (default 5) are deleted, oldest
- * first (after the checkpoint is durable: a crash leaves an extra segment, never a gap). The oldest retained file may
- * therefore start with a checkpoint naming a deleted segment; the verifier accepts that (startsAfterPruning) but checks
- * that at least `retained` segments precede the newest checkpoint.
+ * first (after the checkpoint is durable: a crash leaves an extra segment, never a gap) — but never one whose newest
+ * entry is younger than `minAgeMs` (default 30 days): the ledger grows instead and state().retention.held says so.
+ * A pruning is recorded as an `audit.prune` event right after the checkpoint. The oldest retained file may therefore
+ * start with a checkpoint naming a deleted segment; the verifier accepts that (startsAfterPruning) but checks that at
+ * least `retained` segments precede the newest checkpoint.
  *
- * Every append holds the lock while it reads the chain head from disk, repairs a torn tail (a complete record missing
- * its newline gets it; a partial line after a complete one is cut), rotates, writes and fsyncs; so several processes
- * can append to one ledger.
+ * Group commit: the queue drains in batches; each batch holds the lock once, writes all its lines with one write and
+ * one fdatasync, and keeps the file open and the chain head in memory for the next batch. Under the lock it checks
+ * that the file is still the one it left (inode and size) and otherwise reads the head from disk, repairing a torn
+ * tail (a complete record missing its newline gets it; a partial line after a complete one is cut); so several
+ * processes can still append to one ledger. Calls pass a `share` (their perimeter): a full share makes submit()'s
+ * `admitted` wait (bounded) instead of dropping; any loss counts in state().lost.
  */
 export { canonicalJson } from './canonical.js';
 export { keyIdOf, type SigningKeyConfig } from './keys.js';
-export { openLedger, type AuditLog, type Ledger, type LedgerOptions, type LedgerState } from './ledger.js';
+export { openLedger, type AppendOptions, type AuditLog, type Ledger, type LedgerOptions, type LedgerState, type Submitted } from './ledger.js';
+export { DEFAULT_MIN_AGE_MS, type PruneReport, type Retention } from './writer.js';
 export { queryLedger, type LedgerEntry, type QueryFilter } from './query.js';
 export {
   AuditEvent,

@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyIdOf, openLedger, queryLedger, type Ledger } from '../audit/index.js';
+import { keyIdOf, openLedger, queryLedger, type Ledger, type LedgerState } from '../audit/index.js';
 import type { AuditStatus } from '../http/api/schema.js';
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
@@ -16,17 +16,22 @@ export interface AuditSetup {
   readonly signingKeyFile?: string | undefined;
   readonly maxBytes?: number | undefined;
   readonly keep?: number | undefined;
+  /** A segment younger than this (ms) is never pruned; default 30 days. */
+  readonly minAgeMs?: number | undefined;
 }
 
 export interface Audit {
   readonly ledger: Ledger;
-  record(r: CallRecord): void;
+  /** Queues the call's entry; resolves once it holds a place (a call whose perimeter's share is full waits here). */
+  record(r: CallRecord): Promise<void>;
   recordApi(r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }): void;
   /** One check of the ops token outside /api (/mcp/root, GET /mcp, the /ui sign-in). */
   recordAuth(e: OpsCheckEvent): void;
   /** One proposal transition (proposed, approved, applying, applied, failed, rejected, cancelled, expired). */
   recordProposal(e: ProposalEvent): void;
   state(): AuditStatus;
+  /** `ok` or `degraded`, and why (the console). */
+  health(): { status: 'ok' | 'degraded'; warnings: string[] };
   /** The newest `limit` events, newest first (the web console's list); a read failure is an empty list plus a log line. */
   recent(limit: number): Promise<AuditSummary[]>;
 }
@@ -64,6 +69,7 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
       ...(signingKey ? { signingKey } : {}),
       ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
       ...(o.keep !== undefined ? { keep: o.keep } : {}),
+      ...(o.minAgeMs !== undefined ? { minAgeMs: o.minAgeMs } : {}),
       log: (level, msg, fields) => log(level === 'error' ? 'error' : 'warn', `audit: ${msg}`, fields),
     });
   } catch (e) {
@@ -71,9 +77,11 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
   }
   return {
     ledger,
-    // append() never rejects; a failure is visible in state() and the log, never in a tool answer.
+    // submit() never rejects; a failure is visible in state() and the log, never in a tool answer. The call is answered
+    // once its entry holds a place in its perimeter's share of the queue: back-pressure, never a silent drop.
     record: (r) =>
-      void ledger.append({
+      ledger.submit(
+        {
         surface: r.surface,
         ...(r.perimeter === undefined ? {} : { perimeter: r.perimeter }),
         ...(r.branch === undefined ? {} : { branch: r.branch }),
@@ -85,7 +93,9 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
         durationMs: r.durationMs,
         ...(r.commit === undefined ? {} : { commit: r.commit }),
         paths: [...r.paths],
-      }),
+        },
+        { share: r.surface === 'agent' ? `p:${r.perimeter ?? ''}` : r.surface },
+      ).admitted,
     // Refusals cost the caller nothing: they wait behind every call entry and merge per source (see ledger.ts).
     recordApi: (r) => {
       const refused = r.status === 401 || r.status === 403 || r.status === 429;
@@ -137,16 +147,31 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
         paths: [...p.facts.paths],
         args: { proposal: p.id, hash: p.hash, base: p.base },
       }),
+    health: () => healthOf(ledger.state()),
     state: () => {
       const s = ledger.state();
+      const { status, warnings } = healthOf(s);
       return {
-        status: s.ok ? 'ok' : 'degraded',
+        status,
+        ...(warnings.length > 0 ? { warnings } : {}),
         file: s.file,
         entries: s.entries,
         failures: s.failures,
         queued: s.queued,
         coalesced: s.coalesced,
         dropped: s.dropped,
+        lost: s.lost,
+        waited: s.waited,
+        max_waited_ms: s.maxWaitedMs,
+        batches: s.batches,
+        max_batch: s.maxBatch,
+        retention: {
+          held: s.retention.held,
+          pruned_segments: s.retention.prunedSegments,
+          ...(s.retention.lastPrune
+            ? { last_prune: { at: s.retention.lastPrune.at, first_seq: s.retention.lastPrune.firstSeq, through_seq: s.retention.lastPrune.throughSeq, segments: s.retention.lastPrune.segments.length } }
+            : {}),
+        },
         ...(s.lastError ? { last_error: s.lastError } : {}),
         signed: signingKey !== undefined,
         clear_paths: o.clearPaths,
@@ -174,6 +199,24 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
       return window.reverse();
     },
   };
+}
+
+/** Any lost entry, a failing disk or retention held past --audit-keep: the record is not what it should be. */
+function healthOf(s: LedgerState): { status: 'ok' | 'degraded'; warnings: string[] } {
+  return { status: !s.ok || s.lost > 0 || s.retention.held > 0 ? 'degraded' : 'ok', warnings: ledgerWarnings(s) };
+}
+
+/** What the operator should know about the ledger, one sentence each (status, /api/health and the console). */
+export function ledgerWarnings(s: LedgerState): string[] {
+  const out: string[] = [];
+  if (s.lost > 0) out.push(`${s.lost} audit entries were lost (queue full or write failed); the ledger is incomplete since this start`);
+  if (!s.ok) out.push(`the last audit write failed: ${s.lastError ?? 'unknown error'}`);
+  if (s.retention.held > 0) {
+    out.push(`${s.retention.held} ledger segment(s) beyond --audit-keep are younger than --audit-min-age: kept, the ledger grows (raise --audit-max-bytes or --audit-keep)`);
+  }
+  const p = s.retention.lastPrune;
+  if (p) out.push(`audit segments pruned at ${p.at}: entries ${p.firstSeq}-${p.throughSeq} (${p.segments.length} segment(s)) are no longer on disk`);
+  return out;
 }
 
 /** The active ledger file of a state dir. */

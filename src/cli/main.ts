@@ -55,7 +55,7 @@ export async function main(argv: string[]): Promise<void> {
       openPerimeters: f.openPerimeters,
       privatePatterns: f.private,
       audit: f.audit
-        ? { dir: f.auditDir ?? join(f.stateDir, 'audit'), clearPaths: f.auditClearPaths, signingKeyFile: f.auditKey, maxBytes: f.auditMaxBytes, keep: f.auditKeep }
+        ? { dir: f.auditDir ?? join(f.stateDir, 'audit'), clearPaths: f.auditClearPaths, signingKeyFile: f.auditKey, maxBytes: f.auditMaxBytes, keep: f.auditKeep, ...(f.auditMinAge === undefined ? {} : { minAgeMs: f.auditMinAge * 86_400_000 }) }
         : undefined,
       sessionIdleSeconds: f.sessionIdle,
       store: f.store,

@@ -144,9 +144,13 @@ export const operator = {
         ...ups.map((u) => `upstream ${u.kind}: ${u.ok ? 'ok' : 'DOWN'} (${u.detail})${u.rateLimit ? ` rate limit ${u.rateLimit.remaining}/${u.rateLimit.limit}, resets ${u.rateLimit.resetAt}` : ''}`),
         '',
         a
-          ? table(['AUDIT', 'ENTRIES', 'FAILURES', 'SIGNED', 'PATHS', 'FILE', 'LAST ERROR'], [
-              [a.status, String(a.entries), String(a.failures), a.signed ? 'yes' : 'no', a.clear_paths ? 'clear' : 'hashed', a.file, a.last_error ?? ''],
-            ])
+          ? [
+              table(['AUDIT', 'ENTRIES', 'LOST', 'FAILURES', 'SIGNED', 'PATHS', 'FILE', 'LAST ERROR'], [
+                // Servers before issue 20 report no `lost`.
+                [a.status, String(a.entries), a.lost === undefined ? '' : String(a.lost), String(a.failures), a.signed ? 'yes' : 'no', a.clear_paths ? 'clear' : 'hashed', a.file, a.last_error ?? ''],
+              ]),
+              ...(a.warnings ?? []).map((w) => `audit warning: ${w}`),
+            ].join('\n')
           : 'audit: off',
         '',
         table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),

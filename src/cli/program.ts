@@ -52,6 +52,7 @@ export interface ServeFlags {
   auditClearPaths: boolean;
   auditMaxBytes?: number;
   auditKeep?: number;
+  auditMinAge?: number;
   store?: string;
   storeSilence: number;
 }
@@ -143,6 +144,7 @@ export function buildProgram(io: ProgramIO): Command {
     .option('--audit-clear-paths', 'store paths in clear in the ledger (default: salted hashes)', false)
     .option('--audit-max-bytes <n>', 'rotate the ledger past this size (at least 4096)', intIn('--audit-max-bytes', 4096, Number.MAX_SAFE_INTEGER, 'a whole number of bytes, at least 4096'))
     .option('--audit-keep <n>', 'rotated ledger segments kept', intIn('--audit-keep', 0, 10_000))
+    .option('--audit-min-age <days>', 'never prune a ledger segment younger than this (default 30; the ledger grows and the status says degraded)', intIn('--audit-min-age', 0, 36_500, 'a whole number of days from 0 to 36500'))
     .action(async (flags: Omit<ServeFlags, 'stateDir' | 'token' | 'opsToken'> & { stateDir?: string; tokenFile?: string; opsTokenFile?: string; storeFile?: string }) => {
       const { tokenFile, opsTokenFile, storeFile, ...o } = flags;
       // Commander checks GIT_BLINDER_STATE_DIR nowhere (it is read here, not declared on an option).

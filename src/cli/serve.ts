@@ -258,7 +258,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
     storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
-    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), recordAuth: (e: Parameters<Audit['recordAuth']>[0]) => audit?.recordAuth(e), statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
+    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), recordAuth: (e: Parameters<Audit['recordAuth']>[0]) => audit?.recordAuth(e), auditHealth: () => audit?.health() ?? { status: 'starting', warnings: [] }, statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,

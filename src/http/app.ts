@@ -17,7 +17,7 @@ import { OpsGate, type OpsCheck, type OpsCheckEvent } from './ops-gate.js';
 import { mcpRoute } from './mcp-route.js';
 import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
-import type { AuditLine } from './web/pages/console.js';
+import type { AuditHealth, AuditLine } from './web/pages/console.js';
 import { securityHeaders } from './web/respond.js';
 import { webRouter } from './web/router.js';
 
@@ -58,6 +58,8 @@ export interface AppDeps {
   readonly statusExtra?: () => Pick<Health, 'audit'>;
   /** The newest audit ledger entries, newest first, for the web console (absent when the ledger is off). */
   readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
+  /** The ledger's status and warnings for the console (absent when the ledger is off). */
+  readonly auditHealth?: () => AuditHealth;
 }
 
 export interface App {
@@ -235,6 +237,7 @@ export function createApp(deps: AppDeps): App {
         ...(deps.invoke.workspace ? { workspace: deps.invoke.workspace } : {}),
         sessionCounts: () => sessions.counts(),
         ...(deps.recentAudit ? { recentAudit: deps.recentAudit } : {}),
+        ...(deps.auditHealth ? { auditHealth: deps.auditHealth } : {}),
         log: deps.invoke.log,
       }),
     );

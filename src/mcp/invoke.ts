@@ -28,8 +28,11 @@ export interface CallRecord {
 export interface InvokeDeps {
   readonly upstreamFor: UpstreamFor;
   readonly log: Log;
-  /** Called once per call after the answer is built; must not throw. */
-  readonly record?: (r: CallRecord) => void;
+  /**
+   * Called once per call after the answer is built; must not throw. The answer waits for a returned promise (the
+   * ledger's back-pressure: the call's entry holds its place in the queue before the agent gets its answer).
+   */
+  readonly record?: (r: CallRecord) => unknown;
   /** Per-perimeter call rate and commit budget; absent = unlimited (tests, benchmarks of the raw pipeline). */
   readonly limiter?: RateLimiter;
   /**
@@ -161,7 +164,7 @@ export async function invoke(
   // Sealed arguments are opened first, so the policy, the audit and the tool all see the path they stand for.
   const opened = tool.resolve && binding ? tool.resolve(args, binding, deps.cursors) : args;
   const outcome = await decideAndRun(tool, binding, opened, deps, client);
-  if (deps.record) record(deps, tool, binding, opened, client, outcome, now() - started);
+  if (deps.record) await record(deps, tool, binding, opened, client, outcome, now() - started);
   return outcome;
 }
 
@@ -313,10 +316,10 @@ async function propose(
 }
 
 /** The audit record of one call, from its outcome alone; never throws into the call. */
-function record(deps: InvokeDeps, tool: AnyTool, binding: Binding | undefined, args: unknown, client: string | undefined, o: CallOutcome, ms: number): void {
+async function record(deps: InvokeDeps, tool: AnyTool, binding: Binding | undefined, args: unknown, client: string | undefined, o: CallOutcome, ms: number): Promise<void> {
   const { verdict, result } = auditOf(o);
   try {
-    deps.record?.({
+    await deps.record?.({
       surface: binding?.surface ?? 'agent',
       ...(binding?.surface === 'agent' ? { perimeter: binding.perimeterId, branch: binding.branch } : {}),
       tool: tool.name,

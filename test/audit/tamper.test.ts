@@ -228,7 +228,7 @@ describe('signatures', () => {
 describe('retention', () => {
   it('keeps at most `keep` segments and the oldest retained one starts after pruning', async () => {
     const t = await tempDir();
-    const ledger = await openLedger({ dir: t.dir, salt: SALT, maxBytes: 4096, keep: 2, signingKey: key });
+    const ledger = await openLedger({ dir: t.dir, salt: SALT, maxBytes: 4096, keep: 2, minAgeMs: 0, signingKey: key });
     for (let i = 0; i < 40; i++) await ledger.append(event(i));
     await ledger.close();
     const segs = (await readdir(t.dir)).filter((n) => n.includes('.segment-'));

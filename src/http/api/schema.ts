@@ -119,12 +119,27 @@ export type RestoreApplied = z.infer<typeof RestoreApplied>;
 /** The audit ledger's state in the operator status. */
 export const AuditStatus = z.object({
   status: z.enum(['ok', 'degraded']),
+  /** Why the ledger is degraded (lost entries, a failed write, segments held past --audit-keep). */
+  warnings: z.array(z.string()).optional(),
   file: z.string(),
   entries: z.number(),
   failures: z.number(),
   queued: z.number(),
   coalesced: z.number(),
   dropped: z.number(),
+  /** Entries never written, for any reason; above 0 means degraded. */
+  lost: z.number(),
+  /** Calls that waited for room in their perimeter's share of the queue (back-pressure), and the longest wait. */
+  waited: z.number(),
+  max_waited_ms: z.number(),
+  /** Group commits and the largest one. */
+  batches: z.number(),
+  max_batch: z.number(),
+  retention: z.object({
+    held: z.number(),
+    pruned_segments: z.number(),
+    last_prune: z.object({ at: z.string(), first_seq: z.number(), through_seq: z.number(), segments: z.number() }).optional(),
+  }),
   last_error: z.string().optional(),
   signed: z.boolean(),
   clear_paths: z.boolean(),

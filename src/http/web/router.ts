@@ -11,7 +11,7 @@ import { sameSecret } from '../auth.js';
 import type { OpsGate } from '../ops-gate.js';
 import { cookieValue, PRE_COOKIE, SESSION_COOKIE, setCookie } from './cookies.js';
 import { fileDiffs } from './filediffs.js';
-import { consolePage, type AuditLine } from './pages/console.js';
+import { consolePage, type AuditHealth, type AuditLine } from './pages/console.js';
 import { listPage } from './pages/list.js';
 import { proposalPage } from './pages/proposal.js';
 import { signInPage, type SignInNotice } from './pages/signin.js';
@@ -34,6 +34,8 @@ export interface WebDeps {
   readonly sessionCounts: () => Readonly<Record<string, number>>;
   /** The newest audit entries, newest first; absent when the ledger is off. */
   readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
+  /** The ledger's status and warnings; absent when the ledger is off. */
+  readonly auditHealth?: () => AuditHealth;
   readonly sessions?: WebSessions;
   readonly log: Log;
   readonly now?: () => number;
@@ -215,7 +217,7 @@ export function webRouter(deps: WebDeps): Router {
       deps.recentAudit ? deps.recentAudit(50) : Promise.resolve(undefined),
       deps.proposals.list({ status: 'pending' }),
     ]);
-    const model = { perimeters: deps.perimeters(), sessions: deps.sessionCounts(), webSessions: sessions.size, upstreams, audit, pending: all.length };
+    const model = { perimeters: deps.perimeters(), sessions: deps.sessionCounts(), webSessions: sessions.size, upstreams, audit, auditHealth: deps.auditHealth?.(), pending: all.length };
     sendPage(res, 200, page({ title: 'Console', csrf: csrfOf(req) }, consolePage(model)));
   });
 

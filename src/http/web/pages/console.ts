@@ -22,7 +22,15 @@ export interface ConsoleModel {
   readonly upstreams: readonly ({ kind: string } & UpstreamHealth)[];
   /** Newest first; undefined when the audit ledger is off. */
   readonly audit: readonly AuditLine[] | undefined;
+  /** The ledger's own health: `degraded` with its reasons when an entry was lost or retention is held. */
+  readonly auditHealth?: AuditHealth | undefined;
   readonly pending: number;
+}
+
+/** The ledger's state as the console shows it. */
+export interface AuditHealth {
+  readonly status: string;
+  readonly warnings: readonly string[];
 }
 
 /** The operator console: perimeters and their branches, sessions, upstream health, recent audit entries. */
@@ -44,6 +52,12 @@ ${m.upstreams.map(
 )}
 </tbody></table>
 <h2>Recent audit entries</h2>
+${
+  m.auditHealth === undefined
+    ? undefined
+    : html`<p class="audit-health">Ledger: <span class="${m.auditHealth.status === 'ok' ? 'ok' : 'bad'}">${m.auditHealth.status}</span></p>
+${m.auditHealth.warnings.length > 0 ? html`<ul class="audit-warnings">${m.auditHealth.warnings.map((w) => html`<li class="bad">${w}</li>`)}</ul>` : undefined}`
+}
 ${
   m.audit === undefined
     ? html`<p class="muted">The audit ledger is off in this process.</p>`
