@@ -7,6 +7,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileDiffs } from '../../src/http/web/filediffs.js';
+import { riskFlags } from '../../src/http/web/risk.js';
 import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
 import { runBuiltCli } from '../support/built-cli.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
@@ -144,5 +146,34 @@ describe('reporting', () => {
     const r = await ops(['proposal', 'approve', id]);
     expect(r.stdout).toContain(`failed ${id}: stale`);
     expect(r.code).toBe(1);
+  });
+
+  it('a delete of a path that does not exist is a no-op delete, and a decided proposal has no overlap flag', async () => {
+    const base = (await repo.git('rev-parse', 'refs/heads/main')).trim();
+    const make = async (deletes: string[]) => {
+      const r = await srv.proposals!.create({
+        perimeter: 'app',
+        repo: repo.dir,
+        branch: 'main',
+        base,
+        agent: 'a',
+        change: { kind: 'push_files', message: 'm', files: [{ path: 'app/a.ts', content: 'x\n', encoding: 'utf-8' }], deletes },
+        facts: { paths: ['app/a.ts', ...deletes], protected_paths: [] },
+      });
+      if (!r.ok) throw new Error(r.message);
+      return r.value;
+    };
+    const one = await make(['app/none.ts']);
+    const two = await make([]);
+    const diffs = await fileDiffs(one, srv.upstreamFor);
+    expect(diffs.find((d) => d.path === 'app/none.ts')?.change).toBe('no-op delete');
+    expect(diffs.find((d) => d.path === 'app/a.ts')?.change).toBe('modified');
+    const all = await srv.proposals!.list();
+    expect(riskFlags(one, all).map((f) => f.label)).toContain('overlaps 1 pending');
+    const rejected = await srv.proposals!.reject(two.id, 'op', 'no');
+    if (!rejected.ok) throw new Error(rejected.message);
+    await srv.proposals!.reject(one.id, 'op', 'no');
+    const decided = await srv.proposals!.get(one.id);
+    expect(riskFlags(decided!, await srv.proposals!.list()).map((f) => f.label).some((l) => l.startsWith('overlaps'))).toBe(false);
   });
 });

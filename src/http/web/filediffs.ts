@@ -30,7 +30,7 @@ const sideOf = (bytes: Uint8Array): Side => {
 
 function diffOf(path: string, before: Side, after: Side, notes: string[], symlinkChange: boolean): FileDiff {
   // A delete of a path that is not there changes nothing: said so, never shown as an empty file added.
-  if (before.kind === 'absent' && after.kind === 'absent') return { path, change: 'no-op delete', lines: [], added: 0, removed: 0, notes: [...notes, 'the path does not exist; deleting it changes nothing'], symlinkChange };
+  if (before.kind === 'absent' && after.kind === 'absent') return { path, change: 'no-op delete', lines: [], added: 0, removed: 0, notes, symlinkChange };
   const change: FileChange = before.kind === 'absent' ? 'added' : after.kind === 'absent' ? 'deleted' : 'modified';
   if (before.kind === 'binary' || after.kind === 'binary') {
     const size = (s: Side) => (s.kind === 'absent' ? 'absent' : `${s.bytes} bytes`);
