@@ -3,6 +3,7 @@
 import type { ServerPolicy } from '../core/index.js';
 import { proposalApplier } from '../mcp/proposal-apply.js';
 import type { CallRecord } from '../mcp/index.js';
+import type { BudgetCounter } from '../mcp/invoke.js';
 import type { Log } from '../registry/index.js';
 import { proposalService, type ProposalEvent, type ProposalService } from '../registry/proposals.js';
 import type { ProposalStore } from '../state/proposals.js';
@@ -23,6 +24,8 @@ export interface ProposalSetup {
   readonly audit: (e: ProposalEvent) => void;
   /** Working-tree writers for workspace proposals (absent: they fail on approval, nothing is written). */
   readonly writers?: WorkTreeWriters;
+  /** The store's shared counters: an approved proposal spends `commits_per_hour` when this instance applies it. */
+  readonly budget?: BudgetCounter;
 }
 
 /** Builds the service over the opened store (a corrupt store already stopped the start: decisions are never dropped). */
@@ -32,6 +35,7 @@ export async function openProposals(o: ProposalSetup): Promise<ProposalService> 
     log: o.log,
     policy: o.policy,
     record: o.record,
+    ...(o.budget === undefined ? {} : { budget: o.budget }),
     ...(o.writers === undefined ? {} : { workspace: { writers: o.writers, policy: o.policy, allowBranch: allowBranchIn(o.perimeters) } }),
   });
   return proposalService({

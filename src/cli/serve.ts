@@ -235,6 +235,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     record: (r) => audit?.record(r),
     audit: (e) => audit?.recordProposal(e),
     writers,
+    budget: state.counters,
   });
 
   let publicUrl = '';

@@ -42,6 +42,15 @@ export type ProposalKind = ProposalChange['kind'];
 /** A workspace change (every kind but push_files). */
 export type WorkspaceChange = Exclude<ProposalChange, PushFilesChange>;
 
+/**
+ * The two families a change belongs to: a commit of the agent's own bytes (`push`), or operations on a working tree
+ * (`workspace`, eight kinds with one applier). Switches that only care which family name two cases, not nine.
+ */
+export type ProposalFamily = { readonly family: 'push'; readonly change: PushFilesChange } | { readonly family: 'workspace'; readonly change: WorkspaceChange };
+
+/** The family of a change, narrowed for the switch that follows. */
+export const familyOf = (c: ProposalChange): ProposalFamily => (c.kind === 'push_files' ? { family: 'push', change: c } : { family: 'workspace', change: c });
+
 /** The steps a change runs on a working tree, in order (one for a single operation); empty for push_files. */
 export function workspaceSteps(c: ProposalChange): WorkspaceStep[] {
   if (c.kind === 'push_files') return [];
@@ -63,6 +72,8 @@ export const ProposalFacts = z.strictObject({
   outside_window: z.array(z.string()).optional(),
   /** Branches an approval would create and add to the allowlist, each with the allowlisted branch its commit is read through. */
   branch_sources: z.array(z.strictObject({ branch: z.string(), from: z.string(), reached_by: z.string() })).optional(),
+  /** A push: the remote and its branch it would update, and the commits it would send (newest first, at most 50). */
+  push: z.strictObject({ remote: z.string(), branch: z.string(), commits: z.array(z.string()).max(50) }).optional(),
 });
 export type ProposalFacts = z.infer<typeof ProposalFacts>;
 
@@ -98,7 +109,15 @@ export const Proposal = z.discriminatedUnion('status', [
   z.strictObject({ ...Common, status: z.literal('pending') }),
   z.strictObject({ ...Common, ...Decided, status: z.literal('approved') }),
   z.strictObject({ ...Common, ...Decided, ...Restore, status: z.literal('applying') }),
-  z.strictObject({ ...Common, ...Decided, ...Restore, status: z.literal('applied'), commit: z.string().min(1) }),
+  z.strictObject({
+    ...Common,
+    ...Decided,
+    ...Restore,
+    status: z.literal('applied'),
+    commit: z.string().min(1),
+    /** A workspace change that left the branch head where it was (a patch, a discard, a branch, a push): `commit` is that head. */
+    head_unchanged: z.literal(true).optional(),
+  }),
   z.strictObject({ ...Common, ...Decided, ...Restore, status: z.literal('failed'), reason: z.string() }),
   z.strictObject({ ...Common, ...Decided, status: z.literal('rejected'), reason: z.string() }),
   z.strictObject({ ...Common, ...Decided, status: z.literal('cancelled') }),

@@ -86,10 +86,23 @@ const BUDGETS = {
   commits: { windowMs: 3_600_000, limit: (b: AgentBinding) => b.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour },
 } as const;
 
-/** Counts one call (or commit) against the agent perimeter's budget; the refusal when it is spent. */
-async function budgetSpent(deps: InvokeDeps, binding: Binding, what: keyof typeof BUDGETS): Promise<CallOutcome | undefined> {
-  const counter = deps.counters ?? deps.limiter;
-  if (!counter || binding.surface !== 'agent') return undefined;
+/** What counts a budget: the store's shared counters, or this process's limiter. */
+export type BudgetCounter = Pick<Counters, 'take'> | Pick<RateLimiter, 'take'>;
+
+/** A spent (or uncountable) budget: the refusal message and when to come back. */
+export interface Spent {
+  readonly cls: 'rate_limited' | 'unavailable';
+  readonly message: string;
+  readonly retryAfterSeconds: number;
+}
+
+/**
+ * Counts one call or one commit against an agent perimeter's budget; what refuses it when spent. The one place a
+ * commit is charged, for a direct push (at the call, which is when it is applied) and for every proposal kind (at
+ * apply, by the instance that applies it): a proposal costs nothing while it waits.
+ */
+export async function spendBudget(counter: BudgetCounter | undefined, binding: AgentBinding, what: keyof typeof BUDGETS): Promise<Spent | undefined> {
+  if (!counter) return undefined;
   const { windowMs, limit } = BUDGETS[what];
   const max = limit(binding);
   let wait: number | undefined;
@@ -97,14 +110,21 @@ async function budgetSpent(deps: InvokeDeps, binding: Binding, what: keyof typeo
     wait = await counter.take(`${what}:${binding.perimeterId}`, max, windowMs);
   } catch {
     // A budget that cannot be counted is not granted: the store is down, and the caller is told to come back.
-    return deny('unavailable', UNAVAILABLE, 1);
+    return { cls: 'unavailable', message: UNAVAILABLE, retryAfterSeconds: 1 };
   }
   if (wait === undefined) return undefined;
   const message =
     what === 'calls'
       ? `Rate limited: this perimeter allows ${max} calls per minute; retry after ${wait} s.`
       : `Write budget spent: this perimeter allows ${max} commits per hour; retry after ${wait} s.`;
-  return deny('rate_limited', message, wait);
+  return { cls: 'rate_limited', message, retryAfterSeconds: wait };
+}
+
+/** Counts one call (or commit) against the agent perimeter's budget; the refusal when it is spent. */
+async function budgetSpent(deps: InvokeDeps, binding: Binding, what: keyof typeof BUDGETS): Promise<CallOutcome | undefined> {
+  if (binding.surface !== 'agent') return undefined;
+  const spent = await spendBudget(deps.counters ?? deps.limiter, binding, what);
+  return spent === undefined ? undefined : deny(spent.cls, spent.message, spent.retryAfterSeconds);
 }
 
 const limitOf = <K extends keyof typeof DEFAULT_LIMITS>(b: AgentBinding, k: K): number => b.limits[k] ?? DEFAULT_LIMITS[k];
@@ -249,7 +269,7 @@ async function run(
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);
   // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
-  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool, tool.proposable, args, ctx, binding, deps, client);
+  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool, tool.proposable, args, ctx, binding, deps);
   // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
   const commitsSpent = tool.access === 'write' && writesPaths(tool, args) ? await budgetSpent(deps, binding, 'commits') : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
@@ -281,7 +301,10 @@ async function run(
   }
 }
 
-/** Holds an allowed write for approval: the answer names the proposal; nothing is written. */
+/**
+ * Holds an allowed write for approval: the answer names the proposal; nothing is written. The only place a call
+ * becomes a proposal (so the audit records `proposed` for every kind); nothing is charged until it is applied.
+ */
 async function propose(
   tool: AnyTool,
   proposable: Proposable<unknown>,
@@ -289,20 +312,34 @@ async function propose(
   ctx: ToolContext,
   binding: AgentBinding,
   deps: InvokeDeps,
-  client: string | undefined,
 ): Promise<CallOutcome> {
   if (deps.proposals === undefined) {
     return deny('refused', 'This perimeter requires approval for this write, and this server keeps no proposals; nothing was written. Tell the operator.');
   }
-  const draft = proposable.draft(args, ctx);
-  const head = await ctx.upstream.branchHead(ctx.target.repo, ctx.target.ref);
-  if (!head.ok) return upstreamFailure(head.error, 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.');
+  const drafted = await proposable.draft(args, ctx);
+  switch (drafted.kind) {
+    case 'draft':
+      break;
+    case 'refused':
+      return deny('refused', drafted.message);
+    case 'error':
+      return upstreamFailure(drafted.error, tool.notFound(args));
+    default:
+      return assertNever(drafted, 'draft outcome');
+  }
+  const draft = drafted.draft;
+  let base = draft.base;
+  if (base === undefined) {
+    const head = await ctx.upstream.branchHead(ctx.target.repo, ctx.target.ref);
+    if (!head.ok) return upstreamFailure(head.error, 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.');
+    base = head.value;
+  }
   const made = await deps.proposals.create({
     perimeter: binding.perimeterId,
     repo: binding.repo,
     branch: binding.branch,
-    base: head.value,
-    agent: client ?? 'agent',
+    base,
+    agent: ctx.author.name,
     change: draft.change,
     facts: draft.facts,
     ...(draft.agentReason === undefined ? {} : { agentReason: draft.agentReason }),

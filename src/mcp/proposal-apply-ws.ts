@@ -3,6 +3,7 @@
 // must still have the fingerprint the person approved, or the proposal is stale and nothing runs. A plan stops at the
 // first step that is refused or declined; steps before it stay applied, each behind its own restore point.
 import {
+  assertNever,
   bindAgent,
   compressedRefusal,
   describeStep,
@@ -17,7 +18,9 @@ import {
   type Perimeter,
   type Proposal,
   type ServerPolicy,
+  type WorkspaceStep,
 } from '../core/index.js';
+import { spendBudget, type BudgetCounter } from './invoke.js';
 import type { ApplyOutcome } from '../registry/proposals.js';
 import { writeOpOf } from '../registry/workspace-ops.js';
 import { SCAN_MAX_BYTES } from '../registry/workspace-propose.js';
@@ -34,6 +37,26 @@ export interface WorkspaceApplierDeps {
   readonly message: (message: string, id: string) => string;
   /** Reads the history a named revision must be reachable in (absent: a step naming a commit id fails closed). */
   readonly upstreamFor?: UpstreamFor;
+  /** The commit budget, charged once per step that records a commit, right before it runs; absent = unlimited. */
+  readonly budget?: BudgetCounter;
+}
+
+/** Steps that record commits on the branch (and so spend `commits_per_hour`); the others change the tree or refs only. */
+function commits(step: WorkspaceStep): boolean {
+  switch (step.kind) {
+    case 'commit':
+    case 'merge':
+    case 'rebase':
+      return true;
+    case 'patch':
+    case 'discard':
+    case 'reset':
+    case 'branch':
+    case 'push':
+      return false;
+    default:
+      return assertNever(step, 'workspace step');
+  }
 }
 
 /**
@@ -74,6 +97,7 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
     let started = false;
     let first: string | undefined;
     let head = p.base;
+    let startHead: string | undefined;
     for (const [i, step] of steps.entries()) {
       const at = steps.length > 1 ? `step ${i + 1} (${describeStep(step)}): ` : '';
       const done = i === 0 ? 'nothing was written' : `the ${i} step${i === 1 ? '' : 's'} before it stay applied`;
@@ -94,6 +118,7 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       const op = writeOpOf(step, p.id, deps.message);
       const preview = await writer.preview(op);
       if (!preview.ok) return failed(`${at}could not preview (${preview.error.message}); ${done}.`, first);
+      startHead ??= preview.value.base;
       const named = step.kind === 'patch' ? patchPaths(step.patch) : undefined;
       if (named !== undefined && !named.ok) return failed(`${at}${named.message}; ${done}.`, first);
       const paths = [...new Set([...preview.value.paths, ...(named?.ok ? named.value.paths : [])])];
@@ -108,6 +133,14 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
         if (!proposed.ok || proposed.value.fingerprint !== p.change.fingerprint) {
           return failed(`stale: the working tree of ${p.branch} changed since the proposal was made (what the approver saw is no longer what would run); nothing was written. Propose again.`);
         }
+      }
+      const maxFiles = bound.value.limits.files_per_commit;
+      if (step.kind === 'commit' && maxFiles !== undefined && step.paths.length > maxFiles) {
+        return failed(`${at}${tool} refused: this perimeter allows at most ${maxFiles} files per commit (this one has ${step.paths.length}); not applied (${done}).`, first);
+      }
+      if (commits(step)) {
+        const spent = await spendBudget(deps.budget, bound.value, 'commits');
+        if (spent !== undefined) return failed(`${at}${spent.message} Not applied (${done}).`, first);
       }
       if (!started) {
         await beforeWrite();
@@ -126,6 +159,7 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
         await deps.allowBranch?.(perimeter.id, step.name);
       }
     }
-    return { kind: 'applied', commit: head, ...(first === undefined ? {} : { restore: first }) };
+    // A change that left the head where it was is reported as such, never as a commit id that is the old head.
+    return { kind: 'applied', commit: head, ...(first === undefined ? {} : { restore: first }), ...(head === startHead ? { headUnchanged: true as const } : {}) };
   };
 }

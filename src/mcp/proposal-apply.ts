@@ -1,12 +1,12 @@
 // Applies an approved proposal through the very line any call walks (decide → guard → upstream → filter), on the
 // perimeter as it is now. What the person approved was computed against `base`; if the branch moved since in a way
 // that touches the proposal's paths, the change is stale and fails instead of landing something nobody saw.
-import { assertNever, bindAgent, workspaceSteps, type Perimeter, type Proposal, type ProposalChange, type ServerPolicy } from '../core/index.js';
+import { assertNever, bindAgent, familyOf, workspaceSteps, type Perimeter, type Proposal, type ProposalChange, type PushFilesChange, type ServerPolicy } from '../core/index.js';
 import type { Log } from '../registry/index.js';
 import type { ApplyOutcome, ProposalDeps } from '../registry/proposals.js';
 import { pushFiles } from '../registry/tools/push_files.js';
 import type { UpstreamFor } from '../upstream/types.js';
-import { invoke, type InvokeDeps } from './invoke.js';
+import { invoke, spendBudget, type BudgetCounter, type InvokeDeps } from './invoke.js';
 import { workspaceApplier, type WorkspaceApplierDeps } from './proposal-apply-ws.js';
 
 /** The trailer that ties a commit to its proposal: how a restart tells whether an interrupted apply landed. */
@@ -19,7 +19,12 @@ export interface ApplierDeps {
   /** Audit sink for the applied call itself (the write is a call like any other). */
   readonly record?: InvokeDeps['record'];
   /** Working-tree writers, for workspace proposals (absent: they fail, nothing is written). */
-  readonly workspace?: Omit<WorkspaceApplierDeps, 'message'>;
+  readonly workspace?: Omit<WorkspaceApplierDeps, 'message' | 'budget'>;
+  /**
+   * The commit budget (`commits_per_hour`), shared with the calls: a proposal is charged here, when it is applied,
+   * whatever its kind; absent = unlimited (tests of the raw lifecycle).
+   */
+  readonly budget?: BudgetCounter;
 }
 
 const failed = (reason: string): ApplyOutcome => ({ kind: 'failed', reason });
@@ -31,74 +36,31 @@ export function appliedMessage(message: string, id: string): string {
 
 /** The paths a change touches (what the staleness check compares between base and head). */
 function touched(c: ProposalChange): string[] {
-  switch (c.kind) {
-    case 'push_files':
-      return [...c.files.map((f) => f.path), ...c.deletes];
-    case 'commit':
-    case 'patch':
-    case 'discard':
-    case 'merge':
-    case 'rebase':
-    case 'reset':
-    case 'branch':
+  const f = familyOf(c);
+  switch (f.family) {
     case 'push':
-    case 'plan':
+      return [...f.change.files.map((x) => x.path), ...f.change.deletes];
+    case 'workspace':
       // Only a commit carries the trailer; the paths it names are where to look for it.
-      return workspaceSteps(c).flatMap((s) => (s.kind === 'commit' ? s.paths : []));
+      return workspaceSteps(f.change).flatMap((s) => (s.kind === 'commit' ? s.paths : []));
     default:
-      return assertNever(c, 'proposal kind');
+      return assertNever(f, 'proposal family');
   }
 }
 
 /** The `apply` and `landed` halves of the proposal service's dependencies. */
 export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' | 'landed'> {
-  const workspace = deps.workspace === undefined ? undefined : workspaceApplier({ upstreamFor: deps.upstreamFor, ...deps.workspace, message: appliedMessage });
+  const workspace = deps.workspace === undefined ? undefined : workspaceApplier({ upstreamFor: deps.upstreamFor, ...deps.workspace, message: appliedMessage, ...(deps.budget ? { budget: deps.budget } : {}) });
   return {
     async apply(p: Proposal, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> {
-      if (p.change.kind !== 'push_files') {
-        return workspace === undefined ? failed('This process does not write working trees; nothing was written.') : workspace(p, perimeter, beforeWrite);
-      }
-      if (perimeter.repo !== p.repo) return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
-      const bound = bindAgent(perimeter, p.branch, deps.policy);
-      if (!bound.ok) return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
-      // This one call has its approval: it is applied as a plain push, through every check a push gets today.
-      const binding = { ...bound.value, approval: { push_files: 'none' as const } };
-      const upstream = deps.upstreamFor(p.repo);
-      if (upstream === undefined) return failed(`Repository "${p.repo}" is not served by this process any more; nothing was written.`);
-      const head = await upstream.branchHead(p.repo, p.branch);
-      if (!head.ok) return failed(`Could not read ${p.branch} (${head.error.message}); nothing was written.`);
-      if (head.value !== p.base) {
-        const moved = await changedBetween(upstream, p.repo, p.base, head.value, touched(p.change));
-        if (moved === undefined) {
-          return failed(`stale: could not tell whether ${p.branch} changed the proposal's files since its base (the comparison failed or was cut short); nothing was written. Propose again on the current branch.`);
-        }
-        if (moved.length > 0) {
-          return failed(
-            `stale: ${p.branch} moved since the proposal and changed ${moved.map((m) => `"${m}"`).join(', ')}; nothing was written. Propose again on the current branch.`,
-          );
-        }
-      }
-      let restore: string | undefined;
-      if (upstream.restorePoints) {
-        const point = await upstream.restorePoints.create(p.repo, p.branch, p.id);
-        if (!point.ok) return failed(`Could not take a restore point (${point.error.message}); nothing was written.`);
-        restore = point.value.id;
-      }
-      await beforeWrite(restore);
-      const args = toArgs(p);
-      const out = await invoke(pushFiles, binding, args, { upstreamFor: deps.upstreamFor, log: deps.log, ...(deps.record ? { record: deps.record } : {}) }, `approved ${p.id}`);
-      switch (out.kind) {
-        case 'allow':
-          return out.commit === undefined ? failed('The write answered without a commit.') : { kind: 'applied', commit: out.commit };
-        case 'deny':
-        case 'invisible':
-        case 'missing':
-        case 'error':
-          return failed(out.message);
-        case 'propose':
-          throw new Error('an approved proposal was proposed again');
+      const f = familyOf(p.change);
+      switch (f.family) {
+        case 'push':
+          return applyPush(p, f.change, perimeter, beforeWrite);
+        case 'workspace':
+          return workspace === undefined ? failed('This process does not write working trees; nothing was written.') : workspace(p, perimeter, beforeWrite);
         default:
-          return assertNever(out, 'call outcome');
+          return assertNever(f, 'proposal family');
       }
     },
 
@@ -117,27 +79,60 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
       return page.value.commits.find((c) => c.message.split('\n').some((l) => l.trim() === mark))?.sha;
     },
   };
+
+  /** An approved push_files, applied as a plain push through every check a push gets, charged here. */
+  async function applyPush(p: Proposal, change: PushFilesChange, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> {
+    if (perimeter.repo !== p.repo) return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
+    const bound = bindAgent(perimeter, p.branch, deps.policy);
+    if (!bound.ok) return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
+    // This one call has its approval: it is applied as a plain push, through every check a push gets today.
+    const binding = { ...bound.value, approval: { push_files: 'none' as const } };
+    const upstream = deps.upstreamFor(p.repo);
+    if (upstream === undefined) return failed(`Repository "${p.repo}" is not served by this process any more; nothing was written.`);
+    const head = await upstream.branchHead(p.repo, p.branch);
+    if (!head.ok) return failed(`Could not read ${p.branch} (${head.error.message}); nothing was written.`);
+    if (head.value !== p.base) {
+      const moved = await changedBetween(upstream, p.repo, p.base, head.value, touched(p.change));
+      if (moved === undefined) {
+        return failed(`stale: could not tell whether ${p.branch} changed the proposal's files since its base (the comparison failed or was cut short); nothing was written. Propose again on the current branch.`);
+      }
+      if (moved.length > 0) {
+        return failed(
+          `stale: ${p.branch} moved since the proposal and changed ${moved.map((m) => `"${m}"`).join(', ')}; nothing was written. Propose again on the current branch.`,
+        );
+      }
+    }
+    // The commit is charged now, by the instance that writes it; the call below runs without a counter (no second charge).
+    const spent = await spendBudget(deps.budget, binding, 'commits');
+    if (spent !== undefined) return failed(`${spent.message} Nothing was written; propose again later.`);
+    let restore: string | undefined;
+    if (upstream.restorePoints) {
+      const point = await upstream.restorePoints.create(p.repo, p.branch, p.id);
+      if (!point.ok) return failed(`Could not take a restore point (${point.error.message}); nothing was written.`);
+      restore = point.value.id;
+    }
+    await beforeWrite(restore);
+    const args = toArgs(p, change);
+    const out = await invoke(pushFiles, binding, args, { upstreamFor: deps.upstreamFor, log: deps.log, ...(deps.record ? { record: deps.record } : {}) }, `approved ${p.id}`);
+    switch (out.kind) {
+      case 'allow':
+        return out.commit === undefined ? failed('The write answered without a commit.') : { kind: 'applied', commit: out.commit };
+      case 'deny':
+      case 'invisible':
+      case 'missing':
+      case 'error':
+        return failed(out.message);
+      case 'propose':
+        throw new Error('an approved proposal was proposed again');
+      default:
+        return assertNever(out, 'call outcome');
+    }
+  }
 }
 
 /** The push_files arguments of a proposal, with the trailer in the message. */
-function toArgs(p: Proposal): Record<string, unknown> {
-  const c = p.change;
-  switch (c.kind) {
-    case 'push_files':
-      return { message: appliedMessage(c.message, p.id), files: c.files.map((f) => ({ ...f })), delete: [...c.deletes] };
-    case 'commit':
-    case 'patch':
-    case 'discard':
-    case 'merge':
-    case 'rebase':
-    case 'reset':
-    case 'branch':
-    case 'push':
-    case 'plan':
-      throw new Error(`${c.kind} is applied on the working tree, not as push_files`);
-    default:
-      return assertNever(c, 'proposal kind');
-  }
+function toArgs(p: Proposal, c: PushFilesChange): Record<string, unknown> {
+  return { message: appliedMessage(c.message, p.id), files: c.files.map((f) => ({ ...f })), delete: [...c.deletes] };
 }
 
 /**

@@ -77,4 +77,4 @@ export function toolNamed(name: string): AnyTool | undefined {
   return ALL_TOOLS.find((t) => t.name === name);
 }
 
-export type { AnyTool, Annotations, CursorSeal, Log, Proposable, ProposalDraft, ToolContext, ToolOutcome } from './tool.js';
+export type { AnyTool, Annotations, CursorSeal, DraftOutcome, Log, Proposable, ProposalDraft, ToolContext, ToolOutcome } from './tool.js';

@@ -117,7 +117,7 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
       const from: ProposalStatus[] = applying === undefined ? ['approved'] : ['applying'];
       switch (out.kind) {
         case 'applied':
-          return move(id, from, (q) => ({ ...common(q), ...decided(by), ...restoreOf(q), ...restoreField(out), status: 'applied', commit: out.commit }), by);
+          return move(id, from, (q) => ({ ...common(q), ...decided(by), ...restoreOf(q), ...restoreField(out), status: 'applied', commit: out.commit, ...(out.headUnchanged ? { head_unchanged: true as const } : {}) }), by);
         case 'failed':
           return move(id, from, (q) => ({ ...failWith(out.reason, by)(q), ...restoreField(out) }), by);
         default:

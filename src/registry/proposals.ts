@@ -8,6 +8,7 @@ import {
   MAX_AGENT_REASON,
   MAX_IDEMPOTENCY_KEY,
   describeStep,
+  familyOf,
   workspaceSteps,
   isTerminal,
   type Perimeter,
@@ -48,7 +49,7 @@ export interface NewProposal {
 
 /** How an approved change ended when it was run: its commit, or why it was not applied (and a restore point taken). */
 export type ApplyOutcome =
-  | { readonly kind: 'applied'; readonly commit: string; readonly restore?: string }
+  | { readonly kind: 'applied'; readonly commit: string; readonly restore?: string; readonly headUnchanged?: true }
   | { readonly kind: 'failed'; readonly reason: string; readonly restore?: string };
 
 /** A proposal's transition as the audit ledger records it. */
@@ -107,32 +108,22 @@ export interface ProposalService {
 
 /** One line about a change, from what the agent asked (never from upstream state). */
 export function summarize(change: ProposalChange, branch: string): string {
-  switch (change.kind) {
-    case 'push_files': {
-      const names = [...change.files.map((f) => f.path), ...change.deletes];
+  const f = familyOf(change);
+  switch (f.family) {
+    case 'push': {
+      const c = f.change;
+      const names = [...c.files.map((x) => x.path), ...c.deletes];
       const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length - 5} more)` : '');
-      return `push_files on ${branch}: ${change.files.length} written, ${change.deletes.length} deleted (${shown})`;
+      return `push_files on ${branch}: ${c.files.length} written, ${c.deletes.length} deleted (${shown})`;
     }
-    case 'plan': {
-      const steps = change.steps.map(describeStep);
+    case 'workspace': {
+      const steps = workspaceSteps(f.change).map(describeStep);
+      if (f.change.kind !== 'plan') return `${f.change.kind} on ${branch}: ${steps[0] ?? ''}`;
       return `plan on ${branch}: ${steps.length} step${steps.length === 1 ? '' : 's'} (${steps.slice(0, 3).join('; ')}${steps.length > 3 ? '; …' : ''})`;
     }
-    case 'commit':
-    case 'patch':
-    case 'discard':
-    case 'merge':
-    case 'rebase':
-    case 'reset':
-    case 'branch':
-    case 'push':
-      return `${change.kind} on ${branch}: ${describeStep(workspaceSteps(change)[0]!)}`;
     default:
-      return assertNeverKind(change);
+      return assertNever(f, 'proposal family');
   }
-}
-
-function assertNeverKind(c: never): never {
-  throw new Error(`unexpected proposal change: ${JSON.stringify(c)}`);
 }
 
 /** The proposal service over a store. */

@@ -65,13 +65,25 @@ export interface ProposalDraft {
   readonly facts: ProposalFacts;
   readonly agentReason?: string;
   readonly idempotencyKey?: string;
+  /** The head the change was judged against (a working-tree preview's); absent = the bound branch's head, read then. */
+  readonly base?: string;
 }
 
-/** How a write tool turns into a proposal on perimeters that require approval for it. */
+/** A tool's draft of a proposal, or why there is none (its own judgement of the content, or an upstream failure). */
+export type DraftOutcome =
+  | { readonly kind: 'draft'; readonly draft: ProposalDraft }
+  | { readonly kind: 'refused'; readonly message: string }
+  | { readonly kind: 'error'; readonly error: UpstreamError };
+
+/**
+ * How a write becomes a proposal: the only way one is made is `invoke` holding the tool's draft (push_files in
+ * approval mode, and every propose_* tool, which always waits for a person).
+ */
 export interface Proposable<A> {
   /** True when this binding's perimeter holds this tool's writes for approval. */
   required(binding: AgentBinding): boolean;
-  draft(args: A, ctx: ToolContext): ProposalDraft;
+  /** The change to hold, from the allowed arguments (and, for the working tree, a preview judged on the binding). */
+  draft(args: A, ctx: ToolContext): Promise<DraftOutcome>;
 }
 
 /** One tool, declared as a value: schema, policy, upstream call and output filter. */

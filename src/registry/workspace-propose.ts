@@ -23,7 +23,7 @@ import type { WorkTreeWriter, WritePreview } from '../workspace/writes.js';
 import { writeOpOf } from './workspace-ops.js';
 import { judgeRevisions, revisionNotFound } from './workspace-revisions.js';
 import { field } from './render.js';
-import { defineTool, type AnyTool, type ToolContext, type ToolOutcome } from './tool.js';
+import { defineTool, type AnyTool, type DraftOutcome, type ToolContext, type ToolOutcome } from './tool.js';
 
 /** Longest `reason` an agent may give the approver. */
 export const MAX_WS_REASON = 2_000;
@@ -38,7 +38,7 @@ export const proposeShape = {
 export const ProposeOut = z.object({ branch: z.string(), proposal_id: z.string(), status: ProposalStatus, summary: z.string() });
 export type ProposeOut = z.infer<typeof ProposeOut>;
 
-/** A proposal made, or the refusal that stopped it. */
+/** What a propose_* tool's own `run` answers: only the operator surface reaches it, and it is always refused. */
 export type Proposed = ProposeOut | { readonly refused: string };
 
 /** The largest file whose bytes are scanned for credentials before a commit is proposed (and again at approval). */
@@ -84,6 +84,7 @@ async function judge(tool: string, step: WorkspaceStep, w: WorkTreeWriter, b: Ag
   const paths = [...new Set([...judged, ...(named?.ok ? named.value.paths : [])])];
   const pathRefusal = workspacePathRefusal(tool, paths, b);
   if (pathRefusal !== undefined) return refused(pathRefusal, preview.value);
+  if (preview.value.push?.kind === 'none') return refused(`${tool} refused: ${preview.value.push.reason} Nothing was proposed.`, preview.value);
   const secrets = b.allowSecrets || (step.kind !== 'commit' && step.kind !== 'patch') ? undefined : await scan(step, w, b);
   if (secrets !== undefined && !secrets.ok) return secrets;
   if (secrets?.value !== undefined) return refused(`${tool} refused: ${secrets.value}`, preview.value);
@@ -127,54 +128,58 @@ async function scan(step: WorkspaceStep, w: WorkTreeWriter, b: AgentBinding): Pr
   return { ok: true, value: found.findings.length > 0 ? secretsRefusal(found.findings) : undefined };
 }
 
-/** Previews, judges and holds `steps` (one, or a plan) for approval. */
-export async function propose(
+/**
+ * Previews and judges `steps` (one, or a plan): the draft `invoke` holds for approval, or the refusal that stops it.
+ * Nothing here makes the proposal (one path for every kind: `invoke`'s propose outcome).
+ */
+export async function draftOf(
   tool: string,
   steps: readonly WorkspaceStep[],
   asChange: (fingerprint: string) => ProposalChange,
   a: { reason: string; idempotency_key?: string | undefined },
   ctx: ToolContext,
-): Promise<UpResult<Proposed>> {
+): Promise<DraftOutcome> {
   const b = ctx.binding;
-  if (b.surface !== 'agent') return refuse(`${tool} is an agent tool: the operator writes working trees directly.`);
-  if (ctx.proposals === undefined) return refuse(`${tool} needs approval and this server keeps no proposals; nothing was proposed. Tell the operator.`);
+  if (b.surface !== 'agent') return { kind: 'refused', message: agentOnly(tool) };
   const w = await writerOf(ctx);
-  if (!w.ok) return w;
+  if (!w.ok) return { kind: 'error', error: w.error };
   let first: WritePreview | undefined;
   const paths: string[] = [];
   const outside: string[] = [];
   const sources: BranchSource[] = [];
+  let push: ProposalFacts['push'];
   for (const [i, step] of steps.entries()) {
     const judged = await judge(tool, step, w.value, b, ctx);
-    if (!judged.ok) return judged;
+    if (!judged.ok) return { kind: 'error', error: judged.error };
     const at = steps.length > 1 ? `step ${i + 1} (${describeStep(step)}): ` : '';
-    if (judged.value.refused !== undefined) return refuse(`${at}${judged.value.refused}`);
+    if (judged.value.refused !== undefined) return { kind: 'refused', message: `${at}${judged.value.refused}` };
     first ??= judged.value.preview;
     for (const p of judged.value.preview.paths) if (!paths.includes(p)) paths.push(p);
     for (const p of judged.value.deferred) if (!outside.includes(p)) outside.push(p);
     sources.push(...judged.value.sources);
+    const plan = judged.value.preview.push;
+    if (push === undefined && plan?.kind === 'target') push = { remote: plan.remote, branch: plan.branch, commits: [...plan.commits] };
   }
-  if (first === undefined) return refuse(`${tool} refused: nothing to do.`);
-  const made = await ctx.proposals.create({
-    perimeter: b.perimeterId,
-    repo: b.repo,
-    branch: b.branch,
-    base: first.base,
-    agent: ctx.author.name,
-    change: asChange(first.fingerprint),
-    facts: {
-      paths,
-      protected_paths: paths.filter(b.isProtected),
-      ...(outside.length === 0 ? {} : { outside_window: outside }),
-      ...(sources.length === 0 ? {} : { branch_sources: sources }),
+  if (first === undefined) return { kind: 'refused', message: `${tool} refused: nothing to do.` };
+  return {
+    kind: 'draft',
+    draft: {
+      base: first.base,
+      change: asChange(first.fingerprint),
+      facts: {
+        paths,
+        protected_paths: paths.filter(b.isProtected),
+        ...(outside.length === 0 ? {} : { outside_window: outside }),
+        ...(sources.length === 0 ? {} : { branch_sources: sources }),
+        ...(push === undefined ? {} : { push }),
+      },
+      agentReason: a.reason,
+      ...(a.idempotency_key === undefined ? {} : { idempotencyKey: a.idempotency_key }),
     },
-    agentReason: a.reason,
-    ...(a.idempotency_key === undefined ? {} : { idempotencyKey: a.idempotency_key }),
-  });
-  if (!made.ok) return refuse(made.message);
-  const p = made.value;
-  return { ok: true, value: { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary } };
+  };
 }
+
+const agentOnly = (tool: string) => `${tool} is an agent tool: the operator writes working trees directly.`;
 
 /** The filter every propose_* tool shares. */
 export const proposeFilter = (r: Proposed): ToolOutcome<ProposeOut> => ('refused' in r ? { kind: 'refused', message: r.refused } : { kind: 'ok', value: r });
@@ -214,7 +219,9 @@ export function defineProposeTool<A extends { reason: string; idempotency_key?: 
     output: ProposeOut,
     paths: (a) => (s.paths?.(a) ?? []).map((path) => ({ path, role: 'write' as const })),
     rootTarget: () => ({ repo: '', ref: '' }),
-    run: (a, ctx) => propose(s.name, s.steps(a), (fp) => s.change(a, fp), a, ctx),
+    // On an agent binding `invoke` always holds the call (proposable.required); run is what the root surface gets.
+    run: async () => refuse(agentOnly(s.name)),
+    proposable: { required: () => true, draft: (a, ctx) => draftOf(s.name, s.steps(a), (fp) => s.change(a, fp), a, ctx) },
     filter: proposeFilter,
     notFound: proposeNotFound,
     render: renderProposed,

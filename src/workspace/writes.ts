@@ -47,7 +47,14 @@ export interface WritePreview {
    * content it takes or throws away). Passed back to `apply`, it makes a stale approval decline instead of running.
    */
   readonly fingerprint: string;
+  /** A push: where it would go and the commits it would send (newest first, at most 50), or why there is nowhere to push. */
+  readonly push?: PushPlan;
 }
+
+/** What a push would do, known before it is proposed (a branch with no upstream is refused at once, not at approval). */
+export type PushPlan =
+  | { readonly kind: 'target'; readonly remote: string; readonly branch: string; readonly commits: readonly string[] }
+  | { readonly kind: 'none'; readonly reason: string };
 
 /** Why an operation was declined; in every case the working tree, index and refs are as they were before. */
 export type DeclineReason =

@@ -100,6 +100,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         log: () => undefined,
         ...(opts.policy ? { policy: opts.policy } : {}),
         record: (r) => records.push(r),
+        // The approving instance charges the commit budget with the counter the calls use.
+        ...(opts.limiter ? { budget: opts.limiter } : {}),
         ...(writers ? { workspace: { writers, ...(opts.policy ? { policy: opts.policy } : {}), allowBranch: allowBranchIn(store) } } : {}),
       }),
       audit: po.audit ?? (() => undefined),

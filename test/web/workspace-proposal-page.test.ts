@@ -48,6 +48,6 @@ describe('workspace proposal page', () => {
   });
 
   it('a delete of a path the base does not have is a no-op, never an added file', () => {
-    expect(diffOf('gone.txt', { kind: 'absent' }, { kind: 'absent' }, [], false)).toMatchObject({ change: 'unchanged', added: 0, removed: 0 });
+    expect(diffOf('gone.txt', { kind: 'absent' }, { kind: 'absent' }, [], false)).toMatchObject({ change: 'no-op delete', added: 0, removed: 0 });
   });
 });

@@ -1,9 +1,9 @@
 // `git-blinder proposal …` and `git-blinder restore …`: the operator's approval flow over /api. Everything an agent
 // wrote (summary, message, paths, reason, client name) reaches the terminal through `clean` or `jsonText` only.
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { describeStep, PROPOSAL_STATUSES, workspaceSteps, type Proposal, type WorkspaceChange } from '../../core/index.js';
+import { assertNever, describeStep, PROPOSAL_STATUSES, workspaceSteps, type Proposal, type WorkspaceChange } from '../../core/index.js';
 import type { ProposalFileView, ProposalRow, RestoreRow } from '../../http/api/schema.js';
-import type { ApiClient } from '../client.js';
+import { CliError, type ApiClient } from '../client.js';
 import { clean, jsonText, table } from '../table.js';
 
 type Out = (line: string) => void;
@@ -79,6 +79,26 @@ function workspaceLines(c: WorkspaceChange, paths: readonly string[]): string[] 
   return out;
 }
 
+/** The one line `proposal approve` prints: what happened, in the words of what changed. */
+function approvedLine(p: Proposal): string {
+  switch (p.status) {
+    case 'applied':
+      if (!p.head_unchanged) return `applied ${p.id}: commit ${p.commit}`;
+      return p.change.kind === 'patch' || p.change.kind === 'discard' ? `applied ${p.id} to the working tree (head unchanged)` : `applied ${p.id} (head unchanged)`;
+    case 'failed':
+      return `failed ${p.id}: ${p.reason}`;
+    case 'pending':
+    case 'approved':
+    case 'applying':
+    case 'rejected':
+    case 'cancelled':
+    case 'expired':
+      return `${p.id}: ${p.status}`;
+    default:
+      return assertNever(p, 'proposal');
+  }
+}
+
 /** Registers `proposal` and `restore` on the program; `ops` adds the shared --url/--token-file/--json flags. */
 export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops) => Promise<ApiClient>, out: Out): void {
   const proposal = program.command('proposal').description('Writes held for approval: list, show, approve, reject.');
@@ -105,7 +125,9 @@ export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops
   ).action(async (id: string, o: Ops & { hash?: string }) => {
     const r = await (await clientFor(o)).call('POST /proposals/:id/approve', `/proposals/${enc(id)}/approve`, o.hash ? { hash: o.hash } : {});
     const p = r.proposal;
-    print(out, o.json, r, () => (p.status === 'applied' ? `applied ${p.id}: commit ${p.commit}` : p.status === 'failed' ? `failed ${p.id}: ${p.reason}` : `${p.id}: ${p.status}`));
+    print(out, o.json, r, () => approvedLine(p));
+    // `approve X && deploy` must stop when the change did not land: anything but `applied` is a failure (exit 1).
+    if (p.status !== 'applied') throw new CliError('', 1);
   });
   // An empty reason is a usage error here, in the CLI's words (exit 2), not the API's 400 after a round trip.
   const reason = (v: string) => {

@@ -8,7 +8,7 @@ import { commitDiffs } from './commitdiffs.js';
 import { patchDiffs, previewDiffs } from './patchdiffs.js';
 
 /** How one path changes. */
-export type FileChange = 'added' | 'modified' | 'deleted' | 'unchanged' | 'touched';
+export type FileChange = 'added' | 'modified' | 'deleted' | 'no-op delete' | 'unchanged' | 'touched';
 
 /** One file of a proposal, ready to render. `lines` is absent for binary content. */
 export interface FileDiff {
@@ -38,8 +38,8 @@ export const sideOf = (bytes: Uint8Array): Side => {
 
 /** The diff of one path from its two sides, with the server's notes. */
 export function diffOf(path: string, before: Side, after: Side, notes: string[], symlinkChange: boolean): FileDiff {
-  // Absent on both sides (a delete of a path the base does not have): nothing changes, never an "added" file.
-  if (before.kind === 'absent' && after.kind === 'absent') return { path, change: 'unchanged', lines: [], added: 0, removed: 0, notes, symlinkChange };
+  // A delete of a path that is not there changes nothing: said so, never shown as an empty file added.
+  if (before.kind === 'absent' && after.kind === 'absent') return { path, change: 'no-op delete', lines: [], added: 0, removed: 0, notes, symlinkChange };
   const change: FileChange = before.kind === 'absent' ? 'added' : after.kind === 'absent' ? 'deleted' : 'modified';
   if (before.kind === 'binary' || after.kind === 'binary') {
     const size = (s: Side) => (s.kind === 'absent' ? 'absent' : `${s.bytes} bytes`);

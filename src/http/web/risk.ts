@@ -57,7 +57,8 @@ export function riskFlags(p: Proposal, all: readonly Proposal[]): RiskFlag[] {
   const flags: RiskFlag[] = [];
   if (p.facts.protected_paths.length > 0) flags.push({ label: `protected paths: ${p.facts.protected_paths.length}`, bad: true });
   if (hiddenCharacterPaths(p).length > 0) flags.push({ label: 'hidden characters in names', bad: true });
-  const conflicts = conflictsOf(p, all);
+  // Overlaps matter only while a decision is open: a decided proposal overlaps nothing any more.
+  const conflicts = p.status === 'pending' ? conflictsOf(p, all) : [];
   if (conflicts.length > 0) flags.push({ label: `overlaps ${conflicts.length} pending`, bad: false });
   const deleted = deletedPaths(p).length;
   if (deleted > 0) flags.push({ label: `deletes ${deleted}`, bad: false });

@@ -107,19 +107,22 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   notFound: () => 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.',
   proposable: {
     required: (b) => b.approval.push_files === 'required',
-    draft: (a, ctx) => {
+    draft: async (a, ctx) => {
       const paths = [...a.files.map((f) => norm(f.path)), ...(a.delete ?? []).map(norm)];
       const isProtected = ctx.binding.surface === 'agent' ? ctx.binding.isProtected : () => false;
       return {
-        change: {
-          kind: 'push_files',
-          message: a.message,
-          files: a.files.map((f) => ({ path: norm(f.path), content: f.content, encoding: f.encoding ?? 'utf-8' })),
-          deletes: (a.delete ?? []).map(norm),
+        kind: 'draft',
+        draft: {
+          change: {
+            kind: 'push_files',
+            message: a.message,
+            files: a.files.map((f) => ({ path: norm(f.path), content: f.content, encoding: f.encoding ?? 'utf-8' })),
+            deletes: (a.delete ?? []).map(norm),
+          },
+          facts: { paths, protected_paths: paths.filter(isProtected) },
+          ...(a.reason === undefined ? {} : { agentReason: a.reason }),
+          ...(a.idempotency_key === undefined ? {} : { idempotencyKey: a.idempotency_key }),
         },
-        facts: { paths, protected_paths: paths.filter(isProtected) },
-        ...(a.reason === undefined ? {} : { agentReason: a.reason }),
-        ...(a.idempotency_key === undefined ? {} : { idempotencyKey: a.idempotency_key }),
       };
     },
   },

@@ -1,6 +1,8 @@
-// A fingerprint of everything an operation would act on: the branch head, every revision resolved to its id, and the
-// index and on-disk state of every path whose current content the operation would take or throw away. The preview
-// returns it; an apply given it declines as `stale` when anything moved since, so what runs is what a person saw.
+// A fingerprint of everything an operation would act on, and nothing else: for an operation on paths (commit, discard,
+// patch) the head's, the index's and the disk's state of those paths; for a history operation (merge, rebase, reset)
+// the branch head it starts from; every revision resolved to its id; for a push, where it pushes to. The preview
+// returns it; an apply given it declines as `stale` when anything moved since, so what runs is what a person saw —
+// and approving one proposal leaves another fresh unless it changed what that other one touches (issue 20).
 import { createHash } from 'node:crypto';
 import { assertNever } from '../../../core/result.js';
 import { indexEntries, worktreeEntries } from './files.js';
@@ -11,13 +13,46 @@ import { pushTarget } from './remote-ops.js';
 import type { WriteOp } from '../../writes.js';
 import type { WsResult } from '../../types.js';
 
-/** Index and disk state of `paths` as text (blob ids computed, nothing written). */
+/** Head, index and disk state of `paths` as text (blob ids computed, nothing written). */
 async function pathState(tree: Tree, head: string, paths: readonly string[]): Promise<WsResult<string[]>> {
   const idx = await indexEntries(tree, paths, head);
   if (!idx.ok) return idx;
   const disk = await worktreeEntries(tree, paths, head, true);
   if (!disk.ok) return disk;
-  return wsOk([...idx.value.map((l) => `i ${l}`), ...disk.value.map((l) => `w ${l}`)]);
+  const committed = await headEntries(tree, head, paths);
+  if (!committed.ok) return committed;
+  return wsOk([...committed.value.map((l) => `h ${l}`), ...idx.value.map((l) => `i ${l}`), ...disk.value.map((l) => `w ${l}`)]);
+}
+
+/** The head's entries for `paths` (mode, id, path), absent ones as a fixed marker: a path op is stale only when they move. */
+async function headEntries(tree: Tree, head: string, paths: readonly string[]): Promise<WsResult<string[]>> {
+  if (paths.length === 0) return wsOk([]);
+  const run = await git(tree, ['ls-tree', '-z', '--full-tree', head, '--', ...paths]);
+  if (failed(run)) return run;
+  const found = new Map<string, string>();
+  for (const rec of run.stdout.toString('utf8').split('\0')) {
+    const tab = rec.indexOf('\t');
+    if (tab > 0) found.set(rec.slice(tab + 1), rec.slice(0, tab));
+  }
+  return wsOk(paths.map((p) => `${found.get(p) ?? 'absent'}\t${p}`));
+}
+
+/** Whether an operation starts from the branch head (history operations): then a moved head makes it stale. */
+function fromHead(op: WriteOp): boolean {
+  switch (op.kind) {
+    case 'merge':
+    case 'rebase':
+    case 'reset':
+      return true;
+    case 'commit':
+    case 'discard':
+    case 'patch':
+    case 'branch':
+    case 'push':
+      return false;
+    default:
+      return assertNever(op, 'write operation');
+  }
 }
 
 /** The parts of `op`'s fingerprint beyond the head and the op itself; an error when a revision cannot be resolved. */
@@ -69,7 +104,7 @@ export async function fingerprint(tree: Tree, head: string, op: WriteOp): Promis
   if (!extra.ok) return extra;
   const h = createHash('sha256');
   const { patch, ...rest } = op as WriteOp & { patch?: Uint8Array };
-  h.update(JSON.stringify({ branch: tree.branch, head, op: rest }));
+  h.update(JSON.stringify({ branch: tree.branch, head: fromHead(op) ? head : '', op: rest }));
   if (patch !== undefined) h.update(createHash('sha256').update(patch).digest('hex'));
   for (const p of extra.value) h.update(`\0${p}`);
   return wsOk(h.digest('hex'));

@@ -8,7 +8,7 @@ import { forecastMerge, resetPaths } from './history-ops.js';
 import { patchTargets } from './file-ops.js';
 import { pushTarget } from './remote-ops.js';
 import { changedBetween, resolveCommit } from './refs.js';
-import type { WriteOp, WritePreview } from '../../writes.js';
+import type { PushPlan, WriteOp, WritePreview } from '../../writes.js';
 import type { WsResult } from '../../types.js';
 
 /** The preview of `op` on a branch at `head`. */
@@ -66,21 +66,26 @@ async function changes(tree: Tree, head: string, op: WriteOp): Promise<WsResult<
     case 'push': {
       const target = await pushTarget(tree);
       if (!target.ok) return target;
-      if (typeof target.value === 'string') return done([], true);
-      const tracking = await resolveTracking(tree, target.value.tracking);
+      if (typeof target.value === 'string') return withPush(done([], true), { kind: 'none', reason: target.value });
+      const t = target.value;
+      const tracking = await resolveTracking(tree, t.tracking);
       if (!tracking.ok) return tracking;
-      if (tracking.value === undefined) {
-        // Nothing known of the remote side: every file of the branch may be new there.
-        const all = await allFiles(tree, head);
-        return all.ok ? done(all.value, false) : all;
-      }
-      const paths = await changedBetween(tree, tracking.value, head);
-      return paths.ok ? done(paths.value, true) : paths;
+      const sent = await git(tree, ['rev-list', '--max-count=50', tracking.value === undefined ? head : `${tracking.value}..${head}`]);
+      if (failed(sent)) return sent;
+      const commits = sent.code === 0 ? sent.stdout.toString('utf8').split('\n').filter((l) => l !== '') : [];
+      const push = { kind: 'target' as const, remote: t.remote, branch: t.ref.slice('refs/heads/'.length), commits };
+      // Nothing known of the remote side: every file of the branch may be new there.
+      const paths = tracking.value === undefined ? await allFiles(tree, head) : await changedBetween(tree, tracking.value, head);
+      if (!paths.ok) return paths;
+      return withPush(done(paths.value, tracking.value !== undefined), push);
     }
     default:
       return assertNever(op, 'write operation');
   }
 }
+
+/** A push preview with its plan attached. */
+const withPush = <T extends object>(r: WsResult<T>, push: PushPlan): WsResult<T & { push: PushPlan }> => (r.ok ? wsOk({ ...r.value, push }) : r);
 
 /** Paths each side changed since the merge base of `head` and `other`. */
 async function sinceBase(tree: Tree, head: string, other: string): Promise<WsResult<{ ours: string[]; theirs: string[] }>> {
