@@ -63,7 +63,7 @@ it('4 perimeters × 8 sessions from another process: every answered call has its
   const state = join(tmp, 'load');
   const s = await startServer(['--config', config, '--state-dir', state, '--open-perimeters'], { cwd: tmp, env: env() });
   servers.push(s);
-  const { stdout } = await run(process.execPath, [DRIVER, s.url, OPS, PERIMETERS.join(','), '8', String(LOAD_MS), 'docs/a.md'], { timeout: LOAD_MS + 60_000 });
+  const { stdout } = await run(process.execPath, [DRIVER, s.url, PERIMETERS.join(','), '8', String(LOAD_MS), 'docs/a.md'], { timeout: LOAD_MS + 60_000, env: { ...process.env, GIT_BLINDER_OPS_TOKEN: OPS } });
   const load = JSON.parse(stdout) as { answered: number; failed: number; callsPerSecond: number; statuses: Record<string, number>; maxLost: number; maxDropped: number };
   const file = join(state, 'audit', 'audit.jsonl');
   const count = async (): Promise<{ entries: number; perPerimeter: Record<string, number> }> => {
@@ -105,7 +105,7 @@ it('rotation with a small --audit-keep never prunes a segment younger than --aud
   const state = join(tmp, 'retention');
   const s = await startServer(['--config', config, '--state-dir', state, '--open-perimeters', '--audit-max-bytes', '4096', '--audit-keep', '1'], { cwd: tmp, env: env() });
   servers.push(s);
-  const { stdout } = await run(process.execPath, [DRIVER, s.url, OPS, 'p1', '2', '4000', 'docs/a.md'], { timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [DRIVER, s.url, 'p1', '2', '4000', 'docs/a.md'], { timeout: 60_000, env: { ...process.env, GIT_BLINDER_OPS_TOKEN: OPS } });
   const load = JSON.parse(stdout) as { answered: number };
   expect(load.answered).toBeGreaterThan(30); // enough entries for several 4 KiB segments
   const h = await health(s.url);
@@ -134,7 +134,7 @@ it('with --audit-min-age 0 old segments are pruned, the pruning is an audit even
   const state = join(tmp, 'prune');
   const s = await startServer(['--config', config, '--state-dir', state, '--open-perimeters', '--audit-max-bytes', '4096', '--audit-keep', '1', '--audit-min-age', '0'], { cwd: tmp, env: env() });
   servers.push(s);
-  const { stdout } = await run(process.execPath, [DRIVER, s.url, OPS, 'p1', '2', '4000', 'docs/a.md'], { timeout: 60_000 });
+  const { stdout } = await run(process.execPath, [DRIVER, s.url, 'p1', '2', '4000', 'docs/a.md'], { timeout: 60_000, env: { ...process.env, GIT_BLINDER_OPS_TOKEN: OPS } });
   expect((JSON.parse(stdout) as { answered: number }).answered).toBeGreaterThan(30);
   const h = await health(s.url);
   expect(await cleanStop(s)).toBe(0);
