@@ -4,12 +4,16 @@
 // placeholders (`{$label}`, `{$cursor}`, `{$proposal}`) each twin resolves to its own value.
 import { Rng } from './rng.js';
 
-/** A binding the driver connects to: the bound branch, the allowlisted feature branch, an approval-mode perimeter. */
-export type BindingName = 'main' | 'feature' | 'approval';
+/**
+ * A binding the driver connects to: the bound branch, the allowlisted feature branch, an approval-mode perimeter, and
+ * a perimeter that names the `search`/`fetch` aliases (listed only where a perimeter asks for them).
+ */
+export type BindingName = 'main' | 'feature' | 'approval' | 'dr';
 
 /** An argument value before each twin resolves its placeholders. */
 export type ArgValue = string | number | boolean | null | ArgValue[] | { [k: string]: ArgValue } | Placeholder;
-export type Placeholder = { $label: string } | { $cursor: number } | { $proposal: number };
+/** `$fid`: the `fetch` id each twin's server would seal for that path on the `dr` binding (sealed ids name the repository). */
+export type Placeholder = { $label: string } | { $cursor: number } | { $proposal: number } | { $fid: string };
 
 /** One call, as both twins receive it. */
 export interface Call {
@@ -195,6 +199,14 @@ export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[
     case 'push_files':
       Object.assign(args, write(rng, ctx));
       break;
+    case 'search':
+      // The alias takes one literal query (no regex, no path): the same core as search_code.
+      args.query = rng.pick(WORD_QUERIES);
+      break;
+    case 'fetch':
+      // A sealed id for a readable, hidden or missing path (the same id a search result would carry), or a forged one.
+      args.id = rng.chance(0.85) ? { $fid: path(rng, ctx) } : rng.pick(['gbi1.AAAA', 'not-an-id', 'gbi1.' + 'x'.repeat(60)]);
+      break;
     case 'proposal_status':
     case 'proposal_cancel':
       args.proposal_id = ctx.proposals > 0 && rng.chance(0.8) ? { $proposal: rng.int(0, ctx.proposals - 1) } : rng.pick(['p' + 'a'.repeat(24), 'nope', 'p234567abcdefghijklmnopqrs']);
@@ -210,7 +222,7 @@ export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[
 export function resolveArgs(v: ArgValue, look: (p: Placeholder) => string): unknown {
   if (Array.isArray(v)) return v.map((x) => resolveArgs(x, look));
   if (v !== null && typeof v === 'object') {
-    if ('$label' in v || '$cursor' in v || '$proposal' in v) return look(v as Placeholder);
+    if ('$label' in v || '$cursor' in v || '$proposal' in v || '$fid' in v) return look(v as Placeholder);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveArgs(x as ArgValue, look)]));
   }
   return v;

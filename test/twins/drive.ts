@@ -58,6 +58,9 @@ export interface RunOptions {
 
 let perimeterCounter = 0;
 
+/** What the Deep Research binding grants: the two aliases beside the tools they stand for. */
+const DR_TOOLS = ['search', 'fetch', 'search_code', 'get_file'] as const;
+
 /** The pseudo-call that moves both twins' history on (see the loop); at most MAX_ADVANCES per run. */
 export const ADVANCE = 'advance';
 const MAX_ADVANCES = 3;
@@ -100,6 +103,8 @@ async function head(dir: string, branch: string): Promise<string | undefined> {
 /** Twin-specific state the placeholders resolve against. */
 interface TwinState {
   readonly repo: TwinRepo;
+  /** How this twin's perimeters name the repository (its directory locally). */
+  readonly repoName: string;
   readonly hidden: TwinHidden;
   readonly side: TwinSide;
   readonly ids: IdMap;
@@ -108,12 +113,24 @@ interface TwinState {
   readonly proposals: string[];
 }
 
-function resolver(t: TwinState): (p: Placeholder) => string {
+function resolver(t: TwinState, seal: TwinServers['seal'], drPerimeter: string): (p: Placeholder) => string {
   return (p) => {
     if ('$label' in p) return t.repo.labels.get(p.$label) ?? p.$label;
     if ('$cursor' in p) return t.cursors[p.$cursor] ?? 'no-cursor';
+    if ('$fid' in p) {
+      // The id names the repository (each twin's own directory locally): paired by the path it seals.
+      const id = seal.sealId(JSON.stringify({ v: 1, who: `agent:${drPerimeter}`, repo: t.repoName, branch: 'main', path: p.$fid }));
+      t.ids.addToken(id, `fid:${p.$fid}`);
+      return id;
+    }
     return t.proposals[p.$proposal] ?? 'no-proposal';
   };
+}
+
+/** Pairs the result ids of a `search` answer by the path they stand for (they seal each twin's repository name). */
+function pairResultIds(t: TwinState, a: Answer): void {
+  const results = (a.structured as { results?: { id?: unknown; title?: unknown }[] } | null)?.results;
+  for (const r of results ?? []) if (typeof r.id === 'string' && typeof r.title === 'string' && t.ids.tokenLabel(r.id) === undefined) t.ids.addToken(r.id, `fid:${r.title}`);
 }
 
 const field = (a: Answer, key: string): string | undefined => {
@@ -144,6 +161,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       const spec = { repo: name, read: [...TWIN_READ], write: [...TWIN_WRITE], branches, limits };
       await side.srv.perimeter({ id, ...spec });
       await side.srv.perimeter({ id: `${id}-ap`, ...spec, approval: { push_files: 'required' } });
+      await side.srv.perimeter({ id: `${id}-dr`, ...spec, branches: ['main'], tools: [...DR_TOOLS] });
       const ids = new IdMap();
       for (const [label, sha] of repo.labels) ids.add(sha, label);
       // The repository's name is the operator's, not hidden content; locally it is each twin's directory.
@@ -151,8 +169,9 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       const agents = new Map<BindingName, Agent>();
       agents.set('main', await side.srv.connect(`/mcp/${id}`));
       agents.set('approval', await side.srv.connect(`/mcp/${id}-ap`));
+      agents.set('dr', await side.srv.connect(`/mcp/${id}-dr`));
       if (plan.featureFrom) agents.set('feature', await side.srv.connect(`/mcp/${id}/feature`));
-      twins.push({ repo, hidden: plan[twins.length === 0 ? 'a' : 'b'], side, ids, agents, cursors: [], proposals: [] });
+      twins.push({ repo, repoName: name, hidden: plan[twins.length === 0 ? 'a' : 'b'], side, ids, agents, cursors: [], proposals: [] });
     }
     const [A, B] = twins as [TwinState, TwinState];
     timings.set('(setup)', Date.now() - t0);
@@ -220,8 +239,8 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       }
       const slot = c.tool === 'changes_since' ? cursorsDrawn++ : c.tool === 'push_files' ? pushes++ : -1;
       if (opts.only && !opts.only.has(step)) continue;
-      const argsA = resolveArgs(c.args, resolver(A));
-      const argsB = resolveArgs(c.args, resolver(B));
+      const argsA = resolveArgs(c.args, resolver(A, servers.seal, `${id}-dr`));
+      const argsB = resolveArgs(c.args, resolver(B, servers.seal, `${id}-dr`));
       const agentA = A.agents.get(c.binding);
       const agentB = B.agents.get(c.binding);
       if (!agentA || !agentB) continue;
@@ -234,6 +253,10 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       called.add(c.tool);
       const aa = withoutAccepted(c.tool, normalise(raw));
       const ab = withoutAccepted(c.tool, normalise(rbw));
+      if (c.tool === 'search') {
+        pairResultIds(A, aa);
+        pairResultIds(B, ab);
+      }
       // Pair what each twin was handed: cursors and proposal ids (sealed or random), new commits by push order.
       for (const key of ['cursor', 'proposal_id', 'hash']) {
         const va = field(aa, key);

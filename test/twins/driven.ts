@@ -13,4 +13,6 @@ export const HISTORY_DRIVEN: readonly string[] = [
   'push_files',
   'proposal_status',
   'proposal_cancel',
+  'search',
+  'fetch',
 ];

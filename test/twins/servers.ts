@@ -24,6 +24,8 @@ export interface TwinServers {
   readonly kind: UpstreamKind;
   readonly a: TwinSide;
   readonly b: TwinSide;
+  /** The seal both servers share: the driver seals `fetch` ids for any path, as a forger holding a leaked id could. */
+  readonly seal: ReturnType<typeof cursorSeal>;
   close(): Promise<void>;
 }
 
@@ -68,6 +70,7 @@ export async function startTwinServers(kind: UpstreamKind): Promise<TwinServers>
     kind,
     a: a.side,
     b: b.side,
+    seal: cursorSeal(key),
     close: async () => {
       await Promise.all([a.close(), b.close()]);
     },
