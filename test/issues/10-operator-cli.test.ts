@@ -179,8 +179,8 @@ describe('status of a real serve', () => {
     const r = await runBuiltCli(['status', '--url', url, '--state-dir', state]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/audit: \{/);
-    expect(r.stdout).toMatch(/^AUDIT\s+ENTRIES\s+FAILURES\s+SIGNED\s+PATHS\s+FILE/m);
-    expect(r.stdout).toMatch(/^ok\s+\d+\s+0\s+no\s+hashed\s+\S+audit\.jsonl/m);
+    expect(r.stdout).toMatch(/^AUDIT\s+ENTRIES\s+LOST\s+FAILURES\s+SIGNED\s+PATHS\s+FILE/m);
+    expect(r.stdout).toMatch(/^ok\s+\d+\s+0\s+0\s+no\s+hashed\s+\S+audit\.jsonl/m);
     expect(r.stdout).toMatch(/sessions: 0 active, 0 idle/);
   }, 60_000);
 });
