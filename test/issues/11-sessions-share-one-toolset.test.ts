@@ -68,7 +68,8 @@ describe('issue 11: one toolset per surface and grant set', () => {
     expect(Object.isFrozen((a.listing[0] as { inputSchema: object }).inputSchema)).toBe(true);
     // The operator surface has its own entries (its input schemas name repo and ref); proposal follow-ups are agent-only.
     const root = toolsetOf(ROOT_BINDING);
-    expect(root.listing.map((t) => t.name)).toEqual(ALL_TOOLS.map((t) => t.name).filter((n) => !AGENT_ONLY_TOOLS.includes(n) && !WORKSPACE_PROPOSE_TOOLS.includes(n)));
+    // The search/fetch aliases are agent-only (never on the operator surface).
+    expect(root.listing.map((t) => t.name)).toEqual(ALL_TOOLS.filter((t) => t.aliasOf === undefined).map((t) => t.name).filter((n) => !AGENT_ONLY_TOOLS.includes(n) && !WORKSPACE_PROPOSE_TOOLS.includes(n)));
     expect(JSON.stringify(root.listing)).toContain('"repo"');
     expect(JSON.stringify(a.listing)).not.toContain('"repo"');
   });

@@ -128,7 +128,7 @@ describe('an answer that does not fit its schema, as an operator meets it', () =
     fake?.close();
   });
 
-  const cli = (...args: string[]) => runBuiltCli([...args, '--url', url, '--token', 'any']);
+  const cli = (...args: string[]) => runBuiltCli([...args, '--url', url], { env: { GIT_BLINDER_OPS_TOKEN: 'any-ops-token-0123456789abcdef012345' } });
 
   it('names the route and what did not fit, prints nothing else, and exits 1', async () => {
     const r = await cli('perimeter', 'list');
