@@ -16,12 +16,24 @@ function omittedCount(a: Answer): Answer {
   return { ...a, text, structured };
 }
 
+/**
+ * conflict_preflight's `status` is `conflicts` when the cut list or `omitted_count` is not empty (SPEC §3.4): with an
+ * empty list it repeats the accepted count's one bit (zero or not), so it is blanked with the count, and only there.
+ */
+function preflightStatus(a: Answer): Answer {
+  const o = omittedCount(a);
+  const s = o.structured as { conflicts?: unknown[]; status?: unknown } | null | undefined;
+  if (!s || typeof s !== 'object' || !Array.isArray(s.conflicts) || s.conflicts.length > 0) return o;
+  return { ...o, text: o.text.replace(/: (conflicts|clean), omitted N/, ': <status>, omitted N'), structured: { ...s, status: '<status>' } };
+}
+
 /** The function that blanks `tool`'s accepted channels for this pair. */
 export function acceptedResidual(spec: TwinSpec, tool: string): (a: Answer) => Answer {
   switch (tool) {
     case 'workspace_diff':
-    case 'conflict_preflight':
       return onlyWriteOnlyDiffers(spec) ? (a) => a : omittedCount;
+    case 'conflict_preflight':
+      return onlyWriteOnlyDiffers(spec) ? (a) => a : preflightStatus;
     default:
       return (a) => a;
   }
