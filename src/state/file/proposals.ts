@@ -62,9 +62,18 @@ export async function openFileProposalStore(stateDir: string | undefined, bounds
   };
   const mine = (perimeter: string): Proposal[] => [...(byPerimeter.get(perimeter) ?? [])].map((id) => all.get(id)).filter((p): p is Proposal => p !== undefined);
   const byKey = (perimeter: string, kind: string, key: string) => mine(perimeter).find((p) => p.change.kind === kind && p.idempotency_key === key);
+  // The folder is made at the first write, not at open: a start that fails before it serves (a port in use) leaves a
+  // fresh state dir uncreated.
+  let made = false;
   const store = async (p: Proposal): Promise<void> => {
     const file = fileOf(p.id);
-    if (file !== undefined) await writeAtomic(file, JSON.stringify(p, null, 2) + '\n');
+    if (file === undefined || dir === undefined || stateDir === undefined) return;
+    if (!made) {
+      await mkdir(stateDir, { recursive: true, mode: 0o700 });
+      await mkdir(dir, { recursive: true, mode: 0o700 });
+      made = true;
+    }
+    await writeAtomic(file, JSON.stringify(p, null, 2) + '\n');
   };
 
   return ok({
@@ -113,18 +122,21 @@ export async function openFileProposalStore(stateDir: string | undefined, bounds
  * it from the legacy file, which is removed last). Temp files a crash left behind are removed.
  */
 async function load(stateDir: string, dir: string): Promise<Result<Proposal[], 'corrupt_state'>> {
-  await mkdir(stateDir, { recursive: true, mode: 0o700 });
-  await mkdir(dir, { recursive: true, mode: 0o700 });
   const legacyFile = join(stateDir, LEGACY_FILE);
   const legacy = await readStateFile(legacyFile, LegacyFile, 'Proposal file');
   if (!legacy.ok) return legacy;
   if (legacy.value !== undefined) {
+    await mkdir(dir, { recursive: true, mode: 0o700 });
     for (const p of legacy.value.proposals) await writeAtomic(join(dir, `${p.id}.json`), JSON.stringify(p, null, 2) + '\n');
     await removeDurably([legacyFile]);
   }
   const out: Proposal[] = [];
   const stale: string[] = [];
-  for (const name of (await readdir(dir)).sort()) {
+  const names = await readdir(dir).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return [] as string[];
+    throw e;
+  });
+  for (const name of names.sort()) {
     const file = join(dir, name);
     if (name.endsWith('.tmp')) {
       stale.push(file);
