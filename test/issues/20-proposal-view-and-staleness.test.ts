@@ -7,6 +7,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { showProposal } from '../../src/cli/commands/proposal.js';
 import { fileDiffs } from '../../src/http/web/filediffs.js';
 import { riskFlags } from '../../src/http/web/risk.js';
 import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
@@ -175,5 +176,8 @@ describe('reporting', () => {
     await srv.proposals!.reject(one.id, 'op', 'no');
     const decided = await srv.proposals!.get(one.id);
     expect(riskFlags(decided!, await srv.proposals!.list()).map((f) => f.label).some((l) => l.startsWith('overlaps'))).toBe(false);
+    // A decided proposal can no longer expire: `proposal show` says when it was made, and no expiry.
+    expect(showProposal(all.find((p) => p.id === one.id)!)).toMatch(/expires: /);
+    expect(showProposal(decided!)).not.toMatch(/expires/);
   });
 });

@@ -54,7 +54,8 @@ function showFacts(p: Proposal): string {
     `perimeter:   ${p.perimeter}`,
     `branch:      ${p.branch} (base ${p.base})`,
     `agent:       ${p.agent}`,
-    `created:     ${p.created_at}   expires: ${p.expires_at}`,
+    // Only a pending proposal can still expire; a decided one shows when it was made, nothing more.
+    p.status === 'pending' ? `created:     ${p.created_at}   expires: ${p.expires_at}` : `created:     ${p.created_at}`,
     `hash:        ${p.hash}`,
     `protected:   ${p.facts.protected_paths.join(', ') || '(none)'}`,
   ];
