@@ -29,17 +29,3 @@ export function linkCandidates(files: readonly CommitFile[], scope: Scope): { at
   }
   return { atNew: [...atNew], atOld: [...atOld] };
 }
-
-/**
- * Shows a visible change of a link whose target is not readable without its patch or line counts (like a binary
- * change), so the target text never reaches the agent.
- */
-export function blindBadLinks(files: readonly CommitFile[], bad: ReadonlySet<string>): CommitFile[] {
-  if (bad.size === 0) return [...files];
-  return files.map((f) => {
-    const hit = bad.has(linkKey('new', f.path)) || bad.has(linkKey('old', f.path)) || (f.previous_path !== undefined && bad.has(linkKey('old', f.previous_path)));
-    if (!hit) return f;
-    const { path, status, previous_path } = f;
-    return previous_path === undefined ? { path, status, additions: 0, deletions: 0 } : { path, status, previous_path, additions: 0, deletions: 0 };
-  });
-}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blindBadLinks, linkCandidates, linkKey } from '../../src/core/commitlinks.js';
+import { linkCandidates, linkKey } from '../../src/core/commitlinks.js';
 import { scopeOf } from '../../src/core/scope.js';
 
 const scope = scopeOf({ read: ['app/**'], write: [] });
@@ -19,20 +19,5 @@ describe('linkCandidates', () => {
       scope,
     );
     expect(got).toEqual({ atNew: ['app/l', 'app/m'], atOld: ['app/m', 'app/gone'] });
-  });
-});
-
-describe('blindBadLinks', () => {
-  it('drops patch and counts of a bad link, on either side, and nothing else', () => {
-    const files = [
-      { path: 'app/l', status: 'added' as const, additions: 1, deletions: 0, patch: '+../secret' },
-      { path: 'app/r', status: 'renamed' as const, previous_path: 'app/q', additions: 1, deletions: 1, patch: 'x' },
-      { path: 'app/ok', status: 'added' as const, additions: 1, deletions: 0, patch: '+lib' },
-    ];
-    expect(blindBadLinks(files, new Set([linkKey('new', 'app/l'), linkKey('old', 'app/q')]))).toEqual([
-      { path: 'app/l', status: 'added', additions: 0, deletions: 0 },
-      { path: 'app/r', status: 'renamed', previous_path: 'app/q', additions: 0, deletions: 0 },
-      files[2],
-    ]);
   });
 });
