@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { linkCandidates, linkKey } from '../../src/core/commitlinks.js';
+import { linkCandidates } from '../../src/core/commitlinks.js';
 import { scopeOf } from '../../src/core/scope.js';
 
 const scope = scopeOf({ read: ['app/**'], write: [] });
