@@ -15,9 +15,11 @@ describe('linkCandidates', () => {
         { path: 'app/text', status: 'added', additions: 2, deletions: 0, patch: `@@ -0,0 +1,2 @@\n+a\n+b${NL}` },
         { path: 'app/plain', status: 'added', additions: 1, deletions: 0, patch: '@@ -0,0 +1 @@\n+a' },
         { path: 'secret/l', status: 'added', additions: 1, deletions: 0, patch: `@@ -0,0 +1 @@\n+x${NL}` },
+        // A type change (file -> link) has no usable patch; either side may be the link.
+        { path: 'app/t', status: 'changed', additions: 1, deletions: 7 },
       ],
       scope,
     );
-    expect(got).toEqual({ atNew: ['app/l', 'app/m'], atOld: ['app/m', 'app/gone'] });
+    expect(got).toEqual({ atNew: ['app/l', 'app/m', 'app/t'], atOld: ['app/m', 'app/gone', 'app/t'] });
   });
 });
