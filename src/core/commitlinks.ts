@@ -16,30 +16,18 @@ export const linkKey = (side: LinkSide, path: string): string => `${side}:${path
 
 /**
  * Readable paths whose change could be a symlink's: its patch is at most one line out and one line in, without a final
- * newline (a link's target is stored without one). Returns the paths to read at the commit and at its parent.
+ * newline (a link's target is stored without one), or a type change (file <-> link: git gives it no usable patch, and
+ * either side may be the link). Returns the paths to read at the commit and at its parent.
  */
 export function linkCandidates(files: readonly CommitFile[], scope: Scope): { atNew: string[]; atOld: string[] } {
   const atNew = new Set<string>();
   const atOld = new Set<string>();
   for (const f of files) {
-    if (f.patch === undefined || !f.patch.includes(NO_NEWLINE) || f.additions > 1 || f.deletions > 1) continue;
+    const oneLine = f.patch !== undefined && f.patch.includes(NO_NEWLINE) && f.additions <= 1 && f.deletions <= 1;
+    if (!oneLine && f.status !== 'changed') continue;
     if (f.status !== 'removed' && scope.canRead(f.path)) atNew.add(f.path);
     const old = f.previous_path ?? f.path;
     if (f.status !== 'added' && scope.canRead(old)) atOld.add(old);
   }
   return { atNew: [...atNew], atOld: [...atOld] };
-}
-
-/**
- * Shows a visible change of a link whose target is not readable without its patch or line counts (like a binary
- * change), so the target text never reaches the agent.
- */
-export function blindBadLinks(files: readonly CommitFile[], bad: ReadonlySet<string>): CommitFile[] {
-  if (bad.size === 0) return [...files];
-  return files.map((f) => {
-    const hit = bad.has(linkKey('new', f.path)) || bad.has(linkKey('old', f.path)) || (f.previous_path !== undefined && bad.has(linkKey('old', f.previous_path)));
-    if (!hit) return f;
-    const { path, status, previous_path } = f;
-    return previous_path === undefined ? { path, status, additions: 0, deletions: 0 } : { path, status, previous_path, additions: 0, deletions: 0 };
-  });
 }

@@ -2,6 +2,7 @@ import type { CommitDetail, CommitFile, CommitStats, CommitSummary, TreeEntry } 
 import { isWithin, parentOf } from './path.js';
 import type { Scope } from './scope.js';
 import type { WholeChange } from './wholefile.js';
+import { linkKey, type LinkSide } from './commitlinks.js';
 
 /**
  * Cuts a recursive listing under `base` to what the scope may read. A file shows when readable; a directory shows
@@ -96,62 +97,84 @@ export type WholeViews = ReadonlyMap<string, WholeChange>;
 export const wholeKey = (side: 'added' | 'removed', path: string): string => `${side}:${path}`;
 
 /**
- * Keeps the files of a commit the scope may read. A rename across the boundary is shown as the unpaired add or
- * delete of its visible side would be: without the hidden path, with the counts and patch of the whole file (from
- * `whole`, read by the caller; without it the counts keep only the visible side and no patch is shown), and with
- * its hidden side counted like any other hidden change. Pairing itself depends on how similar the hidden file is,
- * so nothing about it may show.
+ * Keeps the files of a commit the scope may read, as git would list them without rename detection, among visible
+ * files only. The upstreams pair renames (and copies) over the whole tree, before any cut: whether a visible delete
+ * is paired, with which add, and so its counts, place and page depend on hidden files (a hidden exact copy steals the
+ * pairing). So every rename is split into its delete and its add, and a copy into its add (its source did not
+ * change); each visible half is shown as an unpaired add or delete, with the counts and patch of the whole file (from
+ * `whole`, read by the caller; without it the counts keep only that side of the paired counts and no patch is shown),
+ * and each hidden half is counted like any other hidden change. The list is then ordered by path, so no position
+ * tells where git put a pair.
+ *
+ * A side listed in `badLinks` (a symlink whose target the scope cannot read) is as absent as the link is from
+ * `get_tree`: a change with no other visible side disappears (counted like a hidden file), one whose other side is
+ * visible reads as that side's add or delete.
  * A commit with no readable file is invisible: "not found", never an empty ghost.
  *
  * `omitted_count` never counts a file the perimeter may write but not read. The agent authors commits on such
  * paths, so counting them would turn its own commit into an oracle: "delete drop/x" changes the tree only when
  * drop/x existed, "write drop/x = guess" only when the guess is wrong.
  */
-export function filterCommit(commit: CommitDetail, scope: Scope, whole: WholeViews = new Map()): CommitView {
+export function filterCommit(commit: CommitDetail, scope: Scope, whole: WholeViews = new Map(), badLinks: ReadonlySet<string> = new Set()): CommitView {
   const files: CommitFile[] = [];
   let omitted = 0;
   const count = (path: string) => {
     if (!scope.canWrite(path)) omitted++;
   };
+  const seen = (side: LinkSide, path: string) => scope.canRead(path) && !badLinks.has(linkKey(side, path));
   for (const f of commit.files) {
     const prev = f.previous_path;
-    const newSeen = scope.canRead(f.path);
-    if (prev === undefined || (newSeen && scope.canRead(prev))) {
-      if (newSeen) files.push(f);
+    if (prev !== undefined && (f.status === 'renamed' || f.status === 'copied')) {
+      // Two changes once unpaired: the add of `path`, and (for a rename) the delete of `prev`.
+      if (f.status === 'renamed') {
+        if (seen('old', prev)) files.push(visibleSide(prev, 'removed', f, whole));
+        else count(prev);
+      }
+      if (seen('new', f.path)) files.push(visibleSide(f.path, 'added', f, whole));
       else count(f.path);
       continue;
     }
-    const oldSeen = scope.canRead(prev);
-    const renamed = f.status === 'renamed';
-    if (newSeen) {
-      files.push(visibleSide(f.path, 'added', f, whole));
-      if (renamed) count(prev);
-    } else if (oldSeen && renamed) {
-      files.push(visibleSide(prev, 'removed', f, whole));
-      count(f.path);
-    } else {
-      // Both sides hidden (or a copy out of the scope, whose source did not change): one hidden entry.
-      if (!scope.canWrite(f.path) && !scope.canWrite(prev)) omitted++;
-    }
+    const path = prev ?? f.path;
+    const oldSide = f.status !== 'added' && seen('old', path);
+    const newSide = f.status !== 'removed' && seen('new', f.path);
+    const hasOld = f.status !== 'added';
+    const hasNew = f.status !== 'removed';
+    if ((oldSide || !hasOld) && (newSide || !hasNew) && (oldSide || newSide)) files.push(f);
+    else if (oldSide) files.push(visibleSide(path, 'removed', f, whole));
+    else if (newSide) files.push(visibleSide(f.path, 'added', f, whole));
+    else count(f.path);
   }
   if (files.length === 0) return { kind: 'invisible' };
+  files.sort((x, y) => byPath(x.path, y.path));
   // Copy the header field by field: a spread would carry any extra upstream field (a whole-commit `stats`, say).
   const { sha, message, author, committer, parents } = commit;
   const cut: CommitDetail = { sha, message, author, committer, parents, files };
   return { kind: 'visible', commit: cut, omitted_count: omitted, stats: statsOf(files) };
 }
 
-/** The visible sides of boundary-crossing renames and copies, whose whole-file views `filterCommit` wants. */
-export function crossingSides(commit: CommitDetail, scope: Scope): { added: string[]; removed: string[] } {
+/** git's path order for names of one level or many: code point by code point (UTF-8 byte order). */
+function byPath(a: string, b: string): number {
+  const x = [...a];
+  const y = [...b];
+  for (let i = 0; i < Math.min(x.length, y.length); i++) {
+    const d = x[i]!.codePointAt(0)! - y[i]!.codePointAt(0)!;
+    if (d !== 0) return d;
+  }
+  return x.length - y.length;
+}
+
+/**
+ * The visible sides of the changes `filterCommit` shows unpaired, whose whole-file views it wants: both sides of every
+ * rename, the new side of every copy (at the commit: `added`; at its first parent: `removed`).
+ */
+export function unpairedSides(commit: CommitDetail, scope: Scope): { added: string[]; removed: string[] } {
   const added: string[] = [];
   const removed: string[] = [];
   for (const f of commit.files) {
     const prev = f.previous_path;
-    if (prev === undefined) continue;
-    const newSeen = scope.canRead(f.path);
-    const oldSeen = scope.canRead(prev);
-    if (newSeen && !oldSeen) added.push(f.path);
-    else if (oldSeen && !newSeen && f.status === 'renamed') removed.push(prev);
+    if (prev === undefined || (f.status !== 'renamed' && f.status !== 'copied')) continue;
+    if (scope.canRead(f.path)) added.push(f.path);
+    if (f.status === 'renamed' && scope.canRead(prev)) removed.push(prev);
   }
   return { added, removed };
 }
@@ -159,7 +182,7 @@ export function crossingSides(commit: CommitDetail, scope: Scope): { added: stri
 function visibleSide(path: string, side: 'added' | 'removed', f: CommitFile, whole: WholeViews): CommitFile {
   const w = whole.get(wholeKey(side, path));
   if (w) return { path, status: side, additions: w.additions, deletions: w.deletions, ...(w.patch !== undefined ? { patch: w.patch } : {}) };
-  // Known wart (no bytes supplied, as in history verification): the counts keep only the visible side, no patch.
+  // Known wart (no bytes supplied, as in history verification): the counts keep only this side, no patch.
   return side === 'added' ? { path, status: 'added', additions: f.additions, deletions: 0 } : { path, status: 'removed', additions: 0, deletions: f.deletions };
 }
 

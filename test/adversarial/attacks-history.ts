@@ -42,6 +42,21 @@ export function historyAttacks(ctx: Ctx): Attack[] {
         noLeak(ctx.fx, whole(r), {});
       },
     },
+    {
+      category: 'rename',
+      // Issue 19 class 8: git pairs renames over the whole tree, so any pairing an agent sees may depend on hidden files.
+      name: 'get_commit: agent views pair nothing and list files in path order',
+      run: async () => {
+        for (const sha of [shas.renameOut, shas.renameIn, shas.mixed, shas.init]) {
+          const r = await callTool(ctx.app, 'get_commit', { sha });
+          check(!r.isError, r.text);
+          const files = r.structured.files as { path: string; status: string; previous_path?: string }[];
+          check(files.every((f) => f.previous_path === undefined && f.status !== 'renamed' && f.status !== 'copied'), `a pairing shows in ${sha}: ${JSON.stringify(files)}`);
+          const paths = files.map((f) => f.path);
+          check(paths.every((p, i) => i === 0 || Buffer.compare(Buffer.from(paths[i - 1]!), Buffer.from(p)) < 0), `not in path order: ${paths.join(', ')}`);
+        }
+      },
+    },
     { category: 'rename', name: 'list_commits: narrowed to the renamed-out file', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/moved.ts' })) },
     { category: 'rename', name: 'list_commits: narrowed to the renamed-in file', only: 'local', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/arrived.ts' })) },
     { category: 'rename', name: 'get_commit: rename out through the 2026 client', run: async () => void (await blockedRead(ctx, 'get_commit', { sha: shas.renameOut }, { agent: ctx.modern, mustFail: false })) },

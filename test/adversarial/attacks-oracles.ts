@@ -93,13 +93,14 @@ export function oracleReadAttacks(ctx: Ctx): Attack[] {
     },
     {
       category: 'oracle-symlink',
-      name: 'get_commit: a bad link added in a commit shows no patch (its target text)',
+      // Issue 19 class 5: as absent from the commit as from get_tree (not even a path with zero counts).
+      name: 'get_commit: a bad link added in a commit is left out (no path, no target text)',
       run: async () => {
         const r = await callTool(ctx.app, 'get_commit', { sha: fx.shas.init });
         const files = r.structured.files as { path: string; patch?: string; additions: number }[];
         for (const p of ['app/link-out', 'app/link-abs', 'app/link-up', 'app/link-dir', 'app/link-env']) {
           const f = files.find((x) => x.path === p);
-          check(f !== undefined && f.patch === undefined && f.additions === 0, `${p}: ${JSON.stringify(f)}`);
+          check(f === undefined && !r.text.includes(`${p}\n`) && !r.text.includes(`${p} `), `${p}: ${JSON.stringify(f)}`);
         }
         check(files.find((x) => x.path === 'app/link-ok')?.patch?.includes('+lib/util.ts') === true, 'the good link lost its patch');
         noLeak(fx, whole(r), {}, ['lib/util.ts', '../docs/guide.md']);

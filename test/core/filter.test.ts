@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   filterCommit,
+  linkKey,
+  wholeKey,
   filterTree,
   scopeOf,
   statsOf,
@@ -125,7 +127,8 @@ describe('filterCommit', () => {
     const v = filterCommit(commit([mod('infra/a', 3, 1), mod('src/a', 100, 50), mod('docs/x.md', 2, 0), mod('.env', 7, 7)]), scope);
     expect(v.kind).toBe('visible');
     if (v.kind !== 'visible') return;
-    expect(v.commit.files.map((f) => f.path)).toEqual(['infra/a', 'docs/x.md']);
+    // In path order, as git lists changes without rename pairing.
+    expect(v.commit.files.map((f) => f.path)).toEqual(['docs/x.md', 'infra/a']);
     expect(v.omitted_count).toBe(2);
     expect(v.stats).toEqual({ additions: 5, deletions: 1, total: 6 });
     expect(v.commit.sha).toBe('c1');
@@ -138,11 +141,29 @@ describe('filterCommit', () => {
     expect(v).toMatchObject({ kind: 'visible', omitted_count: 0 });
   });
 
-  it('a rename inside the scope is kept whole, patch included', () => {
+  it('a rename inside the scope reads as its delete and its add (issue 19: the pairing may depend on hidden files)', () => {
     const f: CommitFile = { path: 'infra/b', previous_path: 'infra/a', status: 'renamed', additions: 1, deletions: 1, patch: 'p' };
-    const v = filterCommit(commit([f]), scope);
+    const whole = new Map([
+      [wholeKey('removed', 'infra/a'), { additions: 0, deletions: 4, patch: '-x' }],
+      [wholeKey('added', 'infra/b'), { additions: 4, deletions: 0, patch: '+x' }],
+    ]);
+    const v = filterCommit(commit([f]), scope, whole);
     expect(v).toMatchObject({ kind: 'visible', omitted_count: 0 });
-    if (v.kind === 'visible') expect(v.commit.files).toEqual([f]);
+    if (v.kind === 'visible')
+      expect(v.commit.files).toEqual([
+        { path: 'infra/a', status: 'removed', additions: 0, deletions: 4, patch: '-x' },
+        { path: 'infra/b', status: 'added', additions: 4, deletions: 0, patch: '+x' },
+      ]);
+  });
+
+  it('a side that is a link to a hidden target is absent: the change reads as its other side, or not at all', () => {
+    const whole = new Map([[wholeKey('removed', 'infra/l'), { additions: 0, deletions: 1, patch: '-ok' }]]);
+    const bad = new Set([linkKey('new', 'infra/l'), linkKey('new', 'infra/n')]);
+    const v = filterCommit(commit([mod('infra/l'), { path: 'infra/n', status: 'added', additions: 1, deletions: 0, patch: '+../src/x' }, mod('infra/a')]), scope, whole, bad);
+    // The bad link counts like any hidden file (this scope writes nothing).
+    expect(v).toMatchObject({ kind: 'visible', omitted_count: 1 });
+    if (v.kind === 'visible')
+      expect(v.commit.files).toEqual([mod('infra/a'), { path: 'infra/l', status: 'removed', additions: 0, deletions: 1, patch: '-ok' }]);
   });
 
   it('a rename from hidden to visible shows as an add, without the hidden path or the patch', () => {
@@ -187,12 +208,12 @@ describe('filterCommit', () => {
     expect(v).toEqual({ kind: 'invisible' });
   });
 
-  it('a rename entirely outside the scope is omitted and counted once', () => {
+  it('a rename entirely outside the scope is omitted and counted as its two sides', () => {
     const v = filterCommit(
       commit([mod('infra/a'), { path: 'src/b', previous_path: 'src/a', status: 'renamed', additions: 0, deletions: 0 }]),
       scope,
     );
-    expect(v).toMatchObject({ kind: 'visible', omitted_count: 1 });
+    expect(v).toMatchObject({ kind: 'visible', omitted_count: 2 });
   });
 
   it('carries no upstream field beyond the header and the cut files', () => {

@@ -20,7 +20,7 @@ export const HIDDEN_OPTIONS = [
   'hidden-commits', // commits touching only hidden files, before, between and after visible ones
   'hidden-branch', // a branch off the allowlist, with its own commits (visible paths too)
   'link-targets', // the targets of the plan's readable links exist (hidden files and a hidden directory)
-  'extra-link', // readable-path links to hidden targets that only this twin has (get_commit residual, SPEC §8)
+  'extra-link', // readable-path links to hidden targets that only this twin has (list_commits residual on its path, SPEC §8)
   'rename-in', // a visible add paired with a hidden delete (similar or dissimilar content)
   'copy-in', // a visible add whose content a hidden file also holds
   'rename-out', // a visible delete paired with a hidden add

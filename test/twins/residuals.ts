@@ -24,20 +24,10 @@ function omittedCount(a: Shape): Shape {
 }
 
 /**
- * SPEC §8: get_commit still lists the change of a readable-path symlink whose target is not readable (path and status,
- * no patch, zero counts), and list_commits narrowed to its path lists its commits. The `extra-link` option adds such
- * links to one twin only (to find the tools that must not show them), so these two answers are blanked of them.
+ * SPEC §8: list_commits narrowed to the path of a readable-path link whose target is not readable lists the commits
+ * that touched it (the `extra-link` option adds such links to one twin only). get_commit leaves such a link out
+ * (issue 19), so only this whole answer is accepted.
  */
-function extraLinks(a: Shape): Shape {
-  const paths = new Set(Object.keys(EXTRA_LINKS));
-  let text = a.text;
-  for (const p of paths) text = text.split(new RegExp(`^[AMDT] ${p} \\+0 -0\n`, 'm')).join('');
-  const s = a.structured as Record<string, unknown> | null;
-  const files = s && typeof s === 'object' && Array.isArray(s.files) ? (s.files as { path?: unknown }[]).filter((f) => !paths.has(String(f.path))) : undefined;
-  return { ...a, text, structured: files ? { ...s, files } : a.structured };
-}
-
-/** Whether this call's whole answer is an accepted channel (then it is not compared). */
 export function acceptedWhole(call: { tool: string; args: Record<string, unknown> }): boolean {
   if (call.tool !== 'list_commits' || typeof call.args.path !== 'string') return false;
   const asked = normalisedPath(call.args.path);
@@ -51,7 +41,7 @@ const normalisedPath = (p: string): string => p.replace(/^\.?\/+/, '').replace(/
 export function withoutAccepted<T extends Shape>(tool: string, a: T): T {
   switch (tool) {
     case 'get_commit':
-      return { ...a, ...extraLinks(omittedCount(a)) };
+      return { ...a, ...omittedCount(a) };
     default:
       return a;
   }

@@ -1,8 +1,6 @@
 import * as z from 'zod/v4';
 import {
   contentCap,
-  blindBadLinks,
-  crossingSides,
   filterCommit,
   linkCandidates,
   linkKey,
@@ -10,6 +8,7 @@ import {
   linkTargetOf,
   pageOf,
   statsOf,
+  unpairedSides,
   wholeFileChange,
   wholeKey,
   type CommitDetail,
@@ -83,15 +82,15 @@ function render(o: Output): string {
 
 /**
  * Most files one call reads to tell links from one-line files (each a blob read; on GitHub requests). Candidates
- * beyond it are shown as if they were links to hidden targets (no patch, zero counts): safe, and judged on readable
+ * beyond it are treated as links to hidden targets (left out): safe, and judged on readable
  * paths only.
  */
 export const MAX_LINK_CHECKS = 50;
 
-/** Most visible sides of boundary-crossing renames read whole per call; beyond it they keep the paired counts (SPEC §8). */
+/** Most visible sides of renames and copies read whole per call; beyond it they keep the paired counts (SPEC §8). */
 export const MAX_WHOLE_READS = 100;
 
-/** The commit plus whole-file views of the visible sides of renames that cross the read boundary. */
+/** The commit plus whole-file views of the sides `filterCommit` shows unpaired. */
 interface Fetched {
   readonly commit: CommitDetail;
   readonly whole: ReadonlyMap<string, WholeChange>;
@@ -107,28 +106,19 @@ const view = (c: CommitDetail, agent: boolean) => ({
   ...(agent ? {} : { parents: [...c.parents] }),
 });
 
+const wholeSide = (side: LinkSide): 'added' | 'removed' => (side === 'new' ? 'added' : 'removed');
+
 /**
- * Reads the visible side of each boundary-crossing rename as a whole file (at the commit for an add, at the first
- * parent for a delete), so the filter can show it exactly as an unpaired add or delete.
+ * Reads the visible sides of every rename and copy as whole files (at the commit for an add, at the first parent for
+ * a delete), so the filter can show them exactly as unpaired adds and deletes, and the readable paths whose change
+ * could be a symlink's, to tell which sides are links whose target the scope cannot read. Every side read serves
+ * both: a renamed link has no patch to make it a candidate, but reading it tells.
  */
 async function withWholeFiles(c: CommitDetail, ctx: ToolContext): Promise<UpResult<Fetched>> {
-  const empty = new Map<string, WholeChange>();
-  if (ctx.binding.surface === 'root') return { ok: true, value: { commit: c, whole: empty, badLinks: new Set() } };
-  const crossing = crossingSides(c, ctx.scope);
-  const added = crossing.added.slice(0, MAX_WHOLE_READS);
-  const removed = crossing.removed.slice(0, Math.max(0, MAX_WHOLE_READS - added.length));
-  const parent = c.parents[0];
-  const whole = new Map<string, WholeChange>();
-  const sides: ['added' | 'removed', string | undefined, string[]][] = [
-    ['added', c.sha, added],
-    ['removed', parent, removed],
-  ];
-  for (const [side, at, paths] of sides) {
-    if (paths.length === 0 || at === undefined) continue;
-    const reads = await ctx.upstream.readFiles(ctx.target.repo, at, paths);
-    if (!reads.ok) return reads;
-    for (const r of reads.value) if (r.ok) whole.set(wholeKey(side, r.path), wholeFileChange(r.bytes, side));
-  }
+  if (ctx.binding.surface === 'root') return { ok: true, value: { commit: c, whole: new Map(), badLinks: new Set() } };
+  const unpaired = unpairedSides(c, ctx.scope);
+  const added = unpaired.added.slice(0, MAX_WHOLE_READS);
+  const removed = unpaired.removed.slice(0, Math.max(0, MAX_WHOLE_READS - added.length));
   // Which candidate sides are links whose target is not readable (their patch would be the target text).
   const { atNew, atOld } = linkCandidates(c.files, ctx.scope);
   const badLinks = new Set<string>();
@@ -136,16 +126,21 @@ async function withWholeFiles(c: CommitDetail, ctx: ToolContext): Promise<UpResu
   const checkOld = atOld.slice(0, Math.max(0, MAX_LINK_CHECKS - checkNew.length));
   for (const p of atNew.slice(checkNew.length)) badLinks.add(linkKey('new', p));
   for (const p of atOld.slice(checkOld.length)) badLinks.add(linkKey('old', p));
-  const linkSides: [LinkSide, string | undefined, string[]][] = [
-    ['new', c.sha, checkNew],
-    ['old', parent, checkOld],
+  const parent = c.parents[0];
+  const whole = new Map<string, WholeChange>();
+  const sides: [LinkSide, string | undefined, string[]][] = [
+    ['new', c.sha, [...new Set([...added, ...checkNew])]],
+    ['old', parent, [...new Set([...removed, ...checkOld])]],
   ];
-  for (const [side, at, paths] of linkSides) {
+  for (const [side, at, paths] of sides) {
     if (paths.length === 0 || at === undefined) continue;
     const reads = await ctx.upstream.readFiles(ctx.target.repo, at, paths);
     if (!reads.ok) return reads;
     for (const r of reads.value) {
-      if (!r.ok || !r.symlink) continue;
+      if (!r.ok) continue;
+      // A link's whole view is its target text: kept only when the link may be shown at all.
+      whole.set(wholeKey(wholeSide(side), r.path), wholeFileChange(r.bytes, wholeSide(side)));
+      if (!r.symlink) continue;
       const target = linkTargetOf(r.bytes);
       if (target === undefined || !linkServable(r.path, target, ctx.scope)) badLinks.add(linkKey(side, r.path));
     }
@@ -177,10 +172,9 @@ export const getCommit = defineTool<Args, Fetched, Output>({
   },
   filter: ({ commit: c, whole, badLinks }, a, ctx) => {
     if (ctx.binding.surface === 'root') return paged({ ...view(c, false), stats: statsOf(c.files), omitted_count: 0 }, c.files, a, contentCap(ctx.binding));
-    const cut = filterCommit(c, ctx.scope, whole);
+    const cut = filterCommit(c, ctx.scope, whole, badLinks);
     if (cut.kind === 'invisible') return { kind: 'not_found' };
-    const files = blindBadLinks(cut.commit.files, badLinks);
-    return paged({ ...view(cut.commit, true), stats: statsOf(files), omitted_count: cut.omitted_count }, files, a, contentCap(ctx.binding));
+    return paged({ ...view(cut.commit, true), stats: cut.stats, omitted_count: cut.omitted_count }, cut.commit.files, a, contentCap(ctx.binding));
   },
   render,
   notFound: (a) => `Not found: no commit ${a.sha} on this branch. Use list_commits to find commit SHAs.`,

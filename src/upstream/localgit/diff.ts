@@ -98,12 +98,21 @@ export async function diffFiles(repo: Repo, from: string | null, to: string): Pr
   const { records, patch } = splitDiffAnswer(answer.out);
   const files = parseRawNumstat(records);
   const patches = splitPatches(patch);
-  // A type change (file <-> symlink) is one raw record but two patch sections: then no file gets a patch.
-  const aligned = patches.length === files.length;
+  // A type change (file <-> symlink) is one raw record but two patch sections (a deletion and a creation): it takes
+  // both and shows neither. Counting it so keeps every other file's patch, whatever type changes (hidden ones too)
+  // the commit holds; only an answer that still does not align loses its patches.
+  const typeChanges = files.filter((f) => f.status === 'changed').length;
+  const aligned = patches.length === files.length + typeChanges;
   if (!aligned) repo.log('debug', 'patch sections do not align with files; patches omitted', { files: files.length });
+  let section = 0;
+  const sectionOf = (f: Counted): string => {
+    const at = section;
+    section += f.status === 'changed' ? 2 : 1;
+    return f.status === 'changed' ? '' : (patches[at] ?? '');
+  };
   return ok(
-    files.map((f, n): CommitFile => {
-      const p = aligned ? (patches[n] ?? '') : '';
+    files.map((f): CommitFile => {
+      const p = aligned ? sectionOf(f) : '';
       const base: CommitFile = {
         path: f.path,
         status: f.status,
