@@ -47,5 +47,5 @@ Feature: Who did what, and the live picture
     And agent A reads the file "infra/aws/main.tf"
     And the operator runs "status"
     Then the command succeeds and prints "sessions: 1 active, 0 idle"
-    And the output also prints "AUDIT  ENTRIES  FAILURES  SIGNED"
+    And the output also prints "AUDIT  ENTRIES  LOST  FAILURES  SIGNED"
     And the output also prints "infra"
