@@ -60,8 +60,9 @@ export const ROOMS = [
   {
     room: 'src/http/api',
     holds: 'the /api routes and every /api response schema (shared with the CLI)',
-    // web/filediffs.ts: `proposal show` prints the per-file view the page draws, from the one computation.
-    may: ['src/http/status.ts', 'src/http/web/filediffs.ts', 'src/registry', 'src/core', ...PORTS, 'express', 'zod'],
+    // web/filediffs.ts and web/risk.ts: `proposal show` prints the per-file view and the risk flags the page draws,
+    // from the one computation.
+    may: ['src/http/status.ts', 'src/http/web/filediffs.ts', 'src/http/web/risk.ts', 'src/registry', 'src/core', ...PORTS, 'express', 'zod'],
   },
   // The HTML room: a browser is not an agent, so the page never reaches tools through src/mcp.
   {

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { showProposal } from '../../src/cli/commands/proposal.js';
 import { fileDiffs } from '../../src/http/web/filediffs.js';
+import { proposalPage } from '../../src/http/web/pages/proposal.js';
 import { riskFlags } from '../../src/http/web/risk.js';
 import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
 import { runBuiltCli } from '../support/built-cli.js';
@@ -124,6 +125,14 @@ describe('propose_push', () => {
     expect(ahead.length).toBeGreaterThanOrEqual(2);
     expect(ahead[0]).toBe(await head());
     expect(p?.facts.push).toEqual({ remote: 'up', branch: 'work', commits: ahead });
+    // The operator sees it before approving: `proposal show` (through /api, with the page's risk flags) and the page.
+    const shown = await runBuiltCli(['proposal', 'show', id, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(`push:        work to up, ${ahead.length} commit(s): ${ahead.map((c) => c.slice(0, 12)).join(' ')}`);
+    expect(shown.stdout).toMatch(/^risk: {8}\S/m);
+    const page = proposalPage({ proposal: p!, files: [], all: [p!], csrf: 'x', now: Date.now() });
+    expect(String(page)).toContain('<th>Push</th>');
+    expect(String(page)).toContain('remote <code>up</code>');
     await srv.proposals!.reject(id, 'op', 'not now');
   });
 });

@@ -26,8 +26,9 @@ const rows = (ps: readonly ProposalRow[]) =>
   );
 
 /** The long form of one proposal: facts first, then the agent's words, then the change itself. */
-export function showProposal(p: Proposal, files?: readonly ProposalFileView[]): string {
-  return [showFacts(p), ...(files === undefined ? [] : ['', ...fileLines(files)])].join('\n');
+export function showProposal(p: Proposal, files?: readonly ProposalFileView[], flags?: readonly { label: string; bad: boolean }[]): string {
+  const risk = flags === undefined ? [] : [`risk:        ${flags.length === 0 ? '(none)' : flags.map((f) => (f.bad ? `[RED] ${f.label}` : f.label)).join(', ')}`];
+  return [showFacts(p), ...risk, ...(files === undefined ? [] : ['', ...fileLines(files)])].join('\n');
 }
 
 const SIGN = { hunk: '', same: ' ', add: '+', del: '-' } as const;
@@ -59,6 +60,9 @@ function showFacts(p: Proposal): string {
     `hash:        ${p.hash}`,
     `protected:   ${p.facts.protected_paths.join(', ') || '(none)'}`,
   ];
+  // What a push would send, recorded when it was proposed (issue 20 §8).
+  const push = p.facts.push;
+  if (push) lines.push(`push:        ${push.branch} to ${push.remote}, ${push.commits.length} commit(s)${push.commits.length ? `: ${push.commits.map((c) => c.slice(0, 12)).join(' ')}` : ''}`);
   if (p.status === 'applied') lines.push(`commit:      ${p.commit}`);
   if (p.status === 'failed' || p.status === 'rejected') lines.push(`reason:      ${p.reason}`);
   if ('decided_by' in p) lines.push(`decided:     ${p.decided_by} at ${p.decided_at}`);
@@ -116,7 +120,7 @@ export function proposalCommands(program: Command, ops: Wire, clientFor: (o: Ops
   });
   ops(proposal.command('show <id>').description('Show one proposal: facts, the agent’s reason, every file.')).action(async (id: string, o: Ops) => {
     const r = await (await clientFor(o)).call('GET /proposals/:id', `/proposals/${enc(id)}`);
-    print(out, o.json, r, () => showProposal(r.proposal, r.files));
+    print(out, o.json, r, () => showProposal(r.proposal, r.files, r.flags));
   });
   ops(
     proposal

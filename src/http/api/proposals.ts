@@ -12,6 +12,7 @@ import { reply } from './reply.js';
 import { restoreCatalog, type CatalogFailure } from './restore-points.js';
 import type { ProposalFileView, ProposalRow } from './schema.js';
 import { fileDiffs, type FileDiff } from '../web/filediffs.js';
+import { riskFlags } from '../web/risk.js';
 
 /** Lines of one file's diff an /api answer carries (the page pages the rest). */
 export const API_FILE_LINES = 400;
@@ -84,7 +85,8 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     if (!p) return fail(res, 'not_found', `No proposal "${req.params.id}".`);
     // The same per-file view the page draws, so `proposal show` and the page cannot disagree.
     const files = await fileDiffs(p, deps.upstreamFor, deps.workspace);
-    reply(res, 'GET /proposals/:id', { proposal: p, files: files.map(fileView) });
+    const flags = riskFlags(p, await s.list({ perimeter: p.perimeter })).map((f) => ({ label: f.label, bad: f.bad }));
+    reply(res, 'GET /proposals/:id', { proposal: p, files: files.map(fileView), flags });
   });
 
   r.post('/proposals/:id/approve', async (req, res) => {

@@ -76,7 +76,11 @@ export const ProposalFileView = z.object({
 });
 export type ProposalFileView = z.infer<typeof ProposalFileView>;
 /** `proposal show`: the record and every file as the page shows it. */
-const ShownProposal = OneProposal.extend({ files: z.array(ProposalFileView).optional() });
+const ShownProposal = OneProposal.extend({
+  files: z.array(ProposalFileView).optional(),
+  /** The page's risk flags, from the same function (`bad`: shown red). */
+  flags: z.array(z.object({ label: z.string(), bad: z.boolean() })).optional(),
+});
 
 /** One restore point as the operator sees it. */
 export const RestoreRow = z.object({

@@ -74,6 +74,14 @@ function allowlisting(p: Proposal): Html | undefined {
 `;
 }
 
+/** What a push would send, recorded when it was proposed: the remote, its branch and the commits. */
+function pushSends(p: Proposal): Html | undefined {
+  const push = p.facts.push;
+  if (push === undefined) return undefined;
+  return html`<tr><th>Push</th><td class="push">branch <code>${push.branch}</code> to remote <code>${push.remote}</code>, ${push.commits.length} commit(s)${push.commits.map((c) => html` <code>${c.slice(0, 12)}</code>`)}</td></tr>
+`;
+}
+
 /** Paths the operation would change that the agent can neither read nor write: approving fails on them. */
 function outsideWindow(p: Proposal): Html | undefined {
   const paths = p.facts.outside_window ?? [];
@@ -101,7 +109,7 @@ ${m.problem ? html`<p class="notice bad" role="alert">${m.problem}</p>` : undefi
 <tr><th>Base commit</th><td><code>${p.base}</code></td></tr>
 <tr><th>Proposed</th><td>${age(p.created_at, m.now)} ago by the client that calls itself <code>${p.agent}</code></td></tr>
 <tr><th>Protected paths touched</th><td class="protected">${list(p.facts.protected_paths, 'none')}</td></tr>
-${allowlisting(p)}${outsideWindow(p)}<tr><th>Symlink or mode changes</th><td class="modes">${list(symlinks, 'none')}</td></tr>
+${allowlisting(p)}${pushSends(p)}${outsideWindow(p)}<tr><th>Symlink or mode changes</th><td class="modes">${list(symlinks, 'none')}</td></tr>
 <tr><th>Names with hidden characters</th><td class="hidden-names">${list(hidden, 'none')}</td></tr>
 <tr><th>Overlapping pending proposals</th><td class="conflicts">${
     conflicts.length === 0
