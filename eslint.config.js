@@ -31,7 +31,10 @@ export default tseslint.config(
     },
   },
   // Tests read wire JSON: `any` there is the honest type of an answer under inspection.
-  { files: ['test/**/*.ts', 'features/**/*.ts', 'bench/**/*.ts'], rules: { '@typescript-eslint/no-explicit-any': 'off' } },
+  {
+    files: ['test/**/*.ts', 'features/**/*.ts', 'bench/**/*.ts'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
   // The import boundaries, the console/env/exit rule and closed new folders: all generated from eslint/rooms.js.
   ...boundaries({ always: [noEnums] }),
 );

@@ -22,7 +22,8 @@ export function boxPlotSvg(title: string, series: readonly BoxSeries[]): string 
   const width = 1000;
   const plotW = width - left - 30;
   const row = 16;
-  const x = (v: number) => left + ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * plotW;
+  const x = (v: number) =>
+    left + ((Math.log10(Math.max(v, lo)) - Math.log10(lo)) / (Math.log10(hi) - Math.log10(lo))) * plotW;
   const parts: string[] = [];
   let y = 50;
   let group = '';
@@ -46,7 +47,10 @@ export function boxPlotSvg(title: string, series: readonly BoxSeries[]): string 
   }
   const axis: string[] = [];
   for (let d = lo; d <= hi * 1.0001; d *= 10) {
-    axis.push(`<line x1="${x(d)}" x2="${x(d)}" y1="40" y2="${y}" stroke="#ddd"/>`, `<text x="${x(d)}" y="${y + 16}" text-anchor="middle">${d >= 1 ? d : d.toPrecision(1)} ms</text>`);
+    axis.push(
+      `<line x1="${x(d)}" x2="${x(d)}" y1="40" y2="${y}" stroke="#ddd"/>`,
+      `<text x="${x(d)}" y="${y + 16}" text-anchor="middle">${d >= 1 ? d : d.toPrecision(1)} ms</text>`,
+    );
   }
   const height = y + 30;
   return [

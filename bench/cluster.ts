@@ -27,20 +27,45 @@ interface ModernClient {
 async function modernClient(url: string, name: string): Promise<ModernClient> {
   const client = new Client({ name, version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
   await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-  return { call: (tool, args) => client.callTool({ name: tool, arguments: args }), close: () => client.close().catch(() => undefined) };
+  return {
+    call: (tool, args) => client.callTool({ name: tool, arguments: args }),
+    close: () => client.close().catch(() => undefined),
+  };
 }
 
 async function connectAll(url: (k: number) => string, n: number): Promise<ModernClient[]> {
   const out: ModernClient[] = [];
-  for (let i = 0; i < n; i += 10) out.push(...(await Promise.all(Array.from({ length: Math.min(10, n - i) }, (_, j) => modernClient(url(i + j), `cl-${i + j}`)))));
+  for (let i = 0; i < n; i += 10)
+    out.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(10, n - i) }, (_, j) => modernClient(url(i + j), `cl-${i + j}`)),
+      )),
+    );
   return out;
 }
 
 /** `bin/git-blinder serve` (dist/) with its own state dir; `store` set means the PostgreSQL store. */
 function instance(config: string, stateDir: string, store?: string): Promise<ServerProcess> {
   const bin = new URL('../bin/git-blinder', import.meta.url).pathname;
-  const args = [bin, 'serve', '--port', '0', '--state-dir', stateDir, '--open-perimeters', '--config', config, '--log-level', 'error'];
-  return startListening(process.execPath, args, store ? { GIT_BLINDER_STORE: store } : {}, /listening on (http:\/\/\S+)/);
+  const args = [
+    bin,
+    'serve',
+    '--port',
+    '0',
+    '--state-dir',
+    stateDir,
+    '--open-perimeters',
+    '--config',
+    config,
+    '--log-level',
+    'error',
+  ];
+  return startListening(
+    process.execPath,
+    args,
+    store ? { GIT_BLINDER_STORE: store } : {},
+    /listening on (http:\/\/\S+)/,
+  );
 }
 
 /** Runs the section. */
@@ -53,7 +78,14 @@ export async function benchCluster(smoke: boolean): Promise<Record<string, unkno
   const shas = (await git(fx.dir, 'rev-list', '-n', '40', 'main')).split('\n').filter(Boolean);
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-cluster-'));
   const yaml = ['perimeters:'];
-  for (let p = 0; p < PERIMETERS; p++) yaml.push(`  p${p}:`, `    repo: ${fx.dir}`, '    read: ["**"]', '    write: []', '    limits: { calls_per_minute: 1000000 }');
+  for (let p = 0; p < PERIMETERS; p++)
+    yaml.push(
+      `  p${p}:`,
+      `    repo: ${fx.dir}`,
+      '    read: ["**"]',
+      '    write: []',
+      '    limits: { calls_per_minute: 1000000 }',
+    );
   const config = join(work, 'perimeters.yaml');
   await writeFile(config, yaml.join('\n') + '\n');
   let pg: TestPostgres | undefined;
@@ -72,19 +104,38 @@ export async function benchCluster(smoke: boolean): Promise<Record<string, unkno
     const lbN = await roundRobin(() => shared.map((s) => s.url));
     balancers.push(lb1, lbN);
     const sides = {
-      single: { agents: await connectAll((k) => `${lb1.url}/mcp/p${k % PERIMETERS}`, clients), tally: { latencies: [], errors: 0, samples: [] } as Tally, seconds: 0 },
-      cluster: { agents: await connectAll((k) => `${lbN.url}/mcp/p${k % PERIMETERS}`, clients), tally: { latencies: [], errors: 0, samples: [] } as Tally, seconds: 0 },
+      single: {
+        agents: await connectAll((k) => `${lb1.url}/mcp/p${k % PERIMETERS}`, clients),
+        tally: { latencies: [], errors: 0, samples: [] } as Tally,
+        seconds: 0,
+      },
+      cluster: {
+        agents: await connectAll((k) => `${lbN.url}/mcp/p${k % PERIMETERS}`, clients),
+        tally: { latencies: [], errors: 0, samples: [] } as Tally,
+        seconds: 0,
+      },
     };
     // Warm-up, not counted: JIT and the instances' caches (bindings, git reads) warm on both sides before timing.
     const warm = performance.now() + (smoke ? 500 : 3000);
-    for (const side of [sides.single, sides.cluster]) await Promise.all(side.agents.map((a, k) => loop(a, files, shas, lcg(k), warm + (side === sides.cluster ? (smoke ? 500 : 3000) : 0), { latencies: [], errors: 0, samples: [] })));
+    for (const side of [sides.single, sides.cluster])
+      await Promise.all(
+        side.agents.map((a, k) =>
+          loop(a, files, shas, lcg(k), warm + (side === sides.cluster ? (smoke ? 500 : 3000) : 0), {
+            latencies: [],
+            errors: 0,
+            samples: [],
+          }),
+        ),
+      );
     let seed = 7;
     for (let r = 0; r < rounds; r++) {
       for (const name of r % 2 === 0 ? (['single', 'cluster'] as const) : (['cluster', 'single'] as const)) {
         const side = sides[name];
         const t0 = performance.now();
         seed += 1000;
-        await Promise.all(side.agents.map((a, k) => loop(a, files, shas, lcg(seed + k), t0 + seconds * 1000, side.tally)));
+        await Promise.all(
+          side.agents.map((a, k) => loop(a, files, shas, lcg(seed + k), t0 + seconds * 1000, side.tally)),
+        );
         side.seconds += (performance.now() - t0) / 1000;
         progress(`cluster round ${r + 1} ${name}: ${side.tally.latencies.length} calls so far`);
       }
@@ -92,7 +143,14 @@ export async function benchCluster(smoke: boolean): Promise<Record<string, unkno
     await Promise.all([...sides.single.agents, ...sides.cluster.agents].map((a) => a.close()));
     const figures = (s: { tally: Tally; seconds: number }) => {
       const sum = summarize(s.tally.latencies);
-      return { calls: s.tally.latencies.length, per_s: round(s.tally.latencies.length / s.seconds, 1), p50_ms: sum.median, p99_ms: sum.p99, errors: s.tally.errors, error_samples: s.tally.samples };
+      return {
+        calls: s.tally.latencies.length,
+        per_s: round(s.tally.latencies.length / s.seconds, 1),
+        p50_ms: sum.median,
+        p99_ms: sum.p99,
+        errors: s.tally.errors,
+        error_samples: s.tally.samples,
+      };
     };
     const one = figures(sides.single);
     const many = figures(sides.cluster);
@@ -129,7 +187,11 @@ export function clusterSection(r: R): string {
   return [
     `## Several instances on one PostgreSQL (issue 15)`,
     '',
-    `The read mix of the throughput section (${Object.entries(r.mix).map(([k, v]) => `${k} ${v}`).join(', ')}) from ${r.clients} 2026-07-28 (stateless) SDK clients over ${r.perimeters} open perimeters, on the clone of this repository (${r.repository.files} files): one \`git-blinder serve\` (dist/) with the file store vs ${r.instances} instances on one PostgreSQL (a throwaway local server, fsync off), each side behind the same round-robin balancer in the bench process (one backend vs ${r.instances}). All of it shares this machine's cores, so ${r.instances} instances do not get ${r.instances}× the CPU: the ratio is the cost of the shared store and of the spread, not a scaling figure. ${r.rounds} rounds of ${r.seconds_per_phase} s per side, alternating, after an uncounted warm-up of each side. "errors" counts error answers: the mix picks any file, and a text-only perimeter refuses the binary ones alike on both sides.`,
+    `The read mix of the throughput section (${Object.entries(r.mix)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(
+        ', ',
+      )}) from ${r.clients} 2026-07-28 (stateless) SDK clients over ${r.perimeters} open perimeters, on the clone of this repository (${r.repository.files} files): one \`git-blinder serve\` (dist/) with the file store vs ${r.instances} instances on one PostgreSQL (a throwaway local server, fsync off), each side behind the same round-robin balancer in the bench process (one backend vs ${r.instances}). All of it shares this machine's cores, so ${r.instances} instances do not get ${r.instances}× the CPU: the ratio is the cost of the shared store and of the spread, not a scaling figure. ${r.rounds} rounds of ${r.seconds_per_phase} s per side, alternating, after an uncounted warm-up of each side. "errors" counts error answers: the mix picks any file, and a text-only perimeter refuses the binary ones alike on both sides.`,
     '',
     '| setup | calls | calls/s | p50 ms | p99 ms | errors |',
     '| --- | --- | --- | --- | --- | --- |',

@@ -21,11 +21,26 @@ export async function benchContext(): Promise<Record<string, unknown>> {
     const listBytes = bytes(JSON.stringify(list));
     const files3 = [fx.file, 'src/core/verdict.ts', 'src/http/app.ts'];
     const cases: { name: string; tool: string; args: Record<string, unknown>; git: string[][] }[] = [
-      { name: 'get_tree recursive (root)', tool: 'get_tree', args: { recursive: true }, git: [['ls-tree', '-r', '-l', 'main', '--', ...SCOPE]] },
+      {
+        name: 'get_tree recursive (root)',
+        tool: 'get_tree',
+        args: { recursive: true },
+        git: [['ls-tree', '-r', '-l', 'main', '--', ...SCOPE]],
+      },
       { name: 'get_tree one level (src)', tool: 'get_tree', args: { path: 'src' }, git: [['ls-tree', 'main', 'src/']] },
       { name: 'get_file', tool: 'get_file', args: { path: fx.file }, git: [['show', `main:${fx.file}`]] },
-      { name: 'get_files (3)', tool: 'get_files', args: { paths: files3 }, git: files3.map((f) => ['show', `main:${f}`]) },
-      { name: 'list_commits (30)', tool: 'list_commits', args: { per_page: 30 }, git: [['log', '-30', 'main', '--', ...SCOPE]] },
+      {
+        name: 'get_files (3)',
+        tool: 'get_files',
+        args: { paths: files3 },
+        git: files3.map((f) => ['show', `main:${f}`]),
+      },
+      {
+        name: 'list_commits (30)',
+        tool: 'list_commits',
+        args: { per_page: 30 },
+        git: [['log', '-30', 'main', '--', ...SCOPE]],
+      },
       { name: 'get_commit', tool: 'get_commit', args: { sha: fx.commit }, git: [['show', fx.commit, '--', ...SCOPE]] },
     ];
     const answers = [];
@@ -50,7 +65,13 @@ export async function benchContext(): Promise<Record<string, unknown>> {
     return {
       repository: { files: fx.files, commits: fx.commits },
       perimeter: { read: ['src/**', 'test/**', 'README.md'], write: ['src/**'] },
-      tools_list: { tools: list.tools.length, bytes: listBytes, tokens_est: Math.round(listBytes / 4), target_bytes: 6144, met: listBytes <= 6144 },
+      tools_list: {
+        tools: list.tools.length,
+        bytes: listBytes,
+        tokens_est: Math.round(listBytes / 4),
+        target_bytes: 6144,
+        met: listBytes <= 6144,
+      },
       note: 'text_bytes is the text block an agent reads; result_bytes is the whole MCP result, which also carries the same JSON as structuredContent',
       answers,
     };

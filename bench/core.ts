@@ -1,11 +1,27 @@
 // Section 1: the pure policy core, in-process: decide throughput, tree filtering, history-prefix derivation.
 import { performance } from 'node:perf_hooks';
-import { bindAgent, decide, normalizePath, filterTree, historyPrefixes, scopeOf, type AgentBinding, type Perimeter, type TreeEntry } from '../src/core/index.js';
+import {
+  bindAgent,
+  decide,
+  normalizePath,
+  filterTree,
+  historyPrefixes,
+  scopeOf,
+  type AgentBinding,
+  type Perimeter,
+  type TreeEntry,
+} from '../src/core/index.js';
 import { getFile } from '../src/registry/tools/get_file.js';
 import { pushFiles } from '../src/registry/tools/push_files.js';
 import { opsPerSecond, round, summarize } from './stats.js';
 
-export const FIVE_GLOBS = ['services/api/**', 'services/web/src/**/*.ts', 'docs/**/*.md', 'libs/{core,util}/**', 'README.md'];
+export const FIVE_GLOBS = [
+  'services/api/**',
+  'services/web/src/**/*.ts',
+  'docs/**/*.md',
+  'libs/{core,util}/**',
+  'README.md',
+];
 
 const perimeter: Perimeter = {
   id: 'bench',
@@ -18,7 +34,18 @@ const perimeter: Perimeter = {
 
 /** A recursive tree of `n` entries (files and their directories) over a realistic layout. */
 export function syntheticTree(n: number): TreeEntry[] {
-  const tops = ['services/api', 'services/web/src', 'services/worker', 'docs/guide', 'libs/core', 'libs/util', 'libs/other', 'infra/aws', 'tools', '.github/workflows'];
+  const tops = [
+    'services/api',
+    'services/web/src',
+    'services/worker',
+    'docs/guide',
+    'libs/core',
+    'libs/util',
+    'libs/other',
+    'infra/aws',
+    'tools',
+    '.github/workflows',
+  ];
   const entries: TreeEntry[] = [];
   const dirs = new Set<string>();
   const sha = '0123456789abcdef0123456789abcdef01234567';
@@ -62,10 +89,22 @@ export function benchCore(smoke: boolean): Record<string, unknown> {
   const full = bound.value;
   const bare = bareBinding(full);
   const paths = Array.from({ length: 1024 }, (_, i) =>
-    i % 4 === 0 ? `services/api/h${i}/x.ts` : i % 4 === 1 ? `services/web/src/c/d${i}.ts` : i % 4 === 2 ? `infra/aws/k${i}.tf` : `docs/a/b${i}.md`,
+    i % 4 === 0
+      ? `services/api/h${i}/x.ts`
+      : i % 4 === 1
+        ? `services/web/src/c/d${i}.ts`
+        : i % 4 === 2
+          ? `infra/aws/k${i}.tf`
+          : `docs/a/b${i}.md`,
   );
   const fileArgs = paths.map((path) => ({ path }));
-  const pushArgs = paths.map((p, i) => ({ message: 'm', files: [{ path: p, content: 'x' }, { path: `services/api/w${i}.ts`, content: 'y' }] }));
+  const pushArgs = paths.map((p, i) => ({
+    message: 'm',
+    files: [
+      { path: p, content: 'x' },
+      { path: `services/api/w${i}.ts`, content: 'y' },
+    ],
+  }));
   const decideRead = opsPerSecond(loopMs, (i) => decide(full, getFile, fileArgs[i & 1023]).kind === 'allow');
   const decideReadBare = opsPerSecond(loopMs, (i) => decide(bare, getFile, fileArgs[i & 1023]).kind === 'allow');
   const decideWrite = opsPerSecond(loopMs, (i) => decide(full, pushFiles, pushArgs[i & 1023]).kind === 'allow');
@@ -83,7 +122,12 @@ export function benchCore(smoke: boolean): Record<string, unknown> {
   const treeOneLevel = medianMs(runs, () => filterTree(tree, full.scope, '', false));
   const kept = filterTree(tree, full.scope, '', true).length;
 
-  const prefixGlobs = [FIVE_GLOBS, ['infra/**'], ['**/*.md', 'src/**'], ['a/{b,c}/d/**', 'a/b/e.txt', 'x/y/**/*.ts', 'x/z', 'q/**']];
+  const prefixGlobs = [
+    FIVE_GLOBS,
+    ['infra/**'],
+    ['**/*.md', 'src/**'],
+    ['a/{b,c}/d/**', 'a/b/e.txt', 'x/y/**/*.ts', 'x/z', 'q/**'],
+  ];
   const prefixes = opsPerSecond(loopMs, (i) => historyPrefixes(prefixGlobs[i & 3] as string[]).prefixes.length > 0);
   const compile = medianMs(smoke ? 20 : 200, () => bindAgent(perimeter, undefined));
 
@@ -94,7 +138,11 @@ export function benchCore(smoke: boolean): Record<string, unknown> {
       push_files_2_paths_per_s: decideWrite,
       target_per_s: 1_000_000,
       met: decideRead >= 1_000_000,
-      breakdown_per_s: { 'scope.canRead (with privacy zones)': canReadFull, 'scope.canRead (globs only)': canReadBare, normalizePath: validate },
+      breakdown_per_s: {
+        'scope.canRead (with privacy zones)': canReadFull,
+        'scope.canRead (globs only)': canReadBare,
+        normalizePath: validate,
+      },
       note: 'binding from bindAgent (5 read globs + the 43 built-in privacy patterns, case-insensitive); 1,024 distinct paths cycled',
     },
     filter_tree: {
@@ -108,6 +156,9 @@ export function benchCore(smoke: boolean): Record<string, unknown> {
       met: smoke ? null : treeFull.median < 50,
     },
     history_prefixes: { derivations_per_s: prefixes, glob_sets: prefixGlobs.length },
-    bind_agent_compile_ms: { median: round(compile.median, 4), note: 'once per perimeter × branch × store revision (bindingResolver caches it)' },
+    bind_agent_compile_ms: {
+      median: round(compile.median, 4),
+      note: 'once per perimeter × branch × store revision (bindingResolver caches it)',
+    },
   };
 }

@@ -47,7 +47,10 @@ async function must(p: Promise<any>): Promise<number> {
 /** Runs the section. */
 export async function benchCyanheads(smoke: boolean): Promise<Record<string, unknown>> {
   const entry = peerEntry();
-  if (!entry) return { cannot_run: `${CYANHEADS} is not installed (npm install, or BENCH_CYANHEADS=<path to its dist/index.js>)` };
+  if (!entry)
+    return {
+      cannot_run: `${CYANHEADS} is not installed (npm install, or BENCH_CYANHEADS=<path to its dist/index.js>)`,
+    };
   const { files, commits, repo, file, commit } = await readsRepo(smoke);
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-cy-'));
   let blinder: ServerProcess | undefined;
@@ -55,23 +58,74 @@ export async function benchCyanheads(smoke: boolean): Promise<Record<string, unk
   const agents: AgentClient[] = [];
   try {
     const config = join(work, 'perimeters.yaml');
-    await writeFile(config, ['perimeters:', '  all:', `    repo: ${repo.dir}`, '    read: ["**"]', '    write: []', '    limits: { calls_per_minute: 1000000 }', ''].join('\n'));
-    blinder = await startServerProcess(['--port', '0', '--state-dir', join(work, 'state'), '--open-perimeters', '--config', config, '--log-level', 'error']);
+    await writeFile(
+      config,
+      [
+        'perimeters:',
+        '  all:',
+        `    repo: ${repo.dir}`,
+        '    read: ["**"]',
+        '    write: []',
+        '    limits: { calls_per_minute: 1000000 }',
+        '',
+      ].join('\n'),
+    );
+    blinder = await startServerProcess([
+      '--port',
+      '0',
+      '--state-dir',
+      join(work, 'state'),
+      '--open-perimeters',
+      '--config',
+      config,
+      '--log-level',
+      'error',
+    ]);
     const port = await freePort();
-    peer = await startListening(process.execPath, [entry], { MCP_TRANSPORT_TYPE: 'http', MCP_HTTP_HOST: '127.0.0.1', MCP_HTTP_PORT: String(port), GIT_SIGN_COMMITS: 'false', MCP_LOG_LEVEL: 'error' }, undefined, `http://127.0.0.1:${port}/mcp`);
+    peer = await startListening(
+      process.execPath,
+      [entry],
+      {
+        MCP_TRANSPORT_TYPE: 'http',
+        MCP_HTTP_HOST: '127.0.0.1',
+        MCP_HTTP_PORT: String(port),
+        GIT_SIGN_COMMITS: 'false',
+        MCP_LOG_LEVEL: 'error',
+      },
+      undefined,
+      `http://127.0.0.1:${port}/mcp`,
+    );
     const a = await connectAgent(`${blinder.url}/mcp/all`, 'bench-blinder');
     agents.push(a);
     const c = await connectWhenUp(peer.url);
     agents.push(c);
     const calls = {
-      get_file: { blinder: () => must(a.call('get_file', { path: file })), peer: () => must(c.call('git_show', { path: repo.dir, object: 'main', filePath: file })), peer_call: 'git_show {object: "main", filePath}' },
-      list_commits_50: { blinder: () => must(a.call('list_commits', { per_page: 50 })), peer: () => must(c.call('git_log', { path: repo.dir, maxCount: 50, branch: 'main' })), peer_call: 'git_log {maxCount: 50, branch: "main"}' },
-      get_commit: { blinder: () => must(a.call('get_commit', { sha: commit })), peer: () => must(c.call('git_show', { path: repo.dir, object: commit })), peer_call: 'git_show {object: <sha>}' },
+      get_file: {
+        blinder: () => must(a.call('get_file', { path: file })),
+        peer: () => must(c.call('git_show', { path: repo.dir, object: 'main', filePath: file })),
+        peer_call: 'git_show {object: "main", filePath}',
+      },
+      list_commits_50: {
+        blinder: () => must(a.call('list_commits', { per_page: 50 })),
+        peer: () => must(c.call('git_log', { path: repo.dir, maxCount: 50, branch: 'main' })),
+        peer_call: 'git_log {maxCount: 50, branch: "main"}',
+      },
+      get_commit: {
+        blinder: () => must(a.call('get_commit', { sha: commit })),
+        peer: () => must(c.call('git_show', { path: repo.dir, object: commit })),
+        peer_call: 'git_show {object: <sha>}',
+      },
     };
     const out: Record<string, unknown> = {};
     for (const [name, k] of Object.entries(calls)) {
       const bytes = { blinder: await k.blinder(), cyanheads: await k.peer() };
-      const t = await timeInterleaved(smoke ? 10 : 200, smoke ? 2 : 10, { blinder: k.blinder, cyanheads: k.peer }, smoke ? 1_500 : 12_000, smoke ? 5 : 20);
+      const t = await timeInterleaved(
+        smoke ? 10 : 200,
+        smoke ? 2 : 10,
+        { blinder: k.blinder, cyanheads: k.peer },
+        smoke ? 1_500 : 12_000,
+        smoke ? 5 : 20,
+      );
       const s = { blinder: summarize(t.blinder ?? []), cyanheads: summarize(t.cyanheads ?? []) };
       out[name] = {
         peer_call: k.peer_call,
@@ -83,7 +137,12 @@ export async function benchCyanheads(smoke: boolean): Promise<Record<string, unk
       };
       progress(`cyanheads: ${name} git-blinder ${s.blinder.median} ms, cyanheads ${s.cyanheads.median} ms`);
     }
-    return { peer: CYANHEADS, repository: { files, commits }, calls: out, note: 'cyanheads has no tree listing, so get_tree is not compared' };
+    return {
+      peer: CYANHEADS,
+      repository: { files, commits },
+      calls: out,
+      note: 'cyanheads has no tree listing, so get_tree is not compared',
+    };
   } finally {
     await Promise.all(agents.map((x) => x.close(true)));
     await blinder?.stop();
@@ -98,7 +157,8 @@ type R = Record<string, any>;
 export function cyanheadsSection(r: R): string {
   if (r.cannot_run) return ['## git-blinder vs cyanheads/git-mcp-server', '', `Not run: ${r.cannot_run}.`].join('\n');
   const rows = Object.entries(r.calls as R).map(
-    ([k, c]: [string, R]) => `| ${k} | ${c.median_ms.blinder} | ${c.median_ms.cyanheads} (\`${c.peer_call}\`) | ${c.blinder_vs_cyanheads} | ${c.result_bytes.blinder} / ${c.result_bytes.cyanheads} | ${c.n} |`,
+    ([k, c]: [string, R]) =>
+      `| ${k} | ${c.median_ms.blinder} | ${c.median_ms.cyanheads} (\`${c.peer_call}\`) | ${c.blinder_vs_cyanheads} | ${c.result_bytes.blinder} / ${c.result_bytes.cyanheads} | ${c.n} |`,
   );
   return [
     '## git-blinder vs cyanheads/git-mcp-server',

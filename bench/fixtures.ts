@@ -19,7 +19,9 @@ export async function selfFixture(): Promise<SelfFixture> {
   const dir = await selfRepo();
   const files = (await git(dir, 'ls-tree', '-r', '--name-only', 'main')).split('\n').filter(Boolean);
   const commits = Number((await git(dir, 'rev-list', '--count', 'main')).trim());
-  const file = files.includes('src/mcp/invoke.ts') ? 'src/mcp/invoke.ts' : (files[Math.floor(files.length / 2)] as string);
+  const file = files.includes('src/mcp/invoke.ts')
+    ? 'src/mcp/invoke.ts'
+    : (files[Math.floor(files.length / 2)] as string);
   const fileBytes = Number((await git(dir, 'cat-file', '-s', `main:${file}`)).trim());
   let commit = (await git(dir, 'rev-parse', 'main')).trim();
   let commitFiles = 0;

@@ -27,7 +27,8 @@ export interface RepoShape {
 /** Mean ~900 bytes of TypeScript-looking text; version `v` changes a line. */
 export function contentOf(path: string, k: number, v: number): string {
   const lines = [`// ${path}`, `export const version = ${v};`];
-  for (let i = 0; i < 10 + (k % 25); i++) lines.push(`export function f${i}(x: number): number { return x * ${(k * 31 + i * 7 + v) % 997}; }`);
+  for (let i = 0; i < 10 + (k % 25); i++)
+    lines.push(`export function f${i}(x: number): number { return x * ${(k * 31 + i * 7 + v) % 997}; }`);
   return lines.join('\n') + '\n';
 }
 
@@ -44,8 +45,14 @@ export async function buildRepo(dir: string, shape: RepoShape): Promise<void> {
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   await run('git', ['init', '-q', '--bare', '-b', 'main', dir]);
-  for (const [k, v] of [['gc.auto', '0'], ['maintenance.auto', 'false']]) await run('git', ['-C', dir, 'config', k as string, v as string]);
-  const child = spawn('git', ['-C', dir, 'fast-import', '--quiet', '--done'], { stdio: ['pipe', 'inherit', 'inherit'] });
+  for (const [k, v] of [
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+  ])
+    await run('git', ['-C', dir, 'config', k as string, v as string]);
+  const child = spawn('git', ['-C', dir, 'fast-import', '--quiet', '--done'], {
+    stdio: ['pipe', 'inherit', 'inherit'],
+  });
   const exited = new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
   const chunks: Buffer[] = [];
   let pending = 0;
@@ -69,14 +76,22 @@ export async function buildRepo(dir: string, shape: RepoShape): Promise<void> {
   for (let c = 1; c <= shape.commits; c++) {
     let idx: number[];
     if (c === 1) idx = shape.paths.map((_, i) => i);
-    else if (shape.bigCommit && c === shape.bigCommit.at) idx = Array.from({ length: Math.min(n, shape.bigCommit.files) }, (_, j) => (j * 17) % n);
+    else if (shape.bigCommit && c === shape.bigCommit.at)
+      idx = Array.from({ length: Math.min(n, shape.bigCommit.files) }, (_, j) => (j * 17) % n);
     else if (shape.churn) idx = shape.churn(c, n);
     else idx = Array.from({ length: 1 + (rnd() % 4) }, () => rnd() % n);
     idx = [...new Set(idx)];
     const files = idx.map((i) => shape.paths[i] as string);
     const when = `${t0 + c * 60} +0000`;
-    await push(`commit refs/heads/main\nmark :${c}\nauthor Bench Author <author@bench.test> ${when}\ncommitter Bench Committer <committer@bench.test> ${when}\n`);
-    await data(shape.message?.(c, files) ?? (c === 1 ? 'Initial import' : `Change ${files.length} file(s) under ${files[0]?.split('/').slice(0, 2).join('/')}`));
+    await push(
+      `commit refs/heads/main\nmark :${c}\nauthor Bench Author <author@bench.test> ${when}\ncommitter Bench Committer <committer@bench.test> ${when}\n`,
+    );
+    await data(
+      shape.message?.(c, files) ??
+        (c === 1
+          ? 'Initial import'
+          : `Change ${files.length} file(s) under ${files[0]?.split('/').slice(0, 2).join('/')}`),
+    );
     for (const i of idx) {
       version[i] = (version[i] ?? 0) + (c === 1 ? 0 : 1);
       const path = shape.paths[i] as string;
@@ -94,7 +109,10 @@ export async function buildRepo(dir: string, shape: RepoShape): Promise<void> {
 }
 
 /** Returns a cached repository built from `shape` under bench/.cache/<name>, building it on first use. */
-export async function cachedRepo(name: string, shape: () => RepoShape): Promise<{ dir: string; built: boolean; ms: number }> {
+export async function cachedRepo(
+  name: string,
+  shape: () => RepoShape,
+): Promise<{ dir: string; built: boolean; ms: number }> {
   const dir = join(CACHE_DIR, `${name}.git`);
   const marker = join(dir, 'bench-complete');
   if (existsSync(marker)) return { dir, built: false, ms: 0 };

@@ -38,7 +38,12 @@ export async function benchLargeRepo(smoke: boolean): Promise<Record<string, unk
     paths,
     commits,
     bigCommit: { at, files: bigFiles },
-    message: (c, changed) => (c === 1 ? 'Initial import' : c === at ? `Big refactor touching ${changed.length} files` : `Change ${changed.length} file(s)`),
+    message: (c, changed) =>
+      c === 1
+        ? 'Initial import'
+        : c === at
+          ? `Big refactor touching ${changed.length} files`
+          : `Change ${changed.length} file(s)`,
   }));
   progress(`large repo: ${repo.built ? `built in ${repo.ms} ms` : 'from cache'}`);
   const big = (await git(repo.dir, 'log', '--format=%H', '--grep=Big refactor', '-n', '1', 'main')).trim();
@@ -55,7 +60,12 @@ export async function benchLargeRepo(smoke: boolean): Promise<Record<string, unk
     const runs = smoke ? 1 : 3;
     const size = (r: any) => Buffer.byteLength((r.content ?? []).map((c: any) => c.text).join(''));
     // The whole result (text block + structuredContent): what the answer cap bounds, page by page (issue 11).
-    const whole = (r: any) => ({ answer_bytes: size(r), structured_bytes: Buffer.byteLength(JSON.stringify(r.structuredContent ?? null)), result_bytes: Buffer.byteLength(JSON.stringify(r)), paged: r.structuredContent?.truncated === true });
+    const whole = (r: any) => ({
+      answer_bytes: size(r),
+      structured_bytes: Buffer.byteLength(JSON.stringify(r.structuredContent ?? null)),
+      result_bytes: Buffer.byteLength(JSON.stringify(r)),
+      paged: r.structuredContent?.truncated === true,
+    });
     const tree = await timed(runs, () => all.call('get_tree', { recursive: true }));
     progress(`large repo: get_tree ${tree.ms.median} ms`);
     const history = await timed(runs, () => deep.call('list_commits', { per_page: 30 }));
@@ -78,9 +88,22 @@ export async function benchLargeRepo(smoke: boolean): Promise<Record<string, unk
     await all.close();
     await deep.close();
     return {
-      repository: { files, commits, big_commit_files: bigFiles, pack_mb: mb(packBytes), built_now: repo.built, build_ms: repo.ms },
+      repository: {
+        files,
+        commits,
+        big_commit_files: bigFiles,
+        pack_mb: mb(packBytes),
+        built_now: repo.built,
+        build_ms: repo.ms,
+      },
       runs_per_call: runs,
-      get_tree_recursive: { ms: tree.ms, ...whole(tree.last), error: tree.last.isError === true, entries: tree.last.structuredContent?.count, vs_git: ratio(tree.ms.median, raw.ls_tree_r) },
+      get_tree_recursive: {
+        ms: tree.ms,
+        ...whole(tree.last),
+        error: tree.last.isError === true,
+        entries: tree.last.structuredContent?.count,
+        vs_git: ratio(tree.ms.median, raw.ls_tree_r),
+      },
       list_commits_deep_glob: {
         glob: '**/mod7/**/*.ts',
         ms: history.ms,
@@ -88,7 +111,13 @@ export async function benchLargeRepo(smoke: boolean): Promise<Record<string, unk
         error: history.last.isError === true,
         vs_git: ratio(history.ms.median, raw.log_30_deep_glob),
       },
-      get_commit_big: { ms: commit.ms, ...whole(commit.last), files: commit.last.structuredContent?.files?.length, error: commit.last.isError === true, vs_git: ratio(commit.ms.median, raw.show_big_commit) },
+      get_commit_big: {
+        ms: commit.ms,
+        ...whole(commit.last),
+        files: commit.last.structuredContent?.files?.length,
+        error: commit.last.isError === true,
+        vs_git: ratio(commit.ms.median, raw.show_big_commit),
+      },
       raw_git_ms: raw,
       memory_mb: {
         note: 'bench process (server and clients in-process)',

@@ -21,10 +21,25 @@ function handlers(up: Upstream, repo: string, ref: string): Record<string, Handl
       const r = await up.readFiles(repo, ref, [a.path]);
       if (!r.ok) return r;
       const f = r.value[0];
-      if (!f?.ok) return { ok: false, error: f?.error ?? { code: 'not_found', message: 'not found' } } as UpResult<unknown>;
-      return { ok: true, value: { path: f.path, sha: f.sha, size: f.size, encoding: 'utf-8', content: Buffer.from(f.bytes).toString('utf8') } };
+      if (!f?.ok)
+        return { ok: false, error: f?.error ?? { code: 'not_found', message: 'not found' } } as UpResult<unknown>;
+      return {
+        ok: true,
+        value: {
+          path: f.path,
+          sha: f.sha,
+          size: f.size,
+          encoding: 'utf-8',
+          content: Buffer.from(f.bytes).toString('utf8'),
+        },
+      };
     },
-    list_commits: (a) => up.listCommits(repo, ref, { paths: [a.path ?? ''], skip: ((a.page ?? 1) - 1) * (a.per_page ?? 30), limit: a.per_page ?? 30 }),
+    list_commits: (a) =>
+      up.listCommits(repo, ref, {
+        paths: [a.path ?? ''],
+        skip: ((a.page ?? 1) - 1) * (a.per_page ?? 30),
+        limit: a.per_page ?? 30,
+      }),
     get_commit: (a) => up.getCommit(repo, a.sha, ref),
   };
 }
@@ -34,18 +49,26 @@ function sessionServer(up: Upstream, repo: string, ref: string): McpServer {
   for (const [name, run] of Object.entries(handlers(up, repo, ref))) {
     const tool = toolNamed(name);
     if (!tool) throw new Error(`no tool ${name}`);
-    server.registerTool(name, { description: tool.description, inputSchema: tool.agentInput }, async (args: unknown) => {
-      const r = await run(args);
-      if (!r.ok) return { content: [{ type: 'text' as const, text: r.error.message }], isError: true };
-      const value = r.value as Record<string, unknown>;
-      return { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: value };
-    });
+    server.registerTool(
+      name,
+      { description: tool.description, inputSchema: tool.agentInput },
+      async (args: unknown) => {
+        const r = await run(args);
+        if (!r.ok) return { content: [{ type: 'text' as const, text: r.error.message }], isError: true };
+        const value = r.value as Record<string, unknown>;
+        return { content: [{ type: 'text' as const, text: JSON.stringify(value) }], structuredContent: value };
+      },
+    );
   }
   return server;
 }
 
 /** Starts the minimal server on an ephemeral port; its MCP URL is `${url}/mcp`. */
-export async function startMinimalServer(up: Upstream, repo: string, ref: string): Promise<{ url: string; close(): Promise<void> }> {
+export async function startMinimalServer(
+  up: Upstream,
+  repo: string,
+  ref: string,
+): Promise<{ url: string; close(): Promise<void> }> {
   const app = createMcpExpressApp({ host: '127.0.0.1', jsonLimit: '8mb' });
   const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
   app.all('/mcp', (req: Request, res: Response) => {

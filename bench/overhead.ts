@@ -98,7 +98,8 @@ function memoUpstream(up: Upstream): Upstream {
 /** Fails loudly when a measured call errs: a benchmark of error answers would be meaningless. */
 async function checked(p: Promise<any>): Promise<void> {
   const r = await p;
-  if (r && typeof r === 'object' && (r.isError || r.ok === false || (typeof r.kind === 'string' && r.kind !== 'allow'))) throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
+  if (r && typeof r === 'object' && (r.isError || r.ok === false || (typeof r.kind === 'string' && r.kind !== 'allow')))
+    throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
 }
 
 /** Runs section 2. */
@@ -188,7 +189,8 @@ export async function benchOverhead(smoke: boolean): Promise<Record<string, unkn
   await gh.close();
   await emulator.close();
 
-  const med = (tool: string, mode: string) => series.find((s) => s.tool === tool && s.mode === mode)?.summary.median ?? NaN;
+  const med = (tool: string, mode: string) =>
+    series.find((s) => s.tool === tool && s.mode === mode)?.summary.median ?? NaN;
   const perTool = calls(fx).map((c) => {
     const a = med(c.tool, 'git-blinder HTTP');
     const b = med(c.tool, 'minimal MCP HTTP');
@@ -197,16 +199,31 @@ export async function benchOverhead(smoke: boolean): Promise<Record<string, unkn
       tool: c.tool,
       git_command: `git ${c.git.join(' ')}`,
       policy_layer_ms: round(a - b),
-      policy_layer_memo_upstream_ms: round(med(c.tool, 'git-blinder HTTP, memo upstream') - med(c.tool, 'minimal MCP HTTP, memo upstream')),
+      policy_layer_memo_upstream_ms: round(
+        med(c.tool, 'git-blinder HTTP, memo upstream') - med(c.tool, 'minimal MCP HTTP, memo upstream'),
+      ),
       policy_layer_in_process_ms: round(med(c.tool, 'invoke() in-process') - med(c.tool, 'local adapter')),
       http_vs_git_ratio: ratio(a, g),
-      policy_target_met: med(c.tool, 'git-blinder HTTP, memo upstream') - med(c.tool, 'minimal MCP HTTP, memo upstream') < 0.3,
+      policy_target_met:
+        med(c.tool, 'git-blinder HTTP, memo upstream') - med(c.tool, 'minimal MCP HTTP, memo upstream') < 0.3,
       git_target_met: a <= 2 * g,
     };
   });
   return {
-    repository: { files: fx.files, commits: fx.commits, file: fx.file, file_bytes: fx.fileBytes, commit: fx.commit, commit_files: fx.commitFiles },
-    calls_per_series: { requested: n, budget_ms_per_series: budget, warmup: warm, note: 'each series stops after its time budget; n in each summary is the count made' },
+    repository: {
+      files: fx.files,
+      commits: fx.commits,
+      file: fx.file,
+      file_bytes: fx.fileBytes,
+      commit: fx.commit,
+      commit_files: fx.commitFiles,
+    },
+    calls_per_series: {
+      requested: n,
+      budget_ms_per_series: budget,
+      warmup: warm,
+      note: 'each series stops after its time budget; n in each summary is the count made',
+    },
     targets: { policy_layer_median_ms: 0.3, http_vs_git_ratio: 2 },
     per_tool: perTool,
     series,

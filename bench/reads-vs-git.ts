@@ -17,12 +17,19 @@ const exec = promisify(execFile);
 /** Fails loudly when a measured call errs: timing error answers would be meaningless. */
 async function must<T>(p: Promise<T>): Promise<T> {
   const r: any = await p;
-  if (r && typeof r === 'object' && (r.isError || r.ok === false)) throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
+  if (r && typeof r === 'object' && (r.isError || r.ok === false))
+    throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);
   return r;
 }
 
 /** The real-sized repository of this section (and of the cyanheads comparison), with the file and commit both read. */
-export async function readsRepo(smoke: boolean): Promise<{ files: number; commits: number; repo: Awaited<ReturnType<typeof cachedRepo>>; file: string; commit: string }> {
+export async function readsRepo(smoke: boolean): Promise<{
+  files: number;
+  commits: number;
+  repo: Awaited<ReturnType<typeof cachedRepo>>;
+  file: string;
+  commit: string;
+}> {
   const files = smoke ? 500 : 3_000;
   const commits = smoke ? 600 : 6_000;
   const paths = Array.from({ length: files }, (_, k) => `pkg${k % 30}/src/mod${Math.floor(k / 30) % 10}/f${k}.ts`);
@@ -77,7 +84,13 @@ export async function benchReadsVsGit(smoke: boolean): Promise<Record<string, un
       const before = spawnCounts().total;
       await c.adapter();
       const processes = spawnCounts().total - before;
-      const t = await timeInterleaved(smoke ? 10 : 200, smoke ? 2 : 10, { adapter: c.adapter, http: c.http, git: c.git }, smoke ? 1_500 : 15_000, smoke ? 5 : 20);
+      const t = await timeInterleaved(
+        smoke ? 10 : 200,
+        smoke ? 2 : 10,
+        { adapter: c.adapter, http: c.http, git: c.git },
+        smoke ? 1_500 : 15_000,
+        smoke ? 5 : 20,
+      );
       const s = { adapter: summarize(t.adapter ?? []), http: summarize(t.http ?? []), git: summarize(t.git ?? []) };
       out[name] = {
         git_command: c.git_command,
@@ -88,10 +101,17 @@ export async function benchReadsVsGit(smoke: boolean): Promise<Record<string, un
         adapter_vs_git: ratio(s.adapter.median, s.git.median),
         http_vs_git: ratio(s.http.median, s.git.median),
       };
-      progress(`reads vs git: ${name} adapter ${s.adapter.median} ms, http ${s.http.median} ms, git ${s.git.median} ms, ${processes} process(es)`);
+      progress(
+        `reads vs git: ${name} adapter ${s.adapter.median} ms, http ${s.http.median} ms, git ${s.git.median} ms, ${processes} process(es)`,
+      );
     }
     await agent.close();
-    return { repository: { files, commits, built_now: repo.built }, load_start, load_end: loadavg().map((x) => round(x, 2)), calls: out };
+    return {
+      repository: { files, commits, built_now: repo.built },
+      load_start,
+      load_end: loadavg().map((x) => round(x, 2)),
+      calls: out,
+    };
   } finally {
     await srv.close();
     await up.close();

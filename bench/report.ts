@@ -10,7 +10,8 @@ import { targetsTable } from './targets.js';
 type R = Record<string, any>;
 const yes = (b: unknown) => (b === true ? 'met' : b === false ? '**missed**' : 'n/a');
 const row = (cells: unknown[]) => `| ${cells.map((c) => String(c ?? '')).join(' | ')} |`;
-const table = (head: string[], rows: unknown[][]) => [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
+const table = (head: string[], rows: unknown[][]) =>
+  [row(head), row(head.map(() => '---')), ...rows.map(row)].join('\n');
 
 function core(c: R): string {
   const d = c.decide;
@@ -22,10 +23,25 @@ function core(c: R): string {
       ['measure', 'figure', 'target', 'status'],
       [
         ['`decide` get_file, calls/s', d.get_file_per_s.toLocaleString('en'), '≥ 1,000,000/s', yes(d.met)],
-        ['`decide` get_file without privacy zones, calls/s', d.get_file_without_privacy_zones_per_s.toLocaleString('en'), '', ''],
+        [
+          '`decide` get_file without privacy zones, calls/s',
+          d.get_file_without_privacy_zones_per_s.toLocaleString('en'),
+          '',
+          '',
+        ],
         ['`decide` push_files (2 paths), calls/s', d.push_files_2_paths_per_s.toLocaleString('en'), '', ''],
-        ...Object.entries(d.breakdown_per_s).map(([k, v]) => [`  of which ${k}, calls/s`, (v as number).toLocaleString('en'), '', '']),
-        [`filterTree, ${f.entries.toLocaleString('en')} entries, ${f.globs} globs, recursive (median ms)`, f.recursive_ms.median, f.target_ms ? `< ${f.target_ms} ms` : 'n/a (smoke)', yes(f.met)],
+        ...Object.entries(d.breakdown_per_s).map(([k, v]) => [
+          `  of which ${k}, calls/s`,
+          (v as number).toLocaleString('en'),
+          '',
+          '',
+        ]),
+        [
+          `filterTree, ${f.entries.toLocaleString('en')} entries, ${f.globs} globs, recursive (median ms)`,
+          f.recursive_ms.median,
+          f.target_ms ? `< ${f.target_ms} ms` : 'n/a (smoke)',
+          yes(f.met),
+        ],
         ['filterTree, same, without privacy zones (median ms)', f.recursive_without_privacy_zones_ms.median, '', ''],
         ['filterTree, one level (median ms)', f.one_level_ms.median, '', ''],
         ['historyPrefixes derivations/s', c.history_prefixes.derivations_per_s.toLocaleString('en'), '', ''],
@@ -48,11 +64,38 @@ function overhead(o: R): string {
     '',
     'Median / p99 in ms:',
     '',
-    table(['tool', ...modes], tools.map((t) => [t, ...modes.map((m) => { const x = s.find((y) => y.tool === t && y.mode === m)?.summary; return x ? `${x.median} / ${x.p99} (n=${x.n})` : ''; })])),
+    table(
+      ['tool', ...modes],
+      tools.map((t) => [
+        t,
+        ...modes.map((m) => {
+          const x = s.find((y) => y.tool === t && y.mode === m)?.summary;
+          return x ? `${x.median} / ${x.p99} (n=${x.n})` : '';
+        }),
+      ]),
+    ),
     '',
     table(
-      ['tool', 'policy layer (a)−(b), memo upstream, median ms', '(a)−(b) over git, median ms', 'invoke() − adapter in-process, ms', 'target < 0.3 ms (memo figure)', 'HTTP ÷ raw git', 'target ≤ 2×', 'git command'],
-      (o.per_tool as R[]).map((p) => [p.tool, p.policy_layer_memo_upstream_ms, p.policy_layer_ms, p.policy_layer_in_process_ms, yes(p.policy_target_met), p.http_vs_git_ratio, yes(p.git_target_met), `\`${p.git_command}\``]),
+      [
+        'tool',
+        'policy layer (a)−(b), memo upstream, median ms',
+        '(a)−(b) over git, median ms',
+        'invoke() − adapter in-process, ms',
+        'target < 0.3 ms (memo figure)',
+        'HTTP ÷ raw git',
+        'target ≤ 2×',
+        'git command',
+      ],
+      (o.per_tool as R[]).map((p) => [
+        p.tool,
+        p.policy_layer_memo_upstream_ms,
+        p.policy_layer_ms,
+        p.policy_layer_in_process_ms,
+        yes(p.policy_target_met),
+        p.http_vs_git_ratio,
+        yes(p.git_target_met),
+        `\`${p.git_command}\``,
+      ]),
     ),
   ].join('\n');
 }
@@ -62,7 +105,13 @@ function scale(sc: R): string {
   return [
     '## 3. Scale (real server process)',
     '',
-    `${sc.clients} concurrent SDK clients over ${sc.perimeters} perimeters × ${sc.branches} branches for ${sc.seconds} s against \`node bin/git-blinder serve\` (build: ${sc.build}). Mix (weights): ${Object.entries(sc.mix).map(([k, v]) => `${k} ${v}`).join(', ')}. Perimeters set \`limits\` high so the rate limiter does not shape the load. Clients run in the bench process on the same cores as the server.`,
+    `${sc.clients} concurrent SDK clients over ${sc.perimeters} perimeters × ${sc.branches} branches for ${sc.seconds} s against \`node bin/git-blinder serve\` (build: ${sc.build}). Mix (weights): ${Object.entries(
+      sc.mix,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(
+        ', ',
+      )}. Perimeters set \`limits\` high so the rate limiter does not shape the load. Clients run in the bench process on the same cores as the server.`,
     '',
     table(
       ['measure', 'figure', 'target', 'status'],
@@ -76,11 +125,20 @@ function scale(sc: R): string {
         ['RSS peak (VmHWM), MB', (r.peak_vmhwm / 1024).toFixed(1), '', ''],
         ['RSS after clients left and sessions were reaped, MB', (r.after_reap / 1024).toFixed(1), '', ''],
         ['sessions reaped after the clients left, ms', sc.sessions_reaped_in_ms, '', 'half DELETEd, half abandoned'],
-        [`RSS per idle session (${sc.idle_sessions.count} sessions), KB`, sc.idle_sessions.rss_per_session_kb, '< 100 KB', yes(sc.idle_sessions.met)],
+        [
+          `RSS per idle session (${sc.idle_sessions.count} sessions), KB`,
+          sc.idle_sessions.rss_per_session_kb,
+          '< 100 KB',
+          yes(sc.idle_sessions.met),
+        ],
       ],
     ),
     '',
-    'Latency by tool (median / p99 ms): ' + Object.entries(sc.latency_by_tool_ms).map(([k, v]: [string, any]) => `${k} ${v.median} / ${v.p99} (n=${v.n})`).join('; ') + '.',
+    'Latency by tool (median / p99 ms): ' +
+      Object.entries(sc.latency_by_tool_ms)
+        .map(([k, v]: [string, any]) => `${k} ${v.median} / ${v.p99} (n=${v.n})`)
+        .join('; ') +
+      '.',
     sc.error_samples.length ? `\nError samples: ${sc.error_samples.map((e: string) => `\`${e}\``).join('; ')}` : '',
     sc.leak_samples.length ? `\nLeak samples: ${sc.leak_samples.map((e: string) => `\`${e}\``).join('; ')}` : '',
   ].join('\n');
@@ -94,15 +152,28 @@ function upstream(u: R): string {
     '',
     table(
       ['agent call', 'cache on, cold', 'cache on, repeated', 'cache off, cold', 'cache off, repeated'],
-      (u.table as R[]).map((t) => [t.scenario, t.cache_on_cold, t.cache_on_repeated, t.cache_off_cold, t.cache_off_repeated]),
+      (u.table as R[]).map((t) => [
+        t.scenario,
+        t.cache_on_cold,
+        t.cache_on_repeated,
+        t.cache_off_cold,
+        t.cache_off_repeated,
+      ]),
     ),
     '',
     `Repeated session total: ${u.repeated_session_total.cache_on} requests with the cache vs ${u.repeated_session_total.cache_off} without (cold with cache: ${u.repeated_session_total.cache_on_cold}). Target "a warm cache halves the requests of a repeated session": ${yes(u.warm_halves_requests)}.`,
     '',
     'Requests by route, cache on, cold session, list_commits (1 prefix, 30): ' +
-      Object.entries(u.details.cache_on.cold['list_commits, 1 prefix, 30'].routes).map(([k, v]) => `\`${k}\` ×${v}`).join(', ') + '.',
+      Object.entries(u.details.cache_on.cold['list_commits, 1 prefix, 30'].routes)
+        .map(([k, v]) => `\`${k}\` ×${v}`)
+        .join(', ') +
+      '.',
     '',
-    'Same, repeated session: ' + Object.entries(u.details.cache_on.repeated['list_commits, 1 prefix, 30'].routes).map(([k, v]) => `\`${k}\` ×${v}`).join(', ') + '.',
+    'Same, repeated session: ' +
+      Object.entries(u.details.cache_on.repeated['list_commits, 1 prefix, 30'].routes)
+        .map(([k, v]) => `\`${k}\` ×${v}`)
+        .join(', ') +
+      '.',
   ].join('\n');
 }
 
@@ -115,8 +186,24 @@ function context(c: R): string {
     `tools/list: ${c.tools_list.tools} tools, **${c.tools_list.bytes} bytes** (~${c.tools_list.tokens_est} tokens); target ≤ 6 KB: ${yes(c.tools_list.met)}.`,
     '',
     table(
-      ['answer', 'text bytes (~tokens)', 'whole result bytes', 'raw git bytes', 'text ÷ git', 'target ≤ git', 'raw git'],
-      (c.answers as R[]).map((a) => [a.answer, `${a.text_bytes} (~${a.text_tokens_est})`, a.result_bytes, a.raw_git_bytes, a.text_vs_git, yes(a.met), `\`${a.raw_git}\``]),
+      [
+        'answer',
+        'text bytes (~tokens)',
+        'whole result bytes',
+        'raw git bytes',
+        'text ÷ git',
+        'target ≤ git',
+        'raw git',
+      ],
+      (c.answers as R[]).map((a) => [
+        a.answer,
+        `${a.text_bytes} (~${a.text_tokens_est})`,
+        a.result_bytes,
+        a.raw_git_bytes,
+        a.text_vs_git,
+        yes(a.met),
+        `\`${a.raw_git}\``,
+      ]),
     ),
   ].join('\n');
 }
@@ -131,9 +218,27 @@ function large(l: R): string {
     table(
       ['call', 'median ms (min–max)', 'answer', 'raw git ms', 'ratio'],
       [
-        ['get_tree recursive (read `**`)', `${l.get_tree_recursive.ms.median} (${l.get_tree_recursive.ms.min}–${l.get_tree_recursive.ms.max})`, `${l.get_tree_recursive.entries} entries, ${l.get_tree_recursive.answer_bytes} B`, `${l.raw_git_ms.ls_tree_r} (ls-tree -r -l)`, l.get_tree_recursive.vs_git],
-        [`list_commits 30, read \`${l.list_commits_deep_glob.glob}\``, `${l.list_commits_deep_glob.ms.median} (${l.list_commits_deep_glob.ms.min}–${l.list_commits_deep_glob.ms.max})`, `${l.list_commits_deep_glob.listed} commits`, `${l.raw_git_ms.log_30_deep_glob} (log -30 --name-only -- :(glob)…)`, l.list_commits_deep_glob.vs_git],
-        [`get_commit, ${l.repository.big_commit_files}-file commit`, `${l.get_commit_big.ms.median} (${l.get_commit_big.ms.min}–${l.get_commit_big.ms.max})`, `${l.get_commit_big.files} files, ${l.get_commit_big.answer_bytes} B`, `${l.raw_git_ms.show_big_commit} (show)`, l.get_commit_big.vs_git],
+        [
+          'get_tree recursive (read `**`)',
+          `${l.get_tree_recursive.ms.median} (${l.get_tree_recursive.ms.min}–${l.get_tree_recursive.ms.max})`,
+          `${l.get_tree_recursive.entries} entries, ${l.get_tree_recursive.answer_bytes} B`,
+          `${l.raw_git_ms.ls_tree_r} (ls-tree -r -l)`,
+          l.get_tree_recursive.vs_git,
+        ],
+        [
+          `list_commits 30, read \`${l.list_commits_deep_glob.glob}\``,
+          `${l.list_commits_deep_glob.ms.median} (${l.list_commits_deep_glob.ms.min}–${l.list_commits_deep_glob.ms.max})`,
+          `${l.list_commits_deep_glob.listed} commits`,
+          `${l.raw_git_ms.log_30_deep_glob} (log -30 --name-only -- :(glob)…)`,
+          l.list_commits_deep_glob.vs_git,
+        ],
+        [
+          `get_commit, ${l.repository.big_commit_files}-file commit`,
+          `${l.get_commit_big.ms.median} (${l.get_commit_big.ms.min}–${l.get_commit_big.ms.max})`,
+          `${l.get_commit_big.files} files, ${l.get_commit_big.answer_bytes} B`,
+          `${l.raw_git_ms.show_big_commit} (show)`,
+          l.get_commit_big.vs_git,
+        ],
       ],
     ),
     '',
@@ -142,7 +247,14 @@ function large(l: R): string {
 }
 
 /** The whole report. */
-export function renderReport(machine: Machine, results: R, mode: string, loadEnd: number[], durationS: number, notes: string): string {
+export function renderReport(
+  machine: Machine,
+  results: R,
+  mode: string,
+  loadEnd: number[],
+  durationS: number,
+  notes: string,
+): string {
   const s = results.sections ?? {};
   // Empty when a merged results.json predates the field: the first run's end load was not kept.
   const endLoad = loadEnd.length ? loadEnd.join(' / ') : 'not recorded';
@@ -153,7 +265,14 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     `Generated by \`npm run bench${mode === 'smoke' ? ':smoke' : ''}\` (${mode} sizes) on ${machine.started_at}, ${Math.round(durationS)} s, on commit \`${results.commit ?? 'unknown'}\`. Load average (1/5/15 min) ${machine.loadavg_start.join(' / ')} at start, ${endLoad} at end, on ${machine.cores} cores.`,
     '',
     ...(results.rerun && Object.keys(results.rerun).length
-      ? [`Re-run afterwards with \`--only=… --merge\` (the other sections are from the run above): ${Object.entries(results.rerun).map(([k, v]) => `${k} (${String(v)})`).join('; ')}.`, '']
+      ? [
+          `Re-run afterwards with \`--only=… --merge\` (the other sections are from the run above): ${Object.entries(
+            results.rerun,
+          )
+            .map(([k, v]) => `${k} (${String(v)})`)
+            .join('; ')}.`,
+          '',
+        ]
       : []),
     '## Targets (issues 11 and 15)',
     '',
@@ -165,7 +284,18 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     '',
     table(
       ['cpu', 'cores', 'memory', 'os', 'node', 'git', 'load average at start (1/5/15 min)', 'at end'],
-      [[machine.cpu, machine.cores, `${machine.memory_gb} GB (${machine.free_memory_gb} GB free)`, machine.os, machine.node, machine.git, machine.loadavg_start.join(' / '), endLoad]],
+      [
+        [
+          machine.cpu,
+          machine.cores,
+          `${machine.memory_gb} GB (${machine.free_memory_gb} GB free)`,
+          machine.os,
+          machine.node,
+          machine.git,
+          machine.loadavg_start.join(' / '),
+          endLoad,
+        ],
+      ],
     ),
     '',
     `**The figures are noisy.** This machine is shared: other jobs (test suites, builds) ran during the benchmark, with a load average around ${machine.loadavg_start[0]} on ${machine.cores} cores. Absolute times are several times what an idle machine gives; ratios measured round-robin in the same run (section 2) are the more trustworthy figures. Nothing was tuned to a target.`,
@@ -177,7 +307,7 @@ export function renderReport(machine: Machine, results: R, mode: string, loadEnd
     '- Section 2 baseline (b) is `bench/minimal-server.ts`: `McpServer` + `NodeStreamableHTTPServerTransport` + `createMcpExpressApp`, same tool names and input schemas, calling the same adapter with no policy, no output schema and no audit. Raw git is timed by spawning `git` (execFile).',
     '- Section 3 starts the built server as a child process (`node bin/git-blinder serve --port 0 --open-perimeters --config … --session-idle …`) and reads its RSS from `/proc/<pid>/status` (VmRSS, VmHWM).',
     '- "Sessions" runs in-process with raw HTTP requests and forced GC; "Reads throughput" and "cyanheads" start every server as its own process (git-blinder from `dist/`, the minimal server through tsx, cyanheads from its npm package).',
-    '- Section 4 counts requests in the GitHub emulator\'s request log around each agent call.',
+    "- Section 4 counts requests in the GitHub emulator's request log around each agent call.",
     '- Latency percentiles are nearest-rank over the samples; `n` is given with each figure.',
     '',
     ...(failed.length ? ['## Failed sections', '', ...failed, ''] : []),

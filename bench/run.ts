@@ -53,14 +53,26 @@ const machine = describeMachine();
 const commit = (() => {
   try {
     const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: here, encoding: 'utf8' }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--', '.', '../src'], { cwd: here, encoding: 'utf8' }).trim() !== '';
+    const dirty =
+      execFileSync('git', ['status', '--porcelain', '--', '.', '../src'], { cwd: here, encoding: 'utf8' }).trim() !==
+      '';
     return dirty ? `${head} (with uncommitted changes)` : head;
   } catch {
     return 'unknown';
   }
 })();
 const started = Date.now();
-const results: { machine: typeof machine; commit: string; mode: string; sections: Record<string, unknown>; failures: Record<string, string>; durations_s: Record<string, number>; rerun?: Record<string, string>; load_end?: number[]; duration_s?: number } = {
+const results: {
+  machine: typeof machine;
+  commit: string;
+  mode: string;
+  sections: Record<string, unknown>;
+  failures: Record<string, string>;
+  durations_s: Record<string, number>;
+  rerun?: Record<string, string>;
+  load_end?: number[];
+  duration_s?: number;
+} = {
   machine,
   commit,
   mode: smoke ? 'smoke' : 'full',
@@ -70,19 +82,28 @@ const results: { machine: typeof machine; commit: string; mode: string; sections
 };
 const resultsFile = join(outDir, 'results.json');
 if (merge && existsSync(resultsFile)) {
-  const previous = JSON.parse(await readFile(resultsFile, 'utf8')) as typeof results & { rerun?: Record<string, string> };
+  const previous = JSON.parse(await readFile(resultsFile, 'utf8')) as typeof results & {
+    rerun?: Record<string, string>;
+  };
   results.sections = previous.sections;
   results.failures = previous.failures;
   results.durations_s = previous.durations_s;
   // The header stays the first run's (its start, loads and length); each re-run's time, commit and load are in `rerun`.
-  Object.assign(results, { machine: previous.machine, commit: previous.commit, load_end: previous.load_end, duration_s: previous.duration_s });
+  Object.assign(results, {
+    machine: previous.machine,
+    commit: previous.commit,
+    load_end: previous.load_end,
+    duration_s: previous.duration_s,
+  });
   results.rerun = { ...previous.rerun };
 }
 for (const [name, fn] of sections) {
   if (only && !only.has(name)) continue;
   if (merge) {
     delete results.failures[name];
-    (results.rerun ??= {})[name] = `${new Date().toISOString()} on ${commit}, load ${loadavg().map((x) => x.toFixed(2)).join(' / ')}`;
+    (results.rerun ??= {})[name] = `${new Date().toISOString()} on ${commit}, load ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' / ')}`;
   }
   progress(`section ${name}…`);
   const t = Date.now();
@@ -100,7 +121,13 @@ const overhead = results.sections.overhead as { series: Series[] } | undefined;
 // Drawn only when overhead ran in this invocation: a merge of other sections leaves the chart of its own run.
 if (overhead && (!only || only.has('overhead'))) {
   const series = overhead.series.map((s) => ({ group: s.tool, label: s.mode, summary: s.summary }));
-  await writeFile(join(outDir, 'latency.svg'), boxPlotSvg(`Tool call latency by mode (${results.machine.cores} cores, load ${results.machine.loadavg_start[0]})`, series));
+  await writeFile(
+    join(outDir, 'latency.svg'),
+    boxPlotSvg(
+      `Tool call latency by mode (${results.machine.cores} cores, load ${results.machine.loadavg_start[0]})`,
+      series,
+    ),
+  );
 }
 const findings = join(here, 'findings.md');
 const notes = existsSync(findings) ? await readFile(findings, 'utf8') : '';
@@ -110,7 +137,10 @@ if (!merge) {
   results.duration_s = Math.round((Date.now() - started) / 1000);
 }
 const runSeconds = results.duration_s ?? Object.values(results.durations_s).reduce((a, b) => a + b, 0);
-await writeFile(join(outDir, 'REPORT.md'), renderReport(results.machine, results, results.mode, results.load_end ?? [], runSeconds, notes));
+await writeFile(
+  join(outDir, 'REPORT.md'),
+  renderReport(results.machine, results, results.mode, results.load_end ?? [], runSeconds, notes),
+);
 await writeFile(resultsFile, JSON.stringify(results, null, 2) + '\n');
 process.stdout.write(JSON.stringify(results, null, 2) + '\n');
 progress(`done in ${Math.round((Date.now() - started) / 1000)} s; report: ${join(outDir, 'REPORT.md')}`);

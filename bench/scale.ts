@@ -53,7 +53,15 @@ async function health(url: string): Promise<any> {
   return res.json();
 }
 
-async function agentLoop(agent: AgentClient, k: number, area: number, branch: string, deadline: number, t: Tally, rnd: () => number): Promise<void> {
+async function agentLoop(
+  agent: AgentClient,
+  k: number,
+  area: number,
+  branch: string,
+  deadline: number,
+  t: Tally,
+  rnd: () => number,
+): Promise<void> {
   const files = Array.from({ length: 100 }, (_, j) => `area${area}/src/m${j % 5}/f${j}.ts`);
   let lastSha: string | undefined;
   let writes = 0;
@@ -70,12 +78,22 @@ async function agentLoop(agent: AgentClient, k: number, area: number, branch: st
     if (op === 'get_commit' && !lastSha) op = 'list_commits';
     const f = files[Math.floor(rnd() * files.length)] as string;
     const args: Record<string, unknown> =
-      op === 'get_tree' ? { path: `area${area}`, recursive: true }
-      : op === 'get_file' ? { path: rnd() < 0.8 ? f : `shared/lib/s${Math.floor(rnd() * 50)}.ts` }
-      : op === 'get_files' ? { paths: [f, files[(files.indexOf(f) + 7) % 100], 'shared/lib/s1.ts'] }
-      : op === 'list_commits' ? { per_page: 20 }
-      : op === 'get_commit' ? { sha: lastSha }
-      : { message: `agent p${area}@${branch} client ${k} write ${++writes}`, files: [{ path: `area${area}/agents/c${k}/n${writes % 5}.txt`, content: `write ${writes} by ${k}\n` }] };
+      op === 'get_tree'
+        ? { path: `area${area}`, recursive: true }
+        : op === 'get_file'
+          ? { path: rnd() < 0.8 ? f : `shared/lib/s${Math.floor(rnd() * 50)}.ts` }
+          : op === 'get_files'
+            ? { paths: [f, files[(files.indexOf(f) + 7) % 100], 'shared/lib/s1.ts'] }
+            : op === 'list_commits'
+              ? { per_page: 20 }
+              : op === 'get_commit'
+                ? { sha: lastSha }
+                : {
+                    message: `agent p${area}@${branch} client ${k} write ${++writes}`,
+                    files: [
+                      { path: `area${area}/agents/c${k}/n${writes % 5}.txt`, content: `write ${writes} by ${k}\n` },
+                    ],
+                  };
     const start = performance.now();
     let text = '';
     try {
@@ -99,10 +117,15 @@ async function agentLoop(agent: AgentClient, k: number, area: number, branch: st
       continue;
     }
     const foreign = [...areasIn(text)].filter((a) => a !== String(area));
-    const wrongBranch = [...text.matchAll(/agent p(\d+)@([\w-]+)/g)].filter((m) => m[1] !== String(area) || m[2] !== branch);
+    const wrongBranch = [...text.matchAll(/agent p(\d+)@([\w-]+)/g)].filter(
+      (m) => m[1] !== String(area) || m[2] !== branch,
+    );
     if (foreign.length > 0 || wrongBranch.length > 0) {
       t.leaks++;
-      if (t.leakSamples.length < 5) t.leakSamples.push(`p${area}@${branch} ${op}: areas ${foreign.join(',')} ${wrongBranch.map((m) => m[0]).join(',')}`);
+      if (t.leakSamples.length < 5)
+        t.leakSamples.push(
+          `p${area}@${branch} ${op}: areas ${foreign.join(',')} ${wrongBranch.map((m) => m[0]).join(',')}`,
+        );
     }
   }
 }
@@ -135,7 +158,12 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
   const root = new URL('..', import.meta.url).pathname;
   // Smoke runs reuse an existing dist/ to stay short; full runs always build first.
   const reuse = smoke && existsSync(join(root, 'dist', 'cli', 'main.js'));
-  const build = reuse ? 'skipped (smoke, existing dist/)' : await run('npm', ['run', 'build'], { cwd: root }).then(() => 'ok', (e: unknown) => `failed (${String(e).slice(0, 200)}); using the existing dist/`);
+  const build = reuse
+    ? 'skipped (smoke, existing dist/)'
+    : await run('npm', ['run', 'build'], { cwd: root }).then(
+        () => 'ok',
+        (e: unknown) => `failed (${String(e).slice(0, 200)}); using the existing dist/`,
+      );
   progress(`scale: npm run build ${build}`);
 
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-scale-'));
@@ -153,7 +181,13 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
   });
   const yaml = ['perimeters:'];
   for (let a = 0; a < AREAS; a++) {
-    yaml.push(`  p${a}:`, `    repo: ${repo}`, `    read: ["area${a}/**", "shared/**"]`, `    write: ["area${a}/agents/**"]`, '    branches: [b1, b2]');
+    yaml.push(
+      `  p${a}:`,
+      `    repo: ${repo}`,
+      `    read: ["area${a}/**", "shared/**"]`,
+      `    write: ["area${a}/agents/**"]`,
+      '    branches: [b1, b2]',
+    );
     yaml.push('    limits: { calls_per_minute: 1000000, commits_per_hour: 1000000 }');
   }
   const config = join(work, 'perimeters.yaml');
@@ -161,19 +195,36 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
 
   let srv: ServerProcess | undefined;
   try {
-    srv = await startServerProcess([
-      '--port', '0', '--state-dir', join(work, 'state'), '--open-perimeters', '--config', config,
-      '--session-idle', String(idleSeconds), '--log-level', 'error',
-    ], { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN });
+    srv = await startServerProcess(
+      [
+        '--port',
+        '0',
+        '--state-dir',
+        join(work, 'state'),
+        '--open-perimeters',
+        '--config',
+        config,
+        '--session-idle',
+        String(idleSeconds),
+        '--log-level',
+        'error',
+      ],
+      { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN },
+    );
     const s = srv;
-    const urlOf = (k: number) => `${s.url}/mcp/p${k % AREAS}${BRANCHES[Math.floor(k / AREAS) % 3] === 'main' ? '' : `/${BRANCHES[Math.floor(k / AREAS) % 3]}`}`;
+    const urlOf = (k: number) =>
+      `${s.url}/mcp/p${k % AREAS}${BRANCHES[Math.floor(k / AREAS) % 3] === 'main' ? '' : `/${BRANCHES[Math.floor(k / AREAS) % 3]}`}`;
     await new Promise((r) => setTimeout(r, 1000));
     const rssStart = s.rssKb();
 
     // Idle sessions: connect, list tools, then do nothing.
     const idle: AgentClient[] = [];
     for (let i = 0; i < idleSessions; i += 10) {
-      idle.push(...(await Promise.all(Array.from({ length: Math.min(10, idleSessions - i) }, (_, j) => connectAgent(urlOf(i + j))))));
+      idle.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, idleSessions - i) }, (_, j) => connectAgent(urlOf(i + j))),
+        )),
+      );
     }
     await Promise.all(idle.map((a) => a.client.listTools()));
     await new Promise((r) => setTimeout(r, 1500));
@@ -185,7 +236,11 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
     // The load.
     const agents: AgentClient[] = [];
     for (let i = 0; i < clients; i += 10) {
-      agents.push(...(await Promise.all(Array.from({ length: Math.min(10, clients - i) }, (_, j) => connectAgent(urlOf(i + j), `agent-${i + j}`)))));
+      agents.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, clients - i) }, (_, j) => connectAgent(urlOf(i + j), `agent-${i + j}`)),
+        )),
+      );
     }
     const rssConnected = s.rssKb();
     const tally: Tally = { latencies: {}, errors: 0, errorSamples: [], leaks: 0, leakSamples: [], calls: 0 };
@@ -196,7 +251,9 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
     const t0 = performance.now();
     const deadline = t0 + seconds * 1000;
     await Promise.all(
-      agents.map((a, k) => agentLoop(a, k, k % AREAS, BRANCHES[Math.floor(k / AREAS) % 3] as string, deadline, tally, lcg(1000 + k))),
+      agents.map((a, k) =>
+        agentLoop(a, k, k % AREAS, BRANCHES[Math.floor(k / AREAS) % 3] as string, deadline, tally, lcg(1000 + k)),
+      ),
     );
     const elapsed = (performance.now() - t0) / 1000;
     clearInterval(sampler);
@@ -235,7 +292,13 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
         after_reap: rssAfter,
       },
       sessions_reaped_in_ms: reapMs,
-      idle_sessions: { count: idleSessions, open_seen: openIdle, rss_per_session_kb: perSessionKb, target_kb: 100, met: perSessionKb < 100 },
+      idle_sessions: {
+        count: idleSessions,
+        open_seen: openIdle,
+        rss_per_session_kb: perSessionKb,
+        target_kb: 100,
+        met: perSessionKb < 100,
+      },
       targets_met: { errors: tally.errors === 0, leaks: tally.leaks === 0 },
     };
   } finally {

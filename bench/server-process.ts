@@ -28,8 +28,17 @@ export function startServerProcess(args: readonly string[], env: Record<string, 
  * Starts any server process and resolves once `ready` matches its stdout or stderr: the first capture group is its URL
  * (without a group, or without a pattern, `url` is `fallbackUrl`; with no pattern it resolves at once).
  */
-export async function startListening(command: string, args: readonly string[], env: Record<string, string>, ready: RegExp | undefined, fallbackUrl = ''): Promise<ServerProcess> {
-  const child: ChildProcess = spawn(command, [...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+export async function startListening(
+  command: string,
+  args: readonly string[],
+  env: Record<string, string>,
+  ready: RegExp | undefined,
+  fallbackUrl = '',
+): Promise<ServerProcess> {
+  const child: ChildProcess = spawn(command, [...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';

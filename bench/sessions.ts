@@ -11,7 +11,11 @@ import { progress, round } from './stats.js';
 setFlagsFromString('--expose_gc');
 const gc = runInNewContext('gc') as () => void;
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 const LEGACY = '2025-11-25';
 
 interface Answer {
@@ -35,11 +39,20 @@ function postOnce(agent: Agent, url: string, headers: Record<string, string>, bo
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -50,7 +63,17 @@ function postOnce(agent: Agent, url: string, headers: Record<string, string>, bo
 
 /** A 2025-era session as a client opens it: initialize, initialized, tools/list; then it goes quiet. */
 async function openIdleSession(agent: Agent, url: string): Promise<string> {
-  const init = await post(agent, url, {}, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'bench', version: '1' } } });
+  const init = await post(
+    agent,
+    url,
+    {},
+    {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
+    },
+  );
   const sid = init.headers['mcp-session-id'];
   if (typeof sid !== 'string') throw new Error(`initialize answered ${init.status}: ${init.body.slice(0, 200)}`);
   const h = { 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY };
@@ -65,7 +88,14 @@ function openStream(url: string, sid: string, held: { destroy(): void }[]): Prom
   const u = new URL(url);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: u.hostname, port: u.port, path: u.pathname, method: 'GET', agent: false, headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY } },
+      {
+        host: u.hostname,
+        port: u.port,
+        path: u.pathname,
+        method: 'GET',
+        agent: false,
+        headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY },
+      },
       (res) => {
         res.on('data', () => undefined);
         resolve();
@@ -86,7 +116,8 @@ async function statelessCall(agent: Agent, url: string, i: number): Promise<void
     { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_file' },
     { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'get_file', arguments: args, _meta: META } },
   );
-  if (r.status !== 200 || !r.body.includes('export const a')) throw new Error(`stateless call answered ${r.status}: ${r.body.slice(0, 200)}`);
+  if (r.status !== 200 || !r.body.includes('export const a'))
+    throw new Error(`stateless call answered ${r.status}: ${r.body.slice(0, 200)}`);
 }
 
 /** Heap and RSS after two full collections (the second frees what finalizers of the first released). */
@@ -106,8 +137,19 @@ export async function benchSessions(smoke: boolean): Promise<Record<string, unkn
   // JIT-compiled code and its metadata keep growing for the first few thousand requests: that is not per-request
   // state, so the requests are measured in three batches after a warm-up and the last batch is the figure.
   const warmup = smoke ? 300 : 2000;
-  const repo = await makeRepo([{ message: "init", files: { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', '.env': 'SECRET=1\n' } }], { bare: true });
-  const srv = await startTestServer({ sessionIdleMs: 3_600_000, sessionLimits: { max: 100_000, perPerimeter: 100_000, perKey: 100_000 } });
+  const repo = await makeRepo(
+    [
+      {
+        message: 'init',
+        files: { 'src/a.ts': 'export const a = 1;\n', 'src/b.ts': 'export const b = 2;\n', '.env': 'SECRET=1\n' },
+      },
+    ],
+    { bare: true },
+  );
+  const srv = await startTestServer({
+    sessionIdleMs: 3_600_000,
+    sessionLimits: { max: 100_000, perPerimeter: 100_000, perKey: 100_000 },
+  });
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   try {
     await srv.perimeter({ id: 'app', repo: repo.dir, read: ['src/**'], write: ['src/**'] });
@@ -118,11 +160,14 @@ export async function benchSessions(smoke: boolean): Promise<Record<string, unkn
     srv.records.length = 0;
 
     const before = await settled();
-    for (let i = 0; i < sessions; i += 4) await Promise.all(Array.from({ length: Math.min(4, sessions - i) }, () => openIdleSession(agent, url)));
+    for (let i = 0; i < sessions; i += 4)
+      await Promise.all(Array.from({ length: Math.min(4, sessions - i) }, () => openIdleSession(agent, url)));
     const idle = await settled();
     const perSessionHeap = (idle.heap - before.heap) / sessions;
     const perSessionRss = (idle.rss - before.rss) / sessions;
-    progress(`sessions: ${sessions} idle, ${round(perSessionHeap / 1024, 1)} KB heap and ${round(perSessionRss / 1024, 1)} KB RSS each`);
+    progress(
+      `sessions: ${sessions} idle, ${round(perSessionHeap / 1024, 1)} KB heap and ${round(perSessionRss / 1024, 1)} KB RSS each`,
+    );
 
     // The same with the GET stream each SDK client opens and holds (one socket and one SSE response per session).
     const streams: { destroy(): void }[] = [];
@@ -159,7 +204,15 @@ export async function benchSessions(smoke: boolean): Promise<Record<string, unkn
         target_kb: 100,
         met: perSessionHeap / 1024 <= 100 && perSessionRss / 1024 <= 100,
       },
-      stateless: { warmup, batches: 3, batch, bytes_per_request_by_batch: perBatch, bytes_per_request: perRequest, rss_growth_kb: round(rssGrowth / 1024, 1), met },
+      stateless: {
+        warmup,
+        batches: 3,
+        batch,
+        bytes_per_request_by_batch: perBatch,
+        bytes_per_request: perRequest,
+        rss_growth_kb: round(rssGrowth / 1024, 1),
+        met,
+      },
       method: 'in-process server, raw HTTP requests (no client objects in the process), forced GC before each reading',
     };
   } finally {
@@ -184,7 +237,11 @@ export function sessionsSection(r: R): string {
     '| --- | --- | --- | --- |',
     `| heap per idle session (${i.count} sessions, after GC), KB | ${i.heap_per_session_kb} | ≤ 100 KB | ${i.met ? 'met' : '**missed**'} |`,
     `| RSS per idle session (same, in-process; noisy, a forced GC can hand pages back), KB | ${i.rss_per_session_kb} |  |  |`,
-    ...(i.with_get_stream ? [`| heap per idle session holding its GET stream open (${i.with_get_stream.count} sessions), KB | ${i.with_get_stream.heap_per_session_kb} |  | the SDK transport's SSE stream |`] : []),
+    ...(i.with_get_stream
+      ? [
+          `| heap per idle session holding its GET stream open (${i.with_get_stream.count} sessions), KB | ${i.with_get_stream.heap_per_session_kb} |  | the SDK transport's SSE stream |`,
+        ]
+      : []),
     `| heap growth per stateless request, by batch of ${s.batch} (after ${s.warmup} warm-up requests), B | ${s.bytes_per_request_by_batch.join(', ')} | none (< 64 B, last batch) | ${s.met ? 'met' : '**missed**'} |`,
   ].join('\n');
 }

@@ -44,7 +44,12 @@ export function summarize(samples: readonly number[]): Summary {
  * stops once `budgetMs` has been spent (after at least 20 calls): on a loaded machine 1,000 calls of every series
  * would not fit in a run, and the report states the count actually made.
  */
-export async function timeCalls(n: number, warmup: number, fn: (i: number) => Promise<unknown>, budgetMs = Infinity): Promise<number[]> {
+export async function timeCalls(
+  n: number,
+  warmup: number,
+  fn: (i: number) => Promise<unknown>,
+  budgetMs = Infinity,
+): Promise<number[]> {
   for (let i = 0; i < warmup; i++) await fn(i);
   const out: number[] = [];
   const start = performance.now();

@@ -20,52 +20,140 @@ export function targetRows(s: R): TargetRow[] {
   const rv = s.reads_vs_git?.calls as R | undefined;
   if (rv) {
     const limit = (k: string) => (k === 'get_file' || k === 'get_tree_recursive' ? 1.2 : 2);
-    const parts = Object.entries(rv).map(([k, c]: [string, R]) => ({ k, r: c.http_vs_git as number, ok: c.http_vs_git !== null && c.http_vs_git <= limit(k) }));
+    const parts = Object.entries(rv).map(([k, c]: [string, R]) => ({
+      k,
+      r: c.http_vs_git as number,
+      ok: c.http_vs_git !== null && c.http_vs_git <= limit(k),
+    }));
     rows.push({
       measure: 'HTTP ÷ raw git (get_file, get_tree recursive, list_commits 50, get_commit), real-sized repository',
       now: parts.map((p) => `${p.k} ${p.r}×`).join(', '),
       target: '≤ 2× each; get_file and get_tree ≤ 1.2×',
       met: parts.every((p) => p.ok),
     });
-  } else rows.push(none('HTTP ÷ raw git, real-sized repository', '≤ 2× each; get_file and get_tree ≤ 1.2×', 'section reads_vs_git did not run'));
+  } else
+    rows.push(
+      none(
+        'HTTP ÷ raw git, real-sized repository',
+        '≤ 2× each; get_file and get_tree ≤ 1.2×',
+        'section reads_vs_git did not run',
+      ),
+    );
   const cy = s.cyanheads as R | undefined;
   if (cy?.calls) {
-    const parts = Object.entries(cy.calls as R).map(([k, c]: [string, R]) => ({ k, r: c.blinder_vs_cyanheads as number }));
-    rows.push({ measure: 'git-blinder ÷ cyanheads/git-mcp-server over HTTP, same calls', now: parts.map((p) => `${p.k} ${p.r}×`).join(', '), target: 'faster on every call (< 1×)', met: parts.every((p) => p.r !== null && p.r < 1) });
-  } else rows.push(none('git-blinder ÷ cyanheads/git-mcp-server over HTTP, same calls', 'faster on every call', cy?.cannot_run ? `cannot run: ${cy.cannot_run}` : 'not measured: no bench section drives it yet'));
+    const parts = Object.entries(cy.calls as R).map(([k, c]: [string, R]) => ({
+      k,
+      r: c.blinder_vs_cyanheads as number,
+    }));
+    rows.push({
+      measure: 'git-blinder ÷ cyanheads/git-mcp-server over HTTP, same calls',
+      now: parts.map((p) => `${p.k} ${p.r}×`).join(', '),
+      target: 'faster on every call (< 1×)',
+      met: parts.every((p) => p.r !== null && p.r < 1),
+    });
+  } else
+    rows.push(
+      none(
+        'git-blinder ÷ cyanheads/git-mcp-server over HTTP, same calls',
+        'faster on every call',
+        cy?.cannot_run ? `cannot run: ${cy.cannot_run}` : 'not measured: no bench section drives it yet',
+      ),
+    );
   const pt = s.overhead?.per_tool as R[] | undefined;
   if (pt) {
     const worst = Math.max(...pt.map((p) => p.policy_layer_memo_upstream_ms as number));
-    rows.push({ measure: 'policy layer (git-blinder − minimal SDK server, memo upstream), median, worst tool', now: `${worst} ms (${pt.map((p) => `${p.tool} ${p.policy_layer_memo_upstream_ms}`).join(', ')})`, target: '≤ 0.3 ms', met: worst <= 0.3 });
+    rows.push({
+      measure: 'policy layer (git-blinder − minimal SDK server, memo upstream), median, worst tool',
+      now: `${worst} ms (${pt.map((p) => `${p.tool} ${p.policy_layer_memo_upstream_ms}`).join(', ')})`,
+      target: '≤ 0.3 ms',
+      met: worst <= 0.3,
+    });
   } else rows.push(none('policy layer, median', '≤ 0.3 ms', 'section overhead did not run'));
   const d = s.core?.decide;
-  rows.push(d ? { measure: '`decide` with privacy zones', now: `${d.get_file_per_s.toLocaleString('en')}/s`, target: '≥ 1,000,000/s', met: d.get_file_per_s >= 1_000_000 } : none('`decide` with privacy zones', '≥ 1,000,000/s', 'section core did not run'));
+  rows.push(
+    d
+      ? {
+          measure: '`decide` with privacy zones',
+          now: `${d.get_file_per_s.toLocaleString('en')}/s`,
+          target: '≥ 1,000,000/s',
+          met: d.get_file_per_s >= 1_000_000,
+        }
+      : none('`decide` with privacy zones', '≥ 1,000,000/s', 'section core did not run'),
+  );
   const f = s.core?.filter_tree;
   rows.push(
     f
-      ? { measure: `filterTree, ${f.entries.toLocaleString('en')} entries, ${f.globs} globs + zones`, now: `${f.recursive_ms.median} ms`, target: '≤ 50 ms (100,000 entries)', met: f.entries >= 100_000 ? f.recursive_ms.median <= 50 : null }
+      ? {
+          measure: `filterTree, ${f.entries.toLocaleString('en')} entries, ${f.globs} globs + zones`,
+          now: `${f.recursive_ms.median} ms`,
+          target: '≤ 50 ms (100,000 entries)',
+          met: f.entries >= 100_000 ? f.recursive_ms.median <= 50 : null,
+        }
       : none('filterTree, 100,000 entries', '≤ 50 ms', 'section core did not run'),
   );
   const sc = s.scale;
   const tp = s.throughput as R | undefined;
-  if (tp) rows.push({ measure: `reads throughput, ${tp.clients} concurrent clients, git-blinder ÷ minimal SDK server`, now: `${tp.ratio} (${tp.blinder.per_s} vs ${tp.minimal.per_s} calls/s; p99 ${tp.blinder.p99_ms} vs ${tp.minimal.p99_ms} ms)`, target: '≥ 70 %, p99 reported', met: tp.ratio >= 0.7 });
-  else rows.push(none('reads throughput, 100 concurrent clients vs minimal SDK server', '≥ 70 % of the minimal server, p99 reported', sc ? `no minimal-server baseline yet; mixed load with writes: ${sc.throughput_per_s} calls/s, p99 ${sc.latency_ms.p99} ms` : 'not measured'));
+  if (tp)
+    rows.push({
+      measure: `reads throughput, ${tp.clients} concurrent clients, git-blinder ÷ minimal SDK server`,
+      now: `${tp.ratio} (${tp.blinder.per_s} vs ${tp.minimal.per_s} calls/s; p99 ${tp.blinder.p99_ms} vs ${tp.minimal.p99_ms} ms)`,
+      target: '≥ 70 %, p99 reported',
+      met: tp.ratio >= 0.7,
+    });
+  else
+    rows.push(
+      none(
+        'reads throughput, 100 concurrent clients vs minimal SDK server',
+        '≥ 70 % of the minimal server, p99 reported',
+        sc
+          ? `no minimal-server baseline yet; mixed load with writes: ${sc.throughput_per_s} calls/s, p99 ${sc.latency_ms.p99} ms`
+          : 'not measured',
+      ),
+    );
   const ss = s.sessions as R | undefined;
   if (sc || ss) {
     const parts = [
-      sc ? `${sc.idle_sessions.rss_per_session_kb} KB RSS (server process, ${sc.idle_sessions.count} sessions, no forced GC)` : undefined,
+      sc
+        ? `${sc.idle_sessions.rss_per_session_kb} KB RSS (server process, ${sc.idle_sessions.count} sessions, no forced GC)`
+        : undefined,
       ss ? `${ss.idle_sessions.heap_per_session_kb} KB heap after GC` : undefined,
       ss ? `2026: ${ss.stateless.bytes_per_request} B heap per request (last batch)` : '2026 growth not measured',
     ].filter((x) => x !== undefined);
-    const met = (sc ? sc.idle_sessions.rss_per_session_kb <= 100 : true) && (ss ? ss.idle_sessions.met === true && ss.stateless.met === true : null);
-    rows.push({ measure: 'RSS per idle 2025-era session; 2026-07-28 requests', now: parts.join('; '), target: '≤ 100 KB; no growth', met });
-  } else rows.push(none('RSS per idle 2025-era session', '≤ 100 KB; 2026: no growth', 'sections scale and sessions did not run'));
+    const met =
+      (sc ? sc.idle_sessions.rss_per_session_kb <= 100 : true) &&
+      (ss ? ss.idle_sessions.met === true && ss.stateless.met === true : null);
+    rows.push({
+      measure: 'RSS per idle 2025-era session; 2026-07-28 requests',
+      now: parts.join('; '),
+      target: '≤ 100 KB; no growth',
+      met,
+    });
+  } else
+    rows.push(
+      none('RSS per idle 2025-era session', '≤ 100 KB; 2026: no growth', 'sections scale and sessions did not run'),
+    );
   const c = s.context;
-  rows.push(c ? { measure: `tools/list, ${c.tools_list.tools} agent tools`, now: `${c.tools_list.bytes} B`, target: '≤ 6 KB (6,144 B)', met: c.tools_list.bytes <= 6144 } : none('tools/list, six agent tools', '≤ 6 KB', 'section context did not run'));
+  rows.push(
+    c
+      ? {
+          measure: `tools/list, ${c.tools_list.tools} agent tools`,
+          now: `${c.tools_list.bytes} B`,
+          target: '≤ 6 KB (6,144 B)',
+          met: c.tools_list.bytes <= 6144,
+        }
+      : none('tools/list, six agent tools', '≤ 6 KB', 'section context did not run'),
+  );
   if (c) {
-    const want = (c.answers as R[]).filter((a) => /^(get_tree recursive|list_commits|get_file$|get_commit)/.test(a.answer));
+    const want = (c.answers as R[]).filter((a) =>
+      /^(get_tree recursive|list_commits|get_file$|get_commit)/.test(a.answer),
+    );
     const worst = Math.max(...want.map((a) => a.text_vs_git as number));
-    rows.push({ measure: 'text block ÷ raw git bytes (tree, list_commits, get_file, get_commit)', now: want.map((a) => `${a.answer} ${a.text_vs_git}`).join(', '), target: '≤ 1.0', met: worst <= 1 });
+    rows.push({
+      measure: 'text block ÷ raw git bytes (tree, list_commits, get_file, get_commit)',
+      now: want.map((a) => `${a.answer} ${a.text_vs_git}`).join(', '),
+      target: '≤ 1.0',
+      met: worst <= 1,
+    });
   } else rows.push(none('text block ÷ raw git bytes', '≤ 1.0', 'section context did not run'));
   const l = s.large_repo;
   if (l) {
@@ -77,7 +165,12 @@ export function targetRows(s: R): TargetRow[] {
     rows.push({
       measure: `largest single answer (${l.repository.files.toLocaleString('en')}-file tree, ${l.repository.big_commit_files}-file commit)`,
       // The whole result is judged (what goes on the wire); SPEC's cap bounds text and structuredContent each, shown too.
-      now: sizes.map(([k, x]) => `${k} ${x.result_bytes ?? x.answer_bytes} B${x.structured_bytes !== undefined ? ` (text ${x.answer_bytes} B, structuredContent ${x.structured_bytes} B)` : ''}${x.paged ? ' (paged)' : ''}${x.error ? ' (error)' : ''}`).join(', '),
+      now: sizes
+        .map(
+          ([k, x]) =>
+            `${k} ${x.result_bytes ?? x.answer_bytes} B${x.structured_bytes !== undefined ? ` (text ${x.answer_bytes} B, structuredContent ${x.structured_bytes} B)` : ''}${x.paged ? ' (paged)' : ''}${x.error ? ' (error)' : ''}`,
+        )
+        .join(', '),
       target: '≤ 1 MiB by default, paged',
       met: biggest <= MiB,
     });
@@ -89,24 +182,51 @@ export function targetRows(s: R): TargetRow[] {
           measure: `workspace_status / workspace_diff ÷ raw git status --porcelain=v2 / git diff (${w.repository.files.toLocaleString('en')} files, ${w.repository.modified} modified)`,
           now: `${w.workspace_status.vs_git}× / ${w.workspace_diff.vs_git}×`,
           target: '≤ 2× each',
-          met: w.workspace_status.vs_git !== null && w.workspace_diff.vs_git !== null && w.workspace_status.vs_git <= 2 && w.workspace_diff.vs_git <= 2,
+          met:
+            w.workspace_status.vs_git !== null &&
+            w.workspace_diff.vs_git !== null &&
+            w.workspace_status.vs_git <= 2 &&
+            w.workspace_diff.vs_git <= 2,
         }
       : none('workspace_status / workspace_diff ÷ raw git', '≤ 2× each', 'section workspace did not run'),
   );
   const u = s.upstream_cost?.table as R[] | undefined;
   const cold = u?.find((t) => t.scenario === 'list_commits, 1 prefix, 30');
-  rows.push(cold ? { measure: 'cold GitHub list_commits 30, single prefix, no private file under it', now: `${cold.cache_on_cold} requests`, target: '≤ 3 requests', met: cold.cache_on_cold <= 3 } : none('cold GitHub list_commits 30', '≤ 3 requests', 'section upstream_cost did not run'));
+  rows.push(
+    cold
+      ? {
+          measure: 'cold GitHub list_commits 30, single prefix, no private file under it',
+          now: `${cold.cache_on_cold} requests`,
+          target: '≤ 3 requests',
+          met: cold.cache_on_cold <= 3,
+        }
+      : none('cold GitHub list_commits 30', '≤ 3 requests', 'section upstream_cost did not run'),
+  );
   const cl = s.cluster as R | undefined;
   rows.push(
     cl
-      ? { measure: `same read mix, ${cl.clients} clients: ${cl.instances} instances on one PostgreSQL ÷ 1 instance (file store), issue 15`, now: `throughput ${cl.throughput_ratio} (${cl.cluster_postgres.per_s} vs ${cl.single_file_store.per_s} calls/s); p99 ${cl.p99_ratio} (${cl.cluster_postgres.p99_ms} vs ${cl.single_file_store.p99_ms} ms)`, target: 'reported (no target)', met: 'reported' }
-      : none('same read mix: 3 instances on one PostgreSQL ÷ 1 instance (issue 15)', 'reported (no target)', 'section cluster did not run'),
+      ? {
+          measure: `same read mix, ${cl.clients} clients: ${cl.instances} instances on one PostgreSQL ÷ 1 instance (file store), issue 15`,
+          now: `throughput ${cl.throughput_ratio} (${cl.cluster_postgres.per_s} vs ${cl.single_file_store.per_s} calls/s); p99 ${cl.p99_ratio} (${cl.cluster_postgres.p99_ms} vs ${cl.single_file_store.p99_ms} ms)`,
+          target: 'reported (no target)',
+          met: 'reported',
+        }
+      : none(
+          'same read mix: 3 instances on one PostgreSQL ÷ 1 instance (issue 15)',
+          'reported (no target)',
+          'section cluster did not run',
+        ),
   );
   return rows;
 }
 
 /** The markdown table. */
 export function targetsTable(s: R): string {
-  const met = (m: TargetRow['met']) => (m === true ? 'met' : m === false ? '**missed**' : m === 'reported' ? 'reported' : 'n/a');
-  return ['| measure | now | target | met? |', '| --- | --- | --- | --- |', ...targetRows(s).map((r) => `| ${r.measure} | ${r.now} | ${r.target} | ${met(r.met)} |`)].join('\n');
+  const met = (m: TargetRow['met']) =>
+    m === true ? 'met' : m === false ? '**missed**' : m === 'reported' ? 'reported' : 'n/a';
+  return [
+    '| measure | now | target | met? |',
+    '| --- | --- | --- | --- |',
+    ...targetRows(s).map((r) => `| ${r.measure} | ${r.now} | ${r.target} | ${met(r.met)} |`),
+  ].join('\n');
 }

@@ -38,20 +38,31 @@ export function lcg(seed: number): () => number {
 }
 
 /** One client's loop until the deadline: a weighted pick from the mix, the same sequence for both servers. */
-export async function loop(agent: Pick<AgentClient, 'call'>, files: readonly string[], shas: readonly string[], rnd: () => number, deadline: number, t: Tally): Promise<void> {
+export async function loop(
+  agent: Pick<AgentClient, 'call'>,
+  files: readonly string[],
+  shas: readonly string[],
+  rnd: () => number,
+  deadline: number,
+  t: Tally,
+): Promise<void> {
   const total = MIX.reduce((n, [, w]) => n + w, 0);
   while (performance.now() < deadline) {
     let pick = rnd() * total;
     let op: Op = 'get_file';
-    for (const [name, w] of MIX) if ((pick -= w) < 0) {
-      op = name;
-      break;
-    }
+    for (const [name, w] of MIX)
+      if ((pick -= w) < 0) {
+        op = name;
+        break;
+      }
     const args: Record<string, unknown> =
-      op === 'get_file' ? { path: files[Math.floor(rnd() * files.length)] }
-      : op === 'get_tree' ? { recursive: true }
-      : op === 'list_commits' ? { per_page: 20 }
-      : { sha: shas[Math.floor(rnd() * shas.length)] };
+      op === 'get_file'
+        ? { path: files[Math.floor(rnd() * files.length)] }
+        : op === 'get_tree'
+          ? { recursive: true }
+          : op === 'list_commits'
+            ? { per_page: 20 }
+            : { sha: shas[Math.floor(rnd() * shas.length)] };
     const start = performance.now();
     try {
       const r = await agent.call(op, args);
@@ -69,7 +80,12 @@ export async function loop(agent: Pick<AgentClient, 'call'>, files: readonly str
 
 async function connectAll(urlOf: (k: number) => string, n: number): Promise<AgentClient[]> {
   const out: AgentClient[] = [];
-  for (let i = 0; i < n; i += 10) out.push(...(await Promise.all(Array.from({ length: Math.min(10, n - i) }, (_, j) => connectAgent(urlOf(i + j), `tp-${i + j}`)))));
+  for (let i = 0; i < n; i += 10)
+    out.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(10, n - i) }, (_, j) => connectAgent(urlOf(i + j), `tp-${i + j}`)),
+      )),
+    );
   return out;
 }
 
@@ -84,20 +100,52 @@ export async function benchThroughput(smoke: boolean): Promise<Record<string, un
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-tp-'));
   const yaml = ['perimeters:'];
   // Default limits (4 calls at once per perimeter, 32 queued): what an operator gets; ten perimeters of ten clients.
-  for (let p = 0; p < PERIMETERS; p++) yaml.push(`  p${p}:`, `    repo: ${fx.dir}`, '    read: ["**"]', '    write: []', '    limits: { calls_per_minute: 1000000 }');
+  for (let p = 0; p < PERIMETERS; p++)
+    yaml.push(
+      `  p${p}:`,
+      `    repo: ${fx.dir}`,
+      '    read: ["**"]',
+      '    write: []',
+      '    limits: { calls_per_minute: 1000000 }',
+    );
   const config = join(work, 'perimeters.yaml');
   await writeFile(config, yaml.join('\n') + '\n');
   const tsx = new URL('../node_modules/tsx/dist/esm/index.mjs', import.meta.url).pathname;
   let blinder: ServerProcess | undefined;
   let minimal: ServerProcess | undefined;
   try {
-    blinder = await startServerProcess(['--port', '0', '--state-dir', join(work, 'state'), '--open-perimeters', '--config', config, '--log-level', 'error', '--session-idle', '600']);
-    minimal = await startListening(process.execPath, ['--import', tsx, new URL('./minimal-serve.ts', import.meta.url).pathname, fx.dir], {}, /minimal listening on (http:\/\/\S+)/);
+    blinder = await startServerProcess([
+      '--port',
+      '0',
+      '--state-dir',
+      join(work, 'state'),
+      '--open-perimeters',
+      '--config',
+      config,
+      '--log-level',
+      'error',
+      '--session-idle',
+      '600',
+    ]);
+    minimal = await startListening(
+      process.execPath,
+      ['--import', tsx, new URL('./minimal-serve.ts', import.meta.url).pathname, fx.dir],
+      {},
+      /minimal listening on (http:\/\/\S+)/,
+    );
     const b = blinder;
     const m = minimal;
     const sides = {
-      blinder: { agents: await connectAll((k) => `${b.url}/mcp/p${k % PERIMETERS}`, clients), tally: { latencies: [], errors: 0, samples: [] } as Tally, seconds: 0 },
-      minimal: { agents: await connectAll(() => m.url, clients), tally: { latencies: [], errors: 0, samples: [] } as Tally, seconds: 0 },
+      blinder: {
+        agents: await connectAll((k) => `${b.url}/mcp/p${k % PERIMETERS}`, clients),
+        tally: { latencies: [], errors: 0, samples: [] } as Tally,
+        seconds: 0,
+      },
+      minimal: {
+        agents: await connectAll(() => m.url, clients),
+        tally: { latencies: [], errors: 0, samples: [] } as Tally,
+        seconds: 0,
+      },
     };
     let seed = 1;
     for (let r = 0; r < rounds; r++) {
@@ -114,7 +162,14 @@ export async function benchThroughput(smoke: boolean): Promise<Record<string, un
     await Promise.all([...sides.blinder.agents, ...sides.minimal.agents].map((a) => a.close(true)));
     const figures = (s: { tally: Tally; seconds: number }) => {
       const sum = summarize(s.tally.latencies);
-      return { calls: s.tally.latencies.length, per_s: round(s.tally.latencies.length / s.seconds, 1), p50_ms: sum.median, p99_ms: sum.p99, errors: s.tally.errors, error_samples: s.tally.samples };
+      return {
+        calls: s.tally.latencies.length,
+        per_s: round(s.tally.latencies.length / s.seconds, 1),
+        p50_ms: sum.median,
+        p99_ms: sum.p99,
+        errors: s.tally.errors,
+        error_samples: s.tally.samples,
+      };
     };
     const bl = figures(sides.blinder);
     const mi = figures(sides.minimal);
@@ -146,7 +201,13 @@ export function throughputSection(r: R): string {
   return [
     '## Reads throughput, 100 concurrent clients (git-blinder vs the minimal SDK server)',
     '',
-    `${r.clients} SDK clients (2025-era sessions) in the bench process, each server its own process on the same machine: git-blinder (\`bin/git-blinder serve\`, ${r.perimeters} perimeters reading \`**\` with default concurrency limits, ten clients each) and \`bench/minimal-server.ts\` (same SDK, same adapter, no policy). Mix (weights): ${Object.entries(r.mix).map(([k, v]) => `${k} ${v}`).join(', ')} on the clone of this repository (${r.repository.files} files). ${r.rounds} rounds of ${r.seconds_per_phase} s per server, alternating.`,
+    `${r.clients} SDK clients (2025-era sessions) in the bench process, each server its own process on the same machine: git-blinder (\`bin/git-blinder serve\`, ${r.perimeters} perimeters reading \`**\` with default concurrency limits, ten clients each) and \`bench/minimal-server.ts\` (same SDK, same adapter, no policy). Mix (weights): ${Object.entries(
+      r.mix,
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(
+        ', ',
+      )} on the clone of this repository (${r.repository.files} files). ${r.rounds} rounds of ${r.seconds_per_phase} s per server, alternating.`,
     '',
     '| server | calls | calls/s | p50 ms | p99 ms | errors |',
     '| --- | --- | --- | --- | --- | --- |',
@@ -154,6 +215,8 @@ export function throughputSection(r: R): string {
     row('minimal SDK server', r.minimal),
     '',
     `git-blinder ÷ minimal: **${r.ratio}** (target ≥ ${r.target}: ${r.met ? 'met' : '**missed**'}).`,
-    r.blinder.error_samples.length ? `\nError samples: ${r.blinder.error_samples.map((e: string) => `\`${e}\``).join('; ')}` : '',
+    r.blinder.error_samples.length
+      ? `\nError samples: ${r.blinder.error_samples.map((e: string) => `\`${e}\``).join('; ')}`
+      : '',
   ].join('\n');
 }

@@ -22,7 +22,12 @@ interface Scenario {
 const SCENARIOS: readonly Scenario[] = [
   { name: 'list_commits, 1 prefix, 30', perimeter: 'one', tool: 'list_commits', args: () => ({ per_page: 30 }) },
   { name: 'list_commits, 1 prefix, 100', perimeter: 'one', tool: 'list_commits', args: () => ({ per_page: 100 }) },
-  { name: 'list_commits, 3 disjoint prefixes, 30', perimeter: 'three', tool: 'list_commits', args: () => ({ per_page: 30 }) },
+  {
+    name: 'list_commits, 3 disjoint prefixes, 30',
+    perimeter: 'three',
+    tool: 'list_commits',
+    args: () => ({ per_page: 30 }),
+  },
   { name: 'get_tree recursive, large tree', perimeter: 'all', tool: 'get_tree', args: () => ({ recursive: true }) },
   { name: 'get_tree one level', perimeter: 'all', tool: 'get_tree', args: () => ({ path: 'big' }) },
   { name: 'get_file', perimeter: 'one', tool: 'get_file', args: () => ({ path: 'a/src/f3.ts' }) },
@@ -31,7 +36,13 @@ const SCENARIOS: readonly Scenario[] = [
     name: 'push_files, 10 files',
     perimeter: 'all',
     tool: 'push_files',
-    args: ({ run }) => ({ message: `bench push ${run}`, files: Array.from({ length: 10 }, (_, i) => ({ path: `big/agents/r${run}/f${i}.txt`, content: `file ${i} run ${run}\n` })) }),
+    args: ({ run }) => ({
+      message: `bench push ${run}`,
+      files: Array.from({ length: 10 }, (_, i) => ({
+        path: `big/agents/r${run}/f${i}.txt`,
+        content: `file ${i} run ${run}\n`,
+      })),
+    }),
   },
 ];
 
@@ -43,7 +54,10 @@ function layout(bigFiles: number): string[] {
 }
 
 /** Requests the emulator saw while `fn` ran, by route. */
-async function counted(em: Emulator, fn: () => Promise<any>): Promise<{ total: number; routes: Record<string, number>; result: any }> {
+async function counted(
+  em: Emulator,
+  fn: () => Promise<any>,
+): Promise<{ total: number; routes: Record<string, number>; result: any }> {
   const start = em.requests.length;
   const result = await fn();
   const seen = em.requests.slice(start);
@@ -55,7 +69,12 @@ async function counted(em: Emulator, fn: () => Promise<any>): Promise<{ total: n
   return { total: seen.length, routes, result };
 }
 
-async function session(em: Emulator, url: string, run: number, sha: string): Promise<Record<string, { total: number; routes: Record<string, number>; error?: string }>> {
+async function session(
+  em: Emulator,
+  url: string,
+  run: number,
+  sha: string,
+): Promise<Record<string, { total: number; routes: Record<string, number>; error?: string }>> {
   const agents: Record<string, AgentClient> = {};
   for (const p of ['one', 'three', 'all']) agents[p] = await connectAgent(`${url}/mcp/${p}`);
   const out: Record<string, { total: number; routes: Record<string, number>; error?: string }> = {};
@@ -64,7 +83,11 @@ async function session(em: Emulator, url: string, run: number, sha: string): Pro
     const t = Date.now();
     const c = await counted(em, () => agent.call(s.tool, s.args({ sha, run })));
     progress(`upstream cost: ${s.name}: ${c.total} requests, ${Date.now() - t} ms`);
-    out[s.name] = { total: c.total, routes: c.routes, ...(c.result?.isError ? { error: String(c.result.content?.[0]?.text).slice(0, 160) } : {}) };
+    out[s.name] = {
+      total: c.total,
+      routes: c.routes,
+      ...(c.result?.isError ? { error: String(c.result.content?.[0]?.text).slice(0, 160) } : {}),
+    };
   }
   for (const a of Object.values(agents)) await a.close();
   return out;
@@ -89,7 +112,12 @@ export async function benchUpstreamCost(smoke: boolean): Promise<Record<string, 
   const results: Record<string, unknown> = {};
   try {
     for (const cache of ['on', 'off'] as const) {
-      const gh = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, ...(cache === 'off' ? { cacheBytes: 0 } : {}) });
+      const gh = createGitHubUpstream({
+        token: TOKEN,
+        baseUrl: emulator.url,
+        writeSpacingMs: 0,
+        ...(cache === 'off' ? { cacheBytes: 0 } : {}),
+      });
       const srv = await startTestServer({ upstream: gh });
       await srv.perimeter({ id: 'one', repo: 'acme/cost', read: ['a/**'], write: [] });
       await srv.perimeter({ id: 'three', repo: 'acme/cost', read: ['a/**', 'b/**', 'c/**'], write: [] });
@@ -104,7 +132,11 @@ export async function benchUpstreamCost(smoke: boolean): Promise<Record<string, 
       results[`cache_${cache}`] = {
         cold: first,
         repeated: second,
-        adapter_stats_during_sessions: { requests: after.requests - before.requests, cache_hits: after.cacheHits - before.cacheHits, not_modified_304: after.notModified - before.notModified },
+        adapter_stats_during_sessions: {
+          requests: after.requests - before.requests,
+          cache_hits: after.cacheHits - before.cacheHits,
+          not_modified_304: after.notModified - before.notModified,
+        },
       };
       progress(`upstream cost: cache ${cache} done`);
       await srv.close();
@@ -126,9 +158,14 @@ export async function benchUpstreamCost(smoke: boolean): Promise<Record<string, 
   const sum = (k: 'cache_on_cold' | 'cache_on_repeated' | 'cache_off_repeated') => table.reduce((n, r) => n + r[k], 0);
   return {
     repository: { big_tree_files: bigFiles, total_files: bigFiles + 400 },
-    cache_off_means: 'cacheBytes: 0 (the ETag store lives in the same LRU, so conditional requests are off too; in-flight de-duplication stays)',
+    cache_off_means:
+      'cacheBytes: 0 (the ETag store lives in the same LRU, so conditional requests are off too; in-flight de-duplication stays)',
     table,
-    repeated_session_total: { cache_on: sum('cache_on_repeated'), cache_on_cold: sum('cache_on_cold'), cache_off: sum('cache_off_repeated') },
+    repeated_session_total: {
+      cache_on: sum('cache_on_repeated'),
+      cache_on_cold: sum('cache_on_cold'),
+      cache_off: sum('cache_off_repeated'),
+    },
     warm_halves_requests: sum('cache_on_repeated') * 2 <= sum('cache_off_repeated'),
     details: results,
   };

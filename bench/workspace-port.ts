@@ -14,12 +14,27 @@ const exec = promisify(execFile);
 const files = Number(process.argv[2] ?? 50_000);
 const modified = Number(process.argv[3] ?? 500);
 const runs = 5;
-const env = { PATH: process.env['PATH'] ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', HOME: CACHE_DIR, GIT_AUTHOR_NAME: 'b', GIT_AUTHOR_EMAIL: 'b@b', GIT_COMMITTER_NAME: 'b', GIT_COMMITTER_EMAIL: 'b@b' };
-const git = async (dir: string, ...args: string[]): Promise<string> => (await exec('git', args, { cwd: dir, env, maxBuffer: 1 << 30 })).stdout;
+const env = {
+  PATH: process.env['PATH'] ?? '/usr/bin:/bin',
+  GIT_CONFIG_NOSYSTEM: '1',
+  HOME: CACHE_DIR,
+  GIT_AUTHOR_NAME: 'b',
+  GIT_AUTHOR_EMAIL: 'b@b',
+  GIT_COMMITTER_NAME: 'b',
+  GIT_COMMITTER_EMAIL: 'b@b',
+};
+const git = async (dir: string, ...args: string[]): Promise<string> =>
+  (await exec('git', args, { cwd: dir, env, maxBuffer: 1 << 30 })).stdout;
 
 async function tree(): Promise<string> {
   const dir = join(CACHE_DIR, `worktree-${files}`);
-  if (await stat(join(dir, '.git')).then(() => true, () => false)) return dir;
+  if (
+    await stat(join(dir, '.git')).then(
+      () => true,
+      () => false,
+    )
+  )
+    return dir;
   await mkdir(dir, { recursive: true });
   await git(dir, 'init', '-q', '-b', 'main');
   for (let k = 0; k < files; k++) {
@@ -52,14 +67,28 @@ await git(dir, 'update-index', '-q', '--refresh').catch(() => undefined);
 const opened = await createLocalWorkspace().open(dir, 'main');
 if (!opened.ok || !opened.value) throw new Error('main is not checked out');
 const wt = opened.value;
-const rawStatus = await timed(() => git(dir, '--no-optional-locks', 'status', '--porcelain=v2', '-z', '--untracked-files=all'));
+const rawStatus = await timed(() =>
+  git(dir, '--no-optional-locks', 'status', '--porcelain=v2', '-z', '--untracked-files=all'),
+);
 const portStatus = await timed(() => wt.status());
 const rawDiff = await timed(() => git(dir, '--no-optional-locks', 'diff'));
 const portDiff = await timed(() => wt.diff({ against: 'index', staged: false }));
 const d = await wt.diff({ against: 'index', staged: false });
-console.log(JSON.stringify({
-  files, modified, runs,
-  diffFiles: d.ok ? d.value.files.length : d.error,
-  status: { rawMs: Math.round(rawStatus), portMs: Math.round(portStatus), ratio: Math.round((portStatus / rawStatus) * 100) / 100 },
-  diff: { rawMs: Math.round(rawDiff), portMs: Math.round(portDiff), ratio: Math.round((portDiff / rawDiff) * 100) / 100 },
-}));
+console.log(
+  JSON.stringify({
+    files,
+    modified,
+    runs,
+    diffFiles: d.ok ? d.value.files.length : d.error,
+    status: {
+      rawMs: Math.round(rawStatus),
+      portMs: Math.round(portStatus),
+      ratio: Math.round((portStatus / rawStatus) * 100) / 100,
+    },
+    diff: {
+      rawMs: Math.round(rawDiff),
+      portMs: Math.round(portDiff),
+      ratio: Math.round((portDiff / rawDiff) * 100) / 100,
+    },
+  }),
+);

@@ -51,20 +51,32 @@ export async function benchWorkspace(smoke: boolean): Promise<Record<string, unk
       const agent = await connectAgent(`${srv.url}/mcp/all`);
       const first = await agent.call('workspace_status', {});
       const listed = first.structuredContent?.counts?.unstaged;
-      const diff = await agent.call("workspace_diff", {});
+      const diff = await agent.call('workspace_diff', {});
       if (diff.isError) progress(`workspace: workspace_diff failed: ${JSON.stringify(diff.content).slice(0, 300)}`);
       const status = await timed(runs, () => agent.call('workspace_status', {}));
       progress(`workspace: workspace_status ${status.median} ms`);
       const diffMs = await timed(runs, () => agent.call('workspace_diff', {}));
       progress(`workspace: workspace_diff ${diffMs.median} ms`);
       await agent.close();
-      const git = (args: string[]) => timed(runs, () => exec('git', ['-C', tree, '--no-optional-locks', ...args], { maxBuffer: 512 << 20 }));
+      const git = (args: string[]) =>
+        timed(runs, () => exec('git', ['-C', tree, '--no-optional-locks', ...args], { maxBuffer: 512 << 20 }));
       const rawStatus = await git(['status', '--porcelain=v2', '-z', '--untracked-files=all']);
       const rawDiff = await git(['diff', '--no-ext-diff', '--no-textconv']);
       return {
         repository: { files, modified, runs_per_call: runs },
-        workspace_status: { ms: status, unstaged_listed: listed, error: first.isError === true, vs_git: ratio(status.median, rawStatus.median) },
-        workspace_diff: { ms: diffMs, files_on_first_page: diff.structuredContent?.files?.length, total_files: diff.structuredContent?.totals?.files, error: diff.isError === true, vs_git: ratio(diffMs.median, rawDiff.median) },
+        workspace_status: {
+          ms: status,
+          unstaged_listed: listed,
+          error: first.isError === true,
+          vs_git: ratio(status.median, rawStatus.median),
+        },
+        workspace_diff: {
+          ms: diffMs,
+          files_on_first_page: diff.structuredContent?.files?.length,
+          total_files: diff.structuredContent?.totals?.files,
+          error: diff.isError === true,
+          vs_git: ratio(diffMs.median, rawDiff.median),
+        },
         raw_git_ms: { status_porcelain_v2: rawStatus, diff: rawDiff },
       };
     } finally {

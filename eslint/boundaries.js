@@ -13,15 +13,31 @@ import { ROOMS } from './rooms.js';
 const MAX_DEPTH = 6;
 
 const GLOBALS = {
-  console: [{ selector: "MemberExpression[object.name='console']", message: 'Only src/cli writes to the console: take a log function.' }],
-  'process.exit': [{ selector: "MemberExpression[object.name='process'][property.name='exit']", message: 'Only src/cli exits the process.' }],
+  console: [
+    {
+      selector: "MemberExpression[object.name='console']",
+      message: 'Only src/cli writes to the console: take a log function.',
+    },
+  ],
+  'process.exit': [
+    {
+      selector: "MemberExpression[object.name='process'][property.name='exit']",
+      message: 'Only src/cli exits the process.',
+    },
+  ],
   'process.env': [
-    { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Only src/cli reads the environment: take the value as an argument.' },
+    {
+      selector: "MemberExpression[object.name='process'][property.name='env']",
+      message: 'Only src/cli reads the environment: take the value as an argument.',
+    },
   ],
   // A dynamic import would pass beside the import rule, which sees only static ones. (A type-position `import('…')`
   // is refused everywhere by @typescript-eslint/consistent-type-imports.)
   'import()': [
-    { selector: 'ImportExpression', message: 'No dynamic import() here: the room table (eslint/rooms.js) checks static imports only.' },
+    {
+      selector: 'ImportExpression',
+      message: 'No dynamic import() here: the room table (eslint/rooms.js) checks static imports only.',
+    },
   ],
 };
 
@@ -45,7 +61,7 @@ function packageForm(entry) {
 /** The folders above `dir`, nearest first, ending at the project root ('.'). */
 function ancestors(dir) {
   const out = [];
-  for (let d = dir; d !== '.'; ) out.push((d = posix.dirname(d)));
+  for (let d = dir; d !== '.';) out.push((d = posix.dirname(d)));
   return out;
 }
 
@@ -92,7 +108,10 @@ export function boundaries({ always = [] } = {}) {
   const closed = {
     files: ['src/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ regex: '.*', message: 'this file is in no room of eslint/rooms.js.' }] }],
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ regex: '.*', message: 'this file is in no room of eslint/rooms.js.' }] },
+      ],
       'no-restricted-syntax': [
         'error',
         ...always,

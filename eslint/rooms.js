@@ -12,23 +12,49 @@
 //   'console', 'process.env', 'process.exit', 'import()'   globals and dynamic import (all refused unless listed)
 
 /** Ports every consumer of a port may import: types only, never an adapter. */
-const PORTS = ['src/upstream/types.ts', 'src/workspace/types.ts', 'src/workspace/writes.ts', 'src/state/types.ts', 'src/state/proposals.ts'];
+const PORTS = [
+  'src/upstream/types.ts',
+  'src/workspace/types.ts',
+  'src/workspace/writes.ts',
+  'src/state/types.ts',
+  'src/state/proposals.ts',
+];
 
 /** @type {ReadonlyArray<{ room: string; holds: string; may: readonly string[] }>} */
 export const ROOMS = [
   { room: 'src/core', holds: 'the pure decisions: paths, globs, verdicts, filters, schemas', may: ['zod'] },
-  { room: 'src/core/glob.ts', holds: 'the only minimatch user (its pinned options)', may: ['src/core', 'zod', 'minimatch'] },
+  {
+    room: 'src/core/glob.ts',
+    holds: 'the only minimatch user (its pinned options)',
+    may: ['src/core', 'zod', 'minimatch'],
+  },
 
   // The git runner forwards the parent's PATH (and nothing else) so git can be found.
-  { room: 'src/gitcli', holds: 'the one place that spawns git', may: ['src/core', 'node:*', 'node:child_process', 'process.env'] },
+  {
+    room: 'src/gitcli',
+    holds: 'the one place that spawns git',
+    may: ['src/core', 'node:*', 'node:child_process', 'process.env'],
+  },
 
   { room: 'src/upstream/types.ts', holds: 'the upstream port (types only)', may: ['src/core'] },
-  { room: 'src/upstream/localgit', holds: 'the git adapter', may: ['src/core', 'src/upstream/types.ts', 'src/gitcli', 'node:*'] },
+  {
+    room: 'src/upstream/localgit',
+    holds: 'the git adapter',
+    may: ['src/core', 'src/upstream/types.ts', 'src/gitcli', 'node:*'],
+  },
   // node:* for the search index's cache files and its regex worker.
-  { room: 'src/upstream/github', holds: 'the Octokit adapter', may: ['src/core', 'src/upstream/types.ts', '@octokit/*', 'node:*'] },
+  {
+    room: 'src/upstream/github',
+    holds: 'the Octokit adapter',
+    may: ['src/core', 'src/upstream/types.ts', '@octokit/*', 'node:*'],
+  },
 
   { room: 'src/workspace/types.ts', holds: 'the working-tree port (types only)', may: ['src/core'] },
-  { room: 'src/workspace/writes.ts', holds: 'the working-tree write port (types only)', may: ['src/core', 'src/workspace/types.ts'] },
+  {
+    room: 'src/workspace/writes.ts',
+    holds: 'the working-tree write port (types only)',
+    may: ['src/core', 'src/workspace/types.ts'],
+  },
   {
     room: 'src/workspace/localfs',
     holds: 'the working-tree adapter (reads and writes)',
@@ -37,11 +63,23 @@ export const ROOMS = [
 
   { room: 'src/state/types.ts', holds: 'the state port (types only)', may: ['src/core', 'src/state/proposals.ts'] },
   { room: 'src/state/proposals.ts', holds: 'the proposal store port (types only)', may: ['src/core'] },
-  { room: 'src/state/file', holds: 'the file state adapter', may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'zod', 'node:*'] },
-  { room: 'src/state/postgres', holds: 'the PostgreSQL state adapter', may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'pg', 'node:*'] },
+  {
+    room: 'src/state/file',
+    holds: 'the file state adapter',
+    may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'zod', 'node:*'],
+  },
+  {
+    room: 'src/state/postgres',
+    holds: 'the PostgreSQL state adapter',
+    may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'pg', 'node:*'],
+  },
 
   // node:crypto for proposal ids; the perimeter store moved to src/state, so no node:fs here any more.
-  { room: 'src/registry', holds: 'the tool table, perimeters, the proposal service', may: ['src/core', ...PORTS, 'zod', 'node:crypto'] },
+  {
+    room: 'src/registry',
+    holds: 'the tool table, perimeters, the proposal service',
+    may: ['src/core', ...PORTS, 'zod', 'node:crypto'],
+  },
   {
     room: 'src/mcp',
     holds: 'the session server: paths → decide → upstream → filter',
@@ -51,8 +89,16 @@ export const ROOMS = [
     room: 'src/http',
     holds: 'createApp: routes, Bearer and key checks, Host/Origin checks, status codes',
     may: [
-      'src/mcp', 'src/registry', 'src/core', ...PORTS, 'express', 'zod',
-      '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'node:crypto', 'node:path',
+      'src/mcp',
+      'src/registry',
+      'src/core',
+      ...PORTS,
+      'express',
+      'zod',
+      '@modelcontextprotocol/server',
+      '@modelcontextprotocol/node',
+      'node:crypto',
+      'node:path',
       // node:net: the ops-token gate groups IPv6 sources by /64 (isIP).
       'node:net',
     ],
@@ -62,7 +108,16 @@ export const ROOMS = [
     holds: 'the /api routes and every /api response schema (shared with the CLI)',
     // web/filediffs.ts and web/risk.ts: `proposal show` prints the per-file view and the risk flags the page draws,
     // from the one computation.
-    may: ['src/http/status.ts', 'src/http/web/filediffs.ts', 'src/http/web/risk.ts', 'src/registry', 'src/core', ...PORTS, 'express', 'zod'],
+    may: [
+      'src/http/status.ts',
+      'src/http/web/filediffs.ts',
+      'src/http/web/risk.ts',
+      'src/registry',
+      'src/core',
+      ...PORTS,
+      'express',
+      'zod',
+    ],
   },
   // The HTML room: a browser is not an agent, so the page never reaches tools through src/mcp.
   {
@@ -70,7 +125,16 @@ export const ROOMS = [
     holds: 'the only HTML room: approval page, console, sign-in',
     // ops-gate.ts: the sign-in form checks the ops token through the one audited, throttled gate; the workspace port
     // reads what a commit proposal will record, to show it.
-    may: ['src/http/auth.ts', 'src/http/ops-gate.ts', 'src/registry', 'src/core', 'src/upstream/types.ts', 'src/workspace/types.ts', 'express', 'node:crypto'],
+    may: [
+      'src/http/auth.ts',
+      'src/http/ops-gate.ts',
+      'src/registry',
+      'src/core',
+      'src/upstream/types.ts',
+      'src/workspace/types.ts',
+      'express',
+      'node:crypto',
+    ],
   },
 
   { room: 'src/audit', holds: 'the signed ledger', may: ['src/core', 'zod', 'node:*'] },
@@ -80,8 +144,17 @@ export const ROOMS = [
     room: 'src/cli',
     holds: 'commander program, composition root, operator commands',
     may: [
-      'src', 'node:*', 'commander', 'yaml', 'zod', '@modelcontextprotocol/client', '@modelcontextprotocol/server',
-      'console', 'process.env', 'process.exit', 'import()',
+      'src',
+      'node:*',
+      'commander',
+      'yaml',
+      'zod',
+      '@modelcontextprotocol/client',
+      '@modelcontextprotocol/server',
+      'console',
+      'process.env',
+      'process.exit',
+      'import()',
     ],
   },
 ];

@@ -18,7 +18,12 @@ function era(s: string): Era {
 }
 
 /** Calls a tool as agent `name` and remembers the answer (last one, and the history per agent). */
-async function ask(w: BlinderWorld, name: string, tool: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+async function ask(
+  w: BlinderWorld,
+  name: string,
+  tool: string,
+  args: Record<string, unknown> = {},
+): Promise<ToolAnswer> {
   const a = await w.agent(name).call(tool, args);
   w.lastAnswer = a;
   w.memo.set(`last:${name}`, a);
@@ -43,29 +48,41 @@ When('agent {word} connects to {string}', async function (this: BlinderWorld, na
   this.memo.set('current', name);
 });
 
-When('agent {word} connects to {string} speaking the {word} protocol', async function (this: BlinderWorld, name: string, path: string, e: string) {
-  await this.connect(name, path, era(e));
-  this.memo.set('current', name);
-});
+When(
+  'agent {word} connects to {string} speaking the {word} protocol',
+  async function (this: BlinderWorld, name: string, path: string, e: string) {
+    await this.connect(name, path, era(e));
+    this.memo.set('current', name);
+  },
+);
 
-When('agent {word} connects to {string} without a key', async function (this: BlinderWorld, name: string, path: string) {
-  await this.connect(name, path, 'legacy', null);
-  this.memo.set('current', name);
-});
+When(
+  'agent {word} connects to {string} without a key',
+  async function (this: BlinderWorld, name: string, path: string) {
+    await this.connect(name, path, 'legacy', null);
+    this.memo.set('current', name);
+  },
+);
 
-When('an operator client connects to {string} speaking the {word} protocol', async function (this: BlinderWorld, path: string, e: string) {
-  await this.connect('operator', path, era(e));
-  this.memo.set('current', 'operator');
-});
+When(
+  'an operator client connects to {string} speaking the {word} protocol',
+  async function (this: BlinderWorld, path: string, e: string) {
+    await this.connect('operator', path, era(e));
+    this.memo.set('current', 'operator');
+  },
+);
 
 async function assertTools(w: BlinderWorld, name: string, expected: string) {
   const tools = await w.agent(name).tools();
   assert.deepEqual([...tools].sort(), list(expected).sort(), `agent ${name} lists ${tools.join(', ')}`);
 }
 
-Then('agent {word} lists exactly the tools {string}', async function (this: BlinderWorld, name: string, expected: string) {
-  await assertTools(this, name, expected);
-});
+Then(
+  'agent {word} lists exactly the tools {string}',
+  async function (this: BlinderWorld, name: string, expected: string) {
+    await assertTools(this, name, expected);
+  },
+);
 
 Then('it lists exactly the tools {string}', async function (this: BlinderWorld, expected: string) {
   await assertTools(this, String(this.memo.get('current')), expected);
@@ -96,7 +113,12 @@ When('agent {word} calls the tool {string}', async function (this: BlinderWorld,
     await ask(this, name, tool, {});
   } catch (e) {
     // The SDK may throw a protocol error instead of returning an isError result; both are answers.
-    const a: ToolAnswer = { isError: true, text: e instanceof Error ? e.message : String(e), structured: undefined, raw: String(e) };
+    const a: ToolAnswer = {
+      isError: true,
+      text: e instanceof Error ? e.message : String(e),
+      structured: undefined,
+      raw: String(e),
+    };
     this.memo.set(`last:${name}`, a);
   }
 });
@@ -128,33 +150,45 @@ When('agent {word} lists the commits', async function (this: BlinderWorld, name:
   await ask(this, name, 'list_commits', {});
 });
 
-Then('agent {word} sees the commits {string} in this order', function (this: BlinderWorld, name: string, messages: string) {
-  const a = last(this, name);
-  assert.ok(!a.isError, show(a));
-  const commits = (a.structured?.commits as { message: string }[] | undefined) ?? [];
-  assert.deepEqual(
-    commits.map((c) => c.message.trim()),
-    list(messages),
-  );
-});
+Then(
+  'agent {word} sees the commits {string} in this order',
+  function (this: BlinderWorld, name: string, messages: string) {
+    const a = last(this, name);
+    assert.ok(!a.isError, show(a));
+    const commits = (a.structured?.commits as { message: string }[] | undefined) ?? [];
+    assert.deepEqual(
+      commits.map((c) => c.message.trim()),
+      list(messages),
+    );
+  },
+);
 
 When('agent {word} shows the commit {string}', async function (this: BlinderWorld, name: string, message: string) {
   const a = await ask(this, name, 'get_commit', { sha: await this.shaOf(message) });
-  this.memo.set('commit-answers', [...((this.memo.get('commit-answers') as ToolAnswer[] | undefined) ?? []), { ...a, sha: await this.shaOf(message) }]);
+  this.memo.set('commit-answers', [
+    ...((this.memo.get('commit-answers') as ToolAnswer[] | undefined) ?? []),
+    { ...a, sha: await this.shaOf(message) },
+  ]);
 });
 
 When('agent {word} shows a commit that does not exist', async function (this: BlinderWorld, name: string) {
   const a = await ask(this, name, 'get_commit', { sha: NO_SUCH_SHA });
-  this.memo.set('commit-answers', [...((this.memo.get('commit-answers') as ToolAnswer[] | undefined) ?? []), { ...a, sha: NO_SUCH_SHA }]);
+  this.memo.set('commit-answers', [
+    ...((this.memo.get('commit-answers') as ToolAnswer[] | undefined) ?? []),
+    { ...a, sha: NO_SUCH_SHA },
+  ]);
 });
 
-Then('agent {word} sees the changed files {string} and {int} omitted', function (this: BlinderWorld, name: string, files: string, omitted: number) {
-  const a = last(this, name);
-  assert.ok(!a.isError, show(a));
-  const seen = ((a.structured?.files as { path: string }[] | undefined) ?? []).map((f) => f.path).sort();
-  assert.deepEqual(seen, list(files).sort());
-  assert.equal(a.structured?.omitted_count, omitted);
-});
+Then(
+  'agent {word} sees the changed files {string} and {int} omitted',
+  function (this: BlinderWorld, name: string, files: string, omitted: number) {
+    const a = last(this, name);
+    assert.ok(!a.isError, show(a));
+    const seen = ((a.structured?.files as { path: string }[] | undefined) ?? []).map((f) => f.path).sort();
+    assert.deepEqual(seen, list(files).sort());
+    assert.equal(a.structured?.omitted_count, omitted);
+  },
+);
 
 Then("agent {word}'s answer never mentions {string}", function (this: BlinderWorld, name: string, words: string) {
   const text = show(last(this, name));
@@ -173,13 +207,17 @@ Then('both answers are the same {string} answer, apart from the SHA', function (
 
 // ---- invisible = missing ----------------------------------------------------------------------------------------
 
-const argsFor = (tool: string, path: string): Record<string, unknown> => (tool === 'get_files' ? { paths: [path] } : { path });
+const argsFor = (tool: string, path: string): Record<string, unknown> =>
+  tool === 'get_files' ? { paths: [path] } : { path };
 
 Then(
   '{word} on {string} and on {string} give the same answer apart from the path',
   async function (this: BlinderWorld, tool: string, hidden: string, missing: string) {
     const name = String(this.memo.get('current'));
-    const [h, m] = [await ask(this, name, tool, argsFor(tool, hidden)), await ask(this, name, tool, argsFor(tool, missing))];
+    const [h, m] = [
+      await ask(this, name, tool, argsFor(tool, hidden)),
+      await ask(this, name, tool, argsFor(tool, missing)),
+    ];
     const norm = (a: ToolAnswer, p: string) => JSON.stringify(a.raw).split(p).join('<path>');
     if (tool !== 'get_files') assert.ok(h.isError, `${tool} ${hidden} should read as missing: ${show(h)}`);
     assert.equal(norm(h, hidden), norm(m, missing));
@@ -189,21 +227,32 @@ Then(
 Then('get_tree of the root lists only {string}', async function (this: BlinderWorld, top: string) {
   const name = String(this.memo.get('current'));
   const flat = await ask(this, name, 'get_tree', {});
-  assert.deepEqual(((flat.structured?.entries as { path: string }[] | undefined) ?? []).map((e) => e.path), [top], show(flat));
+  assert.deepEqual(
+    ((flat.structured?.entries as { path: string }[] | undefined) ?? []).map((e) => e.path),
+    [top],
+    show(flat),
+  );
   const deep = await ask(this, name, 'get_tree', { recursive: true });
-  for (const e of (deep.structured?.entries as { path: string }[] | undefined) ?? []) assert.ok(e.path === top || e.path.startsWith(`${top}/`), show(deep));
+  for (const e of (deep.structured?.entries as { path: string }[] | undefined) ?? [])
+    assert.ok(e.path === top || e.path.startsWith(`${top}/`), show(deep));
 });
 
 // ---- writing ----------------------------------------------------------------------------------------------------
 
-When('agent {word} pushes {string} with the message {string}', async function (this: BlinderWorld, name: string, path: string, message: string) {
-  await ask(this, name, 'push_files', { message, files: [{ path, content: `# ${message}\n` }] });
-});
+When(
+  'agent {word} pushes {string} with the message {string}',
+  async function (this: BlinderWorld, name: string, path: string, message: string) {
+    await ask(this, name, 'push_files', { message, files: [{ path, content: `# ${message}\n` }] });
+  },
+);
 
 When(
   'agent {word} pushes {string} and {string} with the message {string}',
   async function (this: BlinderWorld, name: string, p1: string, p2: string, message: string) {
-    await ask(this, name, 'push_files', { message, files: [p1, p2].map((path) => ({ path, content: `# ${message}\n` })) });
+    await ask(this, name, 'push_files', {
+      message,
+      files: [p1, p2].map((path) => ({ path, content: `# ${message}\n` })),
+    });
   },
 );
 
@@ -219,7 +268,9 @@ Then(
   async function (this: BlinderWorld, branch: string, message: string, path: string) {
     assert.ok(this.repo);
     assert.equal((await this.repo.git('log', '-1', '--format=%s', branch)).trim(), message);
-    const changed = (await this.repo.git('diff-tree', '--no-commit-id', '--name-only', '-r', branch)).trim().split('\n');
+    const changed = (await this.repo.git('diff-tree', '--no-commit-id', '--name-only', '-r', branch))
+      .trim()
+      .split('\n');
     assert.deepEqual(changed, [path]);
   },
 );
@@ -264,43 +315,57 @@ const BURSTS: Record<string, { tool: string; args: Record<string, unknown> }[]> 
   ],
 };
 
-When('agents {word} and {word} make a burst of calls at the same time', async function (this: BlinderWorld, x: string, y: string) {
-  const mixed = await this.shaOf('chore: bump everything');
-  const plan: { agent: string; tool: string; args: Record<string, unknown> }[] = [];
-  for (let round = 0; round < 1; round += 1) {
-    for (const [agent, perimeter] of [
-      [x, this.agent(x).path.split('/')[2] ?? ''],
-      [y, this.agent(y).path.split('/')[2] ?? ''],
-    ] as const) {
-      for (const c of [...(BURSTS[perimeter] ?? []), { tool: 'get_commit', args: { sha: mixed } }]) plan.push({ agent, ...c });
+When(
+  'agents {word} and {word} make a burst of calls at the same time',
+  async function (this: BlinderWorld, x: string, y: string) {
+    const mixed = await this.shaOf('chore: bump everything');
+    const plan: { agent: string; tool: string; args: Record<string, unknown> }[] = [];
+    for (let round = 0; round < 1; round += 1) {
+      for (const [agent, perimeter] of [
+        [x, this.agent(x).path.split('/')[2] ?? ''],
+        [y, this.agent(y).path.split('/')[2] ?? ''],
+      ] as const) {
+        for (const c of [...(BURSTS[perimeter] ?? []), { tool: 'get_commit', args: { sha: mixed } }])
+          plan.push({ agent, ...c });
+      }
     }
-  }
-  const results = await Promise.all(plan.map(async (p) => ({ ...p, answer: await this.agent(p.agent).call(p.tool, p.args) })));
-  for (const name of [x, y]) this.memo.set(`burst:${name}`, results.filter((r) => r.agent === name) satisfies Exchange[]);
-});
+    const results = await Promise.all(
+      plan.map(async (p) => ({ ...p, answer: await this.agent(p.agent).call(p.tool, p.args) })),
+    );
+    for (const name of [x, y])
+      this.memo.set(`burst:${name}`, results.filter((r) => r.agent === name) satisfies Exchange[]);
+  },
+);
 
 const EXCLUSIVE_MESSAGES: Record<string, string[]> = {
   infra: ['landing: new hero', 'secrets: rotate'],
   'apps/landing': ['infra: tune aws', 'secrets: rotate'],
 };
 
-Then('every answer agent {word} received belongs to {string} only', function (this: BlinderWorld, name: string, prefix: string) {
-  const exchanges = (this.memo.get(`burst:${name}`) as Exchange[] | undefined) ?? [];
-  assert.ok(exchanges.length > 0);
-  for (const { tool, args, answer } of exchanges) {
-    const text = JSON.stringify(answer.raw);
-    assert.ok(!answer.isError, `${tool} ${JSON.stringify(args)} failed: ${text}`);
-    // Every repository path in the answer lies inside this agent's perimeter.
-    for (const m of text.matchAll(/\b(?:infra|apps|secrets|README)[\w./-]*/g)) {
-      const inside = m[0] === prefix || m[0].startsWith(`${prefix}/`) || prefix.startsWith(`${m[0]}/`);
-      assert.ok(inside, `agent ${name} got "${m[0]}" in ${tool}: ${text}`);
+Then(
+  'every answer agent {word} received belongs to {string} only',
+  function (this: BlinderWorld, name: string, prefix: string) {
+    const exchanges = (this.memo.get(`burst:${name}`) as Exchange[] | undefined) ?? [];
+    assert.ok(exchanges.length > 0);
+    for (const { tool, args, answer } of exchanges) {
+      const text = JSON.stringify(answer.raw);
+      assert.ok(!answer.isError, `${tool} ${JSON.stringify(args)} failed: ${text}`);
+      // Every repository path in the answer lies inside this agent's perimeter.
+      for (const m of text.matchAll(/\b(?:infra|apps|secrets|README)[\w./-]*/g)) {
+        const inside = m[0] === prefix || m[0].startsWith(`${prefix}/`) || prefix.startsWith(`${m[0]}/`);
+        assert.ok(inside, `agent ${name} got "${m[0]}" in ${tool}: ${text}`);
+      }
+      for (const msg of EXCLUSIVE_MESSAGES[prefix] ?? [])
+        assert.ok(!text.includes(msg), `agent ${name} got "${msg}" in ${tool}: ${text}`);
+      // And it is the answer to this very request.
+      if (tool === 'get_file') assert.equal(answer.structured?.path, args.path);
+      if (tool === 'get_files') {
+        assert.deepEqual(
+          ((answer.structured?.files as { path: string }[] | undefined) ?? []).map((f) => f.path),
+          args.paths,
+        );
+      }
+      if (tool === 'get_commit') assert.equal(answer.structured?.sha, args.sha);
     }
-    for (const msg of EXCLUSIVE_MESSAGES[prefix] ?? []) assert.ok(!text.includes(msg), `agent ${name} got "${msg}" in ${tool}: ${text}`);
-    // And it is the answer to this very request.
-    if (tool === 'get_file') assert.equal(answer.structured?.path, args.path);
-    if (tool === 'get_files') {
-      assert.deepEqual(((answer.structured?.files as { path: string }[] | undefined) ?? []).map((f) => f.path), args.paths);
-    }
-    if (tool === 'get_commit') assert.equal(answer.structured?.sha, args.sha);
-  }
-});
+  },
+);

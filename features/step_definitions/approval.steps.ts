@@ -41,14 +41,20 @@ When('the operator runs the CLI on the last proposal: {string}', async function 
   await this.cli([noun, verb, id, ...rest]);
 });
 
-Then('agent {word} sees its proposal {string} with the commit now at the head of {string}', async function (this: BlinderWorld, name: string, status: string, branch: string) {
-  const a = await this.agent(name).call('proposal_status', { proposal_id: proposalOf(this, name) });
-  assert.equal(a.structured?.status, status, JSON.stringify(a.raw));
-  assert.equal(a.structured?.commit, await this.head(branch));
-});
+Then(
+  'agent {word} sees its proposal {string} with the commit now at the head of {string}',
+  async function (this: BlinderWorld, name: string, status: string, branch: string) {
+    const a = await this.agent(name).call('proposal_status', { proposal_id: proposalOf(this, name) });
+    assert.equal(a.structured?.status, status, JSON.stringify(a.raw));
+    assert.equal(a.structured?.commit, await this.head(branch));
+  },
+);
 
-Then('agent {word} sees its proposal {string} with the reason {string}', async function (this: BlinderWorld, name: string, status: string, reason: string) {
-  const a = await this.agent(name).call('proposal_status', { proposal_id: proposalOf(this, name) });
-  assert.equal(a.structured?.status, status, JSON.stringify(a.raw));
-  assert.equal(a.structured?.reason, reason);
-});
+Then(
+  'agent {word} sees its proposal {string} with the reason {string}',
+  async function (this: BlinderWorld, name: string, status: string, reason: string) {
+    const a = await this.agent(name).call('proposal_status', { proposal_id: proposalOf(this, name) });
+    assert.equal(a.structured?.status, status, JSON.stringify(a.raw));
+    assert.equal(a.structured?.reason, reason);
+  },
+);

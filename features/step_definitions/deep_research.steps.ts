@@ -19,7 +19,8 @@ function contract(a: ToolAnswer): Record<string, unknown> {
   return a.structured as Record<string, unknown>;
 }
 
-const results = (w: BlinderWorld, name: string): Result[] => (w.memo.get(`dr:search:${name}`) as Result[] | undefined) ?? [];
+const results = (w: BlinderWorld, name: string): Result[] =>
+  (w.memo.get(`dr:search:${name}`) as Result[] | undefined) ?? [];
 
 async function fetchId(w: BlinderWorld, name: string, id: string): Promise<ToolAnswer> {
   const a = await w.agent(name).call('fetch', { id });
@@ -32,7 +33,13 @@ async function fetchId(w: BlinderWorld, name: string, id: string): Promise<ToolA
 Given(
   'the perimeter {string} reading {string} with the tools {string} and an answer cap of {int} bytes',
   async function (this: BlinderWorld, id: string, read: string, tools: string, cap: number) {
-    await this.createPerimeter({ id, read: list(read), write: [], tools: list(tools), limits: { max_answer_bytes: cap } });
+    await this.createPerimeter({
+      id,
+      read: list(read),
+      write: [],
+      tools: list(tools),
+      limits: { max_answer_bytes: cap },
+    });
   },
 );
 
@@ -41,21 +48,29 @@ When('agent {word} calls search for {string}', async function (this: BlinderWorl
   this.memo.set(`dr:search:${name}`, out.results as Result[]);
 });
 
-Then("agent {word}'s search results are exactly {string}", function (this: BlinderWorld, name: string, expected: string) {
-  const got = results(this, name);
-  assert.deepEqual(got.map((r) => r.title), list(expected));
-  for (const r of got) {
-    assert.match(r.id, /^gbi1\./);
-    assert.ok(r.url.startsWith('git-blinder://') && r.url.endsWith(`/${r.title}`), r.url);
-  }
-});
+Then(
+  "agent {word}'s search results are exactly {string}",
+  function (this: BlinderWorld, name: string, expected: string) {
+    const got = results(this, name);
+    assert.deepEqual(
+      got.map((r) => r.title),
+      list(expected),
+    );
+    for (const r of got) {
+      assert.match(r.id, /^gbi1\./);
+      assert.ok(r.url.startsWith('git-blinder://') && r.url.endsWith(`/${r.title}`), r.url);
+    }
+  },
+);
 
 Then("agent {word} fetches every result and reads each file's text", async function (this: BlinderWorld, name: string) {
   const got = results(this, name);
   assert.ok(got.length > 0, 'no results to fetch');
   for (const r of got) {
     const f = contract(await fetchId(this, name, r.id));
-    const file = await this.agent(name).call('get_file', { path: r.title }).catch(() => undefined);
+    const file = await this.agent(name)
+      .call('get_file', { path: r.title })
+      .catch(() => undefined);
     assert.equal(f.id, r.id);
     assert.equal(f.title, r.title);
     assert.equal(f.url, r.url);
@@ -67,11 +82,14 @@ Then("agent {word} fetches every result and reads each file's text", async funct
   }
 });
 
-When("agent {word} fetches agent {word}'s first result", async function (this: BlinderWorld, name: string, other: string) {
-  const first = results(this, other)[0];
-  assert.ok(first, `agent ${other} has no result`);
-  await fetchId(this, name, first.id);
-});
+When(
+  "agent {word} fetches agent {word}'s first result",
+  async function (this: BlinderWorld, name: string, other: string) {
+    const first = results(this, other)[0];
+    assert.ok(first, `agent ${other} has no result`);
+    await fetchId(this, name, first.id);
+  },
+);
 
 When('agent {word} fetches its first result', async function (this: BlinderWorld, name: string) {
   const first = results(this, name)[0];

@@ -35,9 +35,12 @@ When('the operator runs {string}', async function (this: BlinderWorld, command: 
   await this.cli(expand(this, command).split(/\s+/).filter(Boolean));
 });
 
-When('the operator shows the commit {string} of {string} with the CLI', async function (this: BlinderWorld, message: string, id: string) {
-  await this.cli(['perimeter', 'commits', 'show', id, await this.shaOf(message)]);
-});
+When(
+  'the operator shows the commit {string} of {string} with the CLI',
+  async function (this: BlinderWorld, message: string, id: string) {
+    await this.cli(['perimeter', 'commits', 'show', id, await this.shaOf(message)]);
+  },
+);
 
 Then('the command succeeds', function (this: BlinderWorld) {
   assert.equal(this.lastCli?.code, 0, cliShown(this));
@@ -59,7 +62,10 @@ Then('the command succeeds and prints an agent key for {string}', function (this
 });
 
 Then('the output also prints {string}', function (this: BlinderWorld, text: string) {
-  assert.ok(this.lastCli?.stdout.includes(expand(this, text)), `expected "${expand(this, text)}" in\n${cliShown(this)}`);
+  assert.ok(
+    this.lastCli?.stdout.includes(expand(this, text)),
+    `expected "${expand(this, text)}" in\n${cliShown(this)}`,
+  );
 });
 
 Then('the command fails with a message mentioning {string}', function (this: BlinderWorld, text: string) {
@@ -78,7 +84,8 @@ Then('the output lists the commits {string}', function (this: BlinderWorld, mess
 
 Then('the output lists none of the commits {string}', function (this: BlinderWorld, messages: string) {
   const out = this.lastCli?.stdout ?? '';
-  for (const m of list(messages)) assert.ok(!out.includes(m), `commit "${m}" should be invisible in\n${cliShown(this)}`);
+  for (const m of list(messages))
+    assert.ok(!out.includes(m), `commit "${m}" should be invisible in\n${cliShown(this)}`);
 });
 
 // ---- API --------------------------------------------------------------------------------------------------------
@@ -87,9 +94,12 @@ When('someone lists the perimeters through the API without a token', async funct
   await this.api('GET', '/perimeters', undefined, null);
 });
 
-When('someone lists the perimeters through the API with the token {string}', async function (this: BlinderWorld, token: string) {
-  await this.api('GET', '/perimeters', undefined, token);
-});
+When(
+  'someone lists the perimeters through the API with the token {string}',
+  async function (this: BlinderWorld, token: string) {
+    await this.api('GET', '/perimeters', undefined, token);
+  },
+);
 
 When('the operator lists the perimeters through the API with the ops token', async function (this: BlinderWorld) {
   await this.api('GET', '/perimeters');
@@ -110,11 +120,14 @@ Then('the API answers {int}', function (this: BlinderWorld, status: number) {
   assert.equal(this.lastHttp?.status, status, this.lastHttp?.text);
 });
 
-Then('the API answers {int} with a message mentioning {string}', function (this: BlinderWorld, status: number, text: string) {
-  assert.equal(this.lastHttp?.status, status, this.lastHttp?.text);
-  const message = (this.lastHttp.json as { error?: { message?: string } }).error?.message ?? '';
-  assert.ok(message.toLowerCase().includes(text.toLowerCase()), `expected "${text}" in ${this.lastHttp.text}`);
-});
+Then(
+  'the API answers {int} with a message mentioning {string}',
+  function (this: BlinderWorld, status: number, text: string) {
+    assert.equal(this.lastHttp?.status, status, this.lastHttp?.text);
+    const message = (this.lastHttp.json as { error?: { message?: string } }).error?.message ?? '';
+    assert.ok(message.toLowerCase().includes(text.toLowerCase()), `expected "${text}" in ${this.lastHttp.text}`);
+  },
+);
 
 async function perimeter(w: BlinderWorld, id: string): Promise<PerimeterView> {
   const r = await w.api('GET', `/perimeters/${id}`);
@@ -131,10 +144,13 @@ Then(
   },
 );
 
-Then('the server lists the agent URL {string} for {string}', async function (this: BlinderWorld, path: string, id: string) {
-  const p = await perimeter(this, id);
-  assert.ok(p.urls.includes(this.url + path), `urls: ${p.urls.join(', ')}`);
-});
+Then(
+  'the server lists the agent URL {string} for {string}',
+  async function (this: BlinderWorld, path: string, id: string) {
+    const p = await perimeter(this, id);
+    assert.ok(p.urls.includes(this.url + path), `urls: ${p.urls.join(', ')}`);
+  },
+);
 
 Then('the server has no perimeter {string}', async function (this: BlinderWorld, id: string) {
   const r = await this.api('GET', '/perimeters');
@@ -144,12 +160,16 @@ Then('the server has no perimeter {string}', async function (this: BlinderWorld,
   assert.equal((await this.api('GET', `/perimeters/${id}`)).status, 404);
 });
 
-Then('the perimeters {string} and {string} share no read or write glob', async function (this: BlinderWorld, a: string, b: string) {
-  const [pa, pb] = [await perimeter(this, a), await perimeter(this, b)];
-  const globsA = new Set([...pa.read, ...pa.write]);
-  assert.ok(pa.read.length > 0 && pb.read.length > 0);
-  for (const g of [...pb.read, ...pb.write]) assert.ok(!globsA.has(g), `"${g}" is in both perimeters`);
-  // And their readable worlds really are disjoint: no readable prefix of one lies inside the other's.
-  const roots = (p: PerimeterView) => p.read.map((g) => g.replace(/\/\*\*$/, ''));
-  for (const x of roots(pa)) for (const y of roots(pb)) assert.ok(!x.startsWith(y) && !y.startsWith(x), `${x} and ${y} overlap`);
-});
+Then(
+  'the perimeters {string} and {string} share no read or write glob',
+  async function (this: BlinderWorld, a: string, b: string) {
+    const [pa, pb] = [await perimeter(this, a), await perimeter(this, b)];
+    const globsA = new Set([...pa.read, ...pa.write]);
+    assert.ok(pa.read.length > 0 && pb.read.length > 0);
+    for (const g of [...pb.read, ...pb.write]) assert.ok(!globsA.has(g), `"${g}" is in both perimeters`);
+    // And their readable worlds really are disjoint: no readable prefix of one lies inside the other's.
+    const roots = (p: PerimeterView) => p.read.map((g) => g.replace(/\/\*\*$/, ''));
+    for (const x of roots(pa))
+      for (const y of roots(pb)) assert.ok(!x.startsWith(y) && !y.startsWith(x), `${x} and ${y} overlap`);
+  },
+);

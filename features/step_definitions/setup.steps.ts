@@ -38,9 +38,12 @@ Given('the perimeters {string} and {string} exist', async function (this: Blinde
   }
 });
 
-Given('the perimeter {string} reading {string} with the tools {string}', async function (this: BlinderWorld, id: string, read: string, tools: string) {
-  await this.createPerimeter({ id, read: list(read), write: [], tools: list(tools) });
-});
+Given(
+  'the perimeter {string} reading {string} with the tools {string}',
+  async function (this: BlinderWorld, id: string, read: string, tools: string) {
+    await this.createPerimeter({ id, read: list(read), write: [], tools: list(tools) });
+  },
+);
 
 Given('the branch {string} exists upstream', async function (this: BlinderWorld, branch: string) {
   assert.ok(this.repo);
@@ -58,10 +61,13 @@ Given(
   },
 );
 
-Given('the operator has allowlisted {string} on {string}', async function (this: BlinderWorld, branch: string, id: string) {
-  const r = await this.api('POST', `/perimeters/${id}/branches`, { name: branch });
-  assert.equal(r.status, 201, r.text);
-});
+Given(
+  'the operator has allowlisted {string} on {string}',
+  async function (this: BlinderWorld, branch: string, id: string) {
+    const r = await this.api('POST', `/perimeters/${id}/branches`, { name: branch });
+    assert.equal(r.status, 201, r.text);
+  },
+);
 
 When('the server restarts on the same state directory', async function (this: BlinderWorld) {
   await this.stopServer();

@@ -18,7 +18,8 @@ const INITIALIZE = {
 };
 
 /** An initialize request carrying the path's credential (the agent key of its perimeter, the ops token for root). */
-const initialize = (w: BlinderWorld, path: string, bearer?: string | null) => w.mcp('POST', path, { headers: ACCEPT, body: INITIALIZE, bearer });
+const initialize = (w: BlinderWorld, path: string, bearer?: string | null) =>
+  w.mcp('POST', path, { headers: ACCEPT, body: INITIALIZE, bearer });
 const status = (w: BlinderWorld, path: string, bearer?: string | null) => w.mcp('GET', path, { bearer });
 const describe = (a: HttpAnswer) => `${a.status} ${a.text}`;
 
@@ -33,17 +34,24 @@ Then('the HTTP answer is {int} and mentions {string}', function (this: BlinderWo
   assert.ok(a.text.includes(text), describe(a));
 });
 
-Then('the status page {string} offers no tools, and names the perimeters {string} to the operator only', async function (this: BlinderWorld, path: string, ids: string) {
-  const anyone = await this.http('GET', path);
-  const operator = await this.http('GET', path, { headers: { authorization: `Bearer ${this.opsToken}` } });
-  for (const a of [anyone, operator]) {
-    assert.equal(a.status, 200, describe(a));
-    assert.equal((a.json as { tools?: unknown }).tools, undefined, describe(a));
-    for (const t of ['get_file', 'push_files', 'list_branches']) assert.ok(!a.text.includes(t), describe(a));
-  }
-  assert.equal((anyone.json as { perimeters?: string[] }).perimeters, undefined, `ids shown without the ops token: ${describe(anyone)}`);
-  assert.deepEqual([...((operator.json as { perimeters?: string[] }).perimeters ?? [])].sort(), list(ids).sort());
-});
+Then(
+  'the status page {string} offers no tools, and names the perimeters {string} to the operator only',
+  async function (this: BlinderWorld, path: string, ids: string) {
+    const anyone = await this.http('GET', path);
+    const operator = await this.http('GET', path, { headers: { authorization: `Bearer ${this.opsToken}` } });
+    for (const a of [anyone, operator]) {
+      assert.equal(a.status, 200, describe(a));
+      assert.equal((a.json as { tools?: unknown }).tools, undefined, describe(a));
+      for (const t of ['get_file', 'push_files', 'list_branches']) assert.ok(!a.text.includes(t), describe(a));
+    }
+    assert.equal(
+      (anyone.json as { perimeters?: string[] }).perimeters,
+      undefined,
+      `ids shown without the ops token: ${describe(anyone)}`,
+    );
+    assert.deepEqual([...((operator.json as { perimeters?: string[] }).perimeters ?? [])].sort(), list(ids).sort());
+  },
+);
 
 // Probes carry the perimeter's own key when it has one: a 404 then comes from the binding, not from a missing key.
 Then('the agent URL {string} answers {int}', async function (this: BlinderWorld, path: string, code: number) {
@@ -53,22 +61,28 @@ Then('the agent URL {string} answers {int}', async function (this: BlinderWorld,
   assert.equal(get.status, code, `GET ${path}: ${describe(get)}`);
 });
 
-Then('the agent URL {string} answers exactly like the unknown perimeter {string}', async function (this: BlinderWorld, path: string, unknown: string) {
-  for (const ask of [(p: string) => initialize(this, p), (p: string) => status(this, p)]) {
-    const [a, b] = [await ask(path), await ask(unknown)];
-    assert.equal(a.status, b.status);
-    assert.equal(a.text, b.text);
-    assert.equal(a.headers.get('content-type'), b.headers.get('content-type'));
-  }
-});
+Then(
+  'the agent URL {string} answers exactly like the unknown perimeter {string}',
+  async function (this: BlinderWorld, path: string, unknown: string) {
+    for (const ask of [(p: string) => initialize(this, p), (p: string) => status(this, p)]) {
+      const [a, b] = [await ask(path), await ask(unknown)];
+      assert.equal(a.status, b.status);
+      assert.equal(a.text, b.text);
+      assert.equal(a.headers.get('content-type'), b.headers.get('content-type'));
+    }
+  },
+);
 
-Then('the agent URL {string} binds to the branch {string}', async function (this: BlinderWorld, path: string, branch: string) {
-  const a = await status(this, path);
-  assert.equal(a.status, 200, describe(a));
-  assert.equal((a.json as { branch?: string }).branch, branch, describe(a));
-  const init = await initialize(this, path);
-  assert.equal(init.status, 200, describe(init));
-});
+Then(
+  'the agent URL {string} binds to the branch {string}',
+  async function (this: BlinderWorld, path: string, branch: string) {
+    const a = await status(this, path);
+    assert.equal(a.status, 200, describe(a));
+    assert.equal((a.json as { branch?: string }).branch, branch, describe(a));
+    const init = await initialize(this, path);
+    assert.equal(init.status, 200, describe(init));
+  },
+);
 
 /**
  * Replays agent `name`'s session id on `path` with a tools/list request, carrying `path`'s own valid credential:
@@ -89,15 +103,22 @@ Then("agent {word}'s session is accepted on {string}", async function (this: Bli
   assert.ok(a.text.includes('get_file'), describe(a));
 });
 
-Then("agent {word}'s session is refused with 404 on {string}", async function (this: BlinderWorld, name: string, path: string) {
-  const a = await replay(this, name, path);
-  assert.equal(a.status, 404, describe(a));
-  assert.ok(!a.text.includes('get_file'), describe(a));
-});
+Then(
+  "agent {word}'s session is refused with 404 on {string}",
+  async function (this: BlinderWorld, name: string, path: string) {
+    const a = await replay(this, name, path);
+    assert.equal(a.status, 404, describe(a));
+    assert.ok(!a.text.includes('get_file'), describe(a));
+  },
+);
 
-Then('the agent URL {string} answers {int} without the ops token', async function (this: BlinderWorld, path: string, code: number) {
-  for (const a of [await initialize(this, path, null), await status(this, path, null)]) assert.equal(a.status, code, describe(a));
-});
+Then(
+  'the agent URL {string} answers {int} without the ops token',
+  async function (this: BlinderWorld, path: string, code: number) {
+    for (const a of [await initialize(this, path, null), await status(this, path, null)])
+      assert.equal(a.status, code, describe(a));
+  },
+);
 
 Then(
   'the agent URL {string} answers exactly like the unknown perimeter {string} without a key, with a wrong key and with the key of {string}',

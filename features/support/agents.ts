@@ -24,7 +24,14 @@ export interface Agent {
 }
 
 /** Wraps a connected client as an Agent. */
-export function asAgent(name: string, path: string, era: Era, client: Client, transport: StreamableHTTPClientTransport | undefined, onClose: () => Promise<void>): Agent {
+export function asAgent(
+  name: string,
+  path: string,
+  era: Era,
+  client: Client,
+  transport: StreamableHTTPClientTransport | undefined,
+  onClose: () => Promise<void>,
+): Agent {
   let closed = false;
   return {
     name,
@@ -57,7 +64,13 @@ export function asAgent(name: string, path: string, era: Era, client: Client, tr
 }
 
 /** Connects a real MCP client to `base + path`. */
-export async function connectAgent(name: string, base: string, path: string, era: Era, bearer?: string): Promise<Agent> {
+export async function connectAgent(
+  name: string,
+  base: string,
+  path: string,
+  era: Era,
+  bearer?: string,
+): Promise<Agent> {
   const client = new Client({ name: `agent-${name}`, version: '1.0.0' }, { versionNegotiation: { mode: era } });
   const transport = new StreamableHTTPClientTransport(new URL(base + path), {
     requestInit: { headers: bearer === undefined ? {} : { authorization: `Bearer ${bearer}` } },

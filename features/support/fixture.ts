@@ -19,7 +19,10 @@ export const PLATFORM_HISTORY: CommitSpec[] = [
       'secrets/prod.env': 'DB_PASSWORD=hunter2\n',
     },
   },
-  { message: 'infra: tune aws buckets', files: { 'infra/aws/main.tf': 'resource "aws_s3_bucket" "logs" { versioning = true }\n' } },
+  {
+    message: 'infra: tune aws buckets',
+    files: { 'infra/aws/main.tf': 'resource "aws_s3_bucket" "logs" { versioning = true }\n' },
+  },
   { message: 'landing: new hero', files: { 'apps/landing/index.html': '<h1>Landing, now with a hero</h1>\n' } },
   {
     message: 'chore: bump everything',

@@ -12,14 +12,17 @@ Before(async function (this: BlinderWorld) {
 After(async function (this: BlinderWorld, { result, pickle }) {
   if (result?.status === Status.FAILED) {
     // The progress formatter shows no attachments: print what the server said, it is usually the explanation.
-    process.stderr.write(`\n--- [${this.assembly}] ${pickle.name}: server output (tail) ---\n${this.serverOutput().slice(-3000)}\n`);
+    process.stderr.write(
+      `\n--- [${this.assembly}] ${pickle.name}: server output (tail) ---\n${this.serverOutput().slice(-3000)}\n`,
+    );
   }
   const output = this.serverOutput();
   await this.cleanup();
   // Whatever the scenario did, the GitHub token never reaches the server's output or anything it answered.
   if (this.assembly === 'github') {
     if (output.includes(this.githubToken)) throw new Error('the GitHub token appeared in the server output');
-    if (this.received.some((t) => t.includes(this.githubToken))) throw new Error('the GitHub token appeared in an answer');
+    if (this.received.some((t) => t.includes(this.githubToken)))
+      throw new Error('the GitHub token appeared in an answer');
   }
 });
 

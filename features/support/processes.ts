@@ -9,7 +9,8 @@ export const BIN = fileURLToPath(new URL('../../bin/git-blinder', import.meta.ur
 /** The environment of every child: the caller's, minus anything that would leak a token or a server URL in. */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
-  for (const k of Object.keys(env)) if (k === 'GITHUB_TOKEN' || k === 'GITHUB_API_URL' || k.startsWith('GIT_BLINDER_')) delete env[k];
+  for (const k of Object.keys(env))
+    if (k === 'GITHUB_TOKEN' || k === 'GITHUB_API_URL' || k.startsWith('GIT_BLINDER_')) delete env[k];
   return { ...env, ...extra };
 }
 
@@ -23,8 +24,15 @@ export interface ServerProcess {
 }
 
 /** Starts `git-blinder serve --port 0 …` and resolves once it prints its URL. */
-export async function startServer(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number },
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8');
@@ -32,7 +40,13 @@ export async function startServer(args: string[], opts: { cwd: string; env: Node
   child.stderr.on('data', (d: string) => (stderr += d));
   const exited = once(child, 'exit');
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start within ${opts.timeoutMs ?? 30_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`)), opts.timeoutMs ?? 30_000);
+    const timer = setTimeout(
+      () =>
+        reject(
+          new Error(`server did not start within ${opts.timeoutMs ?? 30_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`),
+        ),
+      opts.timeoutMs ?? 30_000,
+    );
     child.stdout.on('data', (d: string) => {
       stdout += d;
       const m = /git-blinder \S+ listening on (http:\/\/\S+)/.exec(stdout);
@@ -74,9 +88,16 @@ export interface CliResult {
 }
 
 /** Runs one CLI command to completion (killed after `timeoutMs`). */
-export function runCli(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; track?: (c: ChildProcess) => void }): Promise<CliResult> {
+export function runCli(
+  args: string[],
+  opts: { cwd: string; env: NodeJS.ProcessEnv; timeoutMs?: number; track?: (c: ChildProcess) => void },
+): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd,
+      env: opts.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     opts.track?.(child);
     let stdout = '';
     let stderr = '';

@@ -10,7 +10,13 @@ export interface StdioAgent extends Agent {
 }
 
 /** Spawns the bridge for a perimeter (and branch) with the agent key in GIT_BLINDER_AGENT_KEY. */
-export async function connectStdioAgent(name: string, url: string, perimeter: string, branch: string | undefined, key: string): Promise<StdioAgent> {
+export async function connectStdioAgent(
+  name: string,
+  url: string,
+  perimeter: string,
+  branch: string | undefined,
+  key: string,
+): Promise<StdioAgent> {
   const args = [BIN, 'stdio', '--perimeter', perimeter, '--url', url, ...(branch ? ['--branch', branch] : [])];
   const env = childEnv({ GIT_BLINDER_AGENT_KEY: key });
   const transport = new StdioClientTransport({

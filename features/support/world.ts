@@ -84,7 +84,12 @@ function scenarioRepo(dir: string, scratch: string): ScenarioRepo {
       const tree = (await gitIn(dir, ['write-tree'], env)).trim();
       // Dated after the fixture's history so log order stays deterministic.
       const date = new Date(Date.UTC(2026, 0, 2) + tick * 60_000).toISOString();
-      const sha = (await gitIn(dir, ['commit-tree', tree, '-p', parent, '-m', message], { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date })).trim();
+      const sha = (
+        await gitIn(dir, ['commit-tree', tree, '-p', parent, '-m', message], {
+          GIT_AUTHOR_DATE: date,
+          GIT_COMMITTER_DATE: date,
+        })
+      ).trim();
       await git('update-ref', `refs/heads/${branch}`, sha, parent);
       return sha;
     },
@@ -178,9 +183,13 @@ export class BlinderWorld extends World<BlinderParameters> {
       args.push('--config', boot);
     }
     // The GitHub token travels in the environment: a flag value would be readable by every local user (ps).
-    this.server = await startServer(args, { cwd: this.tmp, env: childEnv(this.assembly === 'github' ? { GITHUB_TOKEN: this.githubToken } : {}) });
+    this.server = await startServer(args, {
+      cwd: this.tmp,
+      env: childEnv(this.assembly === 'github' ? { GITHUB_TOKEN: this.githubToken } : {}),
+    });
     this.children.add(this.server.child);
-    this.opsToken = this.assembly === 'github' ? this.githubToken : (await readFile(join(this.stateDir, 'ops-token'), 'utf8')).trim();
+    this.opsToken =
+      this.assembly === 'github' ? this.githubToken : (await readFile(join(this.stateDir, 'ops-token'), 'utf8')).trim();
   }
 
   async stopServer(): Promise<void> {
@@ -193,9 +202,16 @@ export class BlinderWorld extends World<BlinderParameters> {
   }
 
   /** Raw MCP-path request carrying the path's credential (or `bearer`, or none with null). */
-  mcp(method: string, path: string, init: { headers?: Record<string, string>; body?: unknown; bearer?: string | null | undefined } = {}): Promise<HttpAnswer> {
+  mcp(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: unknown; bearer?: string | null | undefined } = {},
+  ): Promise<HttpAnswer> {
     const key = init.bearer === null ? undefined : (init.bearer ?? this.credentialFor(path));
-    return this.http(method, path, { headers: { ...init.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) }, ...(init.body === undefined ? {} : { body: init.body }) });
+    return this.http(method, path, {
+      headers: { ...init.headers, ...(key ? { authorization: `Bearer ${key}` } : {}) },
+      ...(init.body === undefined ? {} : { body: init.body }),
+    });
   }
 
   /** All server output so far, including the running process. */
@@ -221,11 +237,17 @@ export class BlinderWorld extends World<BlinderParameters> {
   }
 
   /** Raw HTTP to the server. */
-  async http(method: string, path: string, init: { headers?: Record<string, string>; body?: unknown } = {}): Promise<HttpAnswer> {
+  async http(
+    method: string,
+    path: string,
+    init: { headers?: Record<string, string>; body?: unknown } = {},
+  ): Promise<HttpAnswer> {
     const res = await fetch(this.url + path, {
       method,
       headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), ...init.headers },
-      ...(init.body === undefined ? {} : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
+      ...(init.body === undefined
+        ? {}
+        : { body: typeof init.body === 'string' ? init.body : JSON.stringify(init.body) }),
     });
     const text = await res.text();
     let json: unknown;
@@ -242,7 +264,10 @@ export class BlinderWorld extends World<BlinderParameters> {
 
   /** The operator API with the ops token (or `token`, or none with `null`). */
   api(method: string, path: string, body?: unknown, token: string | null = this.opsToken): Promise<HttpAnswer> {
-    return this.http(method, `/api${path}`, { headers: token === null ? {} : { authorization: `Bearer ${token}` }, body });
+    return this.http(method, `/api${path}`, {
+      headers: token === null ? {} : { authorization: `Bearer ${token}` },
+      body,
+    });
   }
 
   /** Creates a perimeter through the API and issues it one agent key. */
@@ -267,7 +292,12 @@ export class BlinderWorld extends World<BlinderParameters> {
   }
 
   /** Connects a real MCP client; `bearer` defaults to the path's credential (null: none at all). */
-  async connect(name: string, path: string, era: Era = 'legacy', bearer: string | null | undefined = undefined): Promise<Agent> {
+  async connect(
+    name: string,
+    path: string,
+    era: Era = 'legacy',
+    bearer: string | null | undefined = undefined,
+  ): Promise<Agent> {
     const old = this.agents.get(name);
     if (old) await old.close();
     const key = bearer === null ? undefined : (bearer ?? this.credentialFor(path));

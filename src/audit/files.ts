@@ -129,7 +129,12 @@ export async function readTail(fh: FileHandle, size: number, maxLine = MAX_LINE_
   const torn = lastNl === len - 1 ? undefined : buf.subarray(lastNl + 1).toString('utf8');
   const prevNl = lastNl === 0 ? -1 : buf.lastIndexOf(10, lastNl - 1);
   if (prevNl === -1 && !whole) return { kind: 'unreadable' };
-  return { kind: 'lines', last: buf.subarray(prevNl + 1, lastNl).toString('utf8'), completeEnd: size - len + lastNl + 1, torn };
+  return {
+    kind: 'lines',
+    last: buf.subarray(prevNl + 1, lastNl).toString('utf8'),
+    completeEnd: size - len + lastNl + 1,
+    torn,
+  };
 }
 
 /** The first line of a file (without `\n`), or undefined when it has none within maxLine bytes. */

@@ -59,7 +59,15 @@
  */
 export { canonicalJson } from './canonical.js';
 export { keyIdOf, type SigningKeyConfig } from './keys.js';
-export { openLedger, type AppendOptions, type AuditLog, type Ledger, type LedgerOptions, type LedgerState, type Submitted } from './ledger.js';
+export {
+  openLedger,
+  type AppendOptions,
+  type AuditLog,
+  type Ledger,
+  type LedgerOptions,
+  type LedgerState,
+  type Submitted,
+} from './ledger.js';
 export { DEFAULT_MIN_AGE_MS, type PruneReport, type Retention } from './writer.js';
 export { queryLedger, type LedgerEntry, type QueryFilter } from './query.js';
 export {
@@ -82,4 +90,9 @@ export {
   type VerifyProblemCode,
   type VerifyReport,
 } from './verify.js';
-export { parseAuditVerifyArgv, runAuditVerify, type AuditVerifyOptions, type AuditVerifyOutput } from './verify-command.js';
+export {
+  parseAuditVerifyArgv,
+  runAuditVerify,
+  type AuditVerifyOptions,
+  type AuditVerifyOutput,
+} from './verify-command.js';

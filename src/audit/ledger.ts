@@ -236,7 +236,11 @@ export async function openLedger(o: LedgerOptions): Promise<Ledger> {
     state.failures += n;
     state.lastError = message;
     state.lost += n;
-    report('error', `audit append failed: ${message}`, { file: writer.active, ...(tool === undefined ? {} : { tool }), events: n });
+    report('error', `audit append failed: ${message}`, {
+      file: writer.active,
+      ...(tool === undefined ? {} : { tool }),
+      events: n,
+    });
   }
 
   const writeBatch = async (batch: Waiting[]): Promise<void> => {

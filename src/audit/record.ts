@@ -134,7 +134,10 @@ export function pathDigest(salt: Buffer, path: string): string {
 
 /** HMAC of an argument value (its canonical JSON) under the ledger salt. */
 export function argsDigest(salt: Buffer, args: unknown): string {
-  return createHmac('sha256', salt).update('args\0').update(canonicalJson(toJsonValue(args)), 'utf8').digest('hex');
+  return createHmac('sha256', salt)
+    .update('args\0')
+    .update(canonicalJson(toJsonValue(args)), 'utf8')
+    .digest('hex');
 }
 
 /** Names a salt without revealing it, so an operator can tell which salt a hashed record used. */

@@ -56,8 +56,7 @@ export interface VerifyCounters {
 
 /** The verifier's outcome. */
 export type VerifyReport =
-  | { ok: true; counters: VerifyCounters }
-  | { ok: false; counters: VerifyCounters; problem: VerifyProblem };
+  { ok: true; counters: VerifyCounters } | { ok: false; counters: VerifyCounters; problem: VerifyProblem };
 
 class Stop extends Error {
   readonly problem: VerifyProblem;
@@ -211,7 +210,8 @@ class Checker {
       throw stop('malformed', `invalid field ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`);
     }
     const rec = parsed.data;
-    if (sha256Label(hashedBytes(obj)) !== rec.hash) throw stop('hash_mismatch', 'entry hash does not match its content');
+    if (sha256Label(hashedBytes(obj)) !== rec.hash)
+      throw stop('hash_mismatch', 'entry hash does not match its content');
     this.checkSignature(rec.sig, rec.key_id, obj, stop);
 
     if (no === 1 && fileIndex > 0) {
@@ -236,7 +236,8 @@ class Checker {
     } else if (rec.kind === 'checkpoint') {
       throw stop('rotation', 'checkpoint inside a file');
     }
-    if (rec.seq !== this.expectedSeq) throw stop('sequence', `expected seq ${this.expectedSeq ?? '?'}, found ${rec.seq}`);
+    if (rec.seq !== this.expectedSeq)
+      throw stop('sequence', `expected seq ${this.expectedSeq ?? '?'}, found ${rec.seq}`);
     if (rec.prev_hash !== this.prevHash) throw stop('chain_broken', 'prev_hash does not match the previous entry');
     if (rec.kind === 'checkpoint') {
       this.c.checkpoints += 1;

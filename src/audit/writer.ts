@@ -9,7 +9,16 @@ import { constants } from 'node:fs';
 import { lstat, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson } from './canonical.js';
-import { fsyncDir, fileDigest, listSegments, MAX_LINE_BYTES, readFirstLine, readTail, segmentName, type SegmentFile } from './files.js';
+import {
+  fsyncDir,
+  fileDigest,
+  listSegments,
+  MAX_LINE_BYTES,
+  readFirstLine,
+  readTail,
+  segmentName,
+  type SegmentFile,
+} from './files.js';
 import type { Signer } from './keys.js';
 import { withFileLock, type LockTiming } from './lock.js';
 import {
@@ -146,7 +155,13 @@ export class Writer {
     };
     const push = (line: { text: string; seq: number; hash: string }, size: number): number => {
       pending.push(line.text);
-      head = { kind: 'head', seq: line.seq, hash: line.hash, lastKind: 'event', size: size + Buffer.byteLength(line.text) };
+      head = {
+        kind: 'head',
+        seq: line.seq,
+        hash: line.hash,
+        lastKind: 'event',
+        size: size + Buffer.byteLength(line.text),
+      };
       return line.seq;
     };
     for (const e of events) {
@@ -184,7 +199,11 @@ export class Writer {
   }
 
   private async openActive(): Promise<FileHandle> {
-    const fh = await open(this.active, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW, 0o600);
+    const fh = await open(
+      this.active,
+      constants.O_RDWR | constants.O_CREAT | constants.O_APPEND | constants.O_NOFOLLOW,
+      0o600,
+    );
     this.fh = fh;
     this.cache = undefined;
     return fh;
@@ -294,13 +313,23 @@ export class Writer {
     const segName = segmentName(this.c.base, first, head.seq);
     const segPath = join(this.c.dir, segName);
     // rename() would silently replace an existing segment; under the lock nobody else creates one.
-    if (await stat(segPath).then(() => true, () => false)) throw new Error(`segment ${segName} already exists`);
+    if (
+      await stat(segPath).then(
+        () => true,
+        () => false,
+      )
+    )
+      throw new Error(`segment ${segName} already exists`);
     await rename(this.active, segPath);
     await fsyncDir(this.c.dir);
     const { segments } = await listSegments(this.c.dir, this.c.base);
     const plan = await this.prunePlan(segments);
     const lines = await this.checkpointThenEvent(e, head, segName, segments.length - plan.prune.length, ts);
-    const fh = await open(this.active, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+    const fh = await open(
+      this.active,
+      constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+      0o600,
+    );
     try {
       await fh.write(lines.text);
       await fh.datasync();
@@ -317,7 +346,9 @@ export class Writer {
     }
     if (plan.prune.length > 0) await fsyncDir(this.c.dir);
     if (plan.held > 0 && plan.held !== this.ret.held) {
-      this.warn(`audit: ${plan.held} segment(s) beyond the retention count are younger than the minimum age; the ledger grows instead of pruning them`);
+      this.warn(
+        `audit: ${plan.held} segment(s) beyond the retention count are younger than the minimum age; the ledger grows instead of pruning them`,
+      );
     }
     this.ret.held = plan.held;
     const firstPruned = plan.prune[0];
@@ -371,9 +402,15 @@ export class Writer {
   }
 
   /** Seals an event as one line; an oversized clear event is stored redacted rather than lost. */
-  private eventLine(e: AuditEvent, at: { seq: number; ts: string; prevHash: string }): { text: string; seq: number; hash: string } {
+  private eventLine(
+    e: AuditEvent,
+    at: { seq: number; ts: string; prevHash: string },
+  ): { text: string; seq: number; hash: string } {
     const make = (mode: Redaction): { text: string; hash: string } => {
-      const rec = sealRecord<EventRecord>(eventBody(e, at, { mode, salt: this.c.salt, saltId: this.saltId }), this.c.signer);
+      const rec = sealRecord<EventRecord>(
+        eventBody(e, at, { mode, salt: this.c.salt, saltId: this.saltId }),
+        this.c.signer,
+      );
       return { text: `${canonicalJson(rec)}\n`, hash: rec.hash };
     };
     let line = make(this.c.redaction);
@@ -381,7 +418,8 @@ export class Writer {
       this.warn('audit: event too large for a clear line; its paths and args are stored as HMACs');
       line = make('hmac-sha256');
     }
-    if (Buffer.byteLength(line.text) > MAX_LINE_BYTES) throw new Error('audit event is larger than 256 KiB even when hashed');
+    if (Buffer.byteLength(line.text) > MAX_LINE_BYTES)
+      throw new Error('audit event is larger than 256 KiB even when hashed');
     return { ...line, seq: at.seq };
   }
 }

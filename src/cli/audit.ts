@@ -24,7 +24,15 @@ export interface Audit {
   readonly ledger: Ledger;
   /** Queues the call's entry; resolves once it holds a place (a call whose perimeter's share is full waits here). */
   record(r: CallRecord): Promise<void>;
-  recordApi(r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }): void;
+  recordApi(r: {
+    method: string;
+    route: string;
+    status: number;
+    durationMs: number;
+    bytes: number;
+    source: string;
+    at: string;
+  }): void;
   /** One check of the ops token outside /api (/mcp/root, GET /mcp, the /ui sign-in). */
   recordAuth(e: OpsCheckEvent): void;
   /** One proposal transition (proposed, approved, applying, applied, failed, rejected, cancelled, expired). */
@@ -57,7 +65,9 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
       pem = await readFile(o.signingKeyFile, 'utf8');
       signingKey = { keyId: keyIdOf(pem), privateKeyPem: pem };
     } catch (e) {
-      throw new CliError(`Audit signing key ${o.signingKeyFile} cannot be used (${(e as Error).message}); fix it or drop --audit-key.`);
+      throw new CliError(
+        `Audit signing key ${o.signingKeyFile} cannot be used (${(e as Error).message}); fix it or drop --audit-key.`,
+      );
     }
   }
   let ledger: Ledger;
@@ -82,17 +92,17 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
     record: (r) =>
       ledger.submit(
         {
-        surface: r.surface,
-        ...(r.perimeter === undefined ? {} : { perimeter: r.perimeter }),
-        ...(r.branch === undefined ? {} : { branch: r.branch }),
-        tool: r.tool,
-        ...(r.client === undefined ? {} : { client: r.client }),
-        verdict: r.verdict,
-        result: r.result,
-        bytes: r.bytes,
-        durationMs: r.durationMs,
-        ...(r.commit === undefined ? {} : { commit: r.commit }),
-        paths: [...r.paths],
+          surface: r.surface,
+          ...(r.perimeter === undefined ? {} : { perimeter: r.perimeter }),
+          ...(r.branch === undefined ? {} : { branch: r.branch }),
+          tool: r.tool,
+          ...(r.client === undefined ? {} : { client: r.client }),
+          verdict: r.verdict,
+          result: r.result,
+          bytes: r.bytes,
+          durationMs: r.durationMs,
+          ...(r.commit === undefined ? {} : { commit: r.commit }),
+          paths: [...r.paths],
         },
         { share: r.surface === 'agent' ? `p:${r.perimeter ?? ''}` : r.surface },
       ).admitted,
@@ -111,7 +121,9 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
           ...(refused ? { source: sourceKey(r.source) } : {}),
         },
         // 429 is also an upstream's rate limit on a route: those merge per route, not across routes.
-        refused ? { lane: 'bulk', coalesce: `${r.source}\u0000${r.status}${r.status === 429 ? `\u0000${r.route}` : ''}` } : {},
+        refused
+          ? { lane: 'bulk', coalesce: `${r.source}\u0000${r.status}${r.status === 429 ? `\u0000${r.route}` : ''}` }
+          : {},
       );
     },
     // A web sign-in is a person's act: its own entry. Failures, waits and the root surface's per-request checks merge
@@ -123,13 +135,22 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
           surface: e.surface,
           tool: e.route,
           verdict: e.outcome === 'ok' ? 'allow' : 'deny',
-          result: e.outcome === 'ok' ? (e.surface === 'web' ? 'signed_in' : 'ops_token_ok') : e.outcome === 'wrong' ? 'wrong_ops_token' : 'backing_off',
+          result:
+            e.outcome === 'ok'
+              ? e.surface === 'web'
+                ? 'signed_in'
+                : 'ops_token_ok'
+              : e.outcome === 'wrong'
+                ? 'wrong_ops_token'
+                : 'backing_off',
           bytes: 0,
           durationMs: 0,
           at: e.at,
           source: e.source,
         },
-        own ? {} : { lane: 'bulk', coalesce: `auth\u0000${e.source}\u0000${e.surface}\u0000${e.route}\u0000${e.outcome}` },
+        own
+          ? {}
+          : { lane: 'bulk', coalesce: `auth\u0000${e.source}\u0000${e.surface}\u0000${e.route}\u0000${e.outcome}` },
       );
     },
     recordProposal: ({ proposal: p, event, by }) =>
@@ -139,7 +160,12 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
         branch: p.branch,
         tool: `proposal.${event}`,
         client: by.slice(0, 256),
-        verdict: event === 'failed' ? 'error' : event === 'rejected' || event === 'cancelled' || event === 'expired' ? 'deny' : 'allow',
+        verdict:
+          event === 'failed'
+            ? 'error'
+            : event === 'rejected' || event === 'cancelled' || event === 'expired'
+              ? 'deny'
+              : 'allow',
         result: event,
         bytes: 0,
         durationMs: 0,
@@ -169,7 +195,14 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
           held: s.retention.held,
           pruned_segments: s.retention.prunedSegments,
           ...(s.retention.lastPrune
-            ? { last_prune: { at: s.retention.lastPrune.at, first_seq: s.retention.lastPrune.firstSeq, through_seq: s.retention.lastPrune.throughSeq, segments: s.retention.lastPrune.segments.length } }
+            ? {
+                last_prune: {
+                  at: s.retention.lastPrune.at,
+                  first_seq: s.retention.lastPrune.firstSeq,
+                  through_seq: s.retention.lastPrune.throughSeq,
+                  segments: s.retention.lastPrune.segments.length,
+                },
+              }
             : {}),
         },
         ...(s.lastError ? { last_error: s.lastError } : {}),
@@ -209,13 +242,21 @@ function healthOf(s: LedgerState): { status: 'ok' | 'degraded'; warnings: string
 /** What the operator should know about the ledger, one sentence each (status, /api/health and the console). */
 export function ledgerWarnings(s: LedgerState): string[] {
   const out: string[] = [];
-  if (s.lost > 0) out.push(`${s.lost} audit entries were lost (queue full or write failed); the ledger is incomplete since this start`);
+  if (s.lost > 0)
+    out.push(
+      `${s.lost} audit entries were lost (queue full or write failed); the ledger is incomplete since this start`,
+    );
   if (!s.ok) out.push(`the last audit write failed: ${s.lastError ?? 'unknown error'}`);
   if (s.retention.held > 0) {
-    out.push(`${s.retention.held} ledger segment(s) beyond --audit-keep are younger than --audit-min-age: kept, the ledger grows (raise --audit-max-bytes or --audit-keep)`);
+    out.push(
+      `${s.retention.held} ledger segment(s) beyond --audit-keep are younger than --audit-min-age: kept, the ledger grows (raise --audit-max-bytes or --audit-keep)`,
+    );
   }
   const p = s.retention.lastPrune;
-  if (p) out.push(`audit segments pruned at ${p.at}: entries ${p.firstSeq}-${p.throughSeq} (${p.segments.length} segment(s)) are no longer on disk`);
+  if (p)
+    out.push(
+      `audit segments pruned at ${p.at}: entries ${p.firstSeq}-${p.throughSeq} (${p.segments.length} segment(s)) are no longer on disk`,
+    );
   return out;
 }
 
@@ -232,13 +273,21 @@ export async function printAudit(
   out: (l: string) => void,
 ): Promise<void> {
   const since = f.since ? new Date(f.since) : undefined;
-  if (since && Number.isNaN(since.getTime())) throw new CliError(`--since "${f.since}" is not a date (use ISO 8601, e.g. 2026-11-30T10:00:00Z).`, 2);
+  if (since && Number.isNaN(since.getTime()))
+    throw new CliError(`--since "${f.since}" is not a date (use ISO 8601, e.g. 2026-11-30T10:00:00Z).`, 2);
   const verdicts = ['allow', 'deny', 'invisible', 'error'];
-  if (f.verdict && !verdicts.includes(f.verdict)) throw new CliError(`--verdict must be one of ${verdicts.join(', ')}.`, 2);
+  if (f.verdict && !verdicts.includes(f.verdict))
+    throw new CliError(`--verdict must be one of ${verdicts.join(', ')}.`, 2);
   let rows: Record<string, unknown>[] = [];
   for (const file of files) {
     // The reader skips a missing active file (a server that has not written yet); a wrong --file is the operator's error.
-    if (!(await stat(file).then((s) => s.isFile(), () => false))) throw new CliError(`no audit ledger at ${file} (pass --file or --state-dir).`, 2);
+    if (
+      !(await stat(file).then(
+        (s) => s.isFile(),
+        () => false,
+      ))
+    )
+      throw new CliError(`no audit ledger at ${file} (pass --file or --state-dir).`, 2);
     try {
       for await (const e of queryLedger(file, {
         ...(f.perimeter ? { perimeter: f.perimeter } : {}),
@@ -246,7 +295,11 @@ export async function printAudit(
         ...(f.verdict ? { verdict: f.verdict as 'allow' } : {}),
         ...(f.tool ? { tool: f.tool } : {}),
       })) {
-        rows.push(files.length > 1 ? { ledger: file, ...(e as unknown as Record<string, unknown>) } : (e as unknown as Record<string, unknown>));
+        rows.push(
+          files.length > 1
+            ? { ledger: file, ...(e as unknown as Record<string, unknown>) }
+            : (e as unknown as Record<string, unknown>),
+        );
       }
     } catch (e) {
       throw new CliError(`Cannot read ${file}: ${(e as Error).message}`);
@@ -259,13 +312,43 @@ export async function printAudit(
     for (const r of shown) out(jsonText(r));
     return;
   }
-  const cols = ['SEQ', 'TIME', 'SURFACE', 'PERIMETER', 'BRANCH', 'TOOL', 'CLIENT', 'VERDICT', 'RESULT', 'BYTES', 'COMMIT'];
+  const cols = [
+    'SEQ',
+    'TIME',
+    'SURFACE',
+    'PERIMETER',
+    'BRANCH',
+    'TOOL',
+    'CLIENT',
+    'VERDICT',
+    'RESULT',
+    'BYTES',
+    'COMMIT',
+  ];
   // Credential checks name no client; their source address is who did it (issue 20), shown in the same column.
   const who = (r: Record<string, unknown>) => r.client ?? (r.source === undefined ? '' : `from ${String(r.source)}`);
-  const cells = (r: Record<string, unknown>) => [r.seq, r.ts, r.surface, r.perimeter ?? '', r.branch ?? '', r.tool, who(r), r.verdict, r.result, r.bytes, r.commit ?? ''];
+  const cells = (r: Record<string, unknown>) => [
+    r.seq,
+    r.ts,
+    r.surface,
+    r.perimeter ?? '',
+    r.branch ?? '',
+    r.tool,
+    who(r),
+    r.verdict,
+    r.result,
+    r.bytes,
+    r.commit ?? '',
+  ];
   out(
     files.length > 1
-      ? table(['LEDGER', ...cols], shown.map((r) => [r.ledger, ...cells(r)].map((v) => String(v))))
-      : table(cols, shown.map((r) => cells(r).map((v) => String(v)))),
+      ? table(
+          ['LEDGER', ...cols],
+          shown.map((r) => [r.ledger, ...cells(r)].map((v) => String(v))),
+        )
+      : table(
+          cols,
+          shown.map((r) => cells(r).map((v) => String(v))),
+        ),
   );
 }

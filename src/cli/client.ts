@@ -23,7 +23,10 @@ export interface ApiClient {
 /** Whether `path` (query string aside) fits the route's pattern: `:x` is one segment, `*x` one or more. */
 function fits(route: ApiRoute, path: string): boolean {
   const pattern = route.slice(route.indexOf(' ') + 1);
-  const re = pattern.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+').replace(/\*\w+/g, '.+');
+  const re = pattern
+    .replace(/[.+?^${}()|[\]\\]/g, '\\$&')
+    .replace(/:\w+/g, '[^/]+')
+    .replace(/\*\w+/g, '.+');
   return new RegExp(`^${re}$`).test(path.split('?')[0] ?? '');
 }
 
@@ -70,7 +73,9 @@ export function apiClient(baseUrl: string, token: string | undefined, noToken?: 
           ...(body === undefined ? {} : { body: JSON.stringify(body) }),
         });
       } catch {
-        throw new CliError(`Cannot reach git-blinder at ${base}. Is "git-blinder serve" running there? (use --url to point elsewhere)`);
+        throw new CliError(
+          `Cannot reach git-blinder at ${base}. Is "git-blinder serve" running there? (use --url to point elsewhere)`,
+        );
       }
       const text = await res.text();
       let json: unknown;
@@ -81,7 +86,9 @@ export function apiClient(baseUrl: string, token: string | undefined, noToken?: 
       }
       if (res.status === 401) {
         if (noToken !== undefined) throw new CliError(noToken);
-        throw new CliError('The server refused the ops token (401). Set GIT_BLINDER_OPS_TOKEN, pass --token-file, or run on the server machine so the stored token is found.');
+        throw new CliError(
+          'The server refused the ops token (401). Set GIT_BLINDER_OPS_TOKEN, pass --token-file, or run on the server machine so the stored token is found.',
+        );
       }
       if (!res.ok) {
         const failure = ApiErrorBody.safeParse(json);

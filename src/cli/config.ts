@@ -46,7 +46,10 @@ export function parseConfig(text: string, configDir: string, home: string): Conf
   const errors: string[] = [];
   const perimeters: PerimeterSpec[] = [];
   for (const [id, body] of Object.entries(shape.data.perimeters)) {
-    const repo = typeof body.repo === 'string' && isLocalRepo(body.repo) ? resolveLocalPath(body.repo, configDir, home) : body.repo;
+    const repo =
+      typeof body.repo === 'string' && isLocalRepo(body.repo)
+        ? resolveLocalPath(body.repo, configDir, home)
+        : body.repo;
     const spec = PerimeterSpec.safeParse({ ...body, id, repo });
     if (!spec.success) {
       errors.push(...configIssues(spec.error, ['perimeters', id], PERIMETER_KEYS));
@@ -55,8 +58,11 @@ export function parseConfig(text: string, configDir: string, home: string): Conf
     perimeters.push(spec.data);
   }
   const warnings = perimeters.flatMap((p) => perimeterWarnings(p));
-  if (Object.keys(shape.data.perimeters).length === 0) warnings.unshift('the config defines no perimeters (expected a "perimeters:" map of id → repo, read, write…).');
-  return errors.length > 0 ? { errors, warnings } : { config: shape.data.limits ? { limits: shape.data.limits, perimeters } : { perimeters }, errors: [], warnings };
+  if (Object.keys(shape.data.perimeters).length === 0)
+    warnings.unshift('the config defines no perimeters (expected a "perimeters:" map of id → repo, read, write…).');
+  return errors.length > 0
+    ? { errors, warnings }
+    : { config: shape.data.limits ? { limits: shape.data.limits, perimeters } : { perimeters }, errors: [], warnings };
 }
 
 // The keys a config may use where, for "did you mean": the perimeter's own (its id is the map key), and the two
@@ -66,14 +72,21 @@ const PERIMETER_KEYS: Readonly<Record<string, readonly string[]>> = {
   limits: Object.keys(Limits.shape),
   approval: Object.keys(Approval.shape),
 };
-const TOP_KEYS: Readonly<Record<string, readonly string[]>> = { '': Object.keys(ConfigFile.shape), limits: Object.keys(Limits.shape) };
+const TOP_KEYS: Readonly<Record<string, readonly string[]>> = {
+  '': Object.keys(ConfigFile.shape),
+  limits: Object.keys(Limits.shape),
+};
 
 /**
  * Config errors in the one form every config error takes (`perimeters.docs.read.0: message`): the full key path from
  * the top of the file (`(top level)` only for the file itself), and an unknown key named as a key, with the closest
  * known one when there is one (`perimeters.docs.reads: unknown key; did you mean "read"?`).
  */
-export function configIssues(error: z.ZodError, at: readonly (string | number)[], known: Readonly<Record<string, readonly string[]>>): string[] {
+export function configIssues(
+  error: z.ZodError,
+  at: readonly (string | number)[],
+  known: Readonly<Record<string, readonly string[]>>,
+): string[] {
   const name = (path: readonly PropertyKey[]) => [...at, ...path].map(String).join('.') || '(top level)';
   return error.issues.flatMap((i) => {
     if (i.code !== 'unrecognized_keys') return [`${name(i.path)}: ${i.message}`];
@@ -97,7 +110,10 @@ export async function loadConfig(file: string, home: string): Promise<ConfigResu
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
-    return { errors: [`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`], warnings: [] };
+    return {
+      errors: [`cannot read ${file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`],
+      warnings: [],
+    };
   }
   const out = parseConfig(text, dirname(resolve(file)), home);
   return { ...out, errors: out.errors.map((e) => `${file}: ${e}`), warnings: out.warnings.map((w) => `${file}: ${w}`) };

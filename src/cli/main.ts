@@ -9,7 +9,8 @@ import { buildProgram, type ServeFlags } from './program.js';
 /** The package version, read once from package.json next to dist/. */
 function version(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string })
+      .version;
   } catch {
     return '0.0.0';
   }
@@ -55,7 +56,14 @@ export async function main(argv: string[]): Promise<void> {
       openPerimeters: f.openPerimeters,
       privatePatterns: f.private,
       audit: f.audit
-        ? { dir: f.auditDir ?? join(f.stateDir, 'audit'), clearPaths: f.auditClearPaths, signingKeyFile: f.auditKey, maxBytes: f.auditMaxBytes, keep: f.auditKeep, ...(f.auditMinAge === undefined ? {} : { minAgeMs: f.auditMinAge * 86_400_000 }) }
+        ? {
+            dir: f.auditDir ?? join(f.stateDir, 'audit'),
+            clearPaths: f.auditClearPaths,
+            signingKeyFile: f.auditKey,
+            maxBytes: f.auditMaxBytes,
+            keep: f.auditKeep,
+            ...(f.auditMinAge === undefined ? {} : { minAgeMs: f.auditMinAge * 86_400_000 }),
+          }
         : undefined,
       sessionIdleSeconds: f.sessionIdle,
       store: f.store,

@@ -27,7 +27,8 @@ export async function opsClient(o: OpsOptions, env: NodeJS.ProcessEnv, stateDir:
 }
 
 // The one exit for operator output: agent-written text (messages, names, paths) never reaches the terminal raw.
-const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) => out(json ? jsonText(value, 2) : clean(human(), { lines: true }));
+const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) =>
+  out(json ? jsonText(value, 2) : clean(human(), { lines: true }));
 
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
@@ -35,12 +36,26 @@ export function printTools(out: Out, json: boolean | undefined): void {
     t.aliasOf !== undefined
       ? `agent (alias of ${t.aliasOf}; only where a perimeter's tools name it)`
       : AGENT_ONLY_TOOLS.includes(t.name)
-      ? 'agent (approval perimeters, checked-out branches)'
-      : WORKSPACE_PROPOSE_TOOLS.includes(t.name)
-        ? 'agent (checked-out branch)'
-        : t.requires === 'worktree' ? 'agent (checked-out branch)+root' : t.agentSurface ? 'agent+root' : 'root only';
-  const rows = ALL_TOOLS.map((t) => ({ name: t.name, surface: surfaceOf(t), access: t.access, description: t.description }));
-  print(out, json, { tools: rows }, () => table(['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'], rows.map((r) => [r.name, r.surface, r.access, r.description])));
+        ? 'agent (approval perimeters, checked-out branches)'
+        : WORKSPACE_PROPOSE_TOOLS.includes(t.name)
+          ? 'agent (checked-out branch)'
+          : t.requires === 'worktree'
+            ? 'agent (checked-out branch)+root'
+            : t.agentSurface
+              ? 'agent+root'
+              : 'root only';
+  const rows = ALL_TOOLS.map((t) => ({
+    name: t.name,
+    surface: surfaceOf(t),
+    access: t.access,
+    description: t.description,
+  }));
+  print(out, json, { tools: rows }, () =>
+    table(
+      ['TOOL', 'SURFACE', 'ACCESS', 'DESCRIPTION'],
+      rows.map((r) => [r.name, r.surface, r.access, r.description]),
+    ),
+  );
 }
 
 // The human views carry the whole policy (issue 25): an operator must see at a glance whether a perimeter writes
@@ -116,7 +131,14 @@ function storeLines(st: StoreStatus | undefined): string[] {
       : silent === undefined
         ? `SILENT (the store could not be asked${st.error ? `: ${st.error}` : ''}; agent calls refused)`
         : `SILENT for ${Math.round(silent / 1000)} s (agent calls refused)`;
-  return ['', `store: ${st.kind}, ${health}`, table(['INSTANCE', 'VERSION', 'LAST HEARTBEAT'], st.instances.map((i) => [i.id, i.version, i.lastSeen]))];
+  return [
+    '',
+    `store: ${st.kind}, ${health}`,
+    table(
+      ['INSTANCE', 'VERSION', 'LAST HEARTBEAT'],
+      st.instances.map((i) => [i.id, i.version, i.lastSeen]),
+    ),
+  ];
 }
 
 /** Per perimeter, the tools an agent's tools/list gives on each allowlisted branch (branches with the same list share a row). */
@@ -141,19 +163,37 @@ export const operator = {
       return [
         `git-blinder ${s.version} up ${s.uptime_s} s, state dir ${String(s.state_dir)}`,
         `sessions: ${ss.active} active, ${ss.idle} idle (no request for a minute; closed when the idle timeout passes)`,
-        ...ups.map((u) => `upstream ${u.kind}: ${u.ok ? 'ok' : 'DOWN'} (${u.detail})${u.rateLimit ? ` rate limit ${u.rateLimit.remaining}/${u.rateLimit.limit}, resets ${u.rateLimit.resetAt}` : ''}`),
+        ...ups.map(
+          (u) =>
+            `upstream ${u.kind}: ${u.ok ? 'ok' : 'DOWN'} (${u.detail})${u.rateLimit ? ` rate limit ${u.rateLimit.remaining}/${u.rateLimit.limit}, resets ${u.rateLimit.resetAt}` : ''}`,
+        ),
         '',
         a
           ? [
-              table(['AUDIT', 'ENTRIES', 'LOST', 'FAILURES', 'SIGNED', 'PATHS', 'FILE', 'LAST ERROR'], [
-                // Servers before issue 20 report no `lost`.
-                [a.status, String(a.entries), a.lost === undefined ? '' : String(a.lost), String(a.failures), a.signed ? 'yes' : 'no', a.clear_paths ? 'clear' : 'hashed', a.file, a.last_error ?? ''],
-              ]),
+              table(
+                ['AUDIT', 'ENTRIES', 'LOST', 'FAILURES', 'SIGNED', 'PATHS', 'FILE', 'LAST ERROR'],
+                [
+                  // Servers before issue 20 report no `lost`.
+                  [
+                    a.status,
+                    String(a.entries),
+                    a.lost === undefined ? '' : String(a.lost),
+                    String(a.failures),
+                    a.signed ? 'yes' : 'no',
+                    a.clear_paths ? 'clear' : 'hashed',
+                    a.file,
+                    a.last_error ?? '',
+                  ],
+                ],
+              ),
               ...(a.warnings ?? []).map((w) => `audit warning: ${w}`),
             ].join('\n')
           : 'audit: off',
         '',
-        table(['PERIMETER', 'REPO', 'SESSIONS'], ps.map((p) => [p.id, p.repo, String(p.sessions)])),
+        table(
+          ['PERIMETER', 'REPO', 'SESSIONS'],
+          ps.map((p) => [p.id, p.repo, String(p.sessions)]),
+        ),
         ...toolLines(ps),
         ...storeLines(s.store),
       ].join('\n');
@@ -161,16 +201,32 @@ export const operator = {
   },
   async reposList(c: ApiClient, out: Out, json?: boolean) {
     const r = await c.call('GET /repos', '/repos');
-    print(out, json, r, () => table(['REPO', 'DEFAULT BRANCH'], r.repos.map((x) => [x.name, x.defaultBranch])));
+    print(out, json, r, () =>
+      table(
+        ['REPO', 'DEFAULT BRANCH'],
+        r.repos.map((x) => [x.name, x.defaultBranch]),
+      ),
+    );
   },
   async branchesList(c: ApiClient, out: Out, repo: string, json?: boolean) {
     const r = await c.call('GET /branches', `/branches?repo=${encodeURIComponent(repo)}`);
-    print(out, json, r, () => table(['BRANCH', 'HEAD'], r.branches.map((b) => [b.name, b.sha])));
+    print(out, json, r, () =>
+      table(
+        ['BRANCH', 'HEAD'],
+        r.branches.map((b) => [b.name, b.sha]),
+      ),
+    );
   },
   async create(c: ApiClient, out: Out, body: Record<string, unknown>, json?: boolean) {
     const r = await c.call('POST /perimeters', '/perimeters', body);
     // Ends with the next step: a new perimeter has no key, and without one its agents are refused.
-    print(out, json, r, () => `created perimeter ${r.perimeter.id}\n${showPerimeter(r.perimeter)}${r.perimeter.keys.length ? '' : `\nnext: ${keyHint(r.perimeter.id)}`}`);
+    print(
+      out,
+      json,
+      r,
+      () =>
+        `created perimeter ${r.perimeter.id}\n${showPerimeter(r.perimeter)}${r.perimeter.keys.length ? '' : `\nnext: ${keyHint(r.perimeter.id)}`}`,
+    );
   },
   async list(c: ApiClient, out: Out, json?: boolean) {
     const r = await c.call('GET /perimeters', '/perimeters');
@@ -186,32 +242,64 @@ export const operator = {
   },
   async branchList(c: ApiClient, out: Out, id: string, json?: boolean) {
     const r = await c.call('GET /perimeters/:id/branches', `/perimeters/${encodeURIComponent(id)}/branches`);
-    print(out, json, r, () => table(['BRANCH', 'DEFAULT'], r.branches.map((b) => [b, b === r.default_branch ? 'yes' : ''])));
+    print(out, json, r, () =>
+      table(
+        ['BRANCH', 'DEFAULT'],
+        r.branches.map((b) => [b, b === r.default_branch ? 'yes' : '']),
+      ),
+    );
   },
   async branchAdd(c: ApiClient, out: Out, id: string, branch: string, json?: boolean) {
-    const r = await c.call('POST /perimeters/:id/branches', `/perimeters/${encodeURIComponent(id)}/branches`, { name: branch });
+    const r = await c.call('POST /perimeters/:id/branches', `/perimeters/${encodeURIComponent(id)}/branches`, {
+      name: branch,
+    });
     const url = r.perimeter.urls.find((u) => u.endsWith(`/${branch.split('/').map(encodeURIComponent).join('/')}`));
     print(out, json, r, () => `added ${branch} to ${id}${url ? `\nagent URL: ${url}` : ''}`);
   },
   async branchRemove(c: ApiClient, out: Out, id: string, branch: string, json?: boolean) {
-    const r = await c.call('DELETE /perimeters/:id/branches/*name', `/perimeters/${encodeURIComponent(id)}/branches/${branch.split('/').map(encodeURIComponent).join('/')}`);
+    const r = await c.call(
+      'DELETE /perimeters/:id/branches/*name',
+      `/perimeters/${encodeURIComponent(id)}/branches/${branch.split('/').map(encodeURIComponent).join('/')}`,
+    );
     print(out, json, r, () => `removed ${branch} from ${id}`);
   },
   async keyIssue(c: ApiClient, out: Out, id: string, json?: boolean) {
     const r = await c.call('POST /perimeters/:id/keys', `/perimeters/${encodeURIComponent(id)}/keys`);
     print(out, json, r, () =>
-      [`agent key ${r.id} for ${id} (shown once, store it now):`, r.key, '', 'agents send it as "Authorization: Bearer <key>" to:', ...r.urls].join('\n'),
+      [
+        `agent key ${r.id} for ${id} (shown once, store it now):`,
+        r.key,
+        '',
+        'agents send it as "Authorization: Bearer <key>" to:',
+        ...r.urls,
+      ].join('\n'),
     );
   },
   async keyList(c: ApiClient, out: Out, id: string, json?: boolean) {
     const r = await c.call('GET /perimeters/:id/keys', `/perimeters/${encodeURIComponent(id)}/keys`);
-    print(out, json, r, () => (r.keys.length ? table(['KEY ID', 'CREATED'], r.keys.map((k) => [k.id, k.created_at])) : 'no keys'));
+    print(out, json, r, () =>
+      r.keys.length
+        ? table(
+            ['KEY ID', 'CREATED'],
+            r.keys.map((k) => [k.id, k.created_at]),
+          )
+        : 'no keys',
+    );
   },
   async keyRevoke(c: ApiClient, out: Out, id: string, keyId: string, json?: boolean) {
-    const r = await c.call('DELETE /perimeters/:id/keys/:keyId', `/perimeters/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`);
+    const r = await c.call(
+      'DELETE /perimeters/:id/keys/:keyId',
+      `/perimeters/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`,
+    );
     print(out, json, r, () => `revoked key ${keyId} of ${id}`);
   },
-  async commitsList(c: ApiClient, out: Out, id: string, q: { branch?: string; path?: string; perPage?: number; page?: number }, json?: boolean) {
+  async commitsList(
+    c: ApiClient,
+    out: Out,
+    id: string,
+    q: { branch?: string; path?: string; perPage?: number; page?: number },
+    json?: boolean,
+  ) {
     const params = new URLSearchParams();
     if (q.branch) params.set('branch', q.branch);
     if (q.path) params.set('path', q.path);
@@ -224,15 +312,27 @@ export const operator = {
     print(out, json, r, () =>
       r.commits.length === 0
         ? `no visible commits on ${r.branch ?? 'the default branch'}`
-        : table(['SHA', 'DATE', 'AUTHOR', 'MESSAGE'], r.commits.map((x) => [x.sha, x.author.date, x.author.name, x.message.split('\n')[0] ?? ''])) +
-          (r.has_more ? '\n(more: use --page)' : ''),
+        : table(
+            ['SHA', 'DATE', 'AUTHOR', 'MESSAGE'],
+            r.commits.map((x) => [x.sha, x.author.date, x.author.name, x.message.split('\n')[0] ?? '']),
+          ) + (r.has_more ? '\n(more: use --page)' : ''),
     );
   },
-  async commitsShow(c: ApiClient, out: Out, id: string, given: string, q: { branch?: string | undefined; patch?: boolean | undefined }, json?: boolean) {
+  async commitsShow(
+    c: ApiClient,
+    out: Out,
+    id: string,
+    given: string,
+    q: { branch?: string | undefined; patch?: boolean | undefined },
+    json?: boolean,
+  ) {
     const qs = q.branch ? `?branch=${encodeURIComponent(q.branch)}` : '';
     const sha = await shaOf(c, id, given, q.branch);
     const r = await operatorWording(id, () =>
-      c.call('GET /perimeters/:id/commits/:sha', `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`),
+      c.call(
+        'GET /perimeters/:id/commits/:sha',
+        `/perimeters/${encodeURIComponent(id)}/commits/${encodeURIComponent(sha)}${qs}`,
+      ),
     );
     print(out, json, r, () =>
       [
@@ -241,7 +341,10 @@ export const operator = {
         '',
         r.message,
         '',
-        table(['STATUS', 'PATH', '+', '-'], r.files.map((f) => [f.status, f.path, String(f.additions), String(f.deletions)])),
+        table(
+          ['STATUS', 'PATH', '+', '-'],
+          r.files.map((f) => [f.status, f.path, String(f.additions), String(f.deletions)]),
+        ),
         `omitted (outside the perimeter): ${r.omitted_count}`,
         ...(q.patch ? patchLines(r.files) : []),
         ...(r.truncated ? ['(more visible files than one answer holds; the rest are not shown)'] : []),
@@ -252,7 +355,13 @@ export const operator = {
 
 /** `commits show --patch`: each visible file's diff as the perimeter's agent would get it (cut to what it may read). */
 function patchLines(files: readonly { path: string; status: string; patch?: string | undefined }[]): string[] {
-  return files.flatMap((f) => ['', `--- ${f.path} (${f.status})`, f.patch === undefined || f.patch === '' ? '(no patch: binary, too large, or no text change)' : f.patch.replace(/\n$/, '')]);
+  return files.flatMap((f) => [
+    '',
+    `--- ${f.path} (${f.status})`,
+    f.patch === undefined || f.patch === ''
+      ? '(no patch: binary, too large, or no text change)'
+      : f.patch.replace(/\n$/, ''),
+  ]);
 }
 
 // The history routes answer with the agent tools' own hints ("Use list_commits …"); an operator gets the command.
@@ -262,8 +371,14 @@ async function operatorWording<T>(id: string, call: () => Promise<T>): Promise<T
   } catch (e) {
     if (!(e instanceof CliError)) throw e;
     const m = e.message
-      .replace(/ ?Use list_commits to find commit SHAs\./, ` Run "git-blinder perimeter commits list ${id}" to see the visible commits.`)
-      .replace(/ ?(Use|List its parent with) get_tree[^.]*\./, ` Run "git-blinder perimeter show ${id}" to see what the perimeter can read.`);
+      .replace(
+        / ?Use list_commits to find commit SHAs\./,
+        ` Run "git-blinder perimeter commits list ${id}" to see the visible commits.`,
+      )
+      .replace(
+        / ?(Use|List its parent with) get_tree[^.]*\./,
+        ` Run "git-blinder perimeter show ${id}" to see what the perimeter can read.`,
+      );
     throw new CliError(m, e.exitCode);
   }
 }
@@ -277,8 +392,10 @@ const MIN_PREFIX = 4;
 /** The full SHA `given` names: itself when it is one, else the one visible commit its prefix names (usage errors exit 2). */
 async function shaOf(c: ApiClient, id: string, given: string, branch: string | undefined): Promise<string> {
   if (/^[0-9a-f]{40}$/i.test(given)) return given.toLowerCase();
-  if (!/^[0-9a-f]+$/i.test(given)) throw new CliError(`"${given}" is not a commit SHA or prefix (hexadecimal digits only).`, 2);
-  if (given.length < MIN_PREFIX) throw new CliError(`${given} is too short: at least ${MIN_PREFIX} hex characters (or the full SHA).`, 2);
+  if (!/^[0-9a-f]+$/i.test(given))
+    throw new CliError(`"${given}" is not a commit SHA or prefix (hexadecimal digits only).`, 2);
+  if (given.length < MIN_PREFIX)
+    throw new CliError(`${given} is too short: at least ${MIN_PREFIX} hex characters (or the full SHA).`, 2);
   return resolvePrefix(c, id, given.toLowerCase(), branch);
 }
 
@@ -291,10 +408,14 @@ async function resolvePrefix(c: ApiClient, id: string, prefix: string, branch: s
       c.call('GET /perimeters/:id/commits', `/perimeters/${encodeURIComponent(id)}/commits?${params.toString()}`),
     );
     for (const x of r.commits) if (x.sha.startsWith(prefix)) found.add(x.sha);
-    if (found.size > 1) throw new CliError(`${prefix} is ambiguous: it starts ${[...found].join(', ')}; give more characters.`, 2);
+    if (found.size > 1)
+      throw new CliError(`${prefix} is ambiguous: it starts ${[...found].join(', ')}; give more characters.`, 2);
     if (!r.has_more) break;
   }
   const [only] = [...found];
-  if (only === undefined) throw new CliError(`no visible commit starting with ${prefix} in the newest ${PREFIX_PAGES * 100} commits${branch ? ` of ${branch}` : ''}; give the full SHA.`);
+  if (only === undefined)
+    throw new CliError(
+      `no visible commit starting with ${prefix} in the newest ${PREFIX_PAGES * 100} commits${branch ? ` of ${branch}` : ''}; give the full SHA.`,
+    );
   return only;
 }

@@ -27,7 +27,10 @@ export function checkOpsTokenLength(token: string, from: 'given' | 'github' | 's
         2,
       );
     case 'stored':
-      throw new CliError(`The ops token stored in ${file ?? 'the state dir'} ${short}. Delete the file to have a new one generated, or give one in GIT_BLINDER_OPS_TOKEN or --ops-token-file.`, 2);
+      throw new CliError(
+        `The ops token stored in ${file ?? 'the state dir'} ${short}. Delete the file to have a new one generated, or give one in GIT_BLINDER_OPS_TOKEN or --ops-token-file.`,
+        2,
+      );
     default: {
       const never: never = from;
       throw new Error(`unhandled ops token source ${String(never)}`);
@@ -41,7 +44,11 @@ export function checkOpsTokenLength(token: string, from: 'given' | 'github' | 's
  * reads only: `serve` persists once its port is bound, so a start that fails writes nothing.
  * Any token shorter than 128 bits is refused (a generated one has 192).
  */
-export async function planServeOpsToken(o: { opsToken?: string | undefined; githubToken?: string | undefined; stateDir: string }): Promise<OpsTokenPlan> {
+export async function planServeOpsToken(o: {
+  opsToken?: string | undefined;
+  githubToken?: string | undefined;
+  stateDir: string;
+}): Promise<OpsTokenPlan> {
   const none = async () => undefined;
   if (o.opsToken) {
     checkOpsTokenLength(o.opsToken, 'given');

@@ -36,7 +36,9 @@ export async function openProposals(o: ProposalSetup): Promise<ProposalService> 
     policy: o.policy,
     record: o.record,
     ...(o.budget === undefined ? {} : { budget: o.budget }),
-    ...(o.writers === undefined ? {} : { workspace: { writers: o.writers, policy: o.policy, allowBranch: allowBranchIn(o.perimeters) } }),
+    ...(o.writers === undefined
+      ? {}
+      : { workspace: { writers: o.writers, policy: o.policy, allowBranch: allowBranchIn(o.perimeters) } }),
   });
   return proposalService({
     store: o.store,

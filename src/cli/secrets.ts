@@ -19,11 +19,19 @@ export interface SecretSource {
 /** The GitHub token `serve` holds. */
 export const GITHUB_TOKEN: SecretSource = { flag: '--token', fileFlag: '--token-file', env: 'GITHUB_TOKEN' };
 /** The ops token `serve` checks. */
-export const SERVE_OPS_TOKEN: SecretSource = { flag: '--ops-token', fileFlag: '--ops-token-file', env: 'GIT_BLINDER_OPS_TOKEN' };
+export const SERVE_OPS_TOKEN: SecretSource = {
+  flag: '--ops-token',
+  fileFlag: '--ops-token-file',
+  env: 'GIT_BLINDER_OPS_TOKEN',
+};
 /** The shared store URL (it may carry a password). */
 export const STORE_URL: SecretSource = { flag: '--store', fileFlag: '--store-file', env: 'GIT_BLINDER_STORE' };
 /** The ops token an operator command sends. */
-export const CLIENT_OPS_TOKEN: SecretSource = { flag: '--token', fileFlag: '--token-file', env: 'GIT_BLINDER_OPS_TOKEN' };
+export const CLIENT_OPS_TOKEN: SecretSource = {
+  flag: '--token',
+  fileFlag: '--token-file',
+  env: 'GIT_BLINDER_OPS_TOKEN',
+};
 /** The agent key the stdio bridge sends. */
 export const AGENT_KEY: SecretSource = { flag: '--key', fileFlag: '--key-file', env: 'GIT_BLINDER_AGENT_KEY' };
 
@@ -46,20 +54,30 @@ export async function readSecretFile(fileFlag: string, path: string): Promise<st
     fh = await open(path, 'r');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new CliError(`${fileFlag}: cannot read ${path} (${code === 'ENOENT' ? 'no such file' : (code ?? (e as Error).message)}).`, 2);
+    throw new CliError(
+      `${fileFlag}: cannot read ${path} (${code === 'ENOENT' ? 'no such file' : (code ?? (e as Error).message)}).`,
+      2,
+    );
   }
   try {
     const st = await fh.stat();
     if (!st.isFile()) throw new CliError(`${fileFlag}: ${path} is not a regular file.`, 2);
     const uid = process.getuid?.();
     if (uid !== undefined && st.uid !== uid) {
-      throw new CliError(`${fileFlag}: ${path} belongs to uid ${st.uid}, not to this user (uid ${uid}); a secret file must be your own (chown it, chmod 600).`, 2);
+      throw new CliError(
+        `${fileFlag}: ${path} belongs to uid ${st.uid}, not to this user (uid ${uid}); a secret file must be your own (chown it, chmod 600).`,
+        2,
+      );
     }
     const mode = st.mode & 0o777;
     if ((mode & 0o077) !== 0) {
-      throw new CliError(`${fileFlag}: ${path} is readable or writable by others (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`, 2);
+      throw new CliError(
+        `${fileFlag}: ${path} is readable or writable by others (mode ${mode.toString(8).padStart(4, '0')}); run: chmod 600 ${path}`,
+        2,
+      );
     }
-    if (st.size > MAX_SECRET_FILE_BYTES) throw new CliError(`${fileFlag}: ${path} is ${st.size} bytes; a secret file holds one line.`, 2);
+    if (st.size > MAX_SECRET_FILE_BYTES)
+      throw new CliError(`${fileFlag}: ${path} is ${st.size} bytes; a secret file holds one line.`, 2);
     const text = (await fh.readFile('utf8')).replace(/\r?\n$/, '');
     if (text === '') throw new CliError(`${fileFlag}: ${path} is empty.`, 2);
     return text;
@@ -78,7 +96,12 @@ export async function secretFrom(
   env: NodeJS.ProcessEnv,
   check: (name: string) => (v: string) => string,
 ): Promise<string | undefined> {
-  const given = file !== undefined ? { name: `${s.fileFlag} ${file}`, value: await readSecretFile(s.fileFlag, file) } : env[s.env] !== undefined ? { name: s.env, value: env[s.env] ?? '' } : undefined;
+  const given =
+    file !== undefined
+      ? { name: `${s.fileFlag} ${file}`, value: await readSecretFile(s.fileFlag, file) }
+      : env[s.env] !== undefined
+        ? { name: s.env, value: env[s.env] ?? '' }
+        : undefined;
   if (given === undefined) return undefined;
   try {
     return check(given.name)(given.value);

@@ -6,11 +6,13 @@ import { isLevel, type Level } from './log.js';
 // process exits 2 before anything is written. The message is what follows commander's "option '--x' … is invalid."
 
 /** A whole number in [min, max]; `what` says what the range means. */
-export const intIn = (name: string, min: number, max: number, what = `a whole number from ${min} to ${max}`) => (v: string) => {
-  const n = /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
-  if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be ${what}.`);
-  return n;
-};
+export const intIn =
+  (name: string, min: number, max: number, what = `a whole number from ${min} to ${max}`) =>
+  (v: string) => {
+    const n = /^\s*\d+\s*$/.test(v) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) throw new InvalidArgumentError(`${name} must be ${what}.`);
+    return n;
+  };
 
 /** TCP port; 0 asks the system for a free one. */
 export const port = intIn('--port', 0, 65535, 'a whole number from 0 to 65535 (0: any free port)');
@@ -25,7 +27,8 @@ export const logLevel = (v: string): Level => {
 export const secret = (name: string) => (v: string) => {
   if (v === '') throw new InvalidArgumentError(`${name} is empty; unset it or give a value.`);
   // eslint-disable-next-line no-control-regex
-  if (/[\s\x00-\x1f\x7f]/.test(v)) throw new InvalidArgumentError(`${name} contains whitespace or control characters (a pasted newline?).`);
+  if (/[\s\x00-\x1f\x7f]/.test(v))
+    throw new InvalidArgumentError(`${name} contains whitespace or control characters (a pasted newline?).`);
   return v;
 };
 
@@ -37,9 +40,13 @@ export const httpUrl = (name: string) => (v: string) => {
   } catch {
     throw new InvalidArgumentError(`${name} must be an absolute URL such as https://github.example.com/api/v3.`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new InvalidArgumentError(`${name} must be an http or https URL.`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new InvalidArgumentError(`${name} must be an http or https URL.`);
   // Credentials in a URL would sit in the process list (and fetch refuses them anyway): the token has its own channels.
-  if (u.username !== '' || u.password !== '') throw new InvalidArgumentError(`${name} must not carry a user name or password; the token goes in GITHUB_TOKEN or --token-file.`);
+  if (u.username !== '' || u.password !== '')
+    throw new InvalidArgumentError(
+      `${name} must not carry a user name or password; the token goes in GITHUB_TOKEN or --token-file.`,
+    );
   return v;
 };
 
@@ -50,16 +57,20 @@ export const nonEmpty = (name: string) => (v: string) => {
 };
 
 /** A repeatable non-empty value. */
-export const collectNonEmpty = (name: string) => (v: string, prev: string[] = []) => [...prev, nonEmpty(name)(v)];
+export const collectNonEmpty =
+  (name: string) =>
+  (v: string, prev: string[] = []) => [...prev, nonEmpty(name)(v)];
 
 /** The shared store: a postgres:// URL (from the environment or a file, where it may carry a password). Its value is never echoed. */
-export const storeUrl = (name: string) => (v: string): string => {
-  const u = parseUrl(v);
-  if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') || u.hostname === '') {
-    throw new InvalidArgumentError(`${name} must be a postgres://user:password@host:port/database URL.`);
-  }
-  return v;
-};
+export const storeUrl =
+  (name: string) =>
+  (v: string): string => {
+    const u = parseUrl(v);
+    if (!u || (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') || u.hostname === '') {
+      throw new InvalidArgumentError(`${name} must be a postgres://user:password@host:port/database URL.`);
+    }
+    return v;
+  };
 
 /** `--store` on the command line: the same URL, refused when it carries a password (argv is world-readable). */
 export const storeFlag = (v: string): string => {

@@ -60,7 +60,9 @@ export interface Running {
 
 const DEFAULT_PERIMETER = 'local';
 /** The embedded default is read-only: it does not even list a write tool (nor the connector aliases, an opt-in). */
-const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read' && t.aliasOf === undefined).map((t) => t.name);
+const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read' && t.aliasOf === undefined).map(
+  (t) => t.name,
+);
 
 async function repoRoot(cwd: string): Promise<string | undefined> {
   // Through src/gitcli like every other git call: the hardened flags and environment, no spawn of our own here.
@@ -79,7 +81,11 @@ async function checkSigningKey(file: string): Promise<void> {
   } catch (e) {
     why = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
   }
-  if (why) throw new CliError(`--audit-key: ${file} cannot be used (${why}); give an Ed25519 private key (PKCS#8 PEM) or drop --audit-key.`, 2);
+  if (why)
+    throw new CliError(
+      `--audit-key: ${file} cannot be used (${why}); give an Ed25519 private key (PKCS#8 PEM) or drop --audit-key.`,
+      2,
+    );
 }
 
 /** A config perimeter the upstream check refused, in the form of every other config error (`file: perimeters.id.key: …`). */
@@ -130,8 +136,16 @@ function listen(server: Server, port: number, host: string): Promise<void> {
  */
 export async function serve(o: ServeOptions): Promise<Running> {
   if (!LOOPBACK.has(o.host)) {
-    if (!o.allowedHosts?.length) throw new CliError(`Binding to ${o.host} needs --allowed-host (the Host names clients use), to block DNS rebinding.`, 2);
-    if (o.openPerimeters) throw new CliError(`--open-perimeters is refused beyond loopback: anyone reaching ${o.host} could use any perimeter.`, 2);
+    if (!o.allowedHosts?.length)
+      throw new CliError(
+        `Binding to ${o.host} needs --allowed-host (the Host names clients use), to block DNS rebinding.`,
+        2,
+      );
+    if (o.openPerimeters)
+      throw new CliError(
+        `--open-perimeters is refused beyond loopback: anyone reaching ${o.host} could use any perimeter.`,
+        2,
+      );
   }
   if (o.audit?.signingKeyFile) await checkSigningKey(o.audit.signingKeyFile);
   const boot = o.config ? await loadConfig(o.config, o.home) : undefined;
@@ -143,7 +157,10 @@ export async function serve(o: ServeOptions): Promise<Running> {
   try {
     created = await mkdir(o.stateDir, { recursive: true, mode: 0o700 });
   } catch (e) {
-    throw new CliError(`--state-dir: cannot create ${o.stateDir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`, 2);
+    throw new CliError(
+      `--state-dir: cannot create ${o.stateDir} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}).`,
+      2,
+    );
   }
   // A state dir this start created is removed again if the start fails (rmdir: only while it is still empty).
   const forget = async () => {
@@ -167,7 +184,13 @@ export async function serve(o: ServeOptions): Promise<Running> {
 
 async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unknown>)[]): Promise<Running> {
   const configured = boot.perimeters;
-  const state = await openState({ store: o.store, stateDir: o.stateDir, instance: { id: instanceId(), version: o.version }, silenceSeconds: o.storeSilenceSeconds ?? 10, log: o.log });
+  const state = await openState({
+    store: o.store,
+    stateDir: o.stateDir,
+    instance: { id: instanceId(), version: o.version },
+    silenceSeconds: o.storeSilenceSeconds ?? 10,
+    log: o.log,
+  });
   undo.push(() => state.close());
   const store = state.perimeters;
 
@@ -175,10 +198,16 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   const embedded = !o.token && !o.config;
   const here = embedded ? await repoRoot(o.cwd) : undefined;
   if (embedded && !here && store.list().length === 0) {
-    throw new CliError('Nothing to serve: run inside a git repository, pass --config, or give a GitHub token in GITHUB_TOKEN or --token-file.');
+    throw new CliError(
+      'Nothing to serve: run inside a git repository, pass --config, or give a GitHub token in GITHUB_TOKEN or --token-file.',
+    );
   }
 
-  const localRepos = [...configured.map((p) => p.repo), ...store.list().map((p) => p.repo), ...(here ? [here] : [])].filter((r) => r.startsWith('/'));
+  const localRepos = [
+    ...configured.map((p) => p.repo),
+    ...store.list().map((p) => p.repo),
+    ...(here ? [here] : []),
+  ].filter((r) => r.startsWith('/'));
   const upstreams = buildUpstreams({
     token: o.token,
     githubUrl: o.githubUrl,
@@ -192,7 +221,9 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
 
-  const localSpec = here ? { id: DEFAULT_PERIMETER, repo: here, read: ['**'], write: [], tools: READ_TOOLS } : undefined;
+  const localSpec = here
+    ? { id: DEFAULT_PERIMETER, repo: here, read: ['**'], write: [], tools: READ_TOOLS }
+    : undefined;
   // Dry run of every boot change: a config error stops the start before the port is bound or the store touched.
   for (const spec of configured) {
     const made = await service.create(spec, { replace: true, dryRun: true, origin: 'config' });
@@ -259,7 +290,15 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
     storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
-    ...(o.audit ? { recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r), recordAuth: (e: Parameters<Audit['recordAuth']>[0]) => audit?.recordAuth(e), auditHealth: () => audit?.health() ?? { status: 'starting', warnings: [] }, statusExtra: () => ({ audit: audit?.state() }), recentAudit: async (n: number) => (audit ? audit.recent(n) : []) } : {}),
+    ...(o.audit
+      ? {
+          recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r),
+          recordAuth: (e: Parameters<Audit['recordAuth']>[0]) => audit?.recordAuth(e),
+          auditHealth: () => audit?.health() ?? { status: 'starting', warnings: [] },
+          statusExtra: () => ({ audit: audit?.state() }),
+          recentAudit: async (n: number) => (audit ? audit.recent(n) : []),
+        }
+      : {}),
     version: o.version,
     publicUrl: () => publicUrl,
     host: o.host,
@@ -337,17 +376,31 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   if (settled > 0) o.log('info', 'proposals reconciled at start', { count: settled });
   // Reads expire overdue proposals too; the sweep makes the ledger say so even when nobody looks.
   // Restore points past their retention (RESTORE_KEEP_DAYS, and never within their proposal's TTL) go with it.
-  const points = restoreCatalog({ perimeters: () => store.list(), upstreamFor: upstreams.upstreamFor, writers, proposals });
+  const points = restoreCatalog({
+    perimeters: () => store.list(),
+    upstreamFor: upstreams.upstreamFor,
+    writers,
+    proposals,
+  });
   const pruneRestorePoints = async () => {
     const out = await points.prune();
     if (!out.ok) o.log('warn', 'restore point pruning failed', { error: out.error.message });
     else if (out.value.length > 0) o.log('info', 'restore points pruned', { count: out.value.length, ids: out.value });
   };
-  const sweep = setInterval(() => void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) })), 60_000);
+  const sweep = setInterval(
+    () => void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) })),
+    60_000,
+  );
   sweep.unref();
   undo.push(async () => clearInterval(sweep));
   // Hourly: retention is counted in days, and a pass lists every point of every repository.
-  const prune = setInterval(() => void pruneRestorePoints().catch((e: unknown) => o.log('warn', 'restore point pruning failed', { error: String(e) })), 3_600_000);
+  const prune = setInterval(
+    () =>
+      void pruneRestorePoints().catch((e: unknown) =>
+        o.log('warn', 'restore point pruning failed', { error: String(e) }),
+      ),
+    3_600_000,
+  );
   prune.unref();
   undo.push(async () => clearInterval(prune));
   ready = true;
@@ -356,16 +409,27 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   const lines: string[] = [];
   lines.push(`git-blinder ${o.version} listening on ${publicUrl}`);
   lines.push(`ops token: ${ops.source}`);
-  for (const p of store.list()) for (const url of agentUrls(publicUrl, p)) lines.push(`agent URL: ${url}  (${p.id} → ${p.repo})`);
-  if (embeddedKey) lines.push(`agent key for ${DEFAULT_PERIMETER} (shown once; send it as "Authorization: Bearer <key>"): ${embeddedKey}`);
+  for (const p of store.list())
+    for (const url of agentUrls(publicUrl, p)) lines.push(`agent URL: ${url}  (${p.id} → ${p.repo})`);
+  if (embeddedKey)
+    lines.push(
+      `agent key for ${DEFAULT_PERIMETER} (shown once; send it as "Authorization: Bearer <key>"): ${embeddedKey}`,
+    );
   // Keys for other perimeters are issued on request only, so no secret lands in a start-up log the operator did not ask for.
   if (!o.openPerimeters) for (const p of store.list()) if (!(p.keys ?? []).length) lines.push(`next: ${keyHint(p.id)}`);
-  if (o.openPerimeters) lines.push('perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)');
+  if (o.openPerimeters)
+    lines.push(
+      'perimeters are OPEN: anyone who can reach this port and knows a perimeter id can use it (--open-perimeters)',
+    );
   if (audit) lines.push(`audit ledger: ${audit.ledger.state().file}`);
   if (o.root) lines.push(`operator surface: ${publicUrl}/mcp/root (never give this URL to an agent)`);
   lines.push(`approval page: ${publicUrl}/ui (sign in with the ops token)`);
   o.out(lines.join('\n'));
-  o.log('info', 'server started', { url: publicUrl, perimeters: store.list().length, github: upstreams.github !== undefined });
+  o.log('info', 'server started', {
+    url: publicUrl,
+    perimeters: store.list().length,
+    github: upstreams.github !== undefined,
+  });
 
   const closers = [...undo].reverse();
   undo.length = 0; // started: from here on, close() owns the teardown

@@ -74,7 +74,10 @@ export async function acquireStateLock(dir: string): Promise<Result<StateLock, L
     }
     const pid = await holder(file);
     if (pid === undefined || pid === process.pid || alive(pid)) {
-      return fail('in_use', `State dir ${dir} is in use by process ${pid ?? '(unknown: the lock file is empty)'}. Stop it, or give this server its own --state-dir. (Lock: ${file})`);
+      return fail(
+        'in_use',
+        `State dir ${dir} is in use by process ${pid ?? '(unknown: the lock file is empty)'}. Stop it, or give this server its own --state-dir. (Lock: ${file})`,
+      );
     }
     if (!(await create(recovery))) {
       // Someone else is recovering, or crashed while doing so: drop a dead recoverer's file, then try again.
@@ -91,5 +94,8 @@ export async function acquireStateLock(dir: string): Promise<Result<StateLock, L
     }
   }
   const pid = await holder(file);
-  return fail('in_use', `State dir ${dir} is in use by process ${pid ?? '(unknown)'}. Stop it, or give this server its own --state-dir. (Lock: ${file})`);
+  return fail(
+    'in_use',
+    `State dir ${dir} is in use by process ${pid ?? '(unknown)'}. Stop it, or give this server its own --state-dir. (Lock: ${file})`,
+  );
 }

@@ -26,7 +26,12 @@ export async function openState(o: {
     if (!opened.ok) throw new CliError(opened.message);
     return opened.value;
   }
-  const opened = await openPostgresState({ url: o.store, instance: o.instance, staleMs: o.silenceSeconds * 1000, log: o.log });
+  const opened = await openPostgresState({
+    url: o.store,
+    instance: o.instance,
+    staleMs: o.silenceSeconds * 1000,
+    log: o.log,
+  });
   if (!opened.ok) throw new CliError(opened.message);
   return opened.value;
 }

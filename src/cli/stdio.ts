@@ -28,13 +28,17 @@ export function agentUrl(base: string, perimeter: string, branch?: string): URL 
 async function preflight(url: URL, key: string | undefined): Promise<void> {
   let status: number;
   try {
-    const r = await fetch(url, { headers: key ? { authorization: `Bearer ${key}` } : {}, signal: AbortSignal.timeout(10_000) });
+    const r = await fetch(url, {
+      headers: key ? { authorization: `Bearer ${key}` } : {},
+      signal: AbortSignal.timeout(10_000),
+    });
     await r.body?.cancel();
     status = r.status;
   } catch {
     throw new CliError(`cannot reach git-blinder at ${url.origin}: is \`serve\` running?`, 1);
   }
-  if (status === 404 && key === undefined) throw new CliError('no agent key (set GIT_BLINDER_AGENT_KEY or --key-file)', 2);
+  if (status === 404 && key === undefined)
+    throw new CliError('no agent key (set GIT_BLINDER_AGENT_KEY or --key-file)', 2);
 }
 
 /**
@@ -75,7 +79,8 @@ export async function runStdioBridge(o: StdioOptions): Promise<void> {
       failed = true;
       const why = reachable(e, url);
       // Answer a failed request so the client does not wait forever; the message says what went wrong.
-      if ('id' in msg && 'method' in msg) void sendLocal({ jsonrpc: '2.0', id: msg.id, error: { code: -32603, message: why } });
+      if ('id' in msg && 'method' in msg)
+        void sendLocal({ jsonrpc: '2.0', id: msg.id, error: { code: -32603, message: why } });
       o.err(`git-blinder stdio: ${why}`);
     });
   };
@@ -96,7 +101,11 @@ export async function runStdioBridge(o: StdioOptions): Promise<void> {
 /** One line for a forwarding failure: an unreachable daemon is named as such, anything else keeps its message only. */
 function reachable(e: unknown, url: URL): string {
   const message = e instanceof Error ? e.message : String(e);
-  const cause = e instanceof Error && e.cause instanceof Error ? `${e.cause.message} ${(e.cause as NodeJS.ErrnoException).code ?? ''}` : '';
-  if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|socket hang up/i.test(`${message} ${cause}`)) return `cannot reach git-blinder at ${url.origin}: is \`serve\` running?`;
+  const cause =
+    e instanceof Error && e.cause instanceof Error
+      ? `${e.cause.message} ${(e.cause as NodeJS.ErrnoException).code ?? ''}`
+      : '';
+  if (/fetch failed|ECONNREFUSED|ECONNRESET|ENOTFOUND|socket hang up/i.test(`${message} ${cause}`))
+    return `cannot reach git-blinder at ${url.origin}: is \`serve\` running?`;
   return `git-blinder daemon at ${url.origin}: ${message}`;
 }

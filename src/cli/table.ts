@@ -28,7 +28,8 @@ const JSON_UNSAFE = /[\u007f-\u009f\p{Cf}\p{Zl}\p{Zp}]/gu;
 /** `JSON.stringify` for the terminal: the same value once parsed, with no raw control, bidi or invisible character. */
 export function jsonText(value: unknown, indent?: number): string {
   // Astral characters (Unicode tags) are written as their two UTF-16 escapes, as JSON requires.
-  const units = (ch: string) => Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+  const units = (ch: string) =>
+    Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
   return JSON.stringify(value, null, indent).replace(JSON_UNSAFE, units);
 }
 
@@ -36,6 +37,10 @@ export function jsonText(value: unknown, indent?: number): string {
 export function table(headers: string[], rows: string[][]): string {
   const safe = rows.map((r) => r.map((c) => clean(c)));
   const widths = headers.map((h, i) => Math.max(h.length, ...safe.map((r) => (r[i] ?? '').length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
   return [line(headers), ...safe.map(line)].join('\n');
 }

@@ -24,7 +24,8 @@ export function localOnlyWorkspace(log: Log): Workspace {
   return {
     worktrees: (repo) => (isLocalRepo(repo) ? ws.worktrees(repo) : Promise.resolve(NONE)),
     open: (repo, branch) => (isLocalRepo(repo) ? ws.open(repo, branch) : Promise.resolve(NONE)),
-    addWorktree: (repo, branch, path) => (isLocalRepo(repo) ? ws.addWorktree(repo, branch, path) : Promise.resolve(NONE)),
+    addWorktree: (repo, branch, path) =>
+      isLocalRepo(repo) ? ws.addWorktree(repo, branch, path) : Promise.resolve(NONE),
   };
 }
 

@@ -21,7 +21,8 @@ function globProblem(glob: string): string | undefined {
       const close = glob.indexOf(']', i + 1);
       if (close < 0) return 'has an unclosed "[", so it only matches a file literally named with "["';
       const inner = glob.slice(i + 1, close);
-      if (inner === '' || inner === '!' || inner === '^') return `has an empty character class "[${inner}]", which matches no file`;
+      if (inner === '' || inner === '!' || inner === '^')
+        return `has an empty character class "[${inner}]", which matches no file`;
       i = close;
     } else if (ch === '{') depth++;
     else if (ch === '}') depth--;
@@ -47,7 +48,7 @@ export function perimeterWarnings(spec: WarnedSpec): string[] {
   if (read.length === 0) {
     out.push(
       `perimeter ${spec.id}: read is empty, so the perimeter can read nothing (its agents see an empty tree and every ` +
-        'path answers as missing). Give read globs: --read \'docs/**\' (repeatable), or read: [...] in a config.',
+        "path answers as missing). Give read globs: --read 'docs/**' (repeatable), or read: [...] in a config.",
     );
   }
   for (const [field, globs] of [
@@ -71,7 +72,9 @@ export function perimeterWarnings(spec: WarnedSpec): string[] {
   for (const t of spec.tools ?? []) {
     const tool = ALL_TOOLS.find((x) => x.name === t);
     if (tool && !tool.agentSurface) {
-      out.push(`perimeter ${spec.id}: tool "${t}" is never served to agents (operator surface only); listing it in tools has no effect.`);
+      out.push(
+        `perimeter ${spec.id}: tool "${t}" is never served to agents (operator surface only); listing it in tools has no effect.`,
+      );
     }
   }
   return out;

@@ -76,11 +76,19 @@ export const ROOT_BINDING: RootBinding = { surface: 'root', scope: UNRESTRICTED 
  * Binds a perimeter to a branch. A branch outside the allowlist is `not_found`, like an unknown perimeter:
  * the caller must answer both the same way.
  */
-export function bindAgent(perimeter: Perimeter, branch: string | undefined, server: ServerPolicy = {}): Result<AgentBinding, 'not_found'> {
+export function bindAgent(
+  perimeter: Perimeter,
+  branch: string | undefined,
+  server: ServerPolicy = {},
+): Result<AgentBinding, 'not_found'> {
   const bound = branch ?? perimeter.default_branch;
   if (!perimeter.branches.includes(bound)) return fail('not_found', 'not found');
   const zones = compilePrivacy({ patterns: [...(server.privatePatterns ?? []), ...(perimeter.private ?? [])] });
-  const protect = compileProtected({ grants: perimeter.allow_protected ?? [], zones, patterns: server.protectedPatterns ?? [] });
+  const protect = compileProtected({
+    grants: perimeter.allow_protected ?? [],
+    zones,
+    patterns: server.protectedPatterns ?? [],
+  });
   return ok({
     surface: 'agent',
     perimeterId: perimeter.id,
@@ -91,10 +99,12 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
     scope: withPrivacy(scopeOf(perimeter), zones, { writeGrant: protect.isGranted }),
     readGlobs: perimeter.read,
     writeGlobs: perimeter.write,
-    writeGuards: [(paths) => {
-      const c = protect.check(paths);
-      return c.ok ? undefined : c.message;
-    }],
+    writeGuards: [
+      (paths) => {
+        const c = protect.check(paths);
+        return c.ok ? undefined : c.message;
+      },
+    ],
     isProtected: protect.isProtected,
     allowSecrets: perimeter.allow_secrets ?? false,
     allowBinary: perimeter.allow_binary ?? false,
@@ -107,17 +117,25 @@ export function bindAgent(perimeter: Perimeter, branch: string | undefined, serv
  * True when the tool appears on this binding's surface. A workspace tool appears on an agent surface only where the
  * bound branch is checked out; elsewhere it is as unknown as a tool that does not exist.
  */
-export function isExposed(binding: Binding, tool: { name: string; agentSurface: boolean; requires?: 'worktree'; aliasOf?: string }): boolean {
+export function isExposed(
+  binding: Binding,
+  tool: { name: string; agentSurface: boolean; requires?: 'worktree'; aliasOf?: string },
+): boolean {
   // An alias is an opt-in of the perimeter (its `tools` names it): the catalogue and the operator surface, which has
   // the real tool, never list it, so a default tools/list does not grow for clients that do not need fixed names.
-  if (tool.aliasOf !== undefined) return binding.surface === 'agent' && tool.agentSurface && binding.granted?.has(tool.name) === true;
-  if (binding.surface === 'root') return !AGENT_ONLY_TOOLS.includes(tool.name) && !WORKSPACE_PROPOSE_TOOLS.includes(tool.name);
+  if (tool.aliasOf !== undefined)
+    return binding.surface === 'agent' && tool.agentSurface && binding.granted?.has(tool.name) === true;
+  if (binding.surface === 'root')
+    return !AGENT_ONLY_TOOLS.includes(tool.name) && !WORKSPACE_PROPOSE_TOOLS.includes(tool.name);
   if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
   if (tool.requires === 'worktree' && binding.worktree !== true) return false;
   // Only where writes wait for approval (push_files in approval mode, or a working tree, whose proposals always
   // wait), and then always with a write tool: an agent can follow up on what it proposed.
   if (AGENT_ONLY_TOOLS.includes(tool.name)) {
-    return (binding.approval.push_files === 'required' || binding.worktree === true) && (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name));
+    return (
+      (binding.approval.push_files === 'required' || binding.worktree === true) &&
+      (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name))
+    );
   }
   return binding.granted === undefined || binding.granted.has(tool.name);
 }

@@ -5,7 +5,8 @@ import { fail, ok, type Result } from './result.js';
  * and in `refs/heads/`). Rejecting early keeps odd names out of URLs, logs and git argv.
  */
 export function validateBranchName(name: unknown): Result<string, 'invalid_branch'> {
-  if (typeof name !== 'string' || name === '') return fail('invalid_branch', 'A branch name must be a non-empty string.');
+  if (typeof name !== 'string' || name === '')
+    return fail('invalid_branch', 'A branch name must be a non-empty string.');
   const bad =
     name.length > 255 ||
     name.startsWith('-') ||

@@ -14,7 +14,10 @@ export interface PathChange {
 }
 
 // git's empty blob: empty files are never paired as renames of each other (git does not pair them either).
-const EMPTY_BLOB = new Set(['e69de29bb2d1d6434b8b29ae775ad8c2e48c5391', '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813']);
+const EMPTY_BLOB = new Set([
+  'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391',
+  '473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813',
+]);
 
 /**
  * The target text of the symlinks read on each side (undefined: read, but not a link or not UTF-8). A link absent
@@ -27,7 +30,11 @@ export interface ListingLinks {
 
 // One visibility rule for a listing entry, the one get_tree and get_file apply: readable, and a symlink only when
 // its target is readable too (`linkServable`). Without `links` (the operator surface) links are shown as they are.
-function visible(entries: readonly TreeEntry[], scope: Scope, links: ReadonlyMap<string, string | undefined> | undefined): Map<string, TreeEntry> {
+function visible(
+  entries: readonly TreeEntry[],
+  scope: Scope,
+  links: ReadonlyMap<string, string | undefined> | undefined,
+): Map<string, TreeEntry> {
   const out = new Map<string, TreeEntry>();
   for (const e of entries) {
     if (e.type === 'dir' || !scope.canRead(e.path)) continue;
@@ -45,12 +52,22 @@ function visible(entries: readonly TreeEntry[], scope: Scope, links: ReadonlyMap
  * that are not the very same entry (path, blob) on the other side. A link unchanged on both sides yields no change
  * whether it shows or not, so it is never read. The choice depends on readable entries only.
  */
-export function linksToJudge(base: readonly TreeEntry[], head: readonly TreeEntry[], scope: Scope, max: number): { base: string[]; head: string[] } {
-  const links = (side: readonly TreeEntry[]) => new Map(side.filter((e) => e.type === 'symlink' && scope.canRead(e.path)).map((e) => [e.path, e.sha]));
+export function linksToJudge(
+  base: readonly TreeEntry[],
+  head: readonly TreeEntry[],
+  scope: Scope,
+  max: number,
+): { base: string[]; head: string[] } {
+  const links = (side: readonly TreeEntry[]) =>
+    new Map(side.filter((e) => e.type === 'symlink' && scope.canRead(e.path)).map((e) => [e.path, e.sha]));
   const before = links(base);
   const after = links(head);
   const changed = (mine: Map<string, string>, other: Map<string, string>) =>
-    [...mine].filter(([path, sha]) => other.get(path) !== sha).map(([path]) => path).sort().slice(0, max);
+    [...mine]
+      .filter(([path, sha]) => other.get(path) !== sha)
+      .map(([path]) => path)
+      .sort()
+      .slice(0, max);
   return { base: changed(before, after), head: changed(after, before) };
 }
 
@@ -61,7 +78,12 @@ export function linksToJudge(base: readonly TreeEntry[], head: readonly TreeEntr
  * (agent surfaces) a symlink counts only while its target is readable: one whose target is hidden is absent on that
  * side, exactly as get_tree and get_file answer it.
  */
-export function diffListings(base: readonly TreeEntry[], head: readonly TreeEntry[], scope: Scope, links?: ListingLinks): PathChange[] {
+export function diffListings(
+  base: readonly TreeEntry[],
+  head: readonly TreeEntry[],
+  scope: Scope,
+  links?: ListingLinks,
+): PathChange[] {
   const before = visible(base, scope, links?.base);
   const after = visible(head, scope, links?.head);
   const out: PathChange[] = [];

@@ -11,7 +11,10 @@
 import type { AgentBinding } from './binding.js';
 
 /** The policy a change is judged against: the agent binding's write scope and write guards. */
-export type ChangePolicy = { readonly scope: Pick<AgentBinding['scope'], 'canWrite'> } & Pick<AgentBinding, 'writeGuards'>;
+export type ChangePolicy = { readonly scope: Pick<AgentBinding['scope'], 'canWrite'> } & Pick<
+  AgentBinding,
+  'writeGuards'
+>;
 
 /** What the request asked for, as normalized repository paths. */
 export interface RequestedChange {
@@ -25,7 +28,10 @@ export type ChangeJudgement = { readonly kind: 'allow' } | { readonly kind: 'ref
 const ALLOW: ChangeJudgement = { kind: 'allow' };
 
 function quote(paths: readonly string[]): string {
-  const shown = paths.slice(0, 20).map((p) => `"${p}"`).join(', ');
+  const shown = paths
+    .slice(0, 20)
+    .map((p) => `"${p}"`)
+    .join(', ');
   return paths.length > 20 ? `${shown} and ${paths.length - 20} more` : shown;
 }
 
@@ -56,7 +62,9 @@ function overlaps(a: string, b: string): boolean {
  * when a hidden `.env` exists, which tells the agent it does.
  */
 export function structuralRefusal(writes: readonly string[], policy: ChangePolicy): string | undefined {
-  const refused = writes.filter((p) => ancestorsOf(p).some((a) => policy.writeGuards.some((g) => g([a]) !== undefined)));
+  const refused = writes.filter((p) =>
+    ancestorsOf(p).some((a) => policy.writeGuards.some((g) => g([a]) !== undefined)),
+  );
   return refused.length > 0 ? structureRefusal(refused) : undefined;
 }
 
@@ -64,7 +72,11 @@ export function structuralRefusal(writes: readonly string[], policy: ChangePolic
  * Judges the paths a write changes between its base tree and its new tree (computed by the adapter). Allowed only
  * when every changed path was named by the request and is writable and unprotected; otherwise nothing may move.
  */
-export function judgeChange(requested: RequestedChange, changed: readonly string[], policy: ChangePolicy): ChangeJudgement {
+export function judgeChange(
+  requested: RequestedChange,
+  changed: readonly string[],
+  policy: ChangePolicy,
+): ChangeJudgement {
   const named = new Set([...requested.writes, ...requested.deletes]);
   const extra = changed.filter((p) => !named.has(p));
   if (extra.length > 0) {

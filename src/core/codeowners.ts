@@ -17,7 +17,10 @@ export interface Ownership {
 function literalOf(pattern: string): string | undefined {
   if (pattern === '*' || pattern === '/' || pattern === '/**' || pattern === '**') return '';
   let p = pattern.startsWith('/') ? pattern.slice(1) : pattern;
-  p = p.replace(/\/\*\*$/, '').replace(/\/\*$/, '').replace(/\/$/, '');
+  p = p
+    .replace(/\/\*\*$/, '')
+    .replace(/\/\*$/, '')
+    .replace(/\/$/, '');
   return p === '' || /[*?[\]!\\]/.test(p) ? undefined : p;
 }
 

@@ -14,12 +14,7 @@ import { linkKey, type LinkSide } from './commitlinks.js';
  * needs to know whether each child directory has some readable file, so once one is found the rest of that subtree is
  * not judged at all.
  */
-export function filterTree(
-  entries: readonly TreeEntry[],
-  scope: Scope,
-  base: string,
-  recursive: boolean,
-): TreeEntry[] {
+export function filterTree(entries: readonly TreeEntry[], scope: Scope, base: string, recursive: boolean): TreeEntry[] {
   return recursive ? filterTreeRecursive(entries, scope, base) : filterTreeOneLevel(entries, scope, base);
 }
 
@@ -87,8 +82,7 @@ function filterTreeOneLevel(entries: readonly TreeEntry[], scope: Scope, base: s
 
 /** The result of cutting a commit to a scope. */
 export type CommitView =
-  | { kind: 'visible'; commit: CommitDetail; omitted_count: number; stats: CommitStats }
-  | { kind: 'invisible' };
+  { kind: 'visible'; commit: CommitDetail; omitted_count: number; stats: CommitStats } | { kind: 'invisible' };
 
 /** Whole-file views of the visible sides of boundary-crossing renames, keyed by `wholeKey`. */
 export type WholeViews = ReadonlyMap<string, WholeChange>;
@@ -115,7 +109,12 @@ export const wholeKey = (side: 'added' | 'removed', path: string): string => `${
  * paths, so counting them would turn its own commit into an oracle: "delete drop/x" changes the tree only when
  * drop/x existed, "write drop/x = guess" only when the guess is wrong.
  */
-export function filterCommit(commit: CommitDetail, scope: Scope, whole: WholeViews = new Map(), badLinks: ReadonlySet<string> = new Set()): CommitView {
+export function filterCommit(
+  commit: CommitDetail,
+  scope: Scope,
+  whole: WholeViews = new Map(),
+  badLinks: ReadonlySet<string> = new Set(),
+): CommitView {
   const files: CommitFile[] = [];
   let omitted = 0;
   const count = (path: string) => {
@@ -181,9 +180,18 @@ export function unpairedSides(commit: CommitDetail, scope: Scope): { added: stri
 
 function visibleSide(path: string, side: 'added' | 'removed', f: CommitFile, whole: WholeViews): CommitFile {
   const w = whole.get(wholeKey(side, path));
-  if (w) return { path, status: side, additions: w.additions, deletions: w.deletions, ...(w.patch !== undefined ? { patch: w.patch } : {}) };
+  if (w)
+    return {
+      path,
+      status: side,
+      additions: w.additions,
+      deletions: w.deletions,
+      ...(w.patch !== undefined ? { patch: w.patch } : {}),
+    };
   // Known wart (no bytes supplied, as in history verification): the counts keep only this side, no patch.
-  return side === 'added' ? { path, status: 'added', additions: f.additions, deletions: 0 } : { path, status: 'removed', additions: 0, deletions: f.deletions };
+  return side === 'added'
+    ? { path, status: 'added', additions: f.additions, deletions: 0 }
+    : { path, status: 'removed', additions: 0, deletions: f.deletions };
 }
 
 /** Sums visible file counts. */

@@ -87,7 +87,8 @@ export function compileGlobs(globs: readonly string[]): GlobSet {
   const viaMatchOne = (path: string, partial: boolean): boolean => {
     const ff = splitLikeMinimatch(path);
     const candidates = byFirst.get(ff[0] ?? '');
-    if (candidates !== undefined) for (const p of candidates) if (p.mm.matchOne(ff, p.parts as Part[], partial)) return true;
+    if (candidates !== undefined)
+      for (const p of candidates) if (p.mm.matchOne(ff, p.parts as Part[], partial)) return true;
     for (const p of anyFirst) if (p.mm.matchOne(ff, p.parts as Part[], partial)) return true;
     return false;
   };

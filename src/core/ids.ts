@@ -20,7 +20,9 @@ export function agentEntry(e: TreeEntry): ServedEntry {
     case 'file':
     case 'symlink':
     case 'submodule':
-      return e.size === undefined ? { path: e.path, type: e.type, sha: e.sha } : { path: e.path, type: e.type, sha: e.sha, size: e.size };
+      return e.size === undefined
+        ? { path: e.path, type: e.type, sha: e.sha }
+        : { path: e.path, type: e.type, sha: e.sha, size: e.size };
     default: {
       const never: never = e.type;
       throw new Error(`unknown entry type ${String(never)}`);

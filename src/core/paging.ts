@@ -26,7 +26,8 @@ export function pageOf(sizes: readonly number[], budget: number, page: number): 
       end += 1;
     }
     if (p === page) return ok(end < sizes.length ? { start, end, next: page + 1 } : { start, end });
-    if (end >= sizes.length) return fail('out_of_range', `page ${page} is past the end: this answer has ${p} page${p === 1 ? '' : 's'}.`);
+    if (end >= sizes.length)
+      return fail('out_of_range', `page ${page} is past the end: this answer has ${p} page${p === 1 ? '' : 's'}.`);
     start = end;
   }
 }
@@ -40,7 +41,13 @@ export function jsonStringBytes(s: string): number {
   let n = 2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c < 0x80) n += c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 2 : c < 0x20 ? 6 : 1;
+    if (c < 0x80)
+      n +=
+        c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d
+          ? 2
+          : c < 0x20
+            ? 6
+            : 1;
     else if (c < 0x800) n += 2;
     else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
       n += 4;
@@ -65,7 +72,13 @@ export function jsonPrefix(s: string, budget: number): { readonly text: string; 
     const c = s.charCodeAt(end);
     let cost: number;
     let width = 1;
-    if (c < 0x80) cost = c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d ? 2 : c < 0x20 ? 6 : 1;
+    if (c < 0x80)
+      cost =
+        c === 0x22 || c === 0x5c || c === 0x08 || c === 0x09 || c === 0x0a || c === 0x0c || c === 0x0d
+          ? 2
+          : c < 0x20
+            ? 6
+            : 1;
     else if (c < 0x800) cost = 2;
     else if (c >= 0xd800 && c <= 0xdbff && end + 1 < s.length && (s.charCodeAt(end + 1) & 0xfc00) === 0xdc00) {
       cost = 4;

@@ -37,7 +37,6 @@ export interface PatchSection {
   readonly lines: readonly PatchLine[];
 }
 
-
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
 
@@ -94,7 +93,13 @@ function headerNames(rest: string): string[] | undefined {
     return x !== undefined && y !== undefined ? [x, y] : undefined;
   }
   const n = (rest.length - 5) / 2;
-  if (Number.isInteger(n) && n > 0 && rest.startsWith('a/') && rest.slice(2, 2 + n) === rest.slice(5 + n) && rest.slice(2 + n, 5 + n) === ' b/') {
+  if (
+    Number.isInteger(n) &&
+    n > 0 &&
+    rest.startsWith('a/') &&
+    rest.slice(2, 2 + n) === rest.slice(5 + n) &&
+    rest.slice(2 + n, 5 + n) === ' b/'
+  ) {
     return [rest.slice(2, 2 + n)];
   }
   if (rest.endsWith('"')) {
@@ -140,15 +145,23 @@ function closeSection(o: Open): PatchSection | string {
   const sideNames = [o.sides.old, o.sides.new].filter((n): n is string => n !== undefined);
   const declaredNames = [o.declared.from, o.declared.to].filter((n): n is string => n !== undefined);
   if (o.gitNames.length > 0) {
-    if ([...sideNames, ...declaredNames].some((n) => !o.gitNames.includes(n))) return 'its ---/+++ or rename names differ from its diff --git names';
+    if ([...sideNames, ...declaredNames].some((n) => !o.gitNames.includes(n)))
+      return 'its ---/+++ or rename names differ from its diff --git names';
   } else {
     // Two different unquoted names: only a declared rename or copy says which; its names must spell the header exactly.
     if (o.declared.from === undefined || o.declared.to === undefined) return 'a file section names no file';
-    if (o.gitRest !== `a/${o.declared.from} b/${o.declared.to}`) return 'its rename names differ from its diff --git names';
+    if (o.gitRest !== `a/${o.declared.from} b/${o.declared.to}`)
+      return 'its rename names differ from its diff --git names';
     if (sideNames.some((n) => !declaredNames.includes(n))) return 'its ---/+++ names differ from its rename names';
   }
-  if (o.declared.kind === undefined && o.gitNames.length === 2 && o.gitNames[0] !== o.gitNames[1]) return 'its diff --git line names two files without a rename or copy';
-  if (o.sides.old !== undefined && o.sides.new !== undefined && o.sides.old !== o.sides.new && o.declared.kind === undefined) {
+  if (o.declared.kind === undefined && o.gitNames.length === 2 && o.gitNames[0] !== o.gitNames[1])
+    return 'its diff --git line names two files without a rename or copy';
+  if (
+    o.sides.old !== undefined &&
+    o.sides.new !== undefined &&
+    o.sides.old !== o.sides.new &&
+    o.declared.kind === undefined
+  ) {
     return 'its --- and +++ names differ without a rename or copy';
   }
   const name = o.gitNames[0];
@@ -157,8 +170,10 @@ function closeSection(o: Open): PatchSection | string {
   const added = o.lines.filter((l) => l.kind === 'add').length;
   const removed = o.lines.filter((l) => l.kind === 'del').length;
   const base = { added, removed, binary: o.binary, modes: o.modes, lines: o.lines };
-  if (o.created || o.sides.oldNull) return to === undefined ? 'a new file is not named' : { to, change: 'added', ...base };
-  if (o.deleted || o.sides.newNull) return from === undefined ? 'a deleted file is not named' : { from, change: 'deleted', ...base };
+  if (o.created || o.sides.oldNull)
+    return to === undefined ? 'a new file is not named' : { to, change: 'added', ...base };
+  if (o.deleted || o.sides.newNull)
+    return from === undefined ? 'a deleted file is not named' : { from, change: 'deleted', ...base };
   if (from === undefined || to === undefined) return 'a file section names no file';
   return { from, to, change: o.declared.kind ?? 'modified', ...base };
 }
@@ -224,7 +239,8 @@ export function patchPaths(patch: string): Result<PatchPaths, 'unreadable_patch'
     }
     if (cur === undefined) {
       // Before the first section git skips text, but would still apply a traditional diff found there.
-      if (line.startsWith('--- ') || line.startsWith('+++ ') || line.startsWith('@@ ') || line.startsWith('Index: ')) return bad('only git-format patches are accepted');
+      if (line.startsWith('--- ') || line.startsWith('+++ ') || line.startsWith('@@ ') || line.startsWith('Index: '))
+        return bad('only git-format patches are accepted');
       continue;
     }
     if (line.startsWith('@@ ')) {

@@ -26,14 +26,18 @@ export function normalizePath(input: unknown): Result<string, 'invalid_path'> {
   if (input.length > MAX_PATH_LENGTH) return fail('invalid_path', `Path is longer than ${MAX_PATH_LENGTH} characters.`);
   if (FORBIDDEN_CHARS.test(input)) return fail('invalid_path', 'Path contains control or invisible characters.');
   if (input.includes('\\')) return fail('invalid_path', 'Use "/" as the path separator, not "\\".');
-  if (input.startsWith('/')) return fail('invalid_path', 'Paths are relative to the repository root: remove the leading "/".');
-  if (/^[A-Za-z]:/.test(input)) return fail('invalid_path', 'Paths are relative to the repository root: remove the drive letter.');
-  if (ENCODED_SEPARATOR.test(input)) return fail('invalid_path', 'Path contains a percent-encoded separator or dot; send it decoded.');
+  if (input.startsWith('/'))
+    return fail('invalid_path', 'Paths are relative to the repository root: remove the leading "/".');
+  if (/^[A-Za-z]:/.test(input))
+    return fail('invalid_path', 'Paths are relative to the repository root: remove the drive letter.');
+  if (ENCODED_SEPARATOR.test(input))
+    return fail('invalid_path', 'Path contains a percent-encoded separator or dot; send it decoded.');
   if (input.endsWith('/')) return fail('invalid_path', 'Remove the trailing "/" from the path.');
   for (const segment of input.split('/')) {
     if (segment === '') return fail('invalid_path', 'Path contains an empty segment ("//").');
     if (segment === '.' || segment === '..') return fail('invalid_path', 'Path segments "." and ".." are not allowed.');
-    if (segment.length > MAX_SEGMENT_LENGTH) return fail('invalid_path', `A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`);
+    if (segment.length > MAX_SEGMENT_LENGTH)
+      return fail('invalid_path', `A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`);
   }
   return ok(input);
 }
@@ -56,7 +60,8 @@ function isPlainAcceptedPath(input: string): boolean {
     }
     const len = i - start;
     if (len === 0 || len > MAX_SEGMENT_LENGTH) return false;
-    if (len <= 2 && input.charCodeAt(start) === 0x2e && (len === 1 || input.charCodeAt(start + 1) === 0x2e)) return false;
+    if (len <= 2 && input.charCodeAt(start) === 0x2e && (len === 1 || input.charCodeAt(start + 1) === 0x2e))
+      return false;
     start = i + 1;
   }
   return true;

@@ -28,9 +28,19 @@ export const Limits = z.strictObject({
   calls_per_minute: z.number().int().min(1).max(1_000_000).optional(),
   commits_per_hour: z.number().int().min(0).max(1_000_000).optional(),
   files_per_commit: z.number().int().min(1).max(100).optional(),
-  max_file_bytes: z.number().int().min(1).max(100 * 1024 * 1024).optional(),
+  max_file_bytes: z
+    .number()
+    .int()
+    .min(1)
+    .max(100 * 1024 * 1024)
+    .optional(),
   /** Largest text block one tool answer may carry; bigger answers are refused or paged, never cut. */
-  max_answer_bytes: z.number().int().min(1024).max(64 * 1024 * 1024).optional(),
+  max_answer_bytes: z
+    .number()
+    .int()
+    .min(1024)
+    .max(64 * 1024 * 1024)
+    .optional(),
   /** Tool calls of this perimeter running at once; more wait in a bounded queue. */
   concurrent_calls: z.number().int().min(1).max(64).optional(),
   /** Calls that may wait for a slot; beyond it a call is answered "busy, retry". */
@@ -46,7 +56,9 @@ export type Limits = z.infer<typeof Limits>;
 export const DEFAULT_ANSWER_BYTES = 1024 * 1024;
 
 /** The answer cap of a binding: its perimeter's limit, else the default; the operator surface is not capped. */
-export function answerCap(b: { readonly surface: 'agent'; readonly limits: Limits } | { readonly surface: 'root' }): number {
+export function answerCap(
+  b: { readonly surface: 'agent'; readonly limits: Limits } | { readonly surface: 'root' },
+): number {
   return b.surface === 'agent' ? (b.limits.max_answer_bytes ?? DEFAULT_ANSWER_BYTES) : Number.POSITIVE_INFINITY;
 }
 
@@ -54,7 +66,9 @@ export function answerCap(b: { readonly surface: 'agent'; readonly limits: Limit
  * What a tool may put in one half of a result. The text block and the structuredContent carry the same information side
  * by side, so each gets half of the answer cap and the whole result (both halves) stays within `max_answer_bytes`.
  */
-export function contentCap(b: { readonly surface: 'agent'; readonly limits: Limits } | { readonly surface: 'root' }): number {
+export function contentCap(
+  b: { readonly surface: 'agent'; readonly limits: Limits } | { readonly surface: 'root' },
+): number {
   const cap = answerCap(b);
   return Number.isFinite(cap) ? Math.floor(cap / 2) : cap;
 }

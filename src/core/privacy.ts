@@ -188,7 +188,8 @@ function compileZoneMatcher(globs: readonly string[]): ZoneMatcher {
       const segs = a.split('/');
       return segs.length === k && !segs.includes('**');
     };
-    if (alts.every(fits) && !alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}'))) list.push(...alts);
+    if (alts.every(fits) && !alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}')))
+      list.push(...alts);
     else if (full.endsWith('/**')) wholeDirs.push(full);
     else whole.push(full);
   };
@@ -260,7 +261,8 @@ function literalSegments(alternatives: readonly string[]): LiteralScan | undefin
       for (const n of names) {
         for (let i = path.indexOf(n); i >= 0; i = path.indexOf(n, i + 1)) {
           const end = i + n.length;
-          if ((i === 0 || path.charCodeAt(i - 1) === 0x2f) && (end === path.length || path.charCodeAt(end) === 0x2f)) return true;
+          if ((i === 0 || path.charCodeAt(i - 1) === 0x2f) && (end === path.length || path.charCodeAt(end) === 0x2f))
+            return true;
         }
       }
       return false;
@@ -275,7 +277,8 @@ function literalSuffixes(alternatives: readonly string[], k: number): LiteralSca
   return {
     in(path) {
       for (const t of tails) {
-        if (path.endsWith(t) && (path.length === t.length || path.charCodeAt(path.length - t.length - 1) === 0x2f)) return true;
+        if (path.endsWith(t) && (path.length === t.length || path.charCodeAt(path.length - t.length - 1) === 0x2f))
+          return true;
       }
       return false;
     },

@@ -47,7 +47,8 @@ export function sizeOf(p: Proposal): StoredSize {
 }
 
 /** A new record is stored after the finished records in `evict` are deleted, or refused with a message for the agent. */
-export type Admission = { readonly kind: 'admit'; readonly evict: readonly string[] } | { readonly kind: 'refuse'; readonly message: string };
+export type Admission =
+  { readonly kind: 'admit'; readonly evict: readonly string[] } | { readonly kind: 'refuse'; readonly message: string };
 
 const oldestFirst = (a: StoredSize, b: StoredSize): number =>
   a.updated_at === b.updated_at ? (a.id < b.id ? -1 : a.id > b.id ? 1 : 0) : a.updated_at < b.updated_at ? -1 : 1;
@@ -87,7 +88,10 @@ export function admitProposal(stored: readonly StoredSize[], incoming: StoredSiz
     bytes -= s.bytes;
   }
   if (count + 1 > bounds.maxRecords) {
-    return { kind: 'refuse', message: `${count} proposals of this perimeter are still open; wait for decisions or cancel some (proposal_cancel). Nothing was proposed.` };
+    return {
+      kind: 'refuse',
+      message: `${count} proposals of this perimeter are still open; wait for decisions or cancel some (proposal_cancel). Nothing was proposed.`,
+    };
   }
   if (bytes + incoming.bytes > bounds.maxBytes) {
     return {

@@ -35,19 +35,31 @@ const BranchStep = z.strictObject({ kind: z.literal('branch'), name: Rev, from: 
 const PushStep = z.strictObject({ kind: z.literal('push') });
 
 /** One workspace operation as the agent asked for it (no fingerprint: a plan's later steps are previewed on apply). */
-export const WorkspaceStep = z.discriminatedUnion('kind', [CommitStep, PatchStep, DiscardStep, MergeStep, RebaseStep, ResetStep, BranchStep, PushStep]);
+export const WorkspaceStep = z.discriminatedUnion('kind', [
+  CommitStep,
+  PatchStep,
+  DiscardStep,
+  MergeStep,
+  RebaseStep,
+  ResetStep,
+  BranchStep,
+  PushStep,
+]);
 export type WorkspaceStep = z.infer<typeof WorkspaceStep>;
 export type WorkspaceStepKind = WorkspaceStep['kind'];
 
 /** The patch text of a plan's steps together. */
-const planPatchBytes = (steps: readonly WorkspaceStep[]): number => steps.reduce((n, s) => n + (s.kind === 'patch' ? s.patch.length : 0), 0);
+const planPatchBytes = (steps: readonly WorkspaceStep[]): number =>
+  steps.reduce((n, s) => n + (s.kind === 'patch' ? s.patch.length : 0), 0);
 
 /** A plan's steps: 1–10, carrying no more patch text together than one patch may. */
 export const PlanSteps = z
   .array(WorkspaceStep)
   .min(1)
   .max(MAX_PLAN_STEPS)
-  .refine((steps) => planPatchBytes(steps) <= MAX_WS_PATCH, { message: `The patches of a plan are at most ${MAX_WS_PATCH} characters together.` });
+  .refine((steps) => planPatchBytes(steps) <= MAX_WS_PATCH, {
+    message: `The patches of a plan are at most ${MAX_WS_PATCH} characters together.`,
+  });
 
 /** A plan: 1–10 steps; its fingerprint is the first step's preview (later steps are previewed when they run). */
 const PlanChange = z.strictObject({ kind: z.literal('plan'), steps: PlanSteps, ...Fingerprint });

@@ -5,7 +5,16 @@ import * as z from 'zod/v4';
 import { stepParts, WORKSPACE_CHANGES, type WorkspaceStep } from './proposal-workspace.js';
 
 /** Every lifecycle state; `applied`, `failed`, `rejected`, `cancelled` and `expired` are terminal. */
-export const PROPOSAL_STATUSES = ['pending', 'approved', 'applying', 'applied', 'failed', 'rejected', 'cancelled', 'expired'] as const;
+export const PROPOSAL_STATUSES = [
+  'pending',
+  'approved',
+  'applying',
+  'applied',
+  'failed',
+  'rejected',
+  'cancelled',
+  'expired',
+] as const;
 export const ProposalStatus = z.enum(PROPOSAL_STATUSES);
 export type ProposalStatus = z.infer<typeof ProposalStatus>;
 
@@ -46,10 +55,13 @@ export type WorkspaceChange = Exclude<ProposalChange, PushFilesChange>;
  * The two families a change belongs to: a commit of the agent's own bytes (`push`), or operations on a working tree
  * (`workspace`, eight kinds with one applier). Switches that only care which family name two cases, not nine.
  */
-export type ProposalFamily = { readonly family: 'push'; readonly change: PushFilesChange } | { readonly family: 'workspace'; readonly change: WorkspaceChange };
+export type ProposalFamily =
+  | { readonly family: 'push'; readonly change: PushFilesChange }
+  | { readonly family: 'workspace'; readonly change: WorkspaceChange };
 
 /** The family of a change, narrowed for the switch that follows. */
-export const familyOf = (c: ProposalChange): ProposalFamily => (c.kind === 'push_files' ? { family: 'push', change: c } : { family: 'workspace', change: c });
+export const familyOf = (c: ProposalChange): ProposalFamily =>
+  c.kind === 'push_files' ? { family: 'push', change: c } : { family: 'workspace', change: c };
 
 /** The steps a change runs on a working tree, in order (one for a single operation); empty for push_files. */
 export function workspaceSteps(c: ProposalChange): WorkspaceStep[] {
@@ -132,7 +144,12 @@ export const isTerminal = (p: { readonly status: ProposalStatus }): boolean => T
  * The exact bytes an approval binds to, before hashing: perimeter, branch, base commit, kind and the whole change, in a
  * fixed order (an array, so no key ordering can make two different changes print alike).
  */
-export function changeDigestInput(p: { perimeter: string; branch: string; base: string; change: ProposalChange }): string {
+export function changeDigestInput(p: {
+  perimeter: string;
+  branch: string;
+  base: string;
+  change: ProposalChange;
+}): string {
   return JSON.stringify([p.perimeter, p.branch, p.base, ...changeParts(p.change)]);
 }
 
@@ -142,7 +159,8 @@ export function changeDigestInput(p: { perimeter: string; branch: string; base: 
  * dirty file a reset would drop, a write-only file's bytes): matching on it would tell the agent that state moved.
  */
 export function changeIdentity(p: { perimeter: string; branch: string; change: ProposalChange }): string {
-  const parts = p.change.kind === 'push_files' ? changeParts(p.change) : [p.change.kind, workspaceSteps(p.change).map(stepParts)];
+  const parts =
+    p.change.kind === 'push_files' ? changeParts(p.change) : [p.change.kind, workspaceSteps(p.change).map(stepParts)];
   return JSON.stringify([p.perimeter, p.branch, ...parts]);
 }
 

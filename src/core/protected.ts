@@ -88,7 +88,10 @@ export function validateProtectedGrant(glob: unknown): Result<string, 'invalid_g
   const shape = validateGlob(glob);
   if (!shape.ok) return fail('invalid_grant', shape.message);
   if (!shape.value.split('/').some((s) => isLiteralSegment(s))) {
-    return fail('invalid_grant', `Grant "${shape.value}" must name a file or directory: use an exact path or a glob with at least one literal segment.`);
+    return fail(
+      'invalid_grant',
+      `Grant "${shape.value}" must name a file or directory: use an exact path or a glob with at least one literal segment.`,
+    );
   }
   return ok(shape.value);
 }
@@ -102,9 +105,7 @@ export const AllowProtectedList = z.array(
 );
 
 /** Outcome of the protected-path check for one write. */
-export type ProtectedCheck =
-  | { ok: true }
-  | { ok: false; code: 'protected_path'; paths: string[]; message: string };
+export type ProtectedCheck = { ok: true } | { ok: false; code: 'protected_path'; paths: string[]; message: string };
 
 /** A compiled protected-path policy for one perimeter. */
 export interface ProtectedPolicy {
@@ -133,7 +134,9 @@ export interface ProtectedOptions {
  */
 export function compileProtected(options: ProtectedOptions = {}): ProtectedPolicy {
   const zones = options.zones ?? DEFAULT_PRIVACY;
-  const protectedGlobs = compileGlobs([...DEFAULT_PROTECTED_PATTERNS, ...(options.patterns ?? [])].map((g) => g.toLowerCase()));
+  const protectedGlobs = compileGlobs(
+    [...DEFAULT_PROTECTED_PATTERNS, ...(options.patterns ?? [])].map((g) => g.toLowerCase()),
+  );
   const grants = compileGlobs(options.grants ?? []);
 
   const isProtected = (path: string): boolean =>
@@ -165,7 +168,10 @@ export function isGitMetadata(path: string): boolean {
 }
 
 function quoteAll(paths: readonly string[]): string {
-  const shown = paths.slice(0, 20).map((p) => `"${p}"`).join(', ');
+  const shown = paths
+    .slice(0, 20)
+    .map((p) => `"${p}"`)
+    .join(', ');
   return paths.length > 20 ? `${shown} and ${paths.length - 20} more` : shown;
 }
 
@@ -183,7 +189,9 @@ function refusalMessage(refused: readonly string[]): string {
     );
   }
   if (meta.length > 0) {
-    parts.push(`${quoteAll(meta)} ${meta.length === 1 ? 'is' : 'are'} inside git's own metadata, which can never be written; remove ${meta.length === 1 ? 'it' : 'them'} from this change.`);
+    parts.push(
+      `${quoteAll(meta)} ${meta.length === 1 ? 'is' : 'are'} inside git's own metadata, which can never be written; remove ${meta.length === 1 ? 'it' : 'them'} from this change.`,
+    );
   }
   parts.push('Nothing was written: the whole change was refused.');
   return parts.join(' ');

@@ -1,7 +1,5 @@
 /** Outcome of a fallible pure function: a value, or a code and a message meant for a person. */
-export type Result<T, C extends string = string> =
-  | { ok: true; value: T }
-  | { ok: false; code: C; message: string };
+export type Result<T, C extends string = string> = { ok: true; value: T } | { ok: false; code: C; message: string };
 
 /** Builds a success. */
 export const ok = <T>(value: T): { ok: true; value: T } => ({ ok: true, value });

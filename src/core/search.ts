@@ -31,15 +31,27 @@ export function queryProblem(query: string, regex: boolean, caseSensitive: boole
  * The files below `base` a search may look into: readable regular files up to the size bound (never symlinks or
  * submodules, whose "text" is a target name or a commit id), in listing order.
  */
-export function searchableFiles(entries: readonly TreeEntry[], scope: Scope, base: string, maxBytes = MAX_SEARCH_FILE_BYTES): TreeEntry[] {
+export function searchableFiles(
+  entries: readonly TreeEntry[],
+  scope: Scope,
+  base: string,
+  maxBytes = MAX_SEARCH_FILE_BYTES,
+): TreeEntry[] {
   return entries.filter(
-    (e) => e.type === 'file' && (base === '' || isWithin(e.path, base)) && e.path !== base && scope.canRead(e.path) && (e.size ?? 0) <= maxBytes,
+    (e) =>
+      e.type === 'file' &&
+      (base === '' || isWithin(e.path, base)) &&
+      e.path !== base &&
+      scope.canRead(e.path) &&
+      (e.size ?? 0) <= maxBytes,
   );
 }
 
 /** True when at least one readable file (of any kind) lies below `base`: a directory with none reads as missing. */
 export function holdsReadable(entries: readonly TreeEntry[], scope: Scope, base: string): boolean {
-  return entries.some((e) => e.type !== 'dir' && (base === '' || isWithin(e.path, base)) && e.path !== base && scope.canRead(e.path));
+  return entries.some(
+    (e) => e.type !== 'dir' && (base === '' || isWithin(e.path, base)) && e.path !== base && scope.canRead(e.path),
+  );
 }
 
 /**
@@ -47,7 +59,9 @@ export function holdsReadable(entries: readonly TreeEntry[], scope: Scope, base:
  * entry already keeps it visible, else the first `max` links in listing order (get_tree reads the same ones).
  */
 export function linksDecidingDir(entries: readonly TreeEntry[], scope: Scope, base: string, max: number): string[] {
-  const below = entries.filter((e) => e.type !== 'dir' && isWithin(e.path, base) && e.path !== base && scope.canRead(e.path));
+  const below = entries.filter(
+    (e) => e.type !== 'dir' && isWithin(e.path, base) && e.path !== base && scope.canRead(e.path),
+  );
   if (below.some((e) => e.type !== 'symlink')) return [];
   return below.map((e) => e.path).slice(0, max);
 }
@@ -56,7 +70,12 @@ export function linksDecidingDir(entries: readonly TreeEntry[], scope: Scope, ba
  * Whether `base` shows, judged like get_tree: a readable non-link entry below it, or a readable link whose target is
  * readable (`targets` holds the links that were read; a link not read reads as missing).
  */
-export function dirVisible(entries: readonly TreeEntry[], scope: Scope, base: string, targets: ReadonlyMap<string, string | undefined>): boolean {
+export function dirVisible(
+  entries: readonly TreeEntry[],
+  scope: Scope,
+  base: string,
+  targets: ReadonlyMap<string, string | undefined>,
+): boolean {
   return entries.some((e) => {
     if (e.type === 'dir' || !isWithin(e.path, base) || e.path === base || !scope.canRead(e.path)) return false;
     if (e.type !== 'symlink') return true;

@@ -24,12 +24,24 @@ const starts = (b: Uint8Array, sig: readonly number[], at = 0): boolean => sig.e
 /** The compression format of `bytes` when it starts like one (or ends like a zip archive), else undefined. */
 export function compressedFormat(bytes: Uint8Array, isText: boolean): CompressedFormat | undefined {
   if (starts(bytes, [0x1f, 0x8b])) return 'gzip';
-  if (starts(bytes, [0x50, 0x4b, 0x03, 0x04]) || starts(bytes, [0x50, 0x4b, 0x05, 0x06]) || starts(bytes, [0x50, 0x4b, 0x07, 0x08])) return 'zip';
+  if (
+    starts(bytes, [0x50, 0x4b, 0x03, 0x04]) ||
+    starts(bytes, [0x50, 0x4b, 0x05, 0x06]) ||
+    starts(bytes, [0x50, 0x4b, 0x07, 0x08])
+  )
+    return 'zip';
   // Zip readers find an archive by its end record, so one appended to any file (a "polyglot") is still a zip.
   if (!isText && bytes.length >= 22) {
-    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--) if (starts(bytes, [0x50, 0x4b, 0x05, 0x06], i)) return 'zip';
+    for (let i = bytes.length - 22; i >= Math.max(0, bytes.length - 22 - 0xffff); i--)
+      if (starts(bytes, [0x50, 0x4b, 0x05, 0x06], i)) return 'zip';
   }
-  if (starts(bytes, [0x42, 0x5a, 0x68]) && (bytes[3] ?? 0) >= 0x31 && (bytes[3] ?? 0) <= 0x39 && starts(bytes, [0x31, 0x41, 0x59, 0x26, 0x53, 0x59], 4)) return 'bzip2';
+  if (
+    starts(bytes, [0x42, 0x5a, 0x68]) &&
+    (bytes[3] ?? 0) >= 0x31 &&
+    (bytes[3] ?? 0) <= 0x39 &&
+    starts(bytes, [0x31, 0x41, 0x59, 0x26, 0x53, 0x59], 4)
+  )
+    return 'bzip2';
   if (starts(bytes, [0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00])) return 'xz';
   if (starts(bytes, [0x28, 0xb5, 0x2f, 0xfd])) return 'zstd';
   if (starts(bytes, [0x37, 0x7a, 0xbc, 0xaf, 0x27, 0x1c])) return '7z';
@@ -38,7 +50,8 @@ export function compressedFormat(bytes: Uint8Array, isText: boolean): Compressed
   // A zlib header is two bytes that plain text can start with ("x^", "hZ"): judged only on content that is not text.
   const cmf = bytes[0] ?? 0;
   const flg = bytes[1] ?? 0;
-  if (!isText && bytes.length >= 2 && (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0) return 'zlib';
+  if (!isText && bytes.length >= 2 && (cmf & 0x0f) === 8 && cmf >> 4 <= 7 && ((cmf << 8) | flg) % 31 === 0)
+    return 'zlib';
   return undefined;
 }
 
@@ -120,7 +133,10 @@ export function scanBytesForSecrets(files: readonly ScannedBytes[], opts: { allo
       findings.push(found);
     }
   }
-  return { findings: findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)), compressed };
+  return {
+    findings: findings.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.line - b.line)),
+    compressed,
+  };
 }
 
 /** The refusal for a write that carries compressed content the scanner cannot look into. */

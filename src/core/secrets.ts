@@ -149,7 +149,8 @@ const RULES: readonly Rule[] = [
 const PLACEHOLDER_WORDS =
   /changeme|change_me|change-me|example|placeholder|dummy|redacted|your|xxxx|\*\*\*\*|\.\.\.\.|fake|sample|insert|replace|todo|test|notreal|not-a-real|not_a_real/i;
 // Names that hold something about a secret, not the secret (`token_url`, `SECRET_NAME`, `password_file`).
-const NOT_A_SECRET_NAME = /(?:name|file|path|url|uri|endpoint|type|length|len|env|header|field|ref|var|id|count|size|prefix)$/i;
+const NOT_A_SECRET_NAME =
+  /(?:name|file|path|url|uri|endpoint|type|length|len|env|header|field|ref|var|id|count|size|prefix)$/i;
 // Interpolation and templating: `${VAR}`, `{{ x }}`, `$(cmd)`, `%(x)s`, `#{x}`.
 const INTERPOLATION = /\$\{|\{\{|\$\(|%\(|%\{|#\{/;
 

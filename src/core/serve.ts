@@ -45,8 +45,11 @@ export function linkTargetOf(bytes: Uint8Array): string | undefined {
 export function serveRead(read: RawRead, policy: ServePolicy): ServedRead {
   const text = decodeUtf8(read.bytes);
   if (read.symlink) {
-    if (policy.judgeLinks && (text === undefined || !linkServable(read.path, text, policy.scope))) return { kind: 'missing' };
-    return text === undefined ? { kind: 'base64', bytes: read.bytes, symlink: true } : { kind: 'text', text, symlink: true };
+    if (policy.judgeLinks && (text === undefined || !linkServable(read.path, text, policy.scope)))
+      return { kind: 'missing' };
+    return text === undefined
+      ? { kind: 'base64', bytes: read.bytes, symlink: true }
+      : { kind: 'text', text, symlink: true };
   }
   if (text !== undefined) return { kind: 'text', text, symlink: false };
   if (policy.allowBinary) return { kind: 'base64', bytes: read.bytes, symlink: false };

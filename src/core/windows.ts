@@ -11,9 +11,15 @@ export interface CountWindow {
  * Counts one event at time `t` (ms) against `limit` per `windowMs`. Returns the next window and, when the window
  * is full, the seconds to wait (the event is then not counted).
  */
-export function takeWindow(w: CountWindow | undefined, t: number, limit: number, windowMs: number): { next: CountWindow; waitSeconds?: number } {
+export function takeWindow(
+  w: CountWindow | undefined,
+  t: number,
+  limit: number,
+  windowMs: number,
+): { next: CountWindow; waitSeconds?: number } {
   const current = !w || t - w.start >= windowMs ? { start: t, count: 0 } : w;
-  if (current.count >= limit) return { next: current, waitSeconds: Math.max(1, Math.ceil((current.start + windowMs - t) / 1000)) };
+  if (current.count >= limit)
+    return { next: current, waitSeconds: Math.max(1, Math.ceil((current.start + windowMs - t) / 1000)) };
   return { next: { start: current.start, count: current.count + 1 } };
 }
 

@@ -13,7 +13,12 @@ export interface RawChurnFile {
   readonly path: string;
   readonly additions: number;
   readonly deletions: number;
-  readonly links?: { readonly oldMode: string; readonly newMode: string; readonly old?: string | null; readonly new?: string | null };
+  readonly links?: {
+    readonly oldMode: string;
+    readonly newMode: string;
+    readonly old?: string | null;
+    readonly new?: string | null;
+  };
 }
 
 export interface ChurnTotals {
@@ -41,7 +46,12 @@ function judged(f: RawChurnFile, scope: Scope): { additions: number; deletions: 
 }
 
 /** Totals over the first `window` commits (newest first) that touch a readable file under `under` once judged. */
-export function cutChurn(commits: readonly { readonly files: readonly RawChurnFile[] }[], scope: Scope, under: string, window: number): ChurnTotals {
+export function cutChurn(
+  commits: readonly { readonly files: readonly RawChurnFile[] }[],
+  scope: Scope,
+  under: string,
+  window: number,
+): ChurnTotals {
   let counted = 0;
   let additions = 0;
   let deletions = 0;

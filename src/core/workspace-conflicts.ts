@@ -50,7 +50,14 @@ export interface RawSide {
 export type SideView =
   | { readonly present: false }
   | { readonly present: true; readonly sha: string; readonly size: number; readonly binary: true }
-  | { readonly present: true; readonly sha: string; readonly size: number; readonly binary: false; readonly truncated: boolean; readonly content: string };
+  | {
+      readonly present: true;
+      readonly sha: string;
+      readonly size: number;
+      readonly binary: false;
+      readonly truncated: boolean;
+      readonly content: string;
+    };
 
 /** One marker region in the working file, 1-based line numbers of `<<<<<<<`, `=======` and `>>>>>>>`. */
 export interface MarkerRegion {
@@ -79,10 +86,18 @@ export function sideView(path: string, side: RawSide | undefined, scope: Scope, 
     const target = decodeUtf8(side.bytes);
     if (target === undefined || side.truncated || !linkServable(path, target, scope)) return { present: false };
   }
-  if (sniffBinary(side.truncated ? trimPartialChar(side.bytes) : side.bytes)) return { present: true, sha: side.sha, size: side.size, binary: true };
+  if (sniffBinary(side.truncated ? trimPartialChar(side.bytes) : side.bytes))
+    return { present: true, sha: side.sha, size: side.size, binary: true };
   const cut = side.bytes.length > maxBytes ? trimPartialChar(side.bytes.subarray(0, maxBytes)) : side.bytes;
   const content = decodeUtf8(cut) ?? '';
-  return { present: true, sha: side.sha, size: side.size, binary: false, truncated: side.truncated || cut.length < side.bytes.length, content };
+  return {
+    present: true,
+    sha: side.sha,
+    size: side.size,
+    binary: false,
+    truncated: side.truncated || cut.length < side.bytes.length,
+    content,
+  };
 }
 
 /** Drops a trailing incomplete UTF-8 sequence, so a cut never turns text into "binary". */

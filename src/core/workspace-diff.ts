@@ -50,7 +50,8 @@ export interface DiffCut {
 /** The single line of a symlink side in a link's patch (`-old` / `+new`), if the patch has one. */
 export function linkTargetIn(patch: string | undefined, side: '-' | '+'): string | undefined {
   if (patch === undefined) return undefined;
-  for (const line of patch.split('\n')) if (line.startsWith(side) && !line.startsWith(`${side}${side}${side} `)) return line.slice(1);
+  for (const line of patch.split('\n'))
+    if (line.startsWith(side) && !line.startsWith(`${side}${side}${side} `)) return line.slice(1);
   return undefined;
 }
 
@@ -69,14 +70,25 @@ function sides(f: RawDiffFile, scope: Scope): { old: boolean; new: boolean } {
  * from the pairing: the raw counts would tell how similar the hidden side is. A link's content is its target text
  * (in the patch); another file's comes in `whole`, read by the caller; without it, no counts are claimed and no patch.
  */
-function alone(f: RawDiffFile, side: 'added' | 'deleted', whole: ReadonlyMap<string, Uint8Array> | undefined): DiffFileView {
+function alone(
+  f: RawDiffFile,
+  side: 'added' | 'deleted',
+  whole: ReadonlyMap<string, Uint8Array> | undefined,
+): DiffFileView {
   const path = side === 'added' ? f.path : (f.previous_path ?? f.path);
   const mode = side === 'added' ? f.new_mode : f.old_mode;
   const link = mode === LINK_MODE ? linkTargetIn(f.patch, side === 'added' ? '+' : '-') : undefined;
   const bytes = link !== undefined ? new TextEncoder().encode(link) : whole?.get(`${side}:${path}`);
   if (bytes === undefined) return { path, status: side, additions: 0, deletions: 0, binary: f.binary };
   const w = wholeFileChange(bytes, side === 'added' ? 'added' : 'removed');
-  return { path, status: side, additions: w.additions, deletions: w.deletions, binary: sniffBinary(bytes), ...(w.patch !== undefined ? { patch: w.patch } : {}) };
+  return {
+    path,
+    status: side,
+    additions: w.additions,
+    deletions: w.deletions,
+    binary: sniffBinary(bytes),
+    ...(w.patch !== undefined ? { patch: w.patch } : {}),
+  };
 }
 
 /** The sides `cutDiff` would show alone, whose whole content the caller may read (key `added:<path>` / `deleted:<path>`). */
@@ -124,8 +136,10 @@ export function cutDiff(
     const oldPath = f.previous_path ?? f.path;
     const paired = f.status === 'renamed' || f.status === 'copied';
     let view: DiffFileView | undefined;
-    if (f.status === 'added') view = s.new ? (f.new_mode === LINK_MODE ? alone(f, 'added', whole) : shown(f)) : undefined;
-    else if (f.status === 'deleted') view = s.old ? (f.old_mode === LINK_MODE ? alone(f, 'deleted', whole) : shown(f)) : undefined;
+    if (f.status === 'added')
+      view = s.new ? (f.new_mode === LINK_MODE ? alone(f, 'added', whole) : shown(f)) : undefined;
+    else if (f.status === 'deleted')
+      view = s.old ? (f.old_mode === LINK_MODE ? alone(f, 'deleted', whole) : shown(f)) : undefined;
     else if (s.old && s.new) view = shown(f);
     else if (s.new) view = alone(f, 'added', whole);
     else if (s.old && !paired) view = alone(f, 'deleted', whole);
@@ -160,7 +174,11 @@ function shown(f: RawDiffFile): DiffFileView {
 }
 
 /** One page of a cut diff: whole files from `offset` until `maxBytes` of patch text (always at least one file). */
-export function pageDiff(files: readonly DiffFileView[], offset: number, maxBytes: number): { files: DiffFileView[]; next_offset?: number } {
+export function pageDiff(
+  files: readonly DiffFileView[],
+  offset: number,
+  maxBytes: number,
+): { files: DiffFileView[]; next_offset?: number } {
   const page: DiffFileView[] = [];
   let used = 0;
   let i = offset;

@@ -24,7 +24,15 @@ export interface SubmoduleView {
 export function cutSubmodules(subs: readonly RawSubmodule[], scope: Scope): SubmoduleView[] {
   return subs
     .filter((s) => scope.canRead(s.path))
-    .map((s) => ({ ...s, state: s.checked_out === null ? ('uninitialized' as const) : s.checked_out === s.recorded ? ('clean' as const) : ('drifted' as const) }))
+    .map((s) => ({
+      ...s,
+      state:
+        s.checked_out === null
+          ? ('uninitialized' as const)
+          : s.checked_out === s.recorded
+            ? ('clean' as const)
+            : ('drifted' as const),
+    }))
     .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
@@ -58,7 +66,11 @@ const LINK_MODE = '120000';
 
 function seen(path: string, side: IntegritySide | undefined, scope: Scope): IntegritySide | undefined {
   if (side === undefined) return undefined;
-  if (side.mode === LINK_MODE && !(scope.canRead(path) && typeof side.resolves_to === 'string' && scope.canRead(side.resolves_to))) return undefined;
+  if (
+    side.mode === LINK_MODE &&
+    !(scope.canRead(path) && typeof side.resolves_to === 'string' && scope.canRead(side.resolves_to))
+  )
+    return undefined;
   return side;
 }
 
@@ -81,7 +93,12 @@ export function cutIntegrity(records: readonly RawIntegrity[], scope: Scope): In
     const wt = seen(r.path, r.worktree, scope);
     const change = changeOf(head, wt);
     if (change === undefined) continue;
-    out.push({ path: r.path, change, ...(head ? { head_sha: head.sha } : {}), ...(wt ? { worktree_sha: wt.sha } : {}) });
+    out.push({
+      path: r.path,
+      change,
+      ...(head ? { head_sha: head.sha } : {}),
+      ...(wt ? { worktree_sha: wt.sha } : {}),
+    });
   }
   return out.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }

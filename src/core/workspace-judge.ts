@@ -17,7 +17,11 @@ const quote = (xs: readonly string[]) => xs.map((x) => `"${x}"`).join(', ');
  * Refuses, in push_files' words, paths outside the write scope or protected paths the perimeter does not grant. A
  * preview also reports paths the agent cannot see (a merge that changes a hidden file): those are never named.
  */
-export function workspacePathRefusal(tool: string, paths: readonly string[], policy: WorkspacePolicy): string | undefined {
+export function workspacePathRefusal(
+  tool: string,
+  paths: readonly string[],
+  policy: WorkspacePolicy,
+): string | undefined {
   const outside = paths.filter((p) => !policy.scope.canWrite(p));
   const named = outside.filter((p) => policy.scope.canRead(p));
   if (named.length < outside.length) {
@@ -86,15 +90,24 @@ export function derivesPaths(s: WorkspaceStep): boolean {
  * reset's, a dirty file a hard reset would drop) only those it can read, so the answer is a function of what it may
  * read. The rest (`deferred`, those it can neither read nor write) are judged at approval, in the operator's view.
  */
-export function proposeTimePaths(s: WorkspaceStep, paths: readonly string[], scope: Scope): { judged: string[]; deferred: string[] } {
+export function proposeTimePaths(
+  s: WorkspaceStep,
+  paths: readonly string[],
+  scope: Scope,
+): { judged: string[]; deferred: string[] } {
   if (!derivesPaths(s)) return { judged: [...paths], deferred: [] };
-  return { judged: paths.filter((p) => scope.canRead(p)), deferred: paths.filter((p) => !scope.canRead(p) && !scope.canWrite(p)) };
+  return {
+    judged: paths.filter((p) => scope.canRead(p)),
+    deferred: paths.filter((p) => !scope.canRead(p) && !scope.canWrite(p)),
+  };
 }
 
 /** Refuses a step that names a branch outside the allowlist, or creates one that exists in it already. */
 export function stepRefRefusal(tool: string, s: WorkspaceStep, allowlist: readonly string[]): string | undefined {
   const off = stepBranches(s).filter((b) => !allowlist.includes(b));
-  if (off.length > 0) return `${tool} refused: ${quote(off)} ${off.length === 1 ? 'is' : 'are'} not a branch of this perimeter. Nothing was proposed; name an allowlisted branch or a full commit id.`;
-  if (s.kind === 'branch' && allowlist.includes(s.name)) return `${tool} refused: branch "${s.name}" already exists in this perimeter. Nothing was proposed.`;
+  if (off.length > 0)
+    return `${tool} refused: ${quote(off)} ${off.length === 1 ? 'is' : 'are'} not a branch of this perimeter. Nothing was proposed; name an allowlisted branch or a full commit id.`;
+  if (s.kind === 'branch' && allowlist.includes(s.name))
+    return `${tool} refused: branch "${s.name}" already exists in this perimeter. Nothing was proposed.`;
   return undefined;
 }

@@ -22,9 +22,21 @@ export interface StatusLinks {
 
 /** One parsed porcelain v2 record (the adapter parses `-z` output; ignored entries are never asked for). */
 export type RawStatusEntry =
-  | { readonly kind: 'ordinary'; readonly path: string; readonly index: StatusLetter; readonly worktree: StatusLetter; readonly links?: StatusLinks }
+  | {
+      readonly kind: 'ordinary';
+      readonly path: string;
+      readonly index: StatusLetter;
+      readonly worktree: StatusLetter;
+      readonly links?: StatusLinks;
+    }
   /** `2` records: a rename or copy (`index` or `worktree` is R or C), `from` the source path. */
-  | { readonly kind: 'renamed'; readonly path: string; readonly from: string; readonly index: StatusLetter; readonly worktree: StatusLetter }
+  | {
+      readonly kind: 'renamed';
+      readonly path: string;
+      readonly from: string;
+      readonly index: StatusLetter;
+      readonly worktree: StatusLetter;
+    }
   | { readonly kind: 'unmerged'; readonly path: string; readonly index: StatusLetter; readonly worktree: StatusLetter }
   | { readonly kind: 'untracked'; readonly path: string; readonly links?: StatusLinks };
 
@@ -32,7 +44,14 @@ export type RawStatusEntry =
 export type ChangeWord = 'modified' | 'type_changed' | 'added' | 'deleted' | 'renamed' | 'copied';
 
 /** The seven unmerged shapes git distinguishes. */
-export type ConflictKind = 'both_modified' | 'both_added' | 'both_deleted' | 'added_by_us' | 'added_by_them' | 'deleted_by_us' | 'deleted_by_them';
+export type ConflictKind =
+  | 'both_modified'
+  | 'both_added'
+  | 'both_deleted'
+  | 'added_by_us'
+  | 'added_by_them'
+  | 'deleted_by_us'
+  | 'deleted_by_them';
 
 export interface StatusChange {
   readonly path: string;
@@ -46,7 +65,12 @@ export interface StatusView {
   readonly unstaged: readonly StatusChange[];
   readonly untracked: readonly string[];
   readonly conflicted: readonly { readonly path: string; readonly kind: ConflictKind }[];
-  readonly counts: { readonly staged: number; readonly unstaged: number; readonly untracked: number; readonly conflicted: number };
+  readonly counts: {
+    readonly staged: number;
+    readonly unstaged: number;
+    readonly untracked: number;
+    readonly conflicted: number;
+  };
 }
 
 function word(l: StatusLetter): ChangeWord | undefined {
@@ -99,10 +123,20 @@ function judgeRename(e: Extract<RawStatusEntry, { kind: 'renamed' }>, scope: Sco
   const from = scope.canRead(e.from);
   if (to && from) return [e];
   const paired = (l: StatusLetter) => l === 'R' || l === 'C';
-  if (to) return [{ kind: 'ordinary', path: e.path, index: paired(e.index) ? 'A' : e.index, worktree: paired(e.worktree) ? 'A' : e.worktree }];
+  if (to)
+    return [
+      {
+        kind: 'ordinary',
+        path: e.path,
+        index: paired(e.index) ? 'A' : e.index,
+        worktree: paired(e.worktree) ? 'A' : e.worktree,
+      },
+    ];
   if (from && (e.index === 'R' || e.worktree === 'R')) {
     // The old path left the index (or the tree) under its name; nothing about the new path is kept.
-    return [{ kind: 'ordinary', path: e.from, index: e.index === 'R' ? 'D' : '.', worktree: e.worktree === 'R' ? 'D' : '.' }];
+    return [
+      { kind: 'ordinary', path: e.from, index: e.index === 'R' ? 'D' : '.', worktree: e.worktree === 'R' ? 'D' : '.' },
+    ];
   }
   return [];
 }
@@ -131,7 +165,14 @@ function judgeLinks(e: RawStatusEntry, scope: Scope): RawStatusEntry[] {
   const head = sideSeen(e.path, e.links.head, scope);
   const index = sideSeen(e.path, e.links.index, scope);
   const worktree = sideSeen(e.path, e.links.worktree, scope);
-  return [{ kind: 'ordinary', path: e.path, index: judgeColumn(e.index, head, index), worktree: judgeColumn(e.worktree, index, worktree) }];
+  return [
+    {
+      kind: 'ordinary',
+      path: e.path,
+      index: judgeColumn(e.index, head, index),
+      worktree: judgeColumn(e.worktree, index, worktree),
+    },
+  ];
 }
 
 /**
@@ -147,11 +188,16 @@ export function cutStatus(entries: readonly RawStatusEntry[], scope: Scope): Sta
   const push = (list: StatusChange[], path: string, l: StatusLetter, from?: string) => {
     const w = word(l);
     if (w === undefined) return;
-    list.push(from !== undefined && (w === 'renamed' || w === 'copied') ? { path, change: w, previous_path: from } : { path, change: w });
+    list.push(
+      from !== undefined && (w === 'renamed' || w === 'copied')
+        ? { path, change: w, previous_path: from }
+        : { path, change: w },
+    );
   };
   for (const raw of entries) {
     if (raw.path.endsWith('/')) continue;
-    const judged = raw.kind === 'renamed' ? judgeRename(raw, scope) : scope.canRead(raw.path) ? judgeLinks(raw, scope) : [];
+    const judged =
+      raw.kind === 'renamed' ? judgeRename(raw, scope) : scope.canRead(raw.path) ? judgeLinks(raw, scope) : [];
     for (const e of judged) {
       switch (e.kind) {
         case 'untracked':
@@ -179,7 +225,12 @@ export function cutStatus(entries: readonly RawStatusEntry[], scope: Scope): Sta
   unstaged.sort(byPath);
   untracked.sort();
   conflicted.sort(byPath);
-  const counts = { staged: staged.length, unstaged: unstaged.length, untracked: untracked.length, conflicted: conflicted.length };
+  const counts = {
+    staged: staged.length,
+    unstaged: unstaged.length,
+    untracked: untracked.length,
+    conflicted: conflicted.length,
+  };
   const clean = counts.staged + counts.unstaged + counts.untracked + counts.conflicted === 0;
   return { clean, staged, unstaged, untracked, conflicted, counts };
 }

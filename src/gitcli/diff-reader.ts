@@ -51,7 +51,10 @@ class DiffProcess {
       if (this.dead) return;
       this.dead = true;
       const reason = err?.code === 'ENOENT' ? 'missing' : 'died';
-      const e = new ObjectReaderError(reason === 'missing' ? 'git is not installed or not on PATH' : 'git diff-tree exited', reason);
+      const e = new ObjectReaderError(
+        reason === 'missing' ? 'git is not installed or not on PATH' : 'git diff-tree exited',
+        reason,
+      );
       for (const p of this.queue.splice(0)) p.reject(e);
       onExit(this);
     };
@@ -61,7 +64,10 @@ class DiffProcess {
   }
 
   private hold(on: boolean): void {
-    const handles = [this.child, this.child.stdout, this.child.stderr, this.child.stdin] as unknown as { ref?(): void; unref?(): void }[];
+    const handles = [this.child, this.child.stdout, this.child.stderr, this.child.stdin] as unknown as {
+      ref?(): void;
+      unref?(): void;
+    }[];
     for (const h of handles) (on ? h.ref : h.unref)?.call(h);
   }
 
@@ -150,7 +156,8 @@ export function createDiffReader(gitDir: string, args: readonly string[], maxByt
     });
   return {
     async diff(from, to) {
-      if (!/^[0-9a-f]{40,64}$/.test(from) || !/^[0-9a-f]{40,64}$/.test(to)) throw new Error('diff reader takes tree ids only');
+      if (!/^[0-9a-f]{40,64}$/.test(from) || !/^[0-9a-f]{40,64}$/.test(to))
+        throw new Error('diff reader takes tree ids only');
       try {
         return await once(from, to);
       } catch (err) {

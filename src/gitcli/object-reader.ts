@@ -9,7 +9,9 @@ import { parentPath } from './run.js';
 import { countSpawn } from './spawns.js';
 
 /** What `info` learns about a name: its id, type and size, or that git knows no such object. */
-export type ObjectInfo = { readonly found: true; readonly sha: string; readonly type: string; readonly size: number } | { readonly found: false };
+export type ObjectInfo =
+  | { readonly found: true; readonly sha: string; readonly type: string; readonly size: number }
+  | { readonly found: false };
 
 /** What `contents` returns: the bytes, a refusal by size (read from `info` first), or nothing. */
 export type ObjectRead =
@@ -61,7 +63,10 @@ class BatchProcess {
       if (this.dead) return;
       this.dead = true;
       const reason = err?.code === 'ENOENT' ? 'missing' : 'died';
-      const e = new ObjectReaderError(reason === 'missing' ? 'git is not installed or not on PATH' : 'git cat-file exited', reason);
+      const e = new ObjectReaderError(
+        reason === 'missing' ? 'git is not installed or not on PATH' : 'git cat-file exited',
+        reason,
+      );
       for (const p of this.queue.splice(0)) p.reject(e);
       onExit(this);
     };
@@ -80,7 +85,10 @@ class BatchProcess {
 
   /** An idle reader must not keep the server (or a test run) alive: the process is referenced only while asked. */
   private hold(on: boolean): void {
-    const handles = [this.child, this.child.stdout, this.child.stderr, this.child.stdin] as unknown as { ref?(): void; unref?(): void }[];
+    const handles = [this.child, this.child.stdout, this.child.stderr, this.child.stdin] as unknown as {
+      ref?(): void;
+      unref?(): void;
+    }[];
     for (const h of handles) (on ? h.ref : h.unref)?.call(h);
   }
 
@@ -194,7 +202,8 @@ export interface ObjectReader {
 
 /** Names sent to git must be one line each: ids and validated ref names never contain these. */
 function checkName(name: string): void {
-  if (name === '' || /[\n\r\0]/.test(name) || name.trim() !== name) throw new Error('object name not sendable to cat-file');
+  if (name === '' || /[\n\r\0]/.test(name) || name.trim() !== name)
+    throw new Error('object name not sendable to cat-file');
 }
 
 /** Starts (lazily) a reader for `gitDir`. */
@@ -212,7 +221,10 @@ export function createObjectReader(opts: ObjectReaderOptions): ObjectReader {
   };
 
   /** One pipelined round trip; a process that dies under it is replaced and the batch sent once more. */
-  async function round<T extends ObjectInfo | ObjectRead>(command: 'info' | 'contents', names: readonly string[]): Promise<T[]> {
+  async function round<T extends ObjectInfo | ObjectRead>(
+    command: 'info' | 'contents',
+    names: readonly string[],
+  ): Promise<T[]> {
     names.forEach(checkName);
     if (names.length === 0) return [];
     const once = () => {

@@ -27,7 +27,12 @@ export function streamGit(args: readonly string[], call: StreamCall): Promise<St
   return new Promise((resolve) => {
     let settled: StreamEnd | undefined;
     let stderr = '';
-    const child = spawn('git', [...HARDENED_CONFIG, ...args], { cwd: call.cwd, env, stdio: ['ignore', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn('git', [...HARDENED_CONFIG, ...args], {
+      cwd: call.cwd,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      windowsHide: true,
+    });
     const finish = (end: StreamEnd): void => {
       settled ??= end;
     };

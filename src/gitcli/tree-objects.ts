@@ -27,7 +27,11 @@ export function parseTreeObject(buf: Buffer, idBytes = 20): ParsedTree {
     const nul = sp < 0 ? -1 : buf.indexOf(0, sp);
     if (sp < 0 || nul < 0 || nul + 1 + idBytes > buf.length) throw new Error('malformed tree object');
     const mode = buf.toString('latin1', p, sp).padStart(6, '0');
-    const e = { mode, rawName: buf.toString('latin1', sp + 1, nul), sha: buf.toString('hex', nul + 1, nul + 1 + idBytes) };
+    const e = {
+      mode,
+      rawName: buf.toString('latin1', sp + 1, nul),
+      sha: buf.toString('hex', nul + 1, nul + 1 + idBytes),
+    };
     entries.push(e);
     byName.set(e.rawName, e);
     p = nul + 1 + idBytes;
@@ -133,7 +137,11 @@ function person(line: string): ParsedCommit['author'] {
   const lt = line.indexOf('<');
   const gt = lt < 0 ? -1 : line.indexOf('>', lt);
   if (lt < 0 || gt < lt) return { name: line.trim(), email: '', epoch: '0' };
-  const epoch = line.slice(gt + 1).trim().split(' ')[0] ?? '0';
+  const epoch =
+    line
+      .slice(gt + 1)
+      .trim()
+      .split(' ')[0] ?? '0';
   // As git's split_ident_line: the name keeps leading spaces, loses trailing ones; the email ends at the first '>'.
   return { name: line.slice(0, lt).trimEnd(), email: line.slice(lt + 1, gt), epoch: /^\d+$/.test(epoch) ? epoch : '0' };
 }
@@ -160,5 +168,7 @@ export function parseCommitObject(buf: Buffer): ParsedCommit {
     else if (key === 'encoding') encoding = value;
   }
   const message = split < 0 ? '' : text.slice(split + 2);
-  return encoding === undefined ? { tree, parents, author, committer, message } : { tree, parents, author, committer, encoding, message };
+  return encoding === undefined
+    ? { tree, parents, author, committer, message }
+    : { tree, parents, author, committer, encoding, message };
 }

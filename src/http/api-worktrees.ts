@@ -45,7 +45,8 @@ const row = (w: WorktreeInfo, allowlisted: readonly string[]): WorktreeRow => ({
 /** The worktree routes; mounted behind the ops Bearer check of the API router. */
 export function worktreeRoutes(deps: { store: PerimeterStore; workspace: Workspace | undefined }): Router {
   const r = express.Router();
-  const fail = (res: express.Response, status: number, code: string, message: string) => res.status(status).json({ error: { code, message } });
+  const fail = (res: express.Response, status: number, code: string, message: string) =>
+    res.status(status).json({ error: { code, message } });
 
   r.get('/perimeters/:id/worktrees', async (req, res) => {
     const p = deps.store.get(req.params.id);
@@ -53,17 +54,25 @@ export function worktreeRoutes(deps: { store: PerimeterStore; workspace: Workspa
     if (!deps.workspace) return fail(res, 404, 'not_found', 'This server reads no working trees.');
     const list = await deps.workspace.worktrees(p.repo);
     if (!list.ok) return fail(res, wsStatus(list.error.code), list.error.code, list.error.message);
-    return reply(res, 'GET /perimeters/:id/worktrees', { worktrees: list.value.filter((w) => !w.bare).map((w) => row(w, p.branches)) });
+    return reply(res, 'GET /perimeters/:id/worktrees', {
+      worktrees: list.value.filter((w) => !w.bare).map((w) => row(w, p.branches)),
+    });
   });
 
   r.post('/perimeters/:id/worktrees', async (req, res) => {
     const p = deps.store.get(req.params.id);
     if (!p) return fail(res, 404, 'not_found', `No perimeter "${req.params.id}".`);
     const body = AddBody.safeParse(req.body);
-    if (!body.success) return fail(res, 400, 'invalid', 'Send {"branch": "<allowlisted branch>", "path": "<absolute path>"}.');
+    if (!body.success)
+      return fail(res, 400, 'invalid', 'Send {"branch": "<allowlisted branch>", "path": "<absolute path>"}.');
     const { branch, path } = body.data;
     if (!p.branches.includes(branch)) {
-      return fail(res, 400, 'invalid', `Branch "${branch}" is not allowlisted on "${p.id}"; allowlist it first (git-blinder perimeter branch add).`);
+      return fail(
+        res,
+        400,
+        'invalid',
+        `Branch "${branch}" is not allowlisted on "${p.id}"; allowlist it first (git-blinder perimeter branch add).`,
+      );
     }
     if (!path.startsWith('/')) return fail(res, 400, 'invalid', 'The worktree path must be absolute.');
     if (!deps.workspace) return fail(res, 404, 'not_found', 'This server reads no working trees.');

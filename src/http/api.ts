@@ -34,7 +34,10 @@ export interface ApiDeps {
 /** The agent URLs of a perimeter: its default branch, then every other allowlisted branch. */
 export function agentUrls(base: string, p: Perimeter): string[] {
   const enc = (b: string) => b.split('/').map(encodeURIComponent).join('/');
-  return [`${base}/mcp/${p.id}`, ...p.branches.filter((b) => b !== p.default_branch).map((b) => `${base}/mcp/${p.id}/${enc(b)}`)];
+  return [
+    `${base}/mcp/${p.id}`,
+    ...p.branches.filter((b) => b !== p.default_branch).map((b) => `${base}/mcp/${p.id}/${enc(b)}`),
+  ];
 }
 
 const fail = (res: Response, code: Parameters<typeof statusFor>[0], message: string) => {
@@ -49,7 +52,12 @@ const send = (res: Response, f: HttpFailure) => {
 
 /** An upstream failure on an operator route (not through a tool call). */
 const upstreamFailure = (res: Response, e: UpstreamError) =>
-  send(res, { status: upstreamStatus(e.code), code: e.code, message: e.message, ...(e.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: e.retryAfterSeconds }) });
+  send(res, {
+    status: upstreamStatus(e.code),
+    code: e.code,
+    message: e.message,
+    ...(e.retryAfterSeconds === undefined ? {} : { retryAfterSeconds: e.retryAfterSeconds }),
+  });
 
 /** `/api/*`: every route needs the ops Bearer, compared in constant time. */
 export function apiRouter(deps: ApiDeps): Router {
@@ -61,7 +69,12 @@ export function apiRouter(deps: ApiDeps): Router {
 
   r.use((req, res, next) => {
     const route = `${req.method} ${req.originalUrl.split('?')[0] ?? req.originalUrl}`;
-    const checked = deps.gate.check(bearerOf(req.headers.authorization), { surface: 'api', route, address: req.socket.remoteAddress, audit: false });
+    const checked = deps.gate.check(bearerOf(req.headers.authorization), {
+      surface: 'api',
+      route,
+      address: req.socket.remoteAddress,
+      audit: false,
+    });
     switch (checked.kind) {
       case 'ok':
         next();
@@ -116,7 +129,11 @@ export function apiRouter(deps: ApiDeps): Router {
   r.get('/perimeters/:id/branches', (req, res) => {
     const p = deps.store.get(req.params.id);
     if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
-    reply(res, 'GET /perimeters/:id/branches', { default_branch: p.default_branch, branches: p.branches, urls: agentUrls(deps.publicUrl(), p) });
+    reply(res, 'GET /perimeters/:id/branches', {
+      default_branch: p.default_branch,
+      branches: p.branches,
+      urls: agentUrls(deps.publicUrl(), p),
+    });
   });
 
   r.post('/perimeters/:id/branches', async (req, res) => {
@@ -144,7 +161,12 @@ export function apiRouter(deps: ApiDeps): Router {
     const issued = issueKey(new Date());
     const out = await deps.service.addKey(req.params.id, issued.record);
     if (!out.ok) return fail(res, out.code, out.message);
-    reply(res, 'POST /perimeters/:id/keys', { id: issued.record.id, key: issued.key, urls: agentUrls(deps.publicUrl(), out.value) }, 201);
+    reply(
+      res,
+      'POST /perimeters/:id/keys',
+      { id: issued.record.id, key: issued.key, urls: agentUrls(deps.publicUrl(), out.value) },
+      201,
+    );
   });
 
   r.delete('/perimeters/:id/keys/:keyId', async (req, res) => {
@@ -156,7 +178,12 @@ export function apiRouter(deps: ApiDeps): Router {
   // Filtered history for the operator: the very pipeline an agent bound to that branch goes through. Gives the tool's
   // value and what it was read as, or undefined once a failure is sent.
   type Read = { readonly as: { perimeter: string; branch?: string | undefined }; readonly value: unknown };
-  const history = async (req: Request, res: Response, toolName: 'list_commits' | 'get_commit', args: Record<string, unknown>): Promise<Read | undefined> => {
+  const history = async (
+    req: Request,
+    res: Response,
+    toolName: 'list_commits' | 'get_commit',
+    args: Record<string, unknown>,
+  ): Promise<Read | undefined> => {
     const id = String(req.params.id);
     const p = deps.store.get(id);
     if (!p) return void fail(res, 'not_found', `No perimeter "${id}".`);
@@ -169,11 +196,20 @@ export function apiRouter(deps: ApiDeps): Router {
     if (!parsed.success) return void fail(res, 'invalid', parsed.error.issues.map((i) => i.message).join('; '));
     // The operator asks as the perimeter would, whatever tools it grants.
     const asAgent: Binding = binding.surface === 'agent' ? { ...binding, granted: undefined } : binding;
-    const out = await invoke(tool, asAgent, parsed.data, { upstreamFor: deps.invoke.upstreamFor, log: deps.invoke.log }, 'git-blinder-api');
+    const out = await invoke(
+      tool,
+      asAgent,
+      parsed.data,
+      { upstreamFor: deps.invoke.upstreamFor, log: deps.invoke.log },
+      'git-blinder-api',
+    );
     // History tools are reads: a proposal cannot come out of them, and would be a broken invariant here.
     if (out.kind === 'propose') throw new Error(`${toolName} answered with a proposal`);
     if (out.kind !== 'allow') return void send(res, outcomeFailure(out));
-    return { as: { perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined }, value: out.value };
+    return {
+      as: { perimeter: id, branch: binding.surface === 'agent' ? binding.branch : undefined },
+      value: out.value,
+    };
   };
 
   r.get('/perimeters/:id/commits', async (req, res) => {
@@ -209,13 +245,23 @@ export function apiRouter(deps: ApiDeps): Router {
     if (!out.ok) return upstreamFailure(res, out.error);
     reply(res, route, { repo, branches: [...out.value] });
   };
-  r.get('/repos/:owner/:repo/branches', (req, res) => branches(`${req.params.owner}/${req.params.repo}`, res, 'GET /repos/:owner/:repo/branches'));
+  r.get('/repos/:owner/:repo/branches', (req, res) =>
+    branches(`${req.params.owner}/${req.params.repo}`, res, 'GET /repos/:owner/:repo/branches'),
+  );
   r.get('/branches', (req, res) => {
     if (typeof req.query.repo !== 'string') return fail(res, 'bad_request', 'Give ?repo=<owner/name or local path>.');
     return branches(req.query.repo, res, 'GET /branches');
   });
 
-  r.use(proposalRoutes({ proposals: deps.invoke.proposals, perimeters: () => deps.store.list(), upstreamFor: deps.upstreamFor, workspace: deps.invoke.workspace, writers: deps.invoke.writers }));
+  r.use(
+    proposalRoutes({
+      proposals: deps.invoke.proposals,
+      perimeters: () => deps.store.list(),
+      upstreamFor: deps.upstreamFor,
+      workspace: deps.invoke.workspace,
+      writers: deps.invoke.writers,
+    }),
+  );
 
   r.use((_req, res) => fail(res, 'not_found', 'No such API route.'));
   return r;

@@ -47,7 +47,15 @@ export interface AppDeps {
   readonly jsonLimit?: string;
   readonly stateDir?: string;
   /** Called once per /api request after the answer is sent (the audit ledger). */
-  readonly recordApi?: (r: { method: string; route: string; status: number; durationMs: number; bytes: number; source: string; at: string }) => void;
+  readonly recordApi?: (r: {
+    method: string;
+    route: string;
+    status: number;
+    durationMs: number;
+    bytes: number;
+    source: string;
+    at: string;
+  }) => void;
   /** Called for each check of the ops token outside /api (whose checks are its requests, recorded by `recordApi`). */
   readonly recordAuth?: (e: OpsCheckEvent) => void;
   /** Back-off of sources that send wrong ops tokens (tests shorten it). */
@@ -80,13 +88,21 @@ export function createApp(deps: AppDeps): App {
     securityHeaders(res);
     next();
   });
-  app.use(requestGuard(guardPolicy({ host: deps.host, allowedHosts: deps.allowedHosts, allowedOrigins: deps.allowedOrigins })));
+  app.use(
+    requestGuard(
+      guardPolicy({ host: deps.host, allowedHosts: deps.allowedHosts, allowedOrigins: deps.allowedOrigins }),
+    ),
+  );
   app.use(express.json({ limit: deps.jsonLimit ?? '8mb' }));
   app.set('query parser', 'simple');
 
   const resolve = bindingResolver(deps.store, { rootEnabled: deps.rootEnabled ?? true, policy: deps.policy ?? {} });
   // One gate for every check of the ops token: failures counted per source across surfaces, each check audited.
-  const gate = new OpsGate({ token: deps.opsToken, ...deps.opsBackoff, ...(deps.recordAuth ? { record: deps.recordAuth } : {}) });
+  const gate = new OpsGate({
+    token: deps.opsToken,
+    ...deps.opsBackoff,
+    ...(deps.recordAuth ? { record: deps.recordAuth } : {}),
+  });
   const routeOf = (req: Request) => `${req.method} ${req.originalUrl.split('?')[0] ?? req.originalUrl}`;
   // /mcp/root is checked once per request, before the MCP route (which only asks whether the check passed).
   const rootChecks = new WeakMap<Request, OpsCheck>();
@@ -105,7 +121,11 @@ export function createApp(deps: AppDeps): App {
     if (kind === 'open') return p !== undefined;
     return (p?.keys ?? []).some((k) => k.id === keyId);
   };
-  const sessions = new SessionTable({ idleMs: deps.sessionIdleMs ?? 30 * 60_000, ownerLive, ...(deps.sessionLimits ? { limits: deps.sessionLimits } : {}) });
+  const sessions = new SessionTable({
+    idleMs: deps.sessionIdleMs ?? 30 * 60_000,
+    ownerLive,
+    ...(deps.sessionLimits ? { limits: deps.sessionLimits } : {}),
+  });
 
   // What tools/list gives a binding: the one exposure rule, never a second list.
   const exposed = (binding: Binding) => ALL_TOOLS.filter((t) => isExposed(binding, t)).map((t) => t.name);
@@ -137,7 +157,15 @@ export function createApp(deps: AppDeps): App {
       state_dir: deps.stateDir ?? null,
       // Most clients never send DELETE: a session quiet for a minute is reported idle until the reaper closes it.
       sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts, ...sessions.stats() },
-      perimeters: await Promise.all(deps.store.list().map(async (p) => ({ id: p.id, repo: p.repo, branches: p.branches, sessions: counts[p.id] ?? 0, tools: await toolsOf(p) }))),
+      perimeters: await Promise.all(
+        deps.store.list().map(async (p) => ({
+          id: p.id,
+          repo: p.repo,
+          branches: p.branches,
+          sessions: counts[p.id] ?? 0,
+          tools: await toolsOf(p),
+        })),
+      ),
       upstreams: await Promise.all(deps.upstreams.map(async (u) => ({ kind: u.kind, ...(await u.health()) }))),
       ...(deps.storeStatus
         ? {
@@ -145,7 +173,12 @@ export function createApp(deps: AppDeps): App {
               .storeStatus()
               .then((st) => ({ ...st, instances: [...st.instances] }))
               // Silent for an unknown time: the store could not even be asked.
-              .catch((e: Error) => ({ kind: 'unknown', health: { kind: 'silent' as const }, instances: [], error: e.message })),
+              .catch((e: Error) => ({
+                kind: 'unknown',
+                health: { kind: 'silent' as const },
+                instances: [],
+                error: e.message,
+              })),
           }
         : {}),
       ...deps.statusExtra?.(),
@@ -154,7 +187,10 @@ export function createApp(deps: AppDeps): App {
 
   const rootInvoke: InvokeDeps = {
     ...deps.invoke,
-    upstreamFor: registeredOnly(deps.invoke.upstreamFor, () => [...(deps.rootRepos ?? []), ...deps.store.list().map((p) => p.repo)]),
+    upstreamFor: registeredOnly(deps.invoke.upstreamFor, () => [
+      ...(deps.rootRepos ?? []),
+      ...deps.store.list().map((p) => p.repo),
+    ]),
   };
   const mcp = mcpRoute({ resolve, admits, invoke: deps.invoke, rootInvoke, sessions, version: deps.version, describe });
 
@@ -162,22 +198,41 @@ export function createApp(deps: AppDeps): App {
   // A request without a Bearer is a visitor, not a guess: only a presented token is checked (and counted).
   app.get('/mcp', (req: Request, res: Response) => {
     const bearer = bearerOf(req.headers.authorization);
-    const ops = bearer !== undefined && gate.check(bearer, { surface: 'root', route: routeOf(req), address: req.socket.remoteAddress }).kind === 'ok';
-    res.json({ name: 'git-blinder', version: deps.version, status: 'ok', ...(ops ? { perimeters: deps.store.list().map((p) => p.id) } : {}) });
+    const ops =
+      bearer !== undefined &&
+      gate.check(bearer, { surface: 'root', route: routeOf(req), address: req.socket.remoteAddress }).kind === 'ok';
+    res.json({
+      name: 'git-blinder',
+      version: deps.version,
+      status: 'ok',
+      ...(ops ? { perimeters: deps.store.list().map((p) => p.id) } : {}),
+    });
   });
   app.all('/mcp', (_req: Request, res: Response) => {
-    res.status(405).setHeader('Allow', 'GET').json(
-      rpcError(-32000, 'Method not allowed: /mcp serves no tools. Connect to /mcp/<perimeter>[/<branch>] (agents) or /mcp/root (operator).'),
-    );
+    res
+      .status(405)
+      .setHeader('Allow', 'GET')
+      .json(
+        rpcError(
+          -32000,
+          'Method not allowed: /mcp serves no tools. Connect to /mcp/<perimeter>[/<branch>] (agents) or /mcp/root (operator).',
+        ),
+      );
   });
   app.all('/mcp/{*rest}', (req: Request, res: Response) => {
     const ep = parseEndpoint(req.path);
     // A disabled root surface is an unknown endpoint (404 from the route), and no token is checked for it.
     if (ep?.kind === 'root' && resolve(ep)) {
-      const checked = gate.check(bearerOf(req.headers.authorization), { surface: 'root', route: routeOf(req), address: req.socket.remoteAddress });
+      const checked = gate.check(bearerOf(req.headers.authorization), {
+        surface: 'root',
+        route: routeOf(req),
+        address: req.socket.remoteAddress,
+      });
       if (checked.kind === 'wait') {
         res.status(429).setHeader('Retry-After', String(checked.retryAfterSeconds));
-        res.json(rpcError(-32000, `Too many wrong ops tokens from this address: retry in ${checked.retryAfterSeconds} s.`));
+        res.json(
+          rpcError(-32000, `Too many wrong ops tokens from this address: retry in ${checked.retryAfterSeconds} s.`),
+        );
         return;
       }
       rootChecks.set(req, checked);
@@ -244,14 +299,23 @@ export function createApp(deps: AppDeps): App {
   }
 
   app.use((_req: Request, res: Response) => {
-    res.status(404).json({ error: { code: 'not_found', message: 'Not found. MCP lives under /mcp/<perimeter>, the operator API under /api.' } });
+    res.status(404).json({
+      error: {
+        code: 'not_found',
+        message: 'Not found. MCP lives under /mcp/<perimeter>, the operator API under /api.',
+      },
+    });
   });
 
   // Body-parser and other middleware errors: a JSON answer with the right status, never an HTML stack trace.
   app.use((err: { status?: number; type?: string }, _req: Request, res: Response, _next: (e?: unknown) => void) => {
     const status = typeof err.status === 'number' && err.status >= 400 && err.status < 600 ? err.status : 500;
     const message =
-      err.type === 'entity.parse.failed' ? 'Parse error: the body is not valid JSON.' : err.type === 'entity.too.large' ? 'Request body too large.' : 'Request failed.';
+      err.type === 'entity.parse.failed'
+        ? 'Parse error: the body is not valid JSON.'
+        : err.type === 'entity.too.large'
+          ? 'Request body too large.'
+          : 'Request failed.';
     res.status(status).json(rpcError(err.type === 'entity.parse.failed' ? -32700 : -32600, message));
   });
 

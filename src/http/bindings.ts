@@ -6,7 +6,10 @@ import type { Endpoint } from './endpoint.js';
  * Resolves endpoints to bindings, compiling each perimeter's globs once per store revision
  * (decide runs per call; glob compilation must not).
  */
-export function bindingResolver(store: PerimeterStore, opts: { rootEnabled: boolean; policy: ServerPolicy }): (ep: Endpoint) => Binding | undefined {
+export function bindingResolver(
+  store: PerimeterStore,
+  opts: { rootEnabled: boolean; policy: ServerPolicy },
+): (ep: Endpoint) => Binding | undefined {
   let revision = -1;
   const cache = new Map<string, Binding | undefined>();
   return (ep) => {

@@ -30,13 +30,21 @@ export function bareHostname(host: string | undefined): string | undefined {
  * Judges one request's target, Host and Origin before any routing. The request target must be origin-form
  * (`/path`): an absolute URI or a `//` prefix would let a URL parser downstream pick another host or path.
  */
-export function judgeRequest(policy: GuardPolicy, r: { url: string; host: string | undefined; origin: string | undefined; port: number }): GuardVerdict {
-  if (!r.url.startsWith('/') || r.url.startsWith('//')) return { kind: 'refuse', status: 400, message: 'Bad Request: the request target must be a path.' };
+export function judgeRequest(
+  policy: GuardPolicy,
+  r: { url: string; host: string | undefined; origin: string | undefined; port: number },
+): GuardVerdict {
+  if (!r.url.startsWith('/') || r.url.startsWith('//'))
+    return { kind: 'refuse', status: 400, message: 'Bad Request: the request target must be a path.' };
   const name = bareHostname(r.host);
-  if (name === undefined) return { kind: 'refuse', status: 400, message: 'Bad Request: the Host header must be a bare host[:port].' };
-  if (policy.hostnames && !policy.hostnames.has(name)) return { kind: 'refuse', status: 403, message: `Invalid Host: ${name}` };
+  if (name === undefined)
+    return { kind: 'refuse', status: 400, message: 'Bad Request: the Host header must be a bare host[:port].' };
+  if (policy.hostnames && !policy.hostnames.has(name))
+    return { kind: 'refuse', status: 403, message: `Invalid Host: ${name}` };
   if (r.origin === undefined) return { kind: 'pass' };
-  return originAllowed(policy, r.origin, r.port) ? { kind: 'pass' } : { kind: 'refuse', status: 403, message: 'Invalid Origin.' };
+  return originAllowed(policy, r.origin, r.port)
+    ? { kind: 'pass' }
+    : { kind: 'refuse', status: 403, message: 'Invalid Origin.' };
 }
 
 function originAllowed(policy: GuardPolicy, origin: string, port: number): boolean {
@@ -78,7 +86,11 @@ const asHostname = (h: string): string => (h.includes(':') && !h.startsWith('[')
  * the CLI on that machine and the `/ui` page use, and an IP literal is never what a DNS-rebinding page sends (its
  * requests carry the attacker's own name). `--allowed-host` adds names; it never removes the bind address.
  */
-export function guardPolicy(o: { host: string; allowedHosts?: readonly string[] | undefined; allowedOrigins?: readonly string[] | undefined }): GuardPolicy {
+export function guardPolicy(o: {
+  host: string;
+  allowedHosts?: readonly string[] | undefined;
+  allowedOrigins?: readonly string[] | undefined;
+}): GuardPolicy {
   const loopback = ['127.0.0.1', 'localhost', '::1', '[::1]'].includes(o.host);
   const own = loopback ? LOOPBACK_NAMES : [asHostname(o.host)];
   const extra = (o.allowedHosts ?? []).map(asHostname);
@@ -94,7 +106,12 @@ export function guardPolicy(o: { host: string; allowedHosts?: readonly string[] 
 export function requestGuard(policy: GuardPolicy): (req: Request, res: Response, next: NextFunction) => void {
   return (req, res, next) => {
     const origin = req.headers.origin;
-    const verdict = judgeRequest(policy, { url: req.url, host: req.headers.host, origin, port: req.socket.localPort ?? 0 });
+    const verdict = judgeRequest(policy, {
+      url: req.url,
+      host: req.headers.host,
+      origin,
+      port: req.socket.localPort ?? 0,
+    });
     switch (verdict.kind) {
       case 'pass':
         next();

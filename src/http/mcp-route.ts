@@ -41,7 +41,10 @@ const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('
  * 2025 clients get a real session (one server + transport each, bound to this URL, reaped when idle);
  * 2026-07-28 clients are served statelessly with a fresh server per request.
  */
-export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Response) => Promise<void>; close: () => Promise<void> } {
+export function mcpRoute(deps: McpRouteDeps): {
+  handle: (req: Request, res: Response) => Promise<void>;
+  close: () => Promise<void>;
+} {
   // Workspace tools are listed where the bound branch has a working tree; decided once per session (or request).
   const lookup = deps.invoke.workspace ? worktreeLookup(deps.invoke.workspace) : undefined;
   const checkedOut = async (b: Binding | undefined): Promise<boolean> =>
@@ -58,7 +61,13 @@ export function mcpRoute(deps: McpRouteDeps): { handle: (req: Request, res: Resp
   // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
   // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.
   const modernLive = new Set<{ close: () => Promise<void> }>();
-  const serveModern = async (ep: Endpoint, binding: Binding, worktree: boolean, req: Request, res: Response): Promise<void> => {
+  const serveModern = async (
+    ep: Endpoint,
+    binding: Binding,
+    worktree: boolean,
+    req: Request,
+    res: Response,
+  ): Promise<void> => {
     // One request, one binding: the one resolved when it was admitted (a session resolves again at each call).
     const modern = createMcpHandler(() => serverFor(ep, worktree, () => binding), { legacy: 'reject' });
     modernLive.add(modern);

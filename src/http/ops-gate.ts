@@ -54,8 +54,13 @@ export function sourceKey(address: string | undefined): string {
   const [head = '', tail = ''] = address.split('::');
   const left = head === '' ? [] : head.split(':');
   const right = tail === '' ? [] : tail.split(':');
-  const full = address.includes('::') ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right] : left;
-  return `${full.slice(0, 4).map((g) => g.replace(/^0+(?=.)/, '').toLowerCase()).join(':')}::/64`;
+  const full = address.includes('::')
+    ? [...left, ...Array<string>(8 - left.length - right.length).fill('0'), ...right]
+    : left;
+  return `${full
+    .slice(0, 4)
+    .map((g) => g.replace(/^0+(?=.)/, '').toLowerCase())
+    .join(':')}::/64`;
 }
 
 /**
@@ -89,7 +94,10 @@ export class OpsGate {
   }
 
   /** Checks `given` for a request from `address`; records the check unless `audit` is false (/api records its own). */
-  check(given: string | undefined, where: { surface: OpsSurface; route: string; address: string | undefined; audit?: boolean }): OpsCheck {
+  check(
+    given: string | undefined,
+    where: { surface: OpsSurface; route: string; address: string | undefined; audit?: boolean },
+  ): OpsCheck {
     const t = this.now();
     const source = sourceKey(where.address);
     const s = this.live(source, t);
@@ -104,7 +112,14 @@ export class OpsGate {
       if (given !== undefined) this.fail(source, s, t);
       out = { kind: 'wrong' };
     }
-    if (where.audit !== false) this.record?.({ surface: where.surface, route: where.route, source, outcome: out.kind, at: new Date(t).toISOString() });
+    if (where.audit !== false)
+      this.record?.({
+        surface: where.surface,
+        route: where.route,
+        source,
+        outcome: out.kind,
+        at: new Date(t).toISOString(),
+      });
     return out;
   }
 
@@ -128,7 +143,8 @@ export class OpsGate {
     const s = existing ?? { failures: 0, last: t, blockedUntil: 0 };
     s.failures += 1;
     s.last = t;
-    if (s.failures > this.free) s.blockedUntil = t + Math.min(this.maxMs, this.baseMs * 2 ** Math.min(30, s.failures - this.free - 1));
+    if (s.failures > this.free)
+      s.blockedUntil = t + Math.min(this.maxMs, this.baseMs * 2 ** Math.min(30, s.failures - this.free - 1));
     // Re-inserted so the map's order is least recently failed first: that one is forgotten when the map is full.
     this.sources.delete(source);
     this.sources.set(source, s);

@@ -143,8 +143,10 @@ export class SessionTable {
       return { kind: 'room' };
     }
     if (isRoot) return { kind: 'room' };
-    if (this.count((s) => s.perimeter === perimeter && s.owner !== 'root') >= this.limits.perPerimeter) return { kind: 'full', room: 'perimeter', retryAfterS: FULL_ROOM_RETRY_S };
-    if (this.count((s) => s.owner !== 'root') >= this.limits.max) return { kind: 'full', room: 'server', retryAfterS: FULL_ROOM_RETRY_S };
+    if (this.count((s) => s.perimeter === perimeter && s.owner !== 'root') >= this.limits.perPerimeter)
+      return { kind: 'full', room: 'perimeter', retryAfterS: FULL_ROOM_RETRY_S };
+    if (this.count((s) => s.owner !== 'root') >= this.limits.max)
+      return { kind: 'full', room: 'server', retryAfterS: FULL_ROOM_RETRY_S };
     return { kind: 'room' };
   }
 

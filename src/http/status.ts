@@ -94,8 +94,14 @@ export function outcomeFailure(o: Exclude<CallOutcome, { kind: 'allow' | 'propos
     case 'error': {
       const status = upstreamStatus(o.class);
       // A per-call budget is spent for good (narrow the call); the hourly share comes back after the wait.
-      if (o.class === 'over_budget' && o.retryAfterSeconds === undefined) return { status: 422, code: o.class, message: o.message };
-      return { status, code: o.class, message: o.message, ...retry(o.retryAfterSeconds ?? (status === 503 ? 1 : undefined)) };
+      if (o.class === 'over_budget' && o.retryAfterSeconds === undefined)
+        return { status: 422, code: o.class, message: o.message };
+      return {
+        status,
+        code: o.class,
+        message: o.message,
+        ...retry(o.retryAfterSeconds ?? (status === 503 ? 1 : undefined)),
+      };
     }
     default:
       return assertNever(o, 'call outcome');
@@ -103,7 +109,10 @@ export function outcomeFailure(o: Exclude<CallOutcome, { kind: 'allow' | 'propos
 }
 
 /** JSON-RPC error body for MCP routes (id null: the request may not even have been parsed). */
-export function rpcError(code: number, message: string): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
+export function rpcError(
+  code: number,
+  message: string,
+): { jsonrpc: '2.0'; error: { code: number; message: string }; id: null } {
   return { jsonrpc: '2.0', error: { code, message }, id: null };
 }
 

@@ -56,18 +56,27 @@ export interface InvokeDeps {
 }
 
 /** The fail-closed answer: the same for every agent endpoint, whether or not its perimeter exists. */
-const UNAVAILABLE = 'Unavailable: this server cannot reach its shared state store, so it cannot confirm the perimeter; retry in a few seconds.';
+const UNAVAILABLE =
+  'Unavailable: this server cannot reach its shared state store, so it cannot confirm the perimeter; retry in a few seconds.';
 
 const invisible = (message: string): CallOutcome => ({ kind: 'invisible', message });
 const missing = (message: string): CallOutcome => ({ kind: 'missing', message });
-const deny = (cls: Extract<CallOutcome, { kind: 'deny' }>['class'], message: string, retryAfterSeconds?: number): CallOutcome =>
-  retryAfterSeconds === undefined ? { kind: 'deny', class: cls, message } : { kind: 'deny', class: cls, message, retryAfterSeconds };
+const deny = (
+  cls: Extract<CallOutcome, { kind: 'deny' }>['class'],
+  message: string,
+  retryAfterSeconds?: number,
+): CallOutcome =>
+  retryAfterSeconds === undefined
+    ? { kind: 'deny', class: cls, message }
+    : { kind: 'deny', class: cls, message, retryAfterSeconds };
 
 /** An upstream failure as an outcome: a missing object reads as the tool's own not-found answer. */
 function upstreamFailure(e: UpstreamError, notFound: string): CallOutcome {
   if (e.code === 'not_found') return missing(notFound);
   const message = agentMessage(e);
-  return e.retryAfterSeconds === undefined ? { kind: 'error', class: e.code, message } : { kind: 'error', class: e.code, message, retryAfterSeconds: e.retryAfterSeconds };
+  return e.retryAfterSeconds === undefined
+    ? { kind: 'error', class: e.code, message }
+    : { kind: 'error', class: e.code, message, retryAfterSeconds: e.retryAfterSeconds };
 }
 
 function pathsOf(tool: AnyTool, args: unknown): string[] {
@@ -83,7 +92,10 @@ const writesPaths = (tool: AnyTool, args: unknown): boolean => tool.paths(args).
 
 const BUDGETS = {
   calls: { windowMs: 60_000, limit: (b: AgentBinding) => b.limits.calls_per_minute ?? DEFAULT_LIMITS.calls_per_minute },
-  commits: { windowMs: 3_600_000, limit: (b: AgentBinding) => b.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour },
+  commits: {
+    windowMs: 3_600_000,
+    limit: (b: AgentBinding) => b.limits.commits_per_hour ?? DEFAULT_LIMITS.commits_per_hour,
+  },
 } as const;
 
 /** What counts a budget: the store's shared counters, or this process's limiter. */
@@ -101,7 +113,11 @@ export interface Spent {
  * commit is charged, for a direct push (at the call, which is when it is applied) and for every proposal kind (at
  * apply, by the instance that applies it): a proposal costs nothing while it waits.
  */
-export async function spendBudget(counter: BudgetCounter | undefined, binding: AgentBinding, what: keyof typeof BUDGETS): Promise<Spent | undefined> {
+export async function spendBudget(
+  counter: BudgetCounter | undefined,
+  binding: AgentBinding,
+  what: keyof typeof BUDGETS,
+): Promise<Spent | undefined> {
   if (!counter) return undefined;
   const { windowMs, limit } = BUDGETS[what];
   const max = limit(binding);
@@ -121,13 +137,18 @@ export async function spendBudget(counter: BudgetCounter | undefined, binding: A
 }
 
 /** Counts one call (or commit) against the agent perimeter's budget; the refusal when it is spent. */
-async function budgetSpent(deps: InvokeDeps, binding: Binding, what: keyof typeof BUDGETS): Promise<CallOutcome | undefined> {
+async function budgetSpent(
+  deps: InvokeDeps,
+  binding: Binding,
+  what: keyof typeof BUDGETS,
+): Promise<CallOutcome | undefined> {
   if (binding.surface !== 'agent') return undefined;
   const spent = await spendBudget(deps.counters ?? deps.limiter, binding, what);
   return spent === undefined ? undefined : deny(spent.cls, spent.message, spent.retryAfterSeconds);
 }
 
-const limitOf = <K extends keyof typeof DEFAULT_LIMITS>(b: AgentBinding, k: K): number => b.limits[k] ?? DEFAULT_LIMITS[k];
+const limitOf = <K extends keyof typeof DEFAULT_LIMITS>(b: AgentBinding, k: K): number =>
+  b.limits[k] ?? DEFAULT_LIMITS[k];
 
 /**
  * What one agent call may spend upstream: `upstream_requests_per_call` for this call, and the perimeter's hourly
@@ -188,7 +209,13 @@ export async function invoke(
   return outcome;
 }
 
-async function decideAndRun(tool: AnyTool, binding: Binding | undefined, args: unknown, deps: InvokeDeps, client: string | undefined): Promise<CallOutcome> {
+async function decideAndRun(
+  tool: AnyTool,
+  binding: Binding | undefined,
+  args: unknown,
+  deps: InvokeDeps,
+  client: string | undefined,
+): Promise<CallOutcome> {
   // Before the binding: a perimeter that may have been deleted elsewhere answers like one that exists, not as unknown.
   if (binding?.surface !== 'root' && deps.health) {
     const h = deps.health();
@@ -219,7 +246,11 @@ async function decideAndRun(tool: AnyTool, binding: Binding | undefined, args: u
   }
   // One perimeter's calls run a few at a time; the rest wait in a bounded queue or are told to retry.
   if (binding.surface === 'agent' && deps.gate) {
-    const lane = deps.gate.enter(binding.perimeterId, limitOf(binding, 'concurrent_calls'), limitOf(binding, 'queued_calls'));
+    const lane = deps.gate.enter(
+      binding.perimeterId,
+      limitOf(binding, 'concurrent_calls'),
+      limitOf(binding, 'queued_calls'),
+    );
     if (lane === undefined) return deny('busy', busy(binding), 1);
     const release = await lane;
     try {
@@ -242,8 +273,10 @@ async function run(
   client: string | undefined,
 ): Promise<CallOutcome> {
   const base = deps.upstreamFor(allowed.repo);
-  if (base === undefined) return missing(binding.surface === 'root' ? `Not found: repository "${allowed.repo}".` : tool.notFound(args));
-  const upstream: Upstream = binding.surface === 'agent' ? (base.withBudget?.(callBudget(binding, deps.limiter)) ?? base) : base;
+  if (base === undefined)
+    return missing(binding.surface === 'root' ? `Not found: repository "${allowed.repo}".` : tool.notFound(args));
+  const upstream: Upstream =
+    binding.surface === 'agent' ? (base.withBudget?.(callBudget(binding, deps.limiter)) ?? base) : base;
   let target: Target = allowed;
   if (target.ref === '') {
     const def = await upstream.defaultBranch(target.repo);
@@ -258,7 +291,10 @@ async function run(
     hidden,
     author:
       binding.surface === 'agent'
-        ? { name: `${client ?? 'agent'} via git-blinder (${binding.perimeterId})`, email: `${binding.perimeterId}@git-blinder.invalid` }
+        ? {
+            name: `${client ?? 'agent'} via git-blinder (${binding.perimeterId})`,
+            email: `${binding.perimeterId}@git-blinder.invalid`,
+          }
         : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
     log: deps.log,
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
@@ -269,13 +305,16 @@ async function run(
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);
   // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
-  if (binding.surface === 'agent' && tool.proposable?.required(binding)) return propose(tool, tool.proposable, args, ctx, binding, deps);
+  if (binding.surface === 'agent' && tool.proposable?.required(binding))
+    return propose(tool, tool.proposable, args, ctx, binding, deps);
   // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
-  const commitsSpent = tool.access === 'write' && writesPaths(tool, args) ? await budgetSpent(deps, binding, 'commits') : undefined;
+  const commitsSpent =
+    tool.access === 'write' && writesPaths(tool, args) ? await budgetSpent(deps, binding, 'commits') : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
   const raw = await tool.run(args, ctx);
   if (!raw.ok) {
-    if (raw.error.code !== 'not_found') deps.log('warn', 'upstream call failed', { tool: tool.name, code: raw.error.code, detail: raw.error.message });
+    if (raw.error.code !== 'not_found')
+      deps.log('warn', 'upstream call failed', { tool: tool.name, code: raw.error.code, detail: raw.error.message });
     return upstreamFailure(raw.error, tool.notFound(args));
   }
   const out = tool.filter(raw.value, args, ctx);
@@ -292,9 +331,14 @@ async function run(
       const cap = answerCap(binding);
       const { text, textBytes: bytes, answerBytes } = frame(tool, value, cap, deps.record !== undefined);
       if (answerBytes > cap) {
-        return deny('too_large', `Too large: this answer would be ${answerBytes} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`);
+        return deny(
+          'too_large',
+          `Too large: this answer would be ${answerBytes} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`,
+        );
       }
-      return out.commit === undefined ? { kind: 'allow', value, text, bytes } : { kind: 'allow', value, text, bytes, commit: out.commit };
+      return out.commit === undefined
+        ? { kind: 'allow', value, text, bytes }
+        : { kind: 'allow', value, text, bytes, commit: out.commit };
     }
     default:
       return assertNever(out, 'tool outcome');
@@ -314,7 +358,10 @@ async function propose(
   deps: InvokeDeps,
 ): Promise<CallOutcome> {
   if (deps.proposals === undefined) {
-    return deny('refused', 'This perimeter requires approval for this write, and this server keeps no proposals; nothing was written. Tell the operator.');
+    return deny(
+      'refused',
+      'This perimeter requires approval for this write, and this server keeps no proposals; nothing was written. Tell the operator.',
+    );
   }
   const drafted = await proposable.draft(args, ctx);
   switch (drafted.kind) {
@@ -331,7 +378,11 @@ async function propose(
   let base = draft.base;
   if (base === undefined) {
     const head = await ctx.upstream.branchHead(ctx.target.repo, ctx.target.ref);
-    if (!head.ok) return upstreamFailure(head.error, 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.');
+    if (!head.ok)
+      return upstreamFailure(
+        head.error,
+        'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.',
+      );
     base = head.value;
   }
   const made = await deps.proposals.create({
@@ -353,7 +404,15 @@ async function propose(
 }
 
 /** The audit record of one call, from its outcome alone; never throws into the call. */
-async function record(deps: InvokeDeps, tool: AnyTool, binding: Binding | undefined, args: unknown, client: string | undefined, o: CallOutcome, ms: number): Promise<void> {
+async function record(
+  deps: InvokeDeps,
+  tool: AnyTool,
+  binding: Binding | undefined,
+  args: unknown,
+  client: string | undefined,
+  o: CallOutcome,
+  ms: number,
+): Promise<void> {
   const { verdict, result } = auditOf(o);
   try {
     await deps.record?.({

@@ -20,15 +20,32 @@ export type ErrorClass = Exclude<UpstreamErrorCode, 'not_found'>;
  * fails to compile in each of them until it is handled.
  */
 export type CallOutcome =
-  | { readonly kind: 'allow'; readonly value: Record<string, unknown>; readonly text: string; readonly bytes: number; readonly commit?: string }
+  | {
+      readonly kind: 'allow';
+      readonly value: Record<string, unknown>;
+      readonly text: string;
+      readonly bytes: number;
+      readonly commit?: string;
+    }
   /** Allowed, and held for a person's approval: nothing was written; the answer names the pending proposal. */
-  | { readonly kind: 'propose'; readonly value: Record<string, unknown>; readonly text: string; readonly bytes: number; readonly proposal: string }
+  | {
+      readonly kind: 'propose';
+      readonly value: Record<string, unknown>;
+      readonly text: string;
+      readonly bytes: number;
+      readonly proposal: string;
+    }
   | { readonly kind: 'deny'; readonly class: DenyClass; readonly message: string; readonly retryAfterSeconds?: number }
   /** The policy hid it (or there is no binding): answered exactly as `missing` is, so the two read the same. */
   | { readonly kind: 'invisible'; readonly message: string }
   /** Allowed, and it does not exist upstream. */
   | { readonly kind: 'missing'; readonly message: string }
-  | { readonly kind: 'error'; readonly class: ErrorClass; readonly message: string; readonly retryAfterSeconds?: number };
+  | {
+      readonly kind: 'error';
+      readonly class: ErrorClass;
+      readonly message: string;
+      readonly retryAfterSeconds?: number;
+    };
 
 /** The audit's verdict and result class for an outcome (strings the ledger has always stored). */
 export function auditOf(o: CallOutcome): { verdict: 'allow' | 'deny' | 'invisible' | 'error'; result: string } {

@@ -63,35 +63,57 @@ function commits(step: WorkspaceStep): boolean {
  * The credential scan of a commit step at approval, over every path (those the agent could not read were left to
  * this moment). The reason names a finding only on a path the agent may read: it reaches the agent as the failure.
  */
-async function scanAtApproval(w: WorkTreeWriter, paths: readonly string[], b: AgentBinding): Promise<string | undefined> {
+async function scanAtApproval(
+  w: WorkTreeWriter,
+  paths: readonly string[],
+  b: AgentBinding,
+): Promise<string | undefined> {
   if (b.allowSecrets) return undefined;
   const stored = await w.stored(paths, SCAN_MAX_BYTES);
   if (!stored.ok) return `could not read the files to scan (${stored.error.message})`;
-  const files = stored.value.flatMap((c) => (c.kind === 'file' ? [{ path: c.path, bytes: c.bytes }] : c.kind === 'symlink' ? [{ path: c.path, bytes: c.target }] : []));
+  const files = stored.value.flatMap((c) =>
+    c.kind === 'file'
+      ? [{ path: c.path, bytes: c.bytes }]
+      : c.kind === 'symlink'
+        ? [{ path: c.path, bytes: c.target }]
+        : [],
+  );
   const readable = files.filter((f) => b.scope.canRead(f.path));
   const unreadable = files.filter((f) => !b.scope.canRead(f.path));
   const hidden = scanBytesForSecrets(unreadable, { allowCompressed: b.allowBinary });
   if (hidden.findings.length > 0 || hidden.compressed.length > 0) {
-    return 'a file outside the agent\'s window looks like it holds a credential or compressed content';
+    return "a file outside the agent's window looks like it holds a credential or compressed content";
   }
   const seen = scanBytesForSecrets(readable, { allowCompressed: b.allowBinary });
   if (seen.compressed.length > 0) return compressedRefusal(seen.compressed);
   return seen.findings.length > 0 ? secretsRefusal(seen.findings) : undefined;
 }
 
-const failed = (reason: string, restore?: string): ApplyOutcome => ({ kind: 'failed', reason, ...(restore === undefined ? {} : { restore }) });
+const failed = (reason: string, restore?: string): ApplyOutcome => ({
+  kind: 'failed',
+  reason,
+  ...(restore === undefined ? {} : { restore }),
+});
 
 /** The `apply` of workspace proposals. */
 export function workspaceApplier(deps: WorkspaceApplierDeps) {
-  return async (p: Proposal, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> => {
+  return async (
+    p: Proposal,
+    perimeter: Perimeter,
+    beforeWrite: (restore?: string) => Promise<void>,
+  ): Promise<ApplyOutcome> => {
     if (p.change.kind === 'push_files') throw new Error('push_files is not a workspace proposal');
-    if (perimeter.repo !== p.repo) return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
+    if (perimeter.repo !== p.repo)
+      return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
     const bound = bindAgent(perimeter, p.branch, deps.policy);
-    if (!bound.ok) return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
+    if (!bound.ok)
+      return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
     const opened = await deps.writers.open(p.repo, p.branch);
-    if (!opened.ok) return failed(`Could not open the working tree of ${p.branch} (${opened.error.message}); nothing was written.`);
+    if (!opened.ok)
+      return failed(`Could not open the working tree of ${p.branch} (${opened.error.message}); nothing was written.`);
     const writer = opened.value;
-    if (writer === undefined) return failed(`Branch "${p.branch}" is no longer checked out in a working tree; nothing was written.`);
+    if (writer === undefined)
+      return failed(`Branch "${p.branch}" is no longer checked out in a working tree; nothing was written.`);
     const steps = workspaceSteps(p.change);
     const allowlist = [...perimeter.branches];
     let started = false;
@@ -103,14 +125,28 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       const done = i === 0 ? 'nothing was written' : `the ${i} step${i === 1 ? '' : 's'} before it stay applied`;
       const tool = `propose_${step.kind}`;
       const refRefusal = stepRefRefusal(tool, step, allowlist);
-      if (refRefusal !== undefined) return failed(`${at}${refRefusal.replace('Nothing was proposed', 'Not applied')}; ${done}.`, first);
+      if (refRefusal !== undefined)
+        return failed(`${at}${refRefusal.replace('Nothing was proposed', 'Not applied')}; ${done}.`, first);
       // The read rule again, on the perimeter as it is now (an allowlist may have shrunk since the proposal).
       if (stepRevisions(step).length > 0) {
         const upstream = deps.upstreamFor?.(p.repo);
-        if (upstream === undefined) return failed(`${at}this process cannot check the revision it names; ${done}.`, first);
-        const revs = await judgeRevisions({ upstream, repo: p.repo, scope: bound.value.scope, branches: [p.branch, ...allowlist.filter((x) => x !== p.branch)] }, step);
+        if (upstream === undefined)
+          return failed(`${at}this process cannot check the revision it names; ${done}.`, first);
+        const revs = await judgeRevisions(
+          {
+            upstream,
+            repo: p.repo,
+            scope: bound.value.scope,
+            branches: [p.branch, ...allowlist.filter((x) => x !== p.branch)],
+          },
+          step,
+        );
         if (!revs.ok) return failed(`${at}could not check the revision (${revs.error.message}); ${done}.`, first);
-        if ('unreadable' in revs.value) return failed(`${at}${revisionNotFound(tool, revs.value.unreadable).replace('Nothing was proposed', 'Not applied')} (${done}).`, first);
+        if ('unreadable' in revs.value)
+          return failed(
+            `${at}${revisionNotFound(tool, revs.value.unreadable).replace('Nothing was proposed', 'Not applied')} (${done}).`,
+            first,
+          );
       }
       // What runs carries the proposal trailer; what was proposed (and fingerprinted) did not. Preview the one that
       // runs first, then check the proposed one still has the approved fingerprint: a change between the two shows in
@@ -123,7 +159,8 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       if (named !== undefined && !named.ok) return failed(`${at}${named.message}; ${done}.`, first);
       const paths = [...new Set([...preview.value.paths, ...(named?.ok ? named.value.paths : [])])];
       const refusal = workspacePathRefusal(tool, paths, bound.value);
-      if (refusal !== undefined) return failed(`${at}${refusal.replace('Nothing was proposed', 'Not applied')} (${done}).`, first);
+      if (refusal !== undefined)
+        return failed(`${at}${refusal.replace('Nothing was proposed', 'Not applied')} (${done}).`, first);
       if (step.kind === 'commit') {
         const secret = await scanAtApproval(writer, step.paths, bound.value);
         if (secret !== undefined) return failed(`${at}${tool} refused: ${secret}; not applied (${done}).`, first);
@@ -131,12 +168,17 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       if (i === 0) {
         const proposed = await writer.preview(writeOpOf(step, p.id, (m) => m));
         if (!proposed.ok || proposed.value.fingerprint !== p.change.fingerprint) {
-          return failed(`stale: the working tree of ${p.branch} changed since the proposal was made (what the approver saw is no longer what would run); nothing was written. Propose again.`);
+          return failed(
+            `stale: the working tree of ${p.branch} changed since the proposal was made (what the approver saw is no longer what would run); nothing was written. Propose again.`,
+          );
         }
       }
       const maxFiles = bound.value.limits.files_per_commit;
       if (step.kind === 'commit' && maxFiles !== undefined && step.paths.length > maxFiles) {
-        return failed(`${at}${tool} refused: this perimeter allows at most ${maxFiles} files per commit (this one has ${step.paths.length}); not applied (${done}).`, first);
+        return failed(
+          `${at}${tool} refused: this perimeter allows at most ${maxFiles} files per commit (this one has ${step.paths.length}); not applied (${done}).`,
+          first,
+        );
       }
       if (commits(step)) {
         const spent = await spendBudget(deps.budget, bound.value, 'commits');
@@ -149,7 +191,10 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       const out = await writer.apply(op, preview.value.fingerprint);
       if (!out.ok) return failed(`${at}failed (${out.error.message}); ${done}.`, first);
       if (out.value.kind === 'declined') {
-        const reason = out.value.reason === 'stale' ? 'stale: the working tree changed since the preview' : `${out.value.reason}: ${out.value.message}`;
+        const reason =
+          out.value.reason === 'stale'
+            ? 'stale: the working tree changed since the preview'
+            : `${out.value.reason}: ${out.value.message}`;
         return failed(`${at}declined (${reason}); ${done}.`, first);
       }
       first ??= out.value.restorePoint ?? undefined;
@@ -160,6 +205,11 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       }
     }
     // A change that left the head where it was is reported as such, never as a commit id that is the old head.
-    return { kind: 'applied', commit: head, ...(first === undefined ? {} : { restore: first }), ...(head === startHead ? { headUnchanged: true as const } : {}) };
+    return {
+      kind: 'applied',
+      commit: head,
+      ...(first === undefined ? {} : { restore: first }),
+      ...(head === startHead ? { headUnchanged: true as const } : {}),
+    };
   };
 }

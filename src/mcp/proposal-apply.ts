@@ -1,7 +1,17 @@
 // Applies an approved proposal through the very line any call walks (decide → guard → upstream → filter), on the
 // perimeter as it is now. What the person approved was computed against `base`; if the branch moved since in a way
 // that touches the proposal's paths, the change is stale and fails instead of landing something nobody saw.
-import { assertNever, bindAgent, familyOf, workspaceSteps, type Perimeter, type Proposal, type ProposalChange, type PushFilesChange, type ServerPolicy } from '../core/index.js';
+import {
+  assertNever,
+  bindAgent,
+  familyOf,
+  workspaceSteps,
+  type Perimeter,
+  type Proposal,
+  type ProposalChange,
+  type PushFilesChange,
+  type ServerPolicy,
+} from '../core/index.js';
 import type { Log } from '../registry/index.js';
 import type { ApplyOutcome, ProposalDeps } from '../registry/proposals.js';
 import { pushFiles } from '../registry/tools/push_files.js';
@@ -50,15 +60,29 @@ function touched(c: ProposalChange): string[] {
 
 /** The `apply` and `landed` halves of the proposal service's dependencies. */
 export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' | 'landed'> {
-  const workspace = deps.workspace === undefined ? undefined : workspaceApplier({ upstreamFor: deps.upstreamFor, ...deps.workspace, message: appliedMessage, ...(deps.budget ? { budget: deps.budget } : {}) });
+  const workspace =
+    deps.workspace === undefined
+      ? undefined
+      : workspaceApplier({
+          upstreamFor: deps.upstreamFor,
+          ...deps.workspace,
+          message: appliedMessage,
+          ...(deps.budget ? { budget: deps.budget } : {}),
+        });
   return {
-    async apply(p: Proposal, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> {
+    async apply(
+      p: Proposal,
+      perimeter: Perimeter,
+      beforeWrite: (restore?: string) => Promise<void>,
+    ): Promise<ApplyOutcome> {
       const f = familyOf(p.change);
       switch (f.family) {
         case 'push':
           return applyPush(p, f.change, perimeter, beforeWrite);
         case 'workspace':
-          return workspace === undefined ? failed('This process does not write working trees; nothing was written.') : workspace(p, perimeter, beforeWrite);
+          return workspace === undefined
+            ? failed('This process does not write working trees; nothing was written.')
+            : workspace(p, perimeter, beforeWrite);
         default:
           return assertNever(f, 'proposal family');
       }
@@ -81,20 +105,30 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
   };
 
   /** An approved push_files, applied as a plain push through every check a push gets, charged here. */
-  async function applyPush(p: Proposal, change: PushFilesChange, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>): Promise<ApplyOutcome> {
-    if (perimeter.repo !== p.repo) return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
+  async function applyPush(
+    p: Proposal,
+    change: PushFilesChange,
+    perimeter: Perimeter,
+    beforeWrite: (restore?: string) => Promise<void>,
+  ): Promise<ApplyOutcome> {
+    if (perimeter.repo !== p.repo)
+      return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
     const bound = bindAgent(perimeter, p.branch, deps.policy);
-    if (!bound.ok) return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
+    if (!bound.ok)
+      return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
     // This one call has its approval: it is applied as a plain push, through every check a push gets today.
     const binding = { ...bound.value, approval: { push_files: 'none' as const } };
     const upstream = deps.upstreamFor(p.repo);
-    if (upstream === undefined) return failed(`Repository "${p.repo}" is not served by this process any more; nothing was written.`);
+    if (upstream === undefined)
+      return failed(`Repository "${p.repo}" is not served by this process any more; nothing was written.`);
     const head = await upstream.branchHead(p.repo, p.branch);
     if (!head.ok) return failed(`Could not read ${p.branch} (${head.error.message}); nothing was written.`);
     if (head.value !== p.base) {
       const moved = await changedBetween(upstream, p.repo, p.base, head.value, touched(p.change));
       if (moved === undefined) {
-        return failed(`stale: could not tell whether ${p.branch} changed the proposal's files since its base (the comparison failed or was cut short); nothing was written. Propose again on the current branch.`);
+        return failed(
+          `stale: could not tell whether ${p.branch} changed the proposal's files since its base (the comparison failed or was cut short); nothing was written. Propose again on the current branch.`,
+        );
       }
       if (moved.length > 0) {
         return failed(
@@ -113,10 +147,18 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
     }
     await beforeWrite(restore);
     const args = toArgs(p, change);
-    const out = await invoke(pushFiles, binding, args, { upstreamFor: deps.upstreamFor, log: deps.log, ...(deps.record ? { record: deps.record } : {}) }, `approved ${p.id}`);
+    const out = await invoke(
+      pushFiles,
+      binding,
+      args,
+      { upstreamFor: deps.upstreamFor, log: deps.log, ...(deps.record ? { record: deps.record } : {}) },
+      `approved ${p.id}`,
+    );
     switch (out.kind) {
       case 'allow':
-        return out.commit === undefined ? failed('The write answered without a commit.') : { kind: 'applied', commit: out.commit };
+        return out.commit === undefined
+          ? failed('The write answered without a commit.')
+          : { kind: 'applied', commit: out.commit };
       case 'deny':
       case 'invisible':
       case 'missing':
@@ -151,7 +193,9 @@ async function changedBetween(
   // A capped listing (GitHub's 300 files) cannot say that a proposed path is untouched: cannot tell, so stale.
   if (!cmp.value.files_complete) return undefined;
   if (cmp.value.status !== 'ahead' && cmp.value.status !== 'identical') return [...paths];
-  const changed = cmp.value.files.flatMap((f) => (f.previous_path === undefined ? [f.path] : [f.path, f.previous_path]));
+  const changed = cmp.value.files.flatMap((f) =>
+    f.previous_path === undefined ? [f.path] : [f.path, f.previous_path],
+  );
   const hits = (p: string) => changed.some((c) => c === p || c.startsWith(`${p}/`) || p.startsWith(`${c}/`));
   return paths.filter(hits);
 }

@@ -19,8 +19,16 @@ export interface SessionServerOptions {
 const toolError = (text: string): CallResult => ({ content: [{ type: 'text', text }], isError: true });
 
 /** Issues as the SDK formats them: `path.to.field: message`, comma-separated. */
-function formatIssues(issues: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] | undefined }[]): string {
-  return issues.map((i) => (i.path?.length ? `${i.path.map((p) => String(typeof p === 'object' ? p.key : p)).join('.')}: ${i.message}` : i.message)).join(', ');
+function formatIssues(
+  issues: readonly { message: string; path?: readonly (PropertyKey | { key: PropertyKey })[] | undefined }[],
+): string {
+  return issues
+    .map((i) =>
+      i.path?.length
+        ? `${i.path.map((p) => String(typeof p === 'object' ? p.key : p)).join('.')}: ${i.message}`
+        : i.message,
+    )
+    .join(', ');
 }
 
 /**
@@ -32,10 +40,15 @@ function formatIssues(issues: readonly { message: string; path?: readonly (Prope
  */
 export function createSessionServer(opts: SessionServerOptions): Server {
   const binding = opts.resolve();
-  const instructions = binding === undefined ? 'Not found.' : binding.surface === 'agent' ? agentInstructions(binding) : ROOT_INSTRUCTIONS;
+  const instructions =
+    binding === undefined ? 'Not found.' : binding.surface === 'agent' ? agentInstructions(binding) : ROOT_INSTRUCTIONS;
   const toolset = binding === undefined ? undefined : opts.toolsetOf(binding);
-  if (toolset === undefined || toolset.byName.size === 0) return new Server({ name: SERVER_NAME, version: opts.version }, { instructions });
-  const server = new Server({ name: SERVER_NAME, version: opts.version }, { instructions, capabilities: { tools: { listChanged: true } } });
+  if (toolset === undefined || toolset.byName.size === 0)
+    return new Server({ name: SERVER_NAME, version: opts.version }, { instructions });
+  const server = new Server(
+    { name: SERVER_NAME, version: opts.version },
+    { instructions, capabilities: { tools: { listChanged: true } } },
+  );
   server.setRequestHandler('tools/list', () => ({ tools: toolset.listing as never }));
   server.setRequestHandler('tools/call', async (request, ctx) => {
     const name = request.params.name;
@@ -43,8 +56,15 @@ export function createSessionServer(opts: SessionServerOptions): Server {
     if (served === undefined) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Tool ${name} not found`);
     try {
       const parsed = await served.input['~standard'].validate(request.params.arguments ?? {});
-      if (parsed.issues) return toolError(`Input validation error: Invalid arguments for tool ${name}: ${formatIssues(parsed.issues)}`);
-      const outcome = await invoke(served.tool, opts.resolve(), parsed.value, opts.deps, declaredClient(server, ctx.mcpReq._meta));
+      if (parsed.issues)
+        return toolError(`Input validation error: Invalid arguments for tool ${name}: ${formatIssues(parsed.issues)}`);
+      const outcome = await invoke(
+        served.tool,
+        opts.resolve(),
+        parsed.value,
+        opts.deps,
+        declaredClient(server, ctx.mcpReq._meta),
+      );
       return server.projectCallToolResult(toCallResult(outcome), served.outputJson);
     } catch (err) {
       return toolError(err instanceof Error ? err.message : String(err));
@@ -53,7 +73,8 @@ export function createSessionServer(opts: SessionServerOptions): Server {
   return server;
 }
 
-const ROOT_INSTRUCTIONS = 'Operator surface: every registered repository and branch, unfiltered. Never connect an agent here.';
+const ROOT_INSTRUCTIONS =
+  'Operator surface: every registered repository and branch, unfiltered. Never connect an agent here.';
 
 const list = (globs: readonly string[]): string => globs.map((g) => JSON.stringify(g)).join(', ');
 
@@ -65,7 +86,9 @@ export function agentInstructions(b: AgentBinding): string {
   const lines = [
     `You work inside one perimeter of a repository, on branch "${b.branch}" (fixed by your URL).`,
     `You can read: ${b.readGlobs.length ? list(b.readGlobs) : 'nothing'}. Anything else does not exist for you.`,
-    b.writeGlobs.length ? `You can write (push_files): ${list(b.writeGlobs)}; writes elsewhere are refused.` : 'You cannot write: this perimeter is read-only.',
+    b.writeGlobs.length
+      ? `You can write (push_files): ${list(b.writeGlobs)}; writes elsewhere are refused.`
+      : 'You cannot write: this perimeter is read-only.',
     'Privacy zones (secrets such as .env files, private keys and credential files) are always hidden, even where you can read.',
   ];
   const l = b.limits;

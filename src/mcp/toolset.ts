@@ -52,7 +52,12 @@ function publishedAnnotations(tool: AnyTool): Record<string, boolean> {
   const a = tool.annotations;
   return a.readOnlyHint
     ? { readOnlyHint: true, openWorldHint: a.openWorldHint }
-    : { readOnlyHint: false, destructiveHint: a.destructiveHint, idempotentHint: a.idempotentHint, openWorldHint: a.openWorldHint };
+    : {
+        readOnlyHint: false,
+        destructiveHint: a.destructiveHint,
+        idempotentHint: a.idempotentHint,
+        openWorldHint: a.openWorldHint,
+      };
 }
 
 /**
@@ -62,7 +67,8 @@ function publishedAnnotations(tool: AnyTool): Record<string, boolean> {
 /** Which input schema a binding is shown: the operator's, an agent's, or an agent's on a checked-out branch. */
 type View = Surface | 'worktree';
 
-const viewOf = (binding: Binding): View => (binding.surface === 'root' ? 'root' : binding.worktree === true ? 'worktree' : 'agent');
+const viewOf = (binding: Binding): View =>
+  binding.surface === 'root' ? 'root' : binding.worktree === true ? 'worktree' : 'agent';
 
 /** The input schema of a tool in one view (working-tree options only where the branch is checked out). */
 function inputOf(tool: AnyTool, view: View): AnyTool['published']['agentInput'] {

@@ -13,4 +13,3 @@ export function allowBranchIn(perimeters: PerimeterStore) {
     if (!r.ok) throw new Error(r.message);
   };
 }
-

@@ -1,4 +1,11 @@
-import { filterCommit, historyPrefixes, isWithin, touchesReadable, type CommitSummary, type Scope } from '../core/index.js';
+import {
+  filterCommit,
+  historyPrefixes,
+  isWithin,
+  touchesReadable,
+  type CommitSummary,
+  type Scope,
+} from '../core/index.js';
 import type { UpResult, Upstream } from '../upstream/types.js';
 
 /** How many upstream commits one call may inspect before it stops looking (a hostile page number cannot scan forever). */
@@ -43,7 +50,11 @@ function plan(q: HistoryQuery): { paths: string[]; exact: boolean } {
  * first. Upstream commits come in batches; those that cannot be judged from the listing alone are fetched once
  * and cut with the same filter get_commit uses, so the two tools never disagree.
  */
-export async function visibleHistory(upstream: Upstream, scope: Scope, q: HistoryQuery): Promise<UpResult<HistoryPage>> {
+export async function visibleHistory(
+  upstream: Upstream,
+  scope: Scope,
+  q: HistoryQuery,
+): Promise<UpResult<HistoryPage>> {
   const { paths, exact } = plan(q);
   if (paths.length === 0) return { ok: true, value: { commits: [], hasMore: false, scanLimited: false } };
   const want = q.skip + q.limit + 1;
@@ -83,10 +94,16 @@ export async function visibleHistory(upstream: Upstream, scope: Scope, q: Histor
     }
   }
   const commits = visible.slice(q.skip, q.skip + q.limit);
-  return { ok: true, value: { commits, hasMore: visible.length > q.skip + q.limit, scanLimited: more && scanned >= MAX_SCAN } };
+  return {
+    ok: true,
+    value: { commits, hasMore: visible.length > q.skip + q.limit, scanLimited: more && scanned >= MAX_SCAN },
+  };
 }
 
-const narrowScopeOf = (scope: Scope, narrowed: (p: string) => boolean): Scope => ({ ...scope, canRead: (p) => narrowed(p) && scope.canRead(p) });
+const narrowScopeOf = (scope: Scope, narrowed: (p: string) => boolean): Scope => ({
+  ...scope,
+  canRead: (p) => narrowed(p) && scope.canRead(p),
+});
 
 /**
  * True when every file under the listed prefixes in the branch head's tree is readable (one recursive tree read,

@@ -70,11 +70,23 @@ export const ALL_TOOLS: readonly AnyTool[] = [
 ];
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */
-export const AGENT_CATALOGUE: readonly string[] = ALL_TOOLS.filter((t) => t.agentSurface && t.aliasOf === undefined).map((t) => t.name);
+export const AGENT_CATALOGUE: readonly string[] = ALL_TOOLS.filter(
+  (t) => t.agentSurface && t.aliasOf === undefined,
+).map((t) => t.name);
 
 /** Looks a tool up by name. */
 export function toolNamed(name: string): AnyTool | undefined {
   return ALL_TOOLS.find((t) => t.name === name);
 }
 
-export type { AnyTool, Annotations, CursorSeal, DraftOutcome, Log, Proposable, ProposalDraft, ToolContext, ToolOutcome } from './tool.js';
+export type {
+  AnyTool,
+  Annotations,
+  CursorSeal,
+  DraftOutcome,
+  Log,
+  Proposable,
+  ProposalDraft,
+  ToolContext,
+  ToolOutcome,
+} from './tool.js';

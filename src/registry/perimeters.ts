@@ -20,7 +20,10 @@ export interface PerimeterService {
    * `dryRun` runs every check (schema, tools, upstream, branches) and writes nothing: `serve` checks its whole boot
    * config before it binds. `origin` is recorded on the perimeter (default `runtime`: made through `/api`).
    */
-  create(input: unknown, opts?: { replace?: boolean; dryRun?: boolean; origin?: PerimeterOrigin }): Promise<Result<Perimeter, ChangeError>>;
+  create(
+    input: unknown,
+    opts?: { replace?: boolean; dryRun?: boolean; origin?: PerimeterOrigin },
+  ): Promise<Result<Perimeter, ChangeError>>;
   remove(id: string): Promise<Result<true, ChangeError>>;
   /**
    * Removes, in one change, every perimeter that came from the config and is not in `declared` (the ids the config
@@ -54,11 +57,20 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
       if (!parsed.success) return err('invalid', describeIssues(parsed.error));
       const spec = parsed.data;
       const unknownTools = (spec.tools ?? []).filter((t) => !known.has(t));
-      if (unknownTools.length > 0) return err('invalid', `tools: unknown tool(s) ${unknownTools.join(', ')}. Run "git-blinder tools" for the list.`);
+      if (unknownTools.length > 0)
+        return err(
+          'invalid',
+          `tools: unknown tool(s) ${unknownTools.join(', ')}. Run "git-blinder tools" for the list.`,
+        );
       const existing = store.get(spec.id);
-      if (existing && !opts.replace) return err('exists', `Perimeter "${spec.id}" already exists. Delete it first or choose another id.`);
+      if (existing && !opts.replace)
+        return err('exists', `Perimeter "${spec.id}" already exists. Delete it first or choose another id.`);
       const upstream = upstreamFor(spec.repo);
-      if (!upstream) return err('invalid', `repo: "${spec.repo}" is neither a local repository path nor served by a GitHub token on this server.`);
+      if (!upstream)
+        return err(
+          'invalid',
+          `repo: "${spec.repo}" is neither a local repository path nor served by a GitHub token on this server.`,
+        );
       const def = await upstream.defaultBranch(spec.repo);
       if (!def.ok) {
         return def.error.code === 'not_found'
@@ -68,10 +80,15 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
       for (const b of spec.branches ?? []) {
         if (b === def.value) continue;
         const head = await upstream.branchHead(spec.repo, b);
-        if (!head.ok) return err(head.error.code === 'not_found' ? 'invalid' : 'upstream', `branches: branch "${b}" does not exist in ${spec.repo}; create it first.`);
+        if (!head.ok)
+          return err(
+            head.error.code === 'not_found' ? 'invalid' : 'upstream',
+            `branches: branch "${b}" does not exist in ${spec.repo}; create it first.`,
+          );
       }
       const build = (current: Perimeter | undefined): Result<Perimeter, ChangeError> => {
-        if (current && !opts.replace) return err('exists', `Perimeter "${spec.id}" already exists. Delete it first or choose another id.`);
+        if (current && !opts.replace)
+          return err('exists', `Perimeter "${spec.id}" already exists. Delete it first or choose another id.`);
         // Keep allowlist additions and agent keys made at runtime when a boot config re-declares a perimeter.
         const same = current !== undefined && current.repo === spec.repo;
         const kept = same ? current.branches : [];
@@ -91,7 +108,9 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
     },
 
     async remove(id) {
-      return store.modify<true, ChangeError>((draft) => (draft.delete(id) ? { ok: true, value: true } : err('not_found', `No perimeter "${id}".`)));
+      return store.modify<true, ChangeError>((draft) =>
+        draft.delete(id) ? { ok: true, value: true } : err('not_found', `No perimeter "${id}".`),
+      );
     },
 
     async pruneConfig(declared) {
@@ -124,7 +143,8 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
         const now = draft.get(id);
         if (!now) return err('not_found', `No perimeter "${id}".`);
         // The branch was checked in p.repo; a perimeter re-pointed meanwhile must be checked again by the operator.
-        if (now.repo !== p.repo) return err('conflict', `Perimeter "${id}" changed repository while the branch was checked; try again.`);
+        if (now.repo !== p.repo)
+          return err('conflict', `Perimeter "${id}" changed repository while the branch was checked; try again.`);
         if (now.branches.includes(name.value)) return { ok: true, value: now };
         const next: Perimeter = { ...now, branches: [...now.branches, name.value] };
         draft.set(id, next);
@@ -134,8 +154,13 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
 
     async removeBranch(id, branch) {
       return edit(id, (p) => {
-        if (branch === p.default_branch) return err('conflict', `"${branch}" is the default branch of ${id}; it cannot be removed from the allowlist.`);
-        if (!p.branches.includes(branch)) return err('not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
+        if (branch === p.default_branch)
+          return err(
+            'conflict',
+            `"${branch}" is the default branch of ${id}; it cannot be removed from the allowlist.`,
+          );
+        if (!p.branches.includes(branch))
+          return err('not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
         return { ok: true, value: { ...p, branches: p.branches.filter((b) => b !== branch) } };
       });
     },
@@ -146,7 +171,8 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
 
     async revokeKey(id, keyId) {
       return edit(id, (p) => {
-        if (!(p.keys ?? []).some((k) => k.id === keyId)) return err('not_found', `No key "${keyId}" on perimeter ${id}.`);
+        if (!(p.keys ?? []).some((k) => k.id === keyId))
+          return err('not_found', `No key "${keyId}" on perimeter ${id}.`);
         return { ok: true, value: { ...p, keys: (p.keys ?? []).filter((k) => k.id !== keyId) } };
       });
     },

@@ -16,4 +16,3 @@ export function newProposalId(): string {
   for (const b of bytes) s += BASE32[b & 31];
   return s;
 }
-

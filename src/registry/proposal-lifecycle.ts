@@ -58,20 +58,27 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
     return { ok: true, value: r.value };
   };
   const decided = (by: string) => ({ decided_by: by, decided_at: iso(), updated_at: iso() });
-  const failWith = (reason: string, by: string) => (p: Proposal): Proposal => ({
-    ...common(p),
-    ...decided(by),
-    ...('restore' in p && p.restore !== undefined ? { restore: p.restore } : {}),
-    status: 'failed',
-    reason,
-  });
+  const failWith =
+    (reason: string, by: string) =>
+    (p: Proposal): Proposal => ({
+      ...common(p),
+      ...decided(by),
+      ...('restore' in p && p.restore !== undefined ? { restore: p.restore } : {}),
+      status: 'failed',
+      reason,
+    });
   const overdue = (p: Proposal) => p.status === 'pending' && Date.parse(p.expires_at) <= now();
 
   const expireDue = async (): Promise<number> => {
     let n = 0;
     for (const p of await deps.store.list({ status: 'pending' })) {
       if (!overdue(p)) continue;
-      const r = await move(p.id, ['pending'], (q) => ({ ...common(q), ...decided('server'), status: 'expired' }), 'server');
+      const r = await move(
+        p.id,
+        ['pending'],
+        (q) => ({ ...common(q), ...decided('server'), status: 'expired' }),
+        'server',
+      );
       if (r.ok) n += 1;
     }
     return n;
@@ -91,15 +98,23 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
       if (p.status !== 'pending') return fail('conflict', notPending(p));
       // The stored record must still be the change that was hashed (a state file edited by hand is not approvable),
       // and the approver must have seen this very change.
-      if (proposalHash(p) !== p.hash) return fail('invalid', `Proposal ${id} does not match its own hash; it cannot be approved.`);
-      if (hash !== undefined && hash !== p.hash) return fail('invalid', `Proposal ${id} is not the change you reviewed (hash mismatch); reload it.`);
+      if (proposalHash(p) !== p.hash)
+        return fail('invalid', `Proposal ${id} does not match its own hash; it cannot be approved.`);
+      if (hash !== undefined && hash !== p.hash)
+        return fail('invalid', `Proposal ${id} is not the change you reviewed (hash mismatch); reload it.`);
       const approved = await move(id, ['pending'], (q) => ({ ...common(q), ...decided(by), status: 'approved' }), by);
       if (!approved.ok) return approved;
       const perimeter = deps.perimeter(p.perimeter);
-      if (perimeter === undefined) return move(id, ['approved'], failWith(`Perimeter "${p.perimeter}" no longer exists.`, 'server'), 'server');
+      if (perimeter === undefined)
+        return move(id, ['approved'], failWith(`Perimeter "${p.perimeter}" no longer exists.`, 'server'), 'server');
       let applying: Proposal | undefined;
       const beforeWrite = async (ref?: string): Promise<void> => {
-        const r = await move(id, ['approved'], (q) => ({ ...common(q), ...decided(by), ...(ref === undefined ? {} : { restore: ref }), status: 'applying' }), by);
+        const r = await move(
+          id,
+          ['approved'],
+          (q) => ({ ...common(q), ...decided(by), ...(ref === undefined ? {} : { restore: ref }), status: 'applying' }),
+          by,
+        );
         if (!r.ok) throw new Error(`proposal ${id} left approved while applying: ${r.message}`);
         applying = r.value;
       };
@@ -112,12 +127,28 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
         out =
           sha !== undefined
             ? { kind: 'applied' as const, commit: sha }
-            : { kind: 'failed' as const, reason: `The write failed unexpectedly (${err instanceof Error ? err.message : String(err)}).` };
+            : {
+                kind: 'failed' as const,
+                reason: `The write failed unexpectedly (${err instanceof Error ? err.message : String(err)}).`,
+              };
       }
       const from: ProposalStatus[] = applying === undefined ? ['approved'] : ['applying'];
       switch (out.kind) {
         case 'applied':
-          return move(id, from, (q) => ({ ...common(q), ...decided(by), ...restoreOf(q), ...restoreField(out), status: 'applied', commit: out.commit, ...(out.headUnchanged ? { head_unchanged: true as const } : {}) }), by);
+          return move(
+            id,
+            from,
+            (q) => ({
+              ...common(q),
+              ...decided(by),
+              ...restoreOf(q),
+              ...restoreField(out),
+              status: 'applied',
+              commit: out.commit,
+              ...(out.headUnchanged ? { head_unchanged: true as const } : {}),
+            }),
+            by,
+          );
         case 'failed':
           return move(id, from, (q) => ({ ...failWith(out.reason, by)(q), ...restoreField(out) }), by);
         default:
@@ -142,7 +173,12 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
     async reconcile(): Promise<number> {
       let n = 0;
       for (const p of await deps.store.list({ status: 'approved' })) {
-        const r = await move(p.id, ['approved'], failWith('The server stopped before the write started; nothing was written. Propose again.', 'server'), 'server');
+        const r = await move(
+          p.id,
+          ['approved'],
+          failWith('The server stopped before the write started; nothing was written. Propose again.', 'server'),
+          'server',
+        );
         if (r.ok) n += 1;
       }
       for (const p of await deps.store.list({ status: 'applying' })) {
@@ -155,8 +191,18 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
         }
         const r =
           sha === undefined
-            ? await move(p.id, ['applying'], failWith('interrupted: the server stopped while applying and the commit did not land.', 'server'), 'server')
-            : await move(p.id, ['applying'], (q) => ({ ...common(q), ...decided('server'), ...restoreOf(q), status: 'applied', commit: sha }), 'server');
+            ? await move(
+                p.id,
+                ['applying'],
+                failWith('interrupted: the server stopped while applying and the commit did not land.', 'server'),
+                'server',
+              )
+            : await move(
+                p.id,
+                ['applying'],
+                (q) => ({ ...common(q), ...decided('server'), ...restoreOf(q), status: 'applied', commit: sha }),
+                'server',
+              );
         if (r.ok) n += 1;
       }
       return n;

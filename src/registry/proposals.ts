@@ -72,7 +72,11 @@ export interface ProposalDeps {
    * restore point's name) right before the write: the proposal is stored as `applying` before anything can land. Never
    * throws for a refusal: that is `failed` with a reason a person can act on.
    */
-  readonly apply: (p: Proposal, perimeter: Perimeter, beforeWrite: (restore?: string) => Promise<void>) => Promise<ApplyOutcome>;
+  readonly apply: (
+    p: Proposal,
+    perimeter: Perimeter,
+    beforeWrite: (restore?: string) => Promise<void>,
+  ) => Promise<ApplyOutcome>;
   /** Looks at the branch for the commit of an interrupted apply: its sha if it landed, else undefined. */
   readonly landed: (p: Proposal) => Promise<string | undefined>;
   /** Called once per transition, after it is stored; must not throw. */
@@ -144,7 +148,11 @@ export function proposalService(deps: ProposalDeps): ProposalService {
       await life.expireDue();
       const waiting = await deps.store.list({ perimeter: req.perimeter, status: 'pending' });
       if (waiting.length >= MAX_PENDING_PER_PERIMETER) {
-        return { ok: false, code: 'conflict', message: `${MAX_PENDING_PER_PERIMETER} proposals of this perimeter are already waiting for approval; wait for decisions or cancel some (proposal_cancel).` };
+        return {
+          ok: false,
+          code: 'conflict',
+          message: `${MAX_PENDING_PER_PERIMETER} proposals of this perimeter are already waiting for approval; wait for decisions or cancel some (proposal_cancel).`,
+        };
       }
       const at = new Date(now()).toISOString();
       const draft: Proposal = {
@@ -208,8 +216,12 @@ export function proposalService(deps: ProposalDeps): ProposalService {
  * the request, a field over its cap is refused here, in words, before the store would reject the record.
  */
 function agentFieldRefusal(req: NewProposal): string | undefined {
-  if (req.agentReason !== undefined && req.agentReason.length > MAX_AGENT_REASON) return `The reason is too long (at most ${MAX_AGENT_REASON} characters). Nothing was proposed.`;
-  if (req.idempotencyKey !== undefined && (req.idempotencyKey.length === 0 || req.idempotencyKey.length > MAX_IDEMPOTENCY_KEY)) {
+  if (req.agentReason !== undefined && req.agentReason.length > MAX_AGENT_REASON)
+    return `The reason is too long (at most ${MAX_AGENT_REASON} characters). Nothing was proposed.`;
+  if (
+    req.idempotencyKey !== undefined &&
+    (req.idempotencyKey.length === 0 || req.idempotencyKey.length > MAX_IDEMPOTENCY_KEY)
+  ) {
     return `An idempotency key has 1 to ${MAX_IDEMPOTENCY_KEY} characters. Nothing was proposed.`;
   }
   return undefined;
@@ -221,7 +233,11 @@ export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel' | 'create
 /** An idempotent retry: the stored proposal when it is the same change, else a refusal (a key names one change). */
 function sameChange(prior: Proposal, req: NewProposal): Result<Proposal, ProposalError> {
   if (changeIdentity(prior) === changeIdentity(req)) return { ok: true, value: prior };
-  return { ok: false, code: 'conflict', message: 'This idempotency key was already used for a different change; use a new key.' };
+  return {
+    ok: false,
+    code: 'conflict',
+    message: 'This idempotency key was already used for a different change; use a new key.',
+  };
 }
 
 export { isTerminal, newProposalId, proposalHash };

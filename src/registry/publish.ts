@@ -5,7 +5,9 @@ import * as z from 'zod/v4';
 
 type Json = { [key: string]: unknown };
 /** A Standard Schema validation result. */
-type Validated = { readonly value: unknown; readonly issues?: undefined } | { readonly issues: readonly { readonly message: string }[] };
+type Validated =
+  | { readonly value: unknown; readonly issues?: undefined }
+  | { readonly issues: readonly { readonly message: string }[] };
 
 /** A Standard Schema (validate + JSON Schema), the shape the MCP SDK registers: zod's checks, our compact JSON. */
 export interface PublishedSchema {
@@ -30,14 +32,18 @@ function compactInput(s: unknown, depth: number): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(s)) {
     if (k === '$schema' || (k === 'description' && depth > 1) || unreachable(k, v)) continue;
-    out[k] = k === 'properties' && isObject(v) ? mapValues(v, (x) => compactInput(x, depth + 1)) : compactInput(v, k === 'items' ? depth + 1 : depth);
+    out[k] =
+      k === 'properties' && isObject(v)
+        ? mapValues(v, (x) => compactInput(x, depth + 1))
+        : compactInput(v, k === 'items' ? depth + 1 : depth);
   }
   return out;
 }
 
 /** Bounds no honest call comes near (4,096-character paths, a millionth page) guard the server, not the caller. */
 const unreachable = (k: string, v: unknown): boolean =>
-  (k === 'maxLength' && typeof v === 'number' && v >= 4096) || (k === 'maximum' && typeof v === 'number' && v >= 1_000_000);
+  (k === 'maxLength' && typeof v === 'number' && v >= 4096) ||
+  (k === 'maximum' && typeof v === 'number' && v >= 1_000_000);
 
 /**
  * Output schemas name each top-level field that is always present, with its type. Optional fields, nested shapes,
@@ -57,7 +63,9 @@ function typeOnly(p: Json): Json {
   if (p['type'] !== undefined) return { type: p['type'] };
   // A union (get_files' ok/error items) has no one type at its root: each branch's type, once.
   const branches = Array.isArray(p['anyOf']) ? p['anyOf'] : Array.isArray(p['oneOf']) ? p['oneOf'] : [];
-  const types = [...new Set(branches.flatMap((b) => (isObject(b) && typeof b['type'] === 'string' ? [b['type']] : [])))];
+  const types = [
+    ...new Set(branches.flatMap((b) => (isObject(b) && typeof b['type'] === 'string' ? [b['type']] : []))),
+  ];
   return types.length === 1 ? { type: types[0] } : types.length ? { type: types } : {};
 }
 

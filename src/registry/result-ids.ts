@@ -6,11 +6,19 @@ import * as z from 'zod/v4';
 import type { Binding } from '../core/index.js';
 import type { CursorSeal } from './tool.js';
 
-const Payload = z.strictObject({ v: z.literal(1), who: z.string(), repo: z.string(), branch: z.string(), path: z.string().min(1) });
+const Payload = z.strictObject({
+  v: z.literal(1),
+  who: z.string(),
+  repo: z.string(),
+  branch: z.string(),
+  path: z.string().min(1),
+});
 
 /** Where an id may be used: the agent perimeter, repository and branch of the binding (none on the operator surface). */
 function placeOf(binding: Binding): { who: string; repo: string; branch: string } | undefined {
-  return binding.surface === 'agent' ? { who: `agent:${binding.perimeterId}`, repo: binding.repo, branch: binding.branch } : undefined;
+  return binding.surface === 'agent'
+    ? { who: `agent:${binding.perimeterId}`, repo: binding.repo, branch: binding.branch }
+    : undefined;
 }
 
 /** The id of `path` on this binding, or undefined where ids cannot be made (no seal, the operator surface). */
@@ -32,7 +40,8 @@ export function pathOfId(binding: Binding, cursors: CursorSeal | undefined, id: 
     return undefined;
   }
   const p = Payload.safeParse(parsed);
-  if (!p.success || p.data.who !== place.who || p.data.repo !== place.repo || p.data.branch !== place.branch) return undefined;
+  if (!p.success || p.data.who !== place.who || p.data.repo !== place.repo || p.data.branch !== place.branch)
+    return undefined;
   return p.data.path;
 }
 

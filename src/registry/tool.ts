@@ -139,7 +139,12 @@ export interface AnyTool extends ToolPolicy<unknown> {
   readonly proposable?: Proposable<unknown>;
   render(value: unknown): string;
   /** The schemas tools/list shows, compact and converted once (validation is still the zod schemas'). */
-  readonly published: { readonly agentInput: PublishedSchema; readonly rootInput: PublishedSchema; readonly output: PublishedSchema; readonly worktreeInput?: PublishedSchema };
+  readonly published: {
+    readonly agentInput: PublishedSchema;
+    readonly rootInput: PublishedSchema;
+    readonly output: PublishedSchema;
+    readonly worktreeInput?: PublishedSchema;
+  };
 }
 
 /** Declares a tool. The erasure is sound because the MCP layer only calls it with schema-validated arguments. */

@@ -31,4 +31,3 @@ export function writeOpOf(s: WorkspaceStep, id: string, message: (m: string, id:
     }
   }
 }
-

@@ -31,11 +31,21 @@ export const MAX_WS_REASON = 2_000;
 /** The fields every propose_* tool takes besides its own. */
 export const proposeShape = {
   reason: z.string().min(1).max(MAX_WS_REASON).describe('Why, for the person who approves.'),
-  idempotency_key: z.string().min(1).max(128).optional().describe('A retry with the same key returns the same proposal.'),
+  idempotency_key: z
+    .string()
+    .min(1)
+    .max(128)
+    .optional()
+    .describe('A retry with the same key returns the same proposal.'),
 };
 
 /** The answer of every propose_* tool. */
-export const ProposeOut = z.object({ branch: z.string(), proposal_id: z.string(), status: ProposalStatus, summary: z.string() });
+export const ProposeOut = z.object({
+  branch: z.string(),
+  proposal_id: z.string(),
+  status: ProposalStatus,
+  summary: z.string(),
+});
 export type ProposeOut = z.infer<typeof ProposeOut>;
 
 /** What a propose_* tool's own `run` answers: only the operator surface reaches it, and it is always refused. */
@@ -44,7 +54,10 @@ export type Proposed = ProposeOut | { readonly refused: string };
 /** The largest file whose bytes are scanned for credentials before a commit is proposed (and again at approval). */
 export const SCAN_MAX_BYTES = 5 * 1024 * 1024;
 
-const missing = { ok: false as const, error: { code: 'not_found' as const, message: 'the branch is not checked out in a working tree' } };
+const missing = {
+  ok: false as const,
+  error: { code: 'not_found' as const, message: 'the branch is not checked out in a working tree' },
+};
 const refuse = (refused: string) => ({ ok: true as const, value: { refused } });
 
 /** The writer of the bound branch's working tree, when there is one. */
@@ -68,8 +81,17 @@ type BranchSource = NonNullable<ProposalFacts['branch_sources']>[number];
  * Judges one step on the binding: the revisions it names (the read rule, before git sees them), a fresh preview's
  * paths (those the agent named, and of those git derived only the readable ones), content it would commit.
  */
-async function judge(tool: string, step: WorkspaceStep, w: WorkTreeWriter, b: AgentBinding, ctx: ToolContext): Promise<UpResult<Judged>> {
-  const refused = (why: string, preview: WritePreview = emptyPreview(step)) => ({ ok: true as const, value: { preview, refused: why, deferred: [], sources: [] } });
+async function judge(
+  tool: string,
+  step: WorkspaceStep,
+  w: WorkTreeWriter,
+  b: AgentBinding,
+  ctx: ToolContext,
+): Promise<UpResult<Judged>> {
+  const refused = (why: string, preview: WritePreview = emptyPreview(step)) => ({
+    ok: true as const,
+    value: { preview, refused: why, deferred: [], sources: [] },
+  });
   const refRefusal = stepRefRefusal(tool, step, b.branches);
   if (refRefusal !== undefined) return refused(refRefusal);
   const revs = await judgeRevisions(revisionReader(ctx, b), step);
@@ -77,18 +99,26 @@ async function judge(tool: string, step: WorkspaceStep, w: WorkTreeWriter, b: Ag
   if ('unreadable' in revs.value) return refused(revisionNotFound(tool, revs.value.unreadable));
   const via = revs.value.via;
   const preview = await w.preview(writeOpOf(step, 'preview', (m) => m));
-  if (!preview.ok) return { ok: false, error: { code: preview.error.code === 'not_found' ? 'not_found' : 'invalid', message: preview.error.message } };
+  if (!preview.ok)
+    return {
+      ok: false,
+      error: { code: preview.error.code === 'not_found' ? 'not_found' : 'invalid', message: preview.error.message },
+    };
   const named = step.kind === 'patch' ? patchPaths(step.patch) : undefined;
-  if (named !== undefined && !named.ok) return refused(`${tool} refused: ${named.message} Nothing was proposed.`, preview.value);
+  if (named !== undefined && !named.ok)
+    return refused(`${tool} refused: ${named.message} Nothing was proposed.`, preview.value);
   const { judged, deferred } = proposeTimePaths(step, preview.value.paths, b.scope);
   const paths = [...new Set([...judged, ...(named?.ok ? named.value.paths : [])])];
   const pathRefusal = workspacePathRefusal(tool, paths, b);
   if (pathRefusal !== undefined) return refused(pathRefusal, preview.value);
-  if (preview.value.push?.kind === 'none') return refused(`${tool} refused: ${preview.value.push.reason} Nothing was proposed.`, preview.value);
-  const secrets = b.allowSecrets || (step.kind !== 'commit' && step.kind !== 'patch') ? undefined : await scan(step, w, b);
+  if (preview.value.push?.kind === 'none')
+    return refused(`${tool} refused: ${preview.value.push.reason} Nothing was proposed.`, preview.value);
+  const secrets =
+    b.allowSecrets || (step.kind !== 'commit' && step.kind !== 'patch') ? undefined : await scan(step, w, b);
   if (secrets !== undefined && !secrets.ok) return secrets;
   if (secrets?.value !== undefined) return refused(`${tool} refused: ${secrets.value}`, preview.value);
-  const sources = step.kind === 'branch' ? [{ branch: step.name, from: step.from, reached_by: via.get(step.from) ?? step.from }] : [];
+  const sources =
+    step.kind === 'branch' ? [{ branch: step.name, from: step.from, reached_by: via.get(step.from) ?? step.from }] : [];
   return { ok: true, value: { preview: preview.value, deferred, sources } };
 }
 
@@ -100,7 +130,14 @@ const revisionReader = (ctx: ToolContext, b: AgentBinding) => ({
   branches: [b.branch, ...b.branches.filter((x) => x !== b.branch)],
 });
 
-const emptyPreview = (s: WorkspaceStep): WritePreview => ({ op: s.kind, paths: [], exact: true, conflicts: [], base: '', fingerprint: '' });
+const emptyPreview = (s: WorkspaceStep): WritePreview => ({
+  op: s.kind,
+  paths: [],
+  exact: true,
+  conflicts: [],
+  base: '',
+  fingerprint: '',
+});
 
 /**
  * The credential scan of what the step brings in: a patch's text, a commit's files as git would store them (a link's
@@ -116,7 +153,11 @@ async function scan(step: WorkspaceStep, w: WorkTreeWriter, b: AgentBinding): Pr
       return n.ok && b.scope.canRead(n.value) ? [n.value] : [];
     });
     const stored = readable.length === 0 ? { ok: true as const, value: [] } : await w.stored(readable, SCAN_MAX_BYTES);
-    if (!stored.ok) return { ok: false, error: { code: stored.error.code === 'not_found' ? 'not_found' : 'invalid', message: stored.error.message } };
+    if (!stored.ok)
+      return {
+        ok: false,
+        error: { code: stored.error.code === 'not_found' ? 'not_found' : 'invalid', message: stored.error.message },
+      };
     for (const c of stored.value) {
       if (c.kind === 'file') files.push({ path: c.path, bytes: c.bytes });
       if (c.kind === 'symlink') files.push({ path: c.path, bytes: c.target });
@@ -158,7 +199,8 @@ export async function draftOf(
     for (const p of judged.value.deferred) if (!outside.includes(p)) outside.push(p);
     sources.push(...judged.value.sources);
     const plan = judged.value.preview.push;
-    if (push === undefined && plan?.kind === 'target') push = { remote: plan.remote, branch: plan.branch, commits: [...plan.commits] };
+    if (push === undefined && plan?.kind === 'target')
+      push = { remote: plan.remote, branch: plan.branch, commits: [...plan.commits] };
   }
   if (first === undefined) return { kind: 'refused', message: `${tool} refused: nothing to do.` };
   return {
@@ -182,10 +224,12 @@ export async function draftOf(
 const agentOnly = (tool: string) => `${tool} is an agent tool: the operator writes working trees directly.`;
 
 /** The filter every propose_* tool shares. */
-export const proposeFilter = (r: Proposed): ToolOutcome<ProposeOut> => ('refused' in r ? { kind: 'refused', message: r.refused } : { kind: 'ok', value: r });
+export const proposeFilter = (r: Proposed): ToolOutcome<ProposeOut> =>
+  'refused' in r ? { kind: 'refused', message: r.refused } : { kind: 'ok', value: r };
 
 /** The text every propose_* tool answers. */
-export const renderProposed = (o: ProposeOut): string => `proposal ${o.proposal_id} ${o.status} on ${field(o.branch)}: ${field(o.summary)}\n`;
+export const renderProposed = (o: ProposeOut): string =>
+  `proposal ${o.proposal_id} ${o.status} on ${field(o.branch)}: ${field(o.summary)}\n`;
 
 /** Not found: the one message for a branch without a working tree. */
 export const proposeNotFound = (): string => 'Not found: the bound branch is not checked out in a working tree.';
@@ -205,7 +249,9 @@ export interface ProposeSpec<A extends { reason: string; idempotency_key?: strin
 }
 
 /** A propose_* tool: listed only where the bound branch is checked out; never writes, always waits for a person. */
-export function defineProposeTool<A extends { reason: string; idempotency_key?: string | undefined }>(s: ProposeSpec<A>): AnyTool {
+export function defineProposeTool<A extends { reason: string; idempotency_key?: string | undefined }>(
+  s: ProposeSpec<A>,
+): AnyTool {
   return defineTool<A, Proposed, ProposeOut>({
     name: s.name,
     access: 'write',
@@ -213,7 +259,13 @@ export function defineProposeTool<A extends { reason: string; idempotency_key?: 
     requires: 'worktree',
     pathMode: 'all',
     description: s.description,
-    annotations: { title: s.title, readOnlyHint: false, destructiveHint: s.destructive, idempotentHint: false, openWorldHint: false },
+    annotations: {
+      title: s.title,
+      readOnlyHint: false,
+      destructiveHint: s.destructive,
+      idempotentHint: false,
+      openWorldHint: false,
+    },
     agentInput: s.input,
     rootInput: s.input,
     output: ProposeOut,
@@ -221,7 +273,10 @@ export function defineProposeTool<A extends { reason: string; idempotency_key?: 
     rootTarget: () => ({ repo: '', ref: '' }),
     // On an agent binding `invoke` always holds the call (proposable.required); run is what the root surface gets.
     run: async () => refuse(agentOnly(s.name)),
-    proposable: { required: () => true, draft: (a, ctx) => draftOf(s.name, s.steps(a), (fp) => s.change(a, fp), a, ctx) },
+    proposable: {
+      required: () => true,
+      draft: (a, ctx) => draftOf(s.name, s.steps(a), (fp) => s.change(a, fp), a, ctx),
+    },
     filter: proposeFilter,
     notFound: proposeNotFound,
     render: renderProposed,

@@ -40,7 +40,10 @@ export const revisionNotFound = (tool: string, rev: string): string =>
   `${tool} refused: no commit or branch "${rev}" on this perimeter's branches. Nothing was proposed; use list_commits to find commit SHAs.`;
 
 /** A step's revisions that fail the read rule (first one) or, for each, the branch it is read through. */
-export async function judgeRevisions(r: RevisionReader, step: WorkspaceStep): Promise<UpResult<{ unreadable: string } | { via: ReadonlyMap<string, string> }>> {
+export async function judgeRevisions(
+  r: RevisionReader,
+  step: WorkspaceStep,
+): Promise<UpResult<{ unreadable: string } | { via: ReadonlyMap<string, string> }>> {
   const via = new Map<string, string>();
   for (const rev of stepRevisions(step)) {
     const b = await readableVia(r, rev);

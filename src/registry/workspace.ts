@@ -31,7 +31,10 @@ export function up<T>(r: WsResult<T>): UpResult<T> {
   return r.ok ? { ok: true, value: r.value } : { ok: false, error: wsError(r.error) };
 }
 
-const NOT_CHECKED_OUT: UpstreamError = { code: 'not_found', message: 'the branch is not checked out in a working tree' };
+const NOT_CHECKED_OUT: UpstreamError = {
+  code: 'not_found',
+  message: 'the branch is not checked out in a working tree',
+};
 
 /** The working tree of the call's target (the bound branch for agents); not found when there is none. */
 export async function openTree(ctx: ToolContext): Promise<UpResult<WorkTree>> {
@@ -70,7 +73,13 @@ const letter = (c: ChangeCode): StatusLetter => c;
 export function rawStatus(e: StatusEntry): RawStatusEntry | undefined {
   switch (e.kind) {
     case 'ordinary':
-      return { kind: 'ordinary', path: e.path, index: letter(e.staged), worktree: letter(e.unstaged), ...(e.links ? { links: { ...e.links } } : {}) };
+      return {
+        kind: 'ordinary',
+        path: e.path,
+        index: letter(e.staged),
+        worktree: letter(e.unstaged),
+        ...(e.links ? { links: { ...e.links } } : {}),
+      };
     case 'renamed':
       return { kind: 'renamed', path: e.path, from: e.origPath, index: letter(e.staged), worktree: letter(e.unstaged) };
     case 'unmerged': {
@@ -152,14 +161,22 @@ async function blobId(bytes: Uint8Array): Promise<string> {
   return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-const missingRead = (path: string): FileRead => ({ path, ok: false, error: { code: 'not_found', message: 'no such file' } });
+const missingRead = (path: string): FileRead => ({
+  path,
+  ok: false,
+  error: { code: 'not_found', message: 'no such file' },
+});
 
 /**
  * Reads files from the working tree as the upstream's `readFiles` would answer them, so get_file's filter serves
  * both alike. A symlink is judged where it resolves (inside the tree, hop by hop, by the adapter): a target the
  * scope cannot read, one outside the tree, dangling or looping, reads as a missing file.
  */
-export async function worktreeReads(ctx: ToolContext, paths: readonly string[], maxBytes: number): Promise<UpResult<readonly FileRead[]>> {
+export async function worktreeReads(
+  ctx: ToolContext,
+  paths: readonly string[],
+  maxBytes: number,
+): Promise<UpResult<readonly FileRead[]>> {
   return onTree(ctx, async (t) => {
     const out: FileRead[] = [];
     for (const path of paths) {
@@ -172,10 +189,18 @@ export async function worktreeReads(ctx: ToolContext, paths: readonly string[], 
       const v = r.value;
       switch (v.kind) {
         case 'file':
-          out.push(ctx.scope.canRead(v.resolvedPath) ? { path, ok: true, sha: await blobId(v.bytes), size: v.size, bytes: v.bytes } : missingRead(path));
+          out.push(
+            ctx.scope.canRead(v.resolvedPath)
+              ? { path, ok: true, sha: await blobId(v.bytes), size: v.size, bytes: v.bytes }
+              : missingRead(path),
+          );
           break;
         case 'too_large':
-          out.push(ctx.scope.canRead(v.resolvedPath) ? { path, ok: false, error: { code: 'too_large', message: 'too large' }, size: v.size } : missingRead(path));
+          out.push(
+            ctx.scope.canRead(v.resolvedPath)
+              ? { path, ok: false, error: { code: 'too_large', message: 'too large' }, size: v.size }
+              : missingRead(path),
+          );
           break;
         case 'unresolvable':
         case 'directory':

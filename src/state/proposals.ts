@@ -37,7 +37,11 @@ export interface ProposalStore {
    * The one atomic transition: when the stored proposal's status is one of `from`, replaces it with `next(current)`
    * and stores it; otherwise `conflict` (someone else moved it first) and nothing is written.
    */
-  transition(id: string, from: readonly ProposalStatus[], next: (current: Proposal) => Proposal): Promise<Result<Proposal, ProposalStoreError>>;
+  transition(
+    id: string,
+    from: readonly ProposalStatus[],
+    next: (current: Proposal) => Proposal,
+  ): Promise<Result<Proposal, ProposalStoreError>>;
   /** The proposal holding this idempotency key for this perimeter and kind, if any. */
   findByKey(perimeter: string, kind: ProposalKind, key: string): Promise<Proposal | undefined>;
 }

@@ -212,7 +212,12 @@ export interface Upstream {
   /** The recursive listing below `path` ('' = root) at `ref`; `not_found` when `path` is not a directory there. */
   getTree(repo: string, ref: string, path: string): Promise<UpResult<TreeListing>>;
   /** Reads files at `ref`; one result per path, in order. */
-  readFiles(repo: string, ref: string, paths: readonly string[], options?: ReadOptions): Promise<UpResult<readonly FileRead[]>>;
+  readFiles(
+    repo: string,
+    ref: string,
+    paths: readonly string[],
+    options?: ReadOptions,
+  ): Promise<UpResult<readonly FileRead[]>>;
   /**
    * Commits reachable from `ref`, newest first, touching at least one of `paths` (prefixes; `['']` = all).
    * `skip`/`limit` page through that merged, deduplicated stream.

@@ -189,7 +189,8 @@ export interface HeadInfo {
 }
 
 /** Commits on each side of HEAD...@{upstream}, counted only over commits touching the given prefixes. */
-export type UpstreamCounts = { readonly kind: 'none' } | { readonly kind: 'counted'; readonly ahead: number; readonly behind: number };
+export type UpstreamCounts =
+  { readonly kind: 'none' } | { readonly kind: 'counted'; readonly ahead: number; readonly behind: number };
 
 /** The operation in progress in the working tree, from marker files in its git dir. */
 export type Operation = 'none' | 'merge' | 'rebase' | 'cherry_pick' | 'revert' | 'bisect';
@@ -267,7 +268,14 @@ export interface IntegrityListing {
  * `unresolvable` (its target is never read).
  */
 export type WorktreeRead =
-  | { readonly kind: 'file'; readonly path: string; readonly resolvedPath: string; readonly size: number; readonly bytes: Uint8Array; readonly executable: boolean }
+  | {
+      readonly kind: 'file';
+      readonly path: string;
+      readonly resolvedPath: string;
+      readonly size: number;
+      readonly bytes: Uint8Array;
+      readonly executable: boolean;
+    }
   | { readonly kind: 'too_large'; readonly path: string; readonly resolvedPath: string; readonly size: number }
   | { readonly kind: 'unresolvable'; readonly path: string; readonly reason: 'outside' | 'dangling' | 'loop' }
   | { readonly kind: 'directory'; readonly path: string; readonly resolvedPath: string }
@@ -283,7 +291,12 @@ export interface ChurnEntry {
    * Only when churn is asked with `read` and a side is a symlink: both modes (`000000` for a side that does not
    * exist) and each link side's target text (null when it is not UTF-8).
    */
-  readonly links?: { readonly oldMode: string; readonly newMode: string; readonly old?: string | null; readonly new?: string | null };
+  readonly links?: {
+    readonly oldMode: string;
+    readonly newMode: string;
+    readonly old?: string | null;
+    readonly new?: string | null;
+  };
 }
 
 /** One commit of a churn window with its per-file numstat (no renames: a move is a delete plus an add). */
@@ -338,5 +351,9 @@ export interface WorkTree {
    * counted toward a cap), and link files carry their targets: then commits whose only kept files are links may come
    * in addition to the window (the caller judges those links and keeps the first `sinceCommits` commits left).
    */
-  recentChurn(prefix: string, sinceCommits: number, opts?: { readonly read?: (path: string) => boolean }): Promise<WsResult<ChurnListing>>;
+  recentChurn(
+    prefix: string,
+    sinceCommits: number,
+    opts?: { readonly read?: (path: string) => boolean },
+  ): Promise<WsResult<ChurnListing>>;
 }

@@ -8,7 +8,8 @@ import { callTool, check, noLeak, redact, type Attack, type CallOut } from './ha
 import { GLOBS, HOSTILE, LOOKALIKES, PRIVATE } from './attacks-paths.js';
 import { HIDDEN_WORDS } from './attacks-search.js';
 
-const bytes = (r: CallOut) => JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null });
+const bytes = (r: CallOut) =>
+  JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null });
 
 /** Attacks on `search` and `fetch` (perimeter `dr`: app's window with the aliases named). */
 export function aliasAttacks(ctx: Ctx): Attack[] {
@@ -21,17 +22,44 @@ export function aliasAttacks(ctx: Ctx): Attack[] {
     return agents.get(k) as Promise<Agent>;
   };
   const mint = (path: string, place: { who?: string; repo?: string; branch?: string } = {}) =>
-    fx.seal.sealId(JSON.stringify({ v: 1, who: place.who ?? 'agent:dr', repo: place.repo ?? fx.repo, branch: place.branch ?? 'main', path }));
+    fx.seal.sealId(
+      JSON.stringify({
+        v: 1,
+        who: place.who ?? 'agent:dr',
+        repo: place.repo ?? fx.repo,
+        branch: place.branch ?? 'main',
+        path,
+      }),
+    );
   const call = async (tool: string, args: Record<string, unknown>) => callTool(await agent(), tool, args);
 
   // fetch ≡ get_file, for every path the get_file attacks use.
   const paths: [string, string][] = [
     ...HOSTILE.map(([, name, p]) => [name, p] as [string, string]),
-    ...LOOKALIKES.map(([, name, dir]) => [name, `${dir}/${dir === 'app2' ? 'leak.ts' : 'main.ts'}`] as [string, string]),
+    ...LOOKALIKES.map(
+      ([, name, dir]) => [name, `${dir}/${dir === 'app2' ? 'leak.ts' : 'main.ts'}`] as [string, string],
+    ),
     ...GLOBS.map((g) => [`glob ${g}`, g] as [string, string]),
     ...PRIVATE.map((p) => [`private ${p}`, p] as [string, string]),
-    ...['app/link-out', 'app/link-abs', 'app/link-up', 'app/link-dir', 'app/link-env', 'app/links/only-bad', 'app/link-dir/keys.txt'].map((p) => [`symlink ${p}`, p] as [string, string]),
-    ...['app/vendor/lib', 'app/vendor/lib/README.md', '.gitmodules', 'docs/internal/plan.md', 'docs/notes.txt', 'app/deploy.env', 'README.md', 'app/nope.ts'].map((p) => [`hidden or missing ${p}`, p] as [string, string]),
+    ...[
+      'app/link-out',
+      'app/link-abs',
+      'app/link-up',
+      'app/link-dir',
+      'app/link-env',
+      'app/links/only-bad',
+      'app/link-dir/keys.txt',
+    ].map((p) => [`symlink ${p}`, p] as [string, string]),
+    ...[
+      'app/vendor/lib',
+      'app/vendor/lib/README.md',
+      '.gitmodules',
+      'docs/internal/plan.md',
+      'docs/notes.txt',
+      'app/deploy.env',
+      'README.md',
+      'app/nope.ts',
+    ].map((p) => [`hidden or missing ${p}`, p] as [string, string]),
   ];
   // A path over get_file's 4096-character bound is refused by get_file's schema; no search ever mints its id.
   for (const [name, path] of paths.filter(([, p]) => p.length <= 4096)) {
@@ -42,8 +70,13 @@ export function aliasAttacks(ctx: Ctx): Attack[] {
         const f = await call('fetch', { id: mint(path) });
         const g = await call('get_file', { path });
         noLeak(fx, whole(f), { path });
-        if (g.isError) check(bytes(f) === bytes(g), `fetch ${bytes(f).slice(0, 300)}\nget_file ${bytes(g).slice(0, 300)}`);
-        else check(!f.isError && f.structured.text === g.structured.content, `fetch differs from get_file on readable ${path}: ${f.text.slice(0, 200)}`);
+        if (g.isError)
+          check(bytes(f) === bytes(g), `fetch ${bytes(f).slice(0, 300)}\nget_file ${bytes(g).slice(0, 300)}`);
+        else
+          check(
+            !f.isError && f.structured.text === g.structured.content,
+            `fetch differs from get_file on readable ${path}: ${f.text.slice(0, 200)}`,
+          );
       },
     });
   }
@@ -53,23 +86,39 @@ export function aliasAttacks(ctx: Ctx): Attack[] {
   const ids: [string, () => Promise<string>][] = [
     ['an id sealed for another perimeter', async () => mint('secret/keys.txt', { who: 'agent:other' })],
     ['an id sealed for the same path on another perimeter', async () => mint('app/main.ts', { who: 'agent:app' })],
-    ['an id sealed for another branch of the same perimeter', async () => mint('app/main.ts', { branch: 'feature/ok' })],
+    [
+      'an id sealed for another branch of the same perimeter',
+      async () => mint('app/main.ts', { branch: 'feature/ok' }),
+    ],
     ['an id sealed for a hidden branch', async () => mint('app/branch-only.ts', { branch: 'feature-hidden' })],
     ['an id sealed for another repository', async () => mint('app/main.ts', { repo: 'acme/other' })],
     ['a change cursor', async () => String((await call('changes_since', {})).structured?.cursor ?? 'gbc1.x')],
-    ['a JSON payload in clear', async () => JSON.stringify({ v: 1, who: 'agent:dr', repo: fx.repo, branch: 'main', path: 'secret/keys.txt' })],
-    ['a base64url JSON payload with the id prefix', async () => `gbi1.${Buffer.from(JSON.stringify({ v: 1, who: 'agent:dr', repo: fx.repo, branch: 'main', path: 'secret/keys.txt' })).toString('base64url')}`],
-    ['a real id with one byte flipped', async () => {
-      const raw = Buffer.from(mint('app/main.ts').slice(5), 'base64url');
-      raw[raw.length - 20] = (raw[raw.length - 20] ?? 0) ^ 1;
-      return `gbi1.${raw.toString('base64url')}`;
-    }],
-    ['a real id with its IV from another id', async () => {
-      const a = Buffer.from(mint('app/main.ts').slice(5), 'base64url');
-      const b = Buffer.from(mint('secret/keys.txt').slice(5), 'base64url');
-      b.set(a.subarray(0, 12), 0);
-      return `gbi1.${b.toString('base64url')}`;
-    }],
+    [
+      'a JSON payload in clear',
+      async () => JSON.stringify({ v: 1, who: 'agent:dr', repo: fx.repo, branch: 'main', path: 'secret/keys.txt' }),
+    ],
+    [
+      'a base64url JSON payload with the id prefix',
+      async () =>
+        `gbi1.${Buffer.from(JSON.stringify({ v: 1, who: 'agent:dr', repo: fx.repo, branch: 'main', path: 'secret/keys.txt' })).toString('base64url')}`,
+    ],
+    [
+      'a real id with one byte flipped',
+      async () => {
+        const raw = Buffer.from(mint('app/main.ts').slice(5), 'base64url');
+        raw[raw.length - 20] = (raw[raw.length - 20] ?? 0) ^ 1;
+        return `gbi1.${raw.toString('base64url')}`;
+      },
+    ],
+    [
+      'a real id with its IV from another id',
+      async () => {
+        const a = Buffer.from(mint('app/main.ts').slice(5), 'base64url');
+        const b = Buffer.from(mint('secret/keys.txt').slice(5), 'base64url');
+        b.set(a.subarray(0, 12), 0);
+        return `gbi1.${b.toString('base64url')}`;
+      },
+    ],
     ['a path', async () => 'secret/keys.txt'],
     ['the bare prefix', async () => 'gbi1.'],
     ['a NUL', async () => 'gbi1.\u0000'],
@@ -107,7 +156,10 @@ export function aliasAttacks(ctx: Ctx): Attack[] {
         check(!r.isError, r.text);
         noLeak(fx, whole(r), { query });
         for (const x of r.structured.results as { title: string; url: string }[]) {
-          check(/^app\/|^docs\/[^/]+\.md$/.test(x.title) && !/\.env|id_rsa|\.pem|credentials/i.test(x.title), `result ${x.title}`);
+          check(
+            /^app\/|^docs\/[^/]+\.md$/.test(x.title) && !/\.env|id_rsa|\.pem|credentials/i.test(x.title),
+            `result ${x.title}`,
+          );
         }
       },
     });
@@ -130,11 +182,21 @@ export function aliasAttacks(ctx: Ctx): Attack[] {
       const r = await call('search', { query: 'export' });
       const code = await call('search_code', { query: 'export', max_results: 200 });
       const titles = (r.structured.results as { title: string }[]).map((x) => x.title);
-      check(JSON.stringify(titles) === JSON.stringify([...new Set((code.structured.matches as { path: string }[]).map((m) => m.path))]), titles.join(','));
+      check(
+        JSON.stringify(titles) ===
+          JSON.stringify([...new Set((code.structured.matches as { path: string }[]).map((m) => m.path))]),
+        titles.join(','),
+      );
       check(bytes(await call('search', { query: 'export' })) === bytes(r), 'a repeated search differs');
     },
   });
-  for (const [label, query] of [['newline', 'a\nCANARY'], ['NUL', 'a\u0000b'], ['escape character', '\u001b[31m'], ['513 characters', 'x'.repeat(513)], ['empty', '']] as const) {
+  for (const [label, query] of [
+    ['newline', 'a\nCANARY'],
+    ['NUL', 'a\u0000b'],
+    ['escape character', '\u001b[31m'],
+    ['513 characters', 'x'.repeat(513)],
+    ['empty', ''],
+  ] as const) {
     out.push({
       category: 'alias-search',
       name: `search with a query holding ${label}: search_code's refusal`,
@@ -159,10 +221,19 @@ export function aliasAttacks(ctx: Ctx): Attack[] {
       name: `${tool} on ${label}: reads as an unknown tool`,
       run: async () => {
         const a = await agent(path, key);
-        const r = await callTool(a, tool, tool === 'search' ? { query: 'export' } : { id: mint('app/main.ts', { who: path === '/mcp/app' ? 'agent:app' : 'agent:narrow' }) });
+        const r = await callTool(
+          a,
+          tool,
+          tool === 'search'
+            ? { query: 'export' }
+            : { id: mint('app/main.ts', { who: path === '/mcp/app' ? 'agent:app' : 'agent:narrow' }) },
+        );
         const u = await callTool(a, 'no_such_tool', tool === 'search' ? { query: 'export' } : { id: 'x' });
         check(r.isError === true, r.text.slice(0, 200));
-        check(redact(bytes(r), tool) === redact(bytes(u), 'no_such_tool'), `${bytes(r).slice(0, 200)}\n${bytes(u).slice(0, 200)}`);
+        check(
+          redact(bytes(r), tool) === redact(bytes(u), 'no_such_tool'),
+          `${bytes(r).slice(0, 200)}\n${bytes(u).slice(0, 200)}`,
+        );
       },
     });
   }

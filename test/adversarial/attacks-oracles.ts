@@ -4,13 +4,22 @@ import { gitIn } from '../support/gitdir.js';
 import { sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, redact, type Attack, type CallOut } from './harness.js';
 
-const LISTINGS: Record<string, unknown>[] = [{}, { recursive: true }, { path: 'app' }, { path: 'app', recursive: true }, { path: 'app/lib' }, { path: 'docs' }, { path: 'app/vendor' }];
+const LISTINGS: Record<string, unknown>[] = [
+  {},
+  { recursive: true },
+  { path: 'app' },
+  { path: 'app', recursive: true },
+  { path: 'app/lib' },
+  { path: 'docs' },
+  { path: 'app/vendor' },
+];
 const DIRS = ['', 'app', 'app/lib', 'app/config', 'app/certs', 'app/vendor', 'app/links', 'docs', 'docs/internal'];
 
 /** Reads that must not carry an id hashing hidden content, and symlinks that must not name a hidden path. */
 export function oracleReadAttacks(ctx: Ctx): Attack[] {
   const { fx } = ctx;
-  const treeIds = async () => Promise.all(DIRS.map(async (d) => (await gitIn(fx.bare, ['rev-parse', `main:${d}`])).trim()));
+  const treeIds = async () =>
+    Promise.all(DIRS.map(async (d) => (await gitIn(fx.bare, ['rev-parse', `main:${d}`])).trim()));
   const out: Attack[] = [];
   for (const args of LISTINGS) {
     out.push({
@@ -19,7 +28,8 @@ export function oracleReadAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         const r = await callTool(ctx.app, 'get_tree', args);
         check(!r.isError, r.text);
-        for (const e of r.structured.entries as { type: string; sha?: string; path: string }[]) check(e.type !== 'dir' || e.sha === undefined, `directory ${e.path} carries ${e.sha}`);
+        for (const e of r.structured.entries as { type: string; sha?: string; path: string }[])
+          check(e.type !== 'dir' || e.sha === undefined, `directory ${e.path} carries ${e.sha}`);
         const text = whole(r);
         for (const id of await treeIds()) check(!text.includes(id), `a real tree id (${id}) was served`);
         noLeak(fx, text, args);
@@ -41,14 +51,22 @@ export function oracleReadAttacks(ctx: Ctx): Attack[] {
   out.push({
     category: 'oracle-ids',
     name: 'get_tree: a wholly hidden directory vs a missing one (no id to tell them apart)',
-    run: () => sameAnswers(ctx, [{ tool: 'get_tree', args: { path: 'app/certs' }, mask: ['app/certs'] }, { tool: 'get_tree', args: { path: 'app/none-dir' }, mask: ['app/none-dir'] }]),
+    run: () =>
+      sameAnswers(ctx, [
+        { tool: 'get_tree', args: { path: 'app/certs' }, mask: ['app/certs'] },
+        { tool: 'get_tree', args: { path: 'app/none-dir' }, mask: ['app/none-dir'] },
+      ]),
   });
 
   // Symlinks (issue 9 item 8): the target, resolved inside the repository, must be readable.
   const missingLike = (path: string, label: string): Attack => ({
     category: 'oracle-symlink',
     name: `get_file: ${label} reads as missing`,
-    run: () => sameAnswers(ctx, [{ tool: 'get_file', args: { path }, mask: [path] }, { tool: 'get_file', args: { path: 'app/not-a-link' }, mask: ['app/not-a-link'] }]),
+    run: () =>
+      sameAnswers(ctx, [
+        { tool: 'get_file', args: { path }, mask: [path] },
+        { tool: 'get_file', args: { path: 'app/not-a-link' }, mask: ['app/not-a-link'] },
+      ]),
   });
   out.push(
     missingLike('app/links/only-bad', 'link two levels up into secret/'),
@@ -60,24 +78,44 @@ export function oracleReadAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         const norm = (r: CallOut, p: string) => redact(JSON.stringify(r.structured), p);
         const none = norm(await callTool(ctx.app, 'get_files', { paths: ['app/not-a-link'] }), 'app/not-a-link');
-        for (const p of ['app/link-out', 'app/link-env', 'app/link-dir', 'app/link-abs', 'app/link-up', 'app/links/only-bad']) {
-          check(norm(await callTool(ctx.app, 'get_files', { paths: [p] }), p) === none, `${p} answers unlike a missing file`);
+        for (const p of [
+          'app/link-out',
+          'app/link-env',
+          'app/link-dir',
+          'app/link-abs',
+          'app/link-up',
+          'app/links/only-bad',
+        ]) {
+          check(
+            norm(await callTool(ctx.app, 'get_files', { paths: [p] }), p) === none,
+            `${p} answers unlike a missing file`,
+          );
         }
       },
     },
     {
       category: 'oracle-symlink',
       name: 'get_tree: a directory holding only a bad link reads as missing',
-      run: () => sameAnswers(ctx, [{ tool: 'get_tree', args: { path: 'app/links' }, mask: ['app/links'] }, { tool: 'get_tree', args: { path: 'app/none-dir' }, mask: ['app/none-dir'] }]),
+      run: () =>
+        sameAnswers(ctx, [
+          { tool: 'get_tree', args: { path: 'app/links' }, mask: ['app/links'] },
+          { tool: 'get_tree', args: { path: 'app/none-dir' }, mask: ['app/none-dir'] },
+        ]),
     },
     {
       category: 'oracle-symlink',
       name: 'get_tree: recursive listing shows good links only',
       run: async () => {
         const r = await callTool(ctx.app, 'get_tree', { path: 'app', recursive: true });
-        const links = (r.structured.entries as { type: string; path: string }[]).filter((e) => e.type === 'symlink').map((e) => e.path).sort();
+        const links = (r.structured.entries as { type: string; path: string }[])
+          .filter((e) => e.type === 'symlink')
+          .map((e) => e.path)
+          .sort();
         check(JSON.stringify(links) === '["app/link-chain","app/link-doc","app/link-ok"]', `links listed: ${links}`);
-        check(!(r.structured.entries as { path: string }[]).some((e) => e.path === 'app/links'), 'listed app/links, which holds only a bad link');
+        check(
+          !(r.structured.entries as { path: string }[]).some((e) => e.path === 'app/links'),
+          'listed app/links, which holds only a bad link',
+        );
       },
     },
     {
@@ -100,9 +138,15 @@ export function oracleReadAttacks(ctx: Ctx): Attack[] {
         const files = r.structured.files as { path: string; patch?: string; additions: number }[];
         for (const p of ['app/link-out', 'app/link-abs', 'app/link-up', 'app/link-dir', 'app/link-env']) {
           const f = files.find((x) => x.path === p);
-          check(f === undefined && !r.text.includes(`${p}\n`) && !r.text.includes(`${p} `), `${p}: ${JSON.stringify(f)}`);
+          check(
+            f === undefined && !r.text.includes(`${p}\n`) && !r.text.includes(`${p} `),
+            `${p}: ${JSON.stringify(f)}`,
+          );
         }
-        check(files.find((x) => x.path === 'app/link-ok')?.patch?.includes('+lib/util.ts') === true, 'the good link lost its patch');
+        check(
+          files.find((x) => x.path === 'app/link-ok')?.patch?.includes('+lib/util.ts') === true,
+          'the good link lost its patch',
+        );
         noLeak(fx, whole(r), {}, ['lib/util.ts', '../docs/guide.md']);
       },
     },
@@ -118,10 +162,11 @@ export function oracleReadAttacks(ctx: Ctx): Attack[] {
     {
       category: 'oracle-symlink',
       name: 'get_file: narrow perimeter (app/** only) does not get the link into docs/',
-      run: () => sameAnswers(ctx, [
-        { tool: 'get_file', args: { path: 'app/link-doc' }, mask: ['app/link-doc'], agent: ctx.narrow },
-        { tool: 'get_file', args: { path: 'app/not-a-link' }, mask: ['app/not-a-link'], agent: ctx.narrow },
-      ]),
+      run: () =>
+        sameAnswers(ctx, [
+          { tool: 'get_file', args: { path: 'app/link-doc' }, mask: ['app/link-doc'], agent: ctx.narrow },
+          { tool: 'get_file', args: { path: 'app/not-a-link' }, mask: ['app/not-a-link'], agent: ctx.narrow },
+        ]),
     },
   );
   return out;
@@ -138,15 +183,36 @@ export function oracleWriteAttacks(ctx: Ctx): Attack[] {
     return r;
   };
   /** Pushes, then reads the commit back; the answers with the commit's own ids and the agent's paths masked. */
-  const probe = async (own: string, extra: { files?: { path: string; content: string }[]; delete?: string[]; ownContent?: string }, hiddenPath: string) => {
-    const w = await push({ message: 'probe', files: [{ path: own, content: extra.ownContent ?? 'p\n' }, ...(extra.files ?? [])], ...(extra.delete ? { delete: extra.delete } : {}) });
+  const probe = async (
+    own: string,
+    extra: { files?: { path: string; content: string }[]; delete?: string[]; ownContent?: string },
+    hiddenPath: string,
+  ) => {
+    const w = await push({
+      message: 'probe',
+      files: [{ path: own, content: extra.ownContent ?? 'p\n' }, ...(extra.files ?? [])],
+      ...(extra.delete ? { delete: extra.delete } : {}),
+    });
     const sha = w.structured.commit as string;
     const c = await callTool(ctx.app, 'get_commit', { sha });
     noLeak(fx, whole(c), { own, hiddenPath });
-    const body = { isError: c.isError ?? false, files: c.structured?.files, stats: c.structured?.stats, omitted_count: c.structured?.omitted_count };
-    return { push: redact(JSON.stringify(w.structured), sha, own, hiddenPath), commit: redact(JSON.stringify(body), own) };
+    const body = {
+      isError: c.isError ?? false,
+      files: c.structured?.files,
+      stats: c.structured?.stats,
+      omitted_count: c.structured?.omitted_count,
+    };
+    return {
+      push: redact(JSON.stringify(w.structured), sha, own, hiddenPath),
+      commit: redact(JSON.stringify(body), own),
+    };
   };
-  const pair = (name: string, setup: (() => Promise<unknown>) | undefined, a: Parameters<typeof probe>, b: Parameters<typeof probe>): Attack => ({
+  const pair = (
+    name: string,
+    setup: (() => Promise<unknown>) | undefined,
+    a: Parameters<typeof probe>,
+    b: Parameters<typeof probe>,
+  ): Attack => ({
     category: 'oracle-omitted',
     name,
     run: async () => {
@@ -167,8 +233,16 @@ export function oracleWriteAttacks(ctx: Ctx): Attack[] {
     pair(
       'get_commit of own commit: right vs wrong guess of a write-only file',
       () => push({ message: 'setup', files: [{ path: 'drop/oracle-guess.txt', content: 'CANARY_ORACLE_PIN=1234\n' }] }),
-      ['app/oracle-g1.ts', { files: [{ path: 'drop/oracle-guess.txt', content: 'CANARY_ORACLE_PIN=1234\n' }] }, 'drop/oracle-guess.txt'],
-      ['app/oracle-g2.ts', { files: [{ path: 'drop/oracle-guess.txt', content: 'CANARY_ORACLE_PIN=1235\n' }] }, 'drop/oracle-guess.txt'],
+      [
+        'app/oracle-g1.ts',
+        { files: [{ path: 'drop/oracle-guess.txt', content: 'CANARY_ORACLE_PIN=1234\n' }] },
+        'drop/oracle-guess.txt',
+      ],
+      [
+        'app/oracle-g2.ts',
+        { files: [{ path: 'drop/oracle-guess.txt', content: 'CANARY_ORACLE_PIN=1235\n' }] },
+        'drop/oracle-guess.txt',
+      ],
     ),
     pair(
       'get_commit of own commit: overwrite an existing write-only file vs create one',
@@ -180,13 +254,25 @@ export function oracleWriteAttacks(ctx: Ctx): Attack[] {
       'get_commit of own commit: a readable copy of a deleted write-only file reads like a plain add (rename pairing)',
       () => push({ message: 'setup', files: [{ path: 'drop/oracle-multi.txt', content: MULTI }] }),
       ['app/oracle-r1.txt', { ownContent: MULTI, delete: ['drop/oracle-multi.txt'] }, 'drop/oracle-multi.txt'],
-      ['app/oracle-r2.txt', { ownContent: MULTI, delete: ['drop/oracle-multi-none.txt'] }, 'drop/oracle-multi-none.txt'],
+      [
+        'app/oracle-r2.txt',
+        { ownContent: MULTI, delete: ['drop/oracle-multi-none.txt'] },
+        'drop/oracle-multi-none.txt',
+      ],
     ),
     pair(
       'get_commit of own commit: a near copy (one line guessed) of a deleted write-only file reads like a plain add',
       () => push({ message: 'setup', files: [{ path: 'drop/oracle-near.txt', content: MULTI }] }),
-      ['app/oracle-n1.txt', { ownContent: MULTI.replace('ORACLE_PIN_LINE=7', 'ORACLE_PIN_LINE=8'), delete: ['drop/oracle-near.txt'] }, 'drop/oracle-near.txt'],
-      ['app/oracle-n2.txt', { ownContent: MULTI.replace('ORACLE_PIN_LINE=7', 'ORACLE_PIN_LINE=8'), delete: ['drop/oracle-near-none.txt'] }, 'drop/oracle-near-none.txt'],
+      [
+        'app/oracle-n1.txt',
+        { ownContent: MULTI.replace('ORACLE_PIN_LINE=7', 'ORACLE_PIN_LINE=8'), delete: ['drop/oracle-near.txt'] },
+        'drop/oracle-near.txt',
+      ],
+      [
+        'app/oracle-n2.txt',
+        { ownContent: MULTI.replace('ORACLE_PIN_LINE=7', 'ORACLE_PIN_LINE=8'), delete: ['drop/oracle-near-none.txt'] },
+        'drop/oracle-near-none.txt',
+      ],
     ),
     {
       category: 'oracle-omitted',
@@ -201,7 +287,10 @@ export function oracleWriteAttacks(ctx: Ctx): Attack[] {
           answers.push(redact(JSON.stringify(await callTool(ctx.app, 'get_commit', { sha })), sha));
         }
         check(answers[0] === answers[1], `answers differ:\n  ${answers[0]}\n  ${answers[1]}`);
-        check(JSON.stringify((await callTool(ctx.app, 'list_commits', { per_page: 5 })).structured) === history, 'history changed');
+        check(
+          JSON.stringify((await callTool(ctx.app, 'list_commits', { per_page: 5 })).structured) === history,
+          'history changed',
+        );
       },
     },
   ];

@@ -50,7 +50,10 @@ export function pagingAttacks(ctx: Ctx): Attack[] {
           }
           page = r.structured.next_page;
         }
-        check(seen.has('app/main.ts') && !seen.has('app/.env') && !seen.has('app/certs/server.pem'), [...seen].join(', '));
+        check(
+          seen.has('app/main.ts') && !seen.has('app/.env') && !seen.has('app/certs/server.pem'),
+          [...seen].join(', '),
+        );
       },
     },
     {
@@ -59,7 +62,12 @@ export function pagingAttacks(ctx: Ctx): Attack[] {
       run: async () =>
         sameAnswers(ctx, [
           { tool: 'get_tree', args: { path: 'app/certs', page: 2 }, mask: ['app/certs'], agent: await tightAgent(ctx) },
-          { tool: 'get_tree', args: { path: 'app/nothing', page: 2 }, mask: ['app/nothing'], agent: await tightAgent(ctx) },
+          {
+            tool: 'get_tree',
+            args: { path: 'app/nothing', page: 2 },
+            mask: ['app/nothing'],
+            agent: await tightAgent(ctx),
+          },
         ]),
     },
     {
@@ -71,7 +79,8 @@ export function pagingAttacks(ctx: Ctx): Attack[] {
         check(r.isError === true && /this answer has \d+ pages?\.$/.test(r.text), r.text.slice(0, 200));
         const pages = Number(/has (\d+) page/.exec(r.text)?.[1]);
         let walked = 0;
-        for (let page: number | undefined = 1; page !== undefined; walked++) page = (await callTool(tight, 'get_tree', { path: 'app', page })).structured?.next_page;
+        for (let page: number | undefined = 1; page !== undefined; walked++)
+          page = (await callTool(tight, 'get_tree', { path: 'app', page })).structured?.next_page;
         check(pages === walked, `the refusal says ${pages} pages, walking gives ${walked}`);
         noLeak(ctx.fx, whole(r), {});
       },
@@ -89,8 +98,18 @@ export function pagingAttacks(ctx: Ctx): Attack[] {
       name: 'get_commit: files_page 2 of a commit touching only hidden files reads like a nonexistent commit',
       run: async () =>
         sameAnswers(ctx, [
-          { tool: 'get_commit', args: { sha: ctx.fx.shas.hiddenOnly, files_page: 2 }, mask: [ctx.fx.shas.hiddenOnly], agent: await tightAgent(ctx) },
-          { tool: 'get_commit', args: { sha: 'f'.repeat(40), files_page: 2 }, mask: ['f'.repeat(40)], agent: await tightAgent(ctx) },
+          {
+            tool: 'get_commit',
+            args: { sha: ctx.fx.shas.hiddenOnly, files_page: 2 },
+            mask: [ctx.fx.shas.hiddenOnly],
+            agent: await tightAgent(ctx),
+          },
+          {
+            tool: 'get_commit',
+            args: { sha: 'f'.repeat(40), files_page: 2 },
+            mask: ['f'.repeat(40)],
+            agent: await tightAgent(ctx),
+          },
         ]),
     },
     {

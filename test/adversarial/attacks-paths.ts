@@ -127,12 +127,18 @@ export function pathAttacks(ctx: Ctx): Attack[] {
     for (const reader of pair(i)) {
       if (!reader) continue;
       const [tool, args] = reader;
-      out.push({ category, name: `${tool}: ${name}`, ...(tool === 'list_commits' ? { only: 'local' as const } : {}), run: async () => void (await blockedRead(ctx, tool, args(path))) });
+      out.push({
+        category,
+        name: `${tool}: ${name}`,
+        ...(tool === 'list_commits' ? { only: 'local' as const } : {}),
+        run: async () => void (await blockedRead(ctx, tool, args(path))),
+      });
     }
   }
   for (const [category, name, dir] of LOOKALIKES) {
     for (const [tool, args] of [READERS[0], READERS[2]].flatMap((r) => (r ? [r] : []))) {
-      const p = tool === 'get_tree' || tool === 'list_commits' ? dir : `${dir}/${dir === 'app2' ? 'leak.ts' : 'main.ts'}`;
+      const p =
+        tool === 'get_tree' || tool === 'list_commits' ? dir : `${dir}/${dir === 'app2' ? 'leak.ts' : 'main.ts'}`;
       out.push({ category, name: `${tool}: ${name}`, run: async () => void (await blockedRead(ctx, tool, args(p))) });
     }
   }
@@ -143,22 +149,52 @@ export function pathAttacks(ctx: Ctx): Attack[] {
     ['case variant of a readable file', 'app/MAIN.ts'],
   ] as const) {
     for (const [tool, args] of READERS.slice(0, 2)) {
-      out.push({ category: 'prefix', name: `${tool}: ${label}`, run: async () => void (await blockedRead(ctx, tool, args(path))) });
+      out.push({
+        category: 'prefix',
+        name: `${tool}: ${label}`,
+        run: async () => void (await blockedRead(ctx, tool, args(path))),
+      });
     }
   }
   for (const [i, g] of GLOBS.entries()) {
     for (const [tool, args] of pair(i).flatMap((r) => (r ? [r] : []))) {
-      out.push({ category: 'glob', name: `${tool}: glob syntax ${g}`, ...(tool === 'list_commits' ? { only: 'local' as const } : {}), run: async () => void (await blockedRead(ctx, tool, args(g), { listOk: true })) });
+      out.push({
+        category: 'glob',
+        name: `${tool}: glob syntax ${g}`,
+        ...(tool === 'list_commits' ? { only: 'local' as const } : {}),
+        run: async () => void (await blockedRead(ctx, tool, args(g), { listOk: true })),
+      });
     }
   }
   for (const p of PRIVATE) {
-    out.push({ category: 'privacy', name: `get_file: ${p}`, run: async () => void (await blockedRead(ctx, 'get_file', { path: p })) });
-    out.push({ category: 'privacy', name: `list_commits: ${p}`, only: 'local', run: async () => void (await blockedRead(ctx, 'list_commits', { path: p })) });
+    out.push({
+      category: 'privacy',
+      name: `get_file: ${p}`,
+      run: async () => void (await blockedRead(ctx, 'get_file', { path: p })),
+    });
+    out.push({
+      category: 'privacy',
+      name: `list_commits: ${p}`,
+      only: 'local',
+      run: async () => void (await blockedRead(ctx, 'list_commits', { path: p })),
+    });
   }
   out.push(
-    { category: 'privacy', name: 'get_files: every private file at once', run: async () => void (await blockedRead(ctx, 'get_files', { paths: [...PRIVATE] })) },
-    { category: 'privacy', name: 'get_tree: wholly private directory', run: async () => void (await blockedRead(ctx, 'get_tree', { path: 'app/certs' })) },
-    { category: 'privacy', name: 'get_tree: .git below a readable dir', run: async () => void (await blockedRead(ctx, 'get_tree', { path: 'app/.git' })) },
+    {
+      category: 'privacy',
+      name: 'get_files: every private file at once',
+      run: async () => void (await blockedRead(ctx, 'get_files', { paths: [...PRIVATE] })),
+    },
+    {
+      category: 'privacy',
+      name: 'get_tree: wholly private directory',
+      run: async () => void (await blockedRead(ctx, 'get_tree', { path: 'app/certs' })),
+    },
+    {
+      category: 'privacy',
+      name: 'get_tree: .git below a readable dir',
+      run: async () => void (await blockedRead(ctx, 'get_tree', { path: 'app/.git' })),
+    },
     {
       category: 'privacy',
       name: 'get_tree: recursive listing names no private file',
@@ -176,7 +212,10 @@ export function pathAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         const r = await callTool(ctx.app, 'get_tree', { recursive: true });
         for (const e of r.structured.entries as { path: string }[]) {
-          check(e.path.startsWith('app/') || e.path === 'app' || e.path === 'docs' || e.path === 'docs/guide.md', `listed ${e.path}`);
+          check(
+            e.path.startsWith('app/') || e.path === 'app' || e.path === 'docs' || e.path === 'docs/guide.md',
+            `listed ${e.path}`,
+          );
         }
         noLeak(ctx.fx, whole(r), {});
       },
@@ -191,7 +230,11 @@ function symlinkAttacks(ctx: Ctx): Attack[] {
   const target = (path: string, text: string): Attack => ({
     category: 'symlink',
     name: `get_file: symlink ${path} (-> ${text}) reads as missing`,
-    run: () => sameAnswers(ctx, [{ tool: 'get_file', args: { path }, mask: [path] }, { tool: 'get_file', args: { path: 'app/no-link' }, mask: ['app/no-link'] }]),
+    run: () =>
+      sameAnswers(ctx, [
+        { tool: 'get_file', args: { path }, mask: [path] },
+        { tool: 'get_file', args: { path: 'app/no-link' }, mask: ['app/no-link'] },
+      ]),
   });
   return [
     target('app/link-out', '../secret/keys.txt'),
@@ -199,28 +242,55 @@ function symlinkAttacks(ctx: Ctx): Attack[] {
     target('app/link-up', '../../../../../../etc/hostname'),
     target('app/link-dir', '../secret'),
     target('app/link-env', '.env'),
-    { category: 'symlink', name: 'get_file: through a symlinked directory', run: async () => void (await blockedRead(ctx, 'get_file', { path: 'app/link-dir/keys.txt' })) },
-    { category: 'symlink', name: 'get_tree: a symlinked directory', run: async () => void (await blockedRead(ctx, 'get_tree', { path: 'app/link-dir', recursive: true }, { mustFail: true })) },
-    { category: 'symlink', name: 'get_files: symlinks and paths through them', run: async () => {
-      const r = await blockedRead(ctx, 'get_files', { paths: ['app/link-dir/keys.txt', 'app/link-abs/x'] });
-      check(r.structured.found === 0, 'read through a symlink');
-    } },
-    { category: 'symlink', name: 'get_files: symlink targets stay text', run: async () => {
-      const r = await callTool(ctx.app, 'get_files', { paths: ['app/link-out', 'app/link-env', 'app/link-abs'] });
-      check(r.structured.found === 0, `served ${r.structured.found} links to unreadable targets`);
-      noLeak(ctx.fx, whole(r), {});
-    } },
-    { category: 'symlink', name: 'list_commits: path through a symlinked directory', run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/link-dir/keys.txt' })) },
+    {
+      category: 'symlink',
+      name: 'get_file: through a symlinked directory',
+      run: async () => void (await blockedRead(ctx, 'get_file', { path: 'app/link-dir/keys.txt' })),
+    },
+    {
+      category: 'symlink',
+      name: 'get_tree: a symlinked directory',
+      run: async () =>
+        void (await blockedRead(ctx, 'get_tree', { path: 'app/link-dir', recursive: true }, { mustFail: true })),
+    },
+    {
+      category: 'symlink',
+      name: 'get_files: symlinks and paths through them',
+      run: async () => {
+        const r = await blockedRead(ctx, 'get_files', { paths: ['app/link-dir/keys.txt', 'app/link-abs/x'] });
+        check(r.structured.found === 0, 'read through a symlink');
+      },
+    },
+    {
+      category: 'symlink',
+      name: 'get_files: symlink targets stay text',
+      run: async () => {
+        const r = await callTool(ctx.app, 'get_files', { paths: ['app/link-out', 'app/link-env', 'app/link-abs'] });
+        check(r.structured.found === 0, `served ${r.structured.found} links to unreadable targets`);
+        noLeak(ctx.fx, whole(r), {});
+      },
+    },
+    {
+      category: 'symlink',
+      name: 'list_commits: path through a symlinked directory',
+      run: async () => void (await blockedRead(ctx, 'list_commits', { path: 'app/link-dir/keys.txt' })),
+    },
     {
       category: 'symlink',
       name: 'push_files: write through a symlinked directory',
       run: async () => {
         const before = await ctx.fx.lsTree();
-        const r = await callTool(ctx.app, 'push_files', { message: 'x', files: [{ path: 'app/link-dir/evil.txt', content: 'owned\n' }] });
+        const r = await callTool(ctx.app, 'push_files', {
+          message: 'x',
+          files: [{ path: 'app/link-dir/evil.txt', content: 'owned\n' }],
+        });
         noLeak(ctx.fx, whole(r), {});
         const after = await ctx.fx.lsTree();
         check(!after.includes('secret/evil.txt'), 'wrote into secret/ through a symlink');
-        check(after.filter((p) => p.startsWith('secret/')).join() === before.filter((p) => p.startsWith('secret/')).join(), 'secret/ changed');
+        check(
+          after.filter((p) => p.startsWith('secret/')).join() === before.filter((p) => p.startsWith('secret/')).join(),
+          'secret/ changed',
+        );
       },
     },
   ];
@@ -228,11 +298,31 @@ function symlinkAttacks(ctx: Ctx): Attack[] {
 
 function submoduleAttacks(ctx: Ctx): Attack[] {
   return [
-    { category: 'submodule', name: 'get_file: the gitlink itself', run: async () => void (await blockedRead(ctx, 'get_file', { path: 'app/vendor/lib' })) },
-    { category: 'submodule', name: 'get_file: a file inside the submodule', run: async () => void (await blockedRead(ctx, 'get_file', { path: 'app/vendor/lib/README.md' })) },
-    { category: 'submodule', name: 'get_file: the submodule git dir', run: async () => void (await blockedRead(ctx, 'get_file', { path: 'app/vendor/lib/.git' })) },
-    { category: 'submodule', name: 'get_tree: into the submodule', run: async () => void (await blockedRead(ctx, 'get_tree', { path: 'app/vendor/lib' }, { mustFail: true })) },
-    { category: 'submodule', name: 'get_file: the hidden .gitmodules', run: async () => void (await blockedRead(ctx, 'get_file', { path: '.gitmodules' })) },
+    {
+      category: 'submodule',
+      name: 'get_file: the gitlink itself',
+      run: async () => void (await blockedRead(ctx, 'get_file', { path: 'app/vendor/lib' })),
+    },
+    {
+      category: 'submodule',
+      name: 'get_file: a file inside the submodule',
+      run: async () => void (await blockedRead(ctx, 'get_file', { path: 'app/vendor/lib/README.md' })),
+    },
+    {
+      category: 'submodule',
+      name: 'get_file: the submodule git dir',
+      run: async () => void (await blockedRead(ctx, 'get_file', { path: 'app/vendor/lib/.git' })),
+    },
+    {
+      category: 'submodule',
+      name: 'get_tree: into the submodule',
+      run: async () => void (await blockedRead(ctx, 'get_tree', { path: 'app/vendor/lib' }, { mustFail: true })),
+    },
+    {
+      category: 'submodule',
+      name: 'get_file: the hidden .gitmodules',
+      run: async () => void (await blockedRead(ctx, 'get_file', { path: '.gitmodules' })),
+    },
     {
       category: 'submodule',
       name: 'get_tree: listing the vendor dir shows no submodule URL',
@@ -252,29 +342,61 @@ function submoduleAttacks(ctx: Ctx): Attack[] {
         noLeak(ctx.fx, whole(r), {});
       },
     },
-    { category: 'submodule', name: 'get_files: gitlink and inside', run: async () => void (await blockedRead(ctx, 'get_files', { paths: ['app/vendor/lib', 'app/vendor/lib/x', '.gitmodules'] })) },
+    {
+      category: 'submodule',
+      name: 'get_files: gitlink and inside',
+      run: async () =>
+        void (await blockedRead(ctx, 'get_files', { paths: ['app/vendor/lib', 'app/vendor/lib/x', '.gitmodules'] })),
+    },
   ];
 }
 
 /** Hidden, private and missing things must read the same for every read tool. */
 export function indistinguishableReads(ctx: Ctx): Attack[] {
-  const three = (tool: string, args: (p: string) => Record<string, unknown>, paths: string[], agent = ctx.app, label = '', only?: 'local'): Attack => ({
+  const three = (
+    tool: string,
+    args: (p: string) => Record<string, unknown>,
+    paths: string[],
+    agent = ctx.app,
+    label = '',
+    only?: 'local',
+  ): Attack => ({
     ...(only ? { only } : {}),
     category: 'indistinguishable',
     name: `${tool}${label}: out-of-scope vs private vs missing (${paths.join(' | ')})`,
-    run: () => sameAnswers(ctx, paths.map((p) => ({ tool, args: args(p), mask: [p], agent }))),
+    run: () =>
+      sameAnswers(
+        ctx,
+        paths.map((p) => ({ tool, args: args(p), mask: [p], agent })),
+      ),
   });
   return [
     three('get_file', (p) => ({ path: p }), ['secret/keys.txt', 'app/.env', 'app/nope.ts']),
     three('get_file', (p) => ({ path: p }), ['app2/leak.ts', 'app/id_rsa', 'app/none.ts']),
     three('get_file', (p) => ({ path: p }), ['README.md', 'app/certs/server.pem', 'docs/none.md']),
     three('get_files', (p) => ({ paths: [p] }), ['secret/keys.txt', 'app/.env', 'app/nope.ts']),
-    three('get_files', (p) => ({ paths: ['app/main.ts', p] }), ['.github/workflows/ci.yml', 'app/config/credentials.json', 'app/nope.json']),
+    three('get_files', (p) => ({ paths: ['app/main.ts', p] }), [
+      '.github/workflows/ci.yml',
+      'app/config/credentials.json',
+      'app/nope.json',
+    ]),
     three('get_tree', (p) => ({ path: p }), ['secret', 'app/certs', 'app/nodir']),
     three('get_tree', (p) => ({ path: p, recursive: true }), ['app2', 'app/.git', 'nodir']),
     three('list_commits', (p) => ({ path: p }), ['secret/keys.txt', 'app/.env', 'app/nope.ts']),
     three('list_commits', (p) => ({ path: p }), ['secret', 'app/certs', 'nodir'], ctx.app, '', 'local'),
-    three('get_file', (p) => ({ path: p }), ['secret/keys.txt', 'app/.env', 'app/nope.ts'], ctx.modern, ' (2026 client)'),
-    three('get_file', (p) => ({ path: p }), ['secret/keys.txt', 'app/.env', 'app/nope.ts'], ctx.narrow, ' (narrow perimeter)'),
+    three(
+      'get_file',
+      (p) => ({ path: p }),
+      ['secret/keys.txt', 'app/.env', 'app/nope.ts'],
+      ctx.modern,
+      ' (2026 client)',
+    ),
+    three(
+      'get_file',
+      (p) => ({ path: p }),
+      ['secret/keys.txt', 'app/.env', 'app/nope.ts'],
+      ctx.narrow,
+      ' (narrow perimeter)',
+    ),
   ];
 }

@@ -6,7 +6,11 @@ import { OPS_TOKEN } from '../support/server.js';
 import type { Ctx } from './context.js';
 import { check, INIT, JSON_HEADERS, noLeak, raw, type Attack } from './harness.js';
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'pivot', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'pivot', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** Every pivot attack: the request must be refused, or answered by perimeter app's own server. */
 export function pivotAttacks(ctx: Ctx): Attack[] {
@@ -18,18 +22,36 @@ export function pivotAttacks(ctx: Ctx): Attack[] {
 
   // A 2026-07-28 call that only the root surface or perimeter `other` could answer with a hidden file.
   const modern = (args: Record<string, unknown>) => ({
-    headers: { ...JSON_HEADERS, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'get_file' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'get_file', arguments: args, _meta: META } }),
+    headers: {
+      ...JSON_HEADERS,
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': 'get_file',
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 9,
+      method: 'tools/call',
+      params: { name: 'get_file', arguments: args, _meta: META },
+    }),
   });
   const asRoot = modern({ repo: fx.repo, path: 'secret/keys.txt' });
   const asOther = modern({ path: 'secret/keys.txt' });
 
   // The answer may be a refusal (4xx) or app's own "not found"; never a file, never a session.
-  const pivot = (name: string, o: { path?: string; headers: Record<string, string>; body?: string; method?: string; allow?: number[] }): Attack => ({
+  const pivot = (
+    name: string,
+    o: { path?: string; headers: Record<string, string>; body?: string; method?: string; allow?: number[] },
+  ): Attack => ({
     category: 'pivot',
     name,
     run: async () => {
-      const r = await raw(base, { method: o.method ?? 'POST', path: o.path ?? '/mcp/app', headers: { authorization: `Bearer ${fx.keys.app}`, ...o.headers }, ...(o.body === undefined ? {} : { body: o.body }) });
+      const r = await raw(base, {
+        method: o.method ?? 'POST',
+        path: o.path ?? '/mcp/app',
+        headers: { authorization: `Bearer ${fx.keys.app}`, ...o.headers },
+        ...(o.body === undefined ? {} : { body: o.body }),
+      });
       const allowed = o.allow ?? [400];
       check(allowed.includes(r.status), `status ${r.status}: ${r.text.slice(0, 200)}`);
       check(r.headers['mcp-session-id'] === undefined, 'a session id was issued');
@@ -61,7 +83,11 @@ export function pivotAttacks(ctx: Ctx): Attack[] {
     out.push(pivot(`legacy initialize, Host ${what}`, { headers: { ...JSON_HEADERS, host }, body: INIT }));
   }
   out.push(
-    pivot('Host with a path on /api, ops token', { path: '/api/perimeters', method: 'GET', headers: { host: `${here}/api/perimeters?`, authorization: `Bearer ${OPS_TOKEN}` } }),
+    pivot('Host with a path on /api, ops token', {
+      path: '/api/perimeters',
+      method: 'GET',
+      headers: { host: `${here}/api/perimeters?`, authorization: `Bearer ${OPS_TOKEN}` },
+    }),
     pivot('Host with a path on GET /mcp', { path: '/mcp', method: 'GET', headers: { host: `${here}/mcp/root?` } }),
   );
 
@@ -74,7 +100,9 @@ export function pivotAttacks(ctx: Ctx): Attack[] {
     ['protocol-relative to app', `//${here}/mcp/app`],
     ['asterisk form', '*'],
   ] as const) {
-    out.push(pivot(`modern call, target ${what}`, { path, headers: { ...asRoot.headers, host: here }, body: asRoot.body }));
+    out.push(
+      pivot(`modern call, target ${what}`, { path, headers: { ...asRoot.headers, host: here }, body: asRoot.body }),
+    );
   }
 
   // Proxy and rewrite headers are not routing input: the call is served by app, which cannot see the file.
@@ -88,7 +116,13 @@ export function pivotAttacks(ctx: Ctx): Attack[] {
     ['forwarded', `host="${here}/mcp/root?";proto=http`],
     ['x-forwarded-proto', 'https'],
   ] as const) {
-    out.push(pivot(`modern call, ${header}: ${value}`, { headers: { ...asRoot.headers, host: here, [header]: value }, body: asRoot.body, allow: [200] }));
+    out.push(
+      pivot(`modern call, ${header}: ${value}`, {
+        headers: { ...asRoot.headers, host: here, [header]: value },
+        body: asRoot.body,
+        allow: [200],
+      }),
+    );
   }
 
   // Slashes: doubled, encoded, or carried in the id itself; none may name root or perimeter other.
@@ -103,30 +137,57 @@ export function pivotAttacks(ctx: Ctx): Attack[] {
     ['dot segment in the branch', '/mcp/app/..', [404]],
     ['NUL in the id', '/mcp/app%00/other', [404]],
   ] as [string, string, number[]][]) {
-    out.push(pivot(`modern call to ${what}`, { path, headers: { ...asOther.headers, host: here }, body: asOther.body, allow }));
+    out.push(
+      pivot(`modern call to ${what}`, { path, headers: { ...asOther.headers, host: here }, body: asOther.body, allow }),
+    );
   }
 
   // Browser pages served by another local process (issue 9 item 12): only the server's own origin is admitted.
-  for (const origin of ['http://localhost:5173', `http://localhost:${Number(port) + 1}`, 'http://127.0.0.1:80', 'http://localhost', `https://127.0.0.1:${port}`, `http://[::1]:${Number(port) - 1}`]) {
+  for (const origin of [
+    'http://localhost:5173',
+    `http://localhost:${Number(port) + 1}`,
+    'http://127.0.0.1:80',
+    'http://localhost',
+    `https://127.0.0.1:${port}`,
+    `http://[::1]:${Number(port) - 1}`,
+  ]) {
     out.push(pivot(`Origin ${origin}`, { headers: { ...JSON_HEADERS, host: here, origin }, body: INIT, allow: [403] }));
   }
 
   // The ops token opens only repositories the operator registered, not a git directory named by the caller.
-  const rootPath = (what: string, repoOf: string | (() => Promise<{ repo: string; done: () => Promise<void> }>)): Attack => ({
+  const rootPath = (
+    what: string,
+    repoOf: string | (() => Promise<{ repo: string; done: () => Promise<void> }>),
+  ): Attack => ({
     category: 'pivot',
     name: `root: ${what}`,
     run: async () => {
       const made = typeof repoOf === 'string' ? { repo: repoOf, done: async () => undefined } : await repoOf();
       const repo = made.repo;
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'list_branches', arguments: { repo }, _meta: META } });
+      const body = JSON.stringify({
+        jsonrpc: '2.0',
+        id: 9,
+        method: 'tools/call',
+        params: { name: 'list_branches', arguments: { repo }, _meta: META },
+      });
       const r = await raw(base, {
         path: '/mcp/root',
-        headers: { ...JSON_HEADERS, host: here, authorization: `Bearer ${OPS_TOKEN}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'list_branches' },
+        headers: {
+          ...JSON_HEADERS,
+          host: here,
+          authorization: `Bearer ${OPS_TOKEN}`,
+          'mcp-protocol-version': '2026-07-28',
+          'mcp-method': 'tools/call',
+          'mcp-name': 'list_branches',
+        },
         body,
       });
       await made.done();
       check(r.status === 200, `status ${r.status}: ${r.text.slice(0, 200)}`);
-      check(r.text.includes('"isError":true') && !r.text.includes('stray-branch'), `opened ${repo}: ${r.text.slice(0, 200)}`);
+      check(
+        r.text.includes('"isError":true') && !r.text.includes('stray-branch'),
+        `opened ${repo}: ${r.text.slice(0, 200)}`,
+      );
     },
   });
   out.push(

@@ -22,7 +22,12 @@ export function proposalAttacks(ctx: Ctx): Attack[] {
       branch: 'main',
       base: '0'.repeat(40),
       agent: 'other-agent',
-      change: { kind: 'push_files', message: 'secret plan', files: [{ path: 'secret/plan.md', content: 'the plan\n', encoding: 'utf-8' }], deletes: [] },
+      change: {
+        kind: 'push_files',
+        message: 'secret plan',
+        files: [{ path: 'secret/plan.md', content: 'the plan\n', encoding: 'utf-8' }],
+        deletes: [],
+      },
       facts: { paths: ['secret/plan.md'], protected_paths: [] },
     });
     check(made.ok, 'could not make the other perimeter’s proposal');
@@ -32,7 +37,13 @@ export function proposalAttacks(ctx: Ctx): Attack[] {
   /** An agent of a perimeter whose pushes wait for approval (the only kind that is served the proposal tools). */
   const gatedAgent = (): Promise<Agent> =>
     (gated ??= (async () => {
-      await fx.srv.perimeter({ id: 'gated', repo: fx.repo, read: ['app/**'], write: ['app/**'], approval: { push_files: 'required' } });
+      await fx.srv.perimeter({
+        id: 'gated',
+        repo: fx.repo,
+        read: ['app/**'],
+        write: ['app/**'],
+        approval: { push_files: 'required' },
+      });
       const key = await fx.srv.api('POST', '/api/perimeters/gated/keys');
       return fx.srv.connect('/mcp/gated', 'legacy', { authorization: `Bearer ${key.json.key}` });
     })());
@@ -91,7 +102,10 @@ export function proposalAttacks(ctx: Ctx): Attack[] {
         const r = await callTool(ctx.app, 'get_commit', { sha: ref });
         const bogus = await callTool(ctx.app, 'get_commit', { sha: 'refs/nothing/here/main' });
         check(r.isError === true, `get_commit answered: ${r.text.slice(0, 200)}`);
-        check(redact(r.text, ref) === redact(bogus.text, 'refs/nothing/here/main'), `answers differ:\n  ${r.text}\n  ${bogus.text}`);
+        check(
+          redact(r.text, ref) === redact(bogus.text, 'refs/nothing/here/main'),
+          `answers differ:\n  ${r.text}\n  ${bogus.text}`,
+        );
       },
     });
   }
@@ -111,13 +125,21 @@ export function workspaceProposalAttacks(ctx: Ctx): Attack[] {
   const wsprop = (): Promise<Agent> =>
     (agent ??= (async () => {
       // Only `ws`: feature/ok grew out of feature-hidden, so its history (branchOnly) is readable through it.
-      await fx.srv.perimeter({ id: 'wsprop', repo: fx.repo, read: ['app/**', 'docs/*.md'], write: ['app/**'], branches: ['ws'] });
+      await fx.srv.perimeter({
+        id: 'wsprop',
+        repo: fx.repo,
+        read: ['app/**', 'docs/*.md'],
+        write: ['app/**'],
+        branches: ['ws'],
+      });
       const key = await fx.srv.api('POST', '/api/perimeters/wsprop/keys');
       return fx.srv.connect('/mcp/wsprop/ws', 'legacy', { authorization: `Bearer ${key.json.key}` });
     })());
   const tree = join(dirname(fx.bare), 'ws-tree');
   /** Proposals of wsprop whose summary names one of `marks` (attacks run side by side: counting all would race). */
-  const count = async (...marks: string[]) => (await fx.proposals.list()).filter((p) => p.perimeter === 'wsprop' && marks.some((m) => p.summary.includes(m))).length;
+  const count = async (...marks: string[]) =>
+    (await fx.proposals.list()).filter((p) => p.perimeter === 'wsprop' && marks.some((m) => p.summary.includes(m)))
+      .length;
   /** The answers of `calls` must be identical once each call's own revision or path is masked; none is stored. */
   const alike = async (calls: { tool: string; args: Record<string, unknown>; mask: string }[]) => {
     const a = await wsprop();
@@ -128,18 +150,36 @@ export function workspaceProposalAttacks(ctx: Ctx): Attack[] {
       const r = await callTool(a, c.tool, c.args);
       noLeak(fx, `${r.text}\n${JSON.stringify(r.structured ?? null)}`, c.args);
       const id = typeof r.structured?.proposal_id === 'string' ? r.structured.proposal_id : '';
-      answers.push(redact(JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null }), c.mask, id));
+      answers.push(
+        redact(
+          JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null }),
+          c.mask,
+          id,
+        ),
+      );
       if (id !== '') await callTool(a, 'proposal_cancel', { proposal_id: id });
     }
     for (const [i, x] of answers.entries()) check(x === answers[0], `answer ${i} differs:\n  ${answers[0]}\n  ${x}`);
     return { answers, stored: (await count(...marks)) - before };
   };
   const revisionCases: [string, string, (rev: string) => Record<string, unknown>][] = [
-    ['propose_branch from a hidden branch’s commit', 'branchOnly', (rev) => ({ name: 'adv-19', from: rev, reason: 'r' })],
-    ['propose_reset to a hidden-only commit of the bound branch', 'hiddenOnly', (rev) => ({ mode: 'soft', to: rev, reason: 'r' })],
+    [
+      'propose_branch from a hidden branch’s commit',
+      'branchOnly',
+      (rev) => ({ name: 'adv-19', from: rev, reason: 'r' }),
+    ],
+    [
+      'propose_reset to a hidden-only commit of the bound branch',
+      'hiddenOnly',
+      (rev) => ({ mode: 'soft', to: rev, reason: 'r' }),
+    ],
     ['propose_merge from a commit touching only a private file', 'privateOnly', (rev) => ({ from: rev, reason: 'r' })],
     ['propose_rebase onto a hidden branch’s commit', 'branchOnly', (rev) => ({ onto: rev, reason: 'r' })],
-    ['propose_plan whose branch step starts at a hidden branch’s commit', 'branchOnly', (rev) => ({ steps: [{ kind: 'branch', name: 'adv-19p', from: rev }], reason: 'r' })],
+    [
+      'propose_plan whose branch step starts at a hidden branch’s commit',
+      'branchOnly',
+      (rev) => ({ steps: [{ kind: 'branch', name: 'adv-19p', from: rev }], reason: 'r' }),
+    ],
   ];
   const out: Attack[] = revisionCases.map(([label, key, args]) => ({
     category: 'proposals',
@@ -163,8 +203,16 @@ export function workspaceProposalAttacks(ctx: Ctx): Attack[] {
         await writeFile(join(tree, 'secret/adv19-tok.txt'), `const t = "${TOKEN}";\n`);
         await writeFile(join(tree, 'secret/adv19-none.txt'), 'const t = "none";\n');
         const r = await alike([
-          { tool: 'propose_commit', args: { message: 'm', paths: ['app/link-dir/adv19-tok.txt'], reason: 'r' }, mask: 'adv19-tok' },
-          { tool: 'propose_commit', args: { message: 'm', paths: ['app/link-dir/adv19-none.txt'], reason: 'r' }, mask: 'adv19-none' },
+          {
+            tool: 'propose_commit',
+            args: { message: 'm', paths: ['app/link-dir/adv19-tok.txt'], reason: 'r' },
+            mask: 'adv19-tok',
+          },
+          {
+            tool: 'propose_commit',
+            args: { message: 'm', paths: ['app/link-dir/adv19-none.txt'], reason: 'r' },
+            mask: 'adv19-none',
+          },
         ]);
         check(!/ghp_|line \d|GitHub token/.test(r.answers[0]!), r.answers[0]!.slice(0, 300));
       },
@@ -190,10 +238,20 @@ export function workspaceProposalAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         const a = await wsprop();
         const before = await count('patch');
-        const body = (n: number) => `diff --git a/app/big.txt b/app/big.txt\nnew file mode 100644\n--- /dev/null\n+++ b/app/big.txt\n@@ -0,0 +1 @@\n+${'x'.repeat(n)}\n`;
-        const one = await callTool(a, 'propose_plan', { steps: [{ kind: 'patch', patch: body(1_000_100) }], reason: 'r' });
-        const three = await callTool(a, 'propose_plan', { steps: [1, 2, 3].map(() => ({ kind: 'patch', patch: body(400_000) })), reason: 'r' });
-        check(one.isError === true && three.isError === true, `accepted: ${one.text.slice(0, 120)} / ${three.text.slice(0, 120)}`);
+        const body = (n: number) =>
+          `diff --git a/app/big.txt b/app/big.txt\nnew file mode 100644\n--- /dev/null\n+++ b/app/big.txt\n@@ -0,0 +1 @@\n+${'x'.repeat(n)}\n`;
+        const one = await callTool(a, 'propose_plan', {
+          steps: [{ kind: 'patch', patch: body(1_000_100) }],
+          reason: 'r',
+        });
+        const three = await callTool(a, 'propose_plan', {
+          steps: [1, 2, 3].map(() => ({ kind: 'patch', patch: body(400_000) })),
+          reason: 'r',
+        });
+        check(
+          one.isError === true && three.isError === true,
+          `accepted: ${one.text.slice(0, 120)} / ${three.text.slice(0, 120)}`,
+        );
         check((await count('patch')) === before, 'a proposal was stored');
       },
     },

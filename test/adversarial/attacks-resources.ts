@@ -32,7 +32,12 @@ export function resourceAttacks(ctx: Ctx): Attack[] {
       category: 'resources',
       name: 'get_files: hidden repeats mixed with a readable file do not change its answer',
       run: async () => {
-        const r = await blockedRead(ctx, 'get_files', { paths: [...repeat('secret/keys.txt', 50), 'app/main.ts'] }, { mustFail: false });
+        const r = await blockedRead(
+          ctx,
+          'get_files',
+          { paths: [...repeat('secret/keys.txt', 50), 'app/main.ts'] },
+          { mustFail: false },
+        );
         check(r.structured.files.length === 2 && r.structured.found === 1, r.text.slice(0, 200));
       },
     },
@@ -50,7 +55,11 @@ export function resourceAttacks(ctx: Ctx): Attack[] {
       run: () =>
         sameAnswers(ctx, [
           { tool: 'list_commits', args: { path: 'secret', page: 500, per_page: 100 }, mask: ['secret'] },
-          { tool: 'list_commits', args: { path: 'app/nothing-here', page: 500, per_page: 100 }, mask: ['app/nothing-here'] },
+          {
+            tool: 'list_commits',
+            args: { path: 'app/nothing-here', page: 500, per_page: 100 },
+            mask: ['app/nothing-here'],
+          },
         ]),
     },
     {
@@ -66,12 +75,17 @@ export function resourceAttacks(ctx: Ctx): Attack[] {
       category: 'resources',
       name: `many concurrent calls: ${FLOOD} at once are each answered or told to retry, and the lane frees`,
       run: async () => {
-        const answers = await Promise.all(Array.from({ length: FLOOD }, () => callTool(ctx.app, 'get_files', { paths: repeat('app/main.ts') })));
+        const answers = await Promise.all(
+          Array.from({ length: FLOOD }, () => callTool(ctx.app, 'get_files', { paths: repeat('app/main.ts') })),
+        );
         for (const r of answers) {
           check(r.isError ? r.text.startsWith('Busy:') : r.structured.files.length === 1, r.text.slice(0, 200));
           noLeak(ctx.fx, whole(r), {});
         }
-        check(answers.some((r) => !r.isError), 'no call of the flood was served');
+        check(
+          answers.some((r) => !r.isError),
+          'no call of the flood was served',
+        );
         const after = await callTool(ctx.app, 'get_file', { path: 'app/main.ts' });
         check(!after.isError, `lane still busy: ${after.text.slice(0, 200)}`);
       },
@@ -93,7 +107,12 @@ function storeAttacks(ctx: Ctx): Attack[] {
     branch: 'main',
     base: '0'.repeat(40),
     agent: 'flood-agent',
-    change: { kind: 'push_files', message: `flood ${n}`, files: [{ path: 'app/flood.md', content: `${n}\n`, encoding: 'utf-8' }], deletes: [] },
+    change: {
+      kind: 'push_files',
+      message: `flood ${n}`,
+      files: [{ path: 'app/flood.md', content: `${n}\n`, encoding: 'utf-8' }],
+      deletes: [],
+    },
     facts: { paths: ['app/flood.md'], protected_paths: [] },
     ...over,
   });
@@ -124,7 +143,16 @@ function storeAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         const before = (await fx.proposals.list({ perimeter: 'bulky' })).length;
         const big = 'b'.repeat(DEFAULT_PROPOSAL_BOUNDS.maxRecordBytes);
-        const made = await fx.proposals.create(request('bulky', 1, { change: { kind: 'push_files', message: 'big', files: [{ path: 'app/big.md', content: big, encoding: 'utf-8' }], deletes: [] } }));
+        const made = await fx.proposals.create(
+          request('bulky', 1, {
+            change: {
+              kind: 'push_files',
+              message: 'big',
+              files: [{ path: 'app/big.md', content: big, encoding: 'utf-8' }],
+              deletes: [],
+            },
+          }),
+        );
         check(!made.ok && made.message.includes('too large to hold for approval'), made.ok ? 'stored' : made.message);
         check((await fx.proposals.list({ perimeter: 'bulky' })).length === before, 'something was stored');
       },
@@ -134,7 +162,9 @@ function storeAttacks(ctx: Ctx): Attack[] {
       only: 'local',
       name: 'proposals: an over-long reason or idempotency key is refused whatever the tool',
       run: async () => {
-        const reason = await fx.proposals.create(request('bulky', 2, { agentReason: 'r'.repeat(MAX_AGENT_REASON + 1) }));
+        const reason = await fx.proposals.create(
+          request('bulky', 2, { agentReason: 'r'.repeat(MAX_AGENT_REASON + 1) }),
+        );
         check(!reason.ok && reason.code === 'invalid', reason.ok ? 'stored a long reason' : reason.message);
         const key = await fx.proposals.create(request('bulky', 3, { idempotencyKey: 'k'.repeat(100_000) }));
         check(!key.ok && key.code === 'invalid', key.ok ? 'stored a long key' : key.message);

@@ -10,8 +10,29 @@ import { sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
 
 const BOMBS = ['(a+)+$', '(a|aa)+b', '(.*a){25}', '([a-z]+)*!', '(x+x+)+y', '^(\\w+\\s?)*$'];
-const BAD_PATHS = [':(glob)**', ':(glob)secret/**', ':!app', ':(exclude)app', ':/', ':(top)secret', 'app/../secret', '/etc', '../', 'secret', 'app/certs', '.', 'app/.env'];
-export const HIDDEN_WORDS = ['CANARY', 'CANARY_SECRET_KEYS', 'canary_env_file', 'DB_PASSWORD=CANARY', 'CANARY_BRANCH_FILE', 'CANARY_PEM'];
+const BAD_PATHS = [
+  ':(glob)**',
+  ':(glob)secret/**',
+  ':!app',
+  ':(exclude)app',
+  ':/',
+  ':(top)secret',
+  'app/../secret',
+  '/etc',
+  '../',
+  'secret',
+  'app/certs',
+  '.',
+  'app/.env',
+];
+export const HIDDEN_WORDS = [
+  'CANARY',
+  'CANARY_SECRET_KEYS',
+  'canary_env_file',
+  'DB_PASSWORD=CANARY',
+  'CANARY_BRANCH_FILE',
+  'CANARY_PEM',
+];
 
 /** Attacks on search_code and changes_since; get_file windows on hidden files. */
 export function searchAttacks(ctx: Ctx): Attack[] {
@@ -28,7 +49,11 @@ export function searchAttacks(ctx: Ctx): Attack[] {
           const r = await search({ query, regex });
           check(!r.isError, r.text);
           noLeak(fx, whole(r), { query });
-          for (const m of r.structured.matches as { path: string }[]) check(/^app\/|^docs\/[^/]+\.md$/.test(m.path) && !/\.env|id_rsa|\.pem|credentials/i.test(m.path), `hit in ${m.path}`);
+          for (const m of r.structured.matches as { path: string }[])
+            check(
+              /^app\/|^docs\/[^/]+\.md$/.test(m.path) && !/\.env|id_rsa|\.pem|credentials/i.test(m.path),
+              `hit in ${m.path}`,
+            );
         },
       });
     }
@@ -59,7 +84,9 @@ export function searchAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         const r = await search({ query: 'CANARY', path });
         noLeak(fx, whole(r), { path });
-        if (!r.isError) for (const m of r.structured.matches as { path: string }[]) check(m.path.startsWith('app/') && !/\.env/.test(m.path), `hit in ${m.path}`);
+        if (!r.isError)
+          for (const m of r.structured.matches as { path: string }[])
+            check(m.path.startsWith('app/') && !/\.env/.test(m.path), `hit in ${m.path}`);
       },
     });
   }
@@ -138,7 +165,17 @@ export function searchAttacks(ctx: Ctx): Attack[] {
       },
     });
   }
-  for (const query of ['x'.repeat(512), '--all', '-e', '--no-index', '-f/etc/passwd', ':(glob)**', '--open-files-in-pager=id', '\\', '[']) {
+  for (const query of [
+    'x'.repeat(512),
+    '--all',
+    '-e',
+    '--no-index',
+    '-f/etc/passwd',
+    ':(glob)**',
+    '--open-files-in-pager=id',
+    '\\',
+    '[',
+  ]) {
     out.push({
       category: 'search-input',
       name: `search_code literal ${JSON.stringify(query.slice(0, 20))}: searched as text, nothing else`,
@@ -189,15 +226,20 @@ export function searchAttacks(ctx: Ctx): Attack[] {
       await other.close();
     }
   };
-  const payload = async (branch: string, who = 'agent:app') => JSON.stringify({ v: 1, who, repo: fx.repo, branch, commit: fx.shas.privateOnly });
+  const payload = async (branch: string, who = 'agent:app') =>
+    JSON.stringify({ v: 1, who, repo: fx.repo, branch, commit: fx.shas.privateOnly });
   out.push(freshOnly("another perimeter's cursor", otherCursor));
-  out.push(freshOnly("base64 of another perimeter's cursor", async () => Buffer.from(await otherCursor()).toString('base64')));
-  out.push(freshOnly("another perimeter's cursor with one byte flipped", async () => {
-    const c = await otherCursor();
-    const raw = Buffer.from(c.slice(5), 'base64url');
-    raw[raw.length - 20] = (raw[raw.length - 20] ?? 0) ^ 1;
-    return `gbc1.${raw.toString('base64url')}`;
-  }));
+  out.push(
+    freshOnly("base64 of another perimeter's cursor", async () => Buffer.from(await otherCursor()).toString('base64')),
+  );
+  out.push(
+    freshOnly("another perimeter's cursor with one byte flipped", async () => {
+      const c = await otherCursor();
+      const raw = Buffer.from(c.slice(5), 'base64url');
+      raw[raw.length - 20] = (raw[raw.length - 20] ?? 0) ^ 1;
+      return `gbc1.${raw.toString('base64url')}`;
+    }),
+  );
   out.push(freshOnly('a JSON cursor naming an old commit', () => payload('main')));
   out.push(freshOnly('a base64 JSON cursor', async () => Buffer.from(await payload('main')).toString('base64')));
   out.push(freshOnly('a JSON cursor for a hidden branch', () => payload('feature-hidden')));
@@ -222,7 +264,8 @@ export function searchAttacks(ctx: Ctx): Attack[] {
       const r = await changes(first.structured.cursor);
       check(!r.isError && r.structured.fresh_instance === false, r.text);
       for (const c of r.structured.changes as { path: string; previous_path?: string }[]) {
-        for (const p of [c.path, c.previous_path ?? 'app/x']) check(/^app\/|^docs\/[^/]+\.md$/.test(p) && !/\.env|id_rsa|\.pem|credentials/i.test(p), `change names ${p}`);
+        for (const p of [c.path, c.previous_path ?? 'app/x'])
+          check(/^app\/|^docs\/[^/]+\.md$/.test(p) && !/\.env|id_rsa|\.pem|credentials/i.test(p), `change names ${p}`);
       }
       noLeak(fx, whole(r), {});
     },
@@ -241,7 +284,13 @@ export function searchAttacks(ctx: Ctx): Attack[] {
       try {
         const first = await callTool(agent, 'changes_since', {});
         check(first.structured?.fresh_instance === true, first.text.slice(0, 200));
-        const links: Record<string, string> = { 'app/l19-ok': 'main.ts', 'app/l19-out': '../secret/keys.txt', 'app/l19-env': '.env', 'app/l19-abs': '/etc/passwd', 'app/l19-dir': '../secret' };
+        const links: Record<string, string> = {
+          'app/l19-ok': 'main.ts',
+          'app/l19-out': '../secret/keys.txt',
+          'app/l19-env': '.env',
+          'app/l19-abs': '/etc/passwd',
+          'app/l19-dir': '../secret',
+        };
         const scratch = await mkdtemp(join(tmpdir(), 'gb-links19-'));
         try {
           const env = { GIT_INDEX_FILE: join(scratch, 'index') };
@@ -258,7 +307,10 @@ export function searchAttacks(ctx: Ctx): Attack[] {
         }
         const r = await callTool(agent, 'changes_since', { cursor: first.structured.cursor });
         check(!r.isError, r.text.slice(0, 200));
-        check(JSON.stringify(r.structured.changes) === JSON.stringify([{ path: 'app/l19-ok', change: 'added' }]), `changes: ${JSON.stringify(r.structured.changes)}`);
+        check(
+          JSON.stringify(r.structured.changes) === JSON.stringify([{ path: 'app/l19-ok', change: 'added' }]),
+          `changes: ${JSON.stringify(r.structured.changes)}`,
+        );
         noLeak(fx, whole(r), {});
       } finally {
         await agent.close();
@@ -271,7 +323,9 @@ export function searchAttacks(ctx: Ctx): Attack[] {
 /** Writes `text` as a blob (no final newline: a symlink's target) and answers its id. */
 function hashText(bare: string, text: string): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile('git', ['hash-object', '-w', '--stdin'], { cwd: bare }, (err, stdout) => (err ? reject(err) : resolve(stdout)));
+    const child = execFile('git', ['hash-object', '-w', '--stdin'], { cwd: bare }, (err, stdout) =>
+      err ? reject(err) : resolve(stdout),
+    );
     child.stdin?.end(text);
   });
 }

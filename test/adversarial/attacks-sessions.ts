@@ -19,9 +19,17 @@ export function sessionAttacks(ctx: Ctx): Attack[] {
     }
   };
   const othersStillIn = async (): Promise<void> => {
-    const narrow = await raw(base, { path: '/mcp/narrow', headers: { ...JSON_HEADERS, authorization: `Bearer ${fx.keys.narrow}` }, body: INIT });
+    const narrow = await raw(base, {
+      path: '/mcp/narrow',
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${fx.keys.narrow}` },
+      body: INIT,
+    });
     check(narrow.status === 200, `another perimeter got ${narrow.status}`);
-    const root = await raw(base, { path: '/mcp/root', headers: { ...JSON_HEADERS, authorization: `Bearer ${OPS_TOKEN}` }, body: INIT });
+    const root = await raw(base, {
+      path: '/mcp/root',
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${OPS_TOKEN}` },
+      body: INIT,
+    });
     check(root.status === 200, `the operator got ${root.status}`);
     const app = await callTool(ctx.app, 'get_file', { path: 'app/main.ts' });
     check(!app.isError, `an open session of another perimeter broke: ${app.text.slice(0, 200)}`);
@@ -35,7 +43,22 @@ export function sessionAttacks(ctx: Ctx): Attack[] {
         withKey('other', async (key) => {
           const sids: string[] = [];
           for (let i = 0; i < limits.perKey + 40; i++) sids.push(await rawSession(base, '/mcp/other', key));
-          const mine = (await Promise.all(sids.map((sid) => raw(base, { path: '/mcp/other', headers: { ...JSON_HEADERS, authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }) })))).filter((r) => r.status === 200).length;
+          const mine = (
+            await Promise.all(
+              sids.map((sid) =>
+                raw(base, {
+                  path: '/mcp/other',
+                  headers: {
+                    ...JSON_HEADERS,
+                    authorization: `Bearer ${key}`,
+                    'mcp-session-id': sid,
+                    'mcp-protocol-version': '2025-11-25',
+                  },
+                  body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+                }),
+              ),
+            )
+          ).filter((r) => r.status === 200).length;
           check(mine <= limits.perKey, `the key holds ${mine} live sessions, above its cap ${limits.perKey}`);
           await othersStillIn();
         }),
@@ -51,12 +74,23 @@ export function sessionAttacks(ctx: Ctx): Attack[] {
               const sid = await rawSession(base, '/mcp/other', key);
               const ac = new AbortController();
               streams.push(ac);
-              void fetch(`${base}/mcp/other`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, signal: ac.signal })
+              void fetch(`${base}/mcp/other`, {
+                headers: {
+                  accept: 'text/event-stream',
+                  authorization: `Bearer ${key}`,
+                  'mcp-session-id': sid,
+                  'mcp-protocol-version': '2025-11-25',
+                },
+                signal: ac.signal,
+              })
                 .then((r) => r.body?.cancel())
                 .catch(() => undefined);
             }
             await new Promise((r) => setTimeout(r, 100));
-            check(fx.srv.app.sessions.stats().streams <= limits.perKey + 16, `streams: ${fx.srv.app.sessions.stats().streams}`);
+            check(
+              fx.srv.app.sessions.stats().streams <= limits.perKey + 16,
+              `streams: ${fx.srv.app.sessions.stats().streams}`,
+            );
             await othersStillIn();
           } finally {
             for (const ac of streams) ac.abort();

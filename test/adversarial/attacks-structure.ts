@@ -43,15 +43,43 @@ export function structureAttacks(ctx: Ctx): Attack[] {
   for (const p of ['app/lib', 'app/certs', 'app/config', '.github/workflows', '.github']) {
     out.push(refused('file-over-dir', `push_files: file over directory ${p}`, { message: 'f', files: [file(p)] }));
   }
-  out.push(refused('file-over-dir', 'push_files: allowed file plus a file over app/lib', { message: 'f', files: [file('app/ok-structure.ts'), file('app/lib')] }));
+  out.push(
+    refused('file-over-dir', 'push_files: allowed file plus a file over app/lib', {
+      message: 'f',
+      files: [file('app/ok-structure.ts'), file('app/lib')],
+    }),
+  );
 
   // A file below a file: readable, private, protected, write-only (blind).
-  for (const p of ['app/main.ts/x', 'app/lib/util.ts/deep/er/x', 'drop/existing.txt/x', '.github/workflows/ci.yml/x', 'CODEOWNERS/x']) {
+  for (const p of [
+    'app/main.ts/x',
+    'app/lib/util.ts/deep/er/x',
+    'drop/existing.txt/x',
+    '.github/workflows/ci.yml/x',
+    'CODEOWNERS/x',
+  ]) {
     out.push(refused('dir-over-file', `push_files: file below file ${p}`, { message: 'd', files: [file(p)] }));
   }
   // Below privacy-zone files, any depth and spelling; and case variants of protected and private names.
-  for (const p of ['app/.env/x', 'app/.env./x', 'app/.ENV/x', 'app/.eNv/a/b/c', 'app/id_rsa/x', 'app/ID_RSA.pub/x', 'app/certs/server.pem/x', 'app/Certs/Server.PEM/x', 'app/config/credentials.json/x', 'app/.gitattributes/x', 'app/.GitModules/x']) {
-    out.push(refused('below-private', `push_files: file below ${p.slice(0, p.lastIndexOf('/'))}`, { message: 'p', files: [file(p)] }));
+  for (const p of [
+    'app/.env/x',
+    'app/.env./x',
+    'app/.ENV/x',
+    'app/.eNv/a/b/c',
+    'app/id_rsa/x',
+    'app/ID_RSA.pub/x',
+    'app/certs/server.pem/x',
+    'app/Certs/Server.PEM/x',
+    'app/config/credentials.json/x',
+    'app/.gitattributes/x',
+    'app/.GitModules/x',
+  ]) {
+    out.push(
+      refused('below-private', `push_files: file below ${p.slice(0, p.lastIndexOf('/'))}`, {
+        message: 'p',
+        files: [file(p)],
+      }),
+    );
   }
   out.push(
     same('push_files: below an existing private file vs a missing one', 'app/.env/x', 'app/nothere/.env/x'),

@@ -22,7 +22,11 @@ export function webAttacks(ctx: Ctx): Attack[] {
   const signIn = async (token: string) => {
     const page = await raw(base, { method: 'GET', path: '/ui/signin' });
     const pre = cookieFrom(page, 'gb_ui_pre');
-    const r = await raw(base, { path: '/ui/signin', headers: { ...FORM, cookie: `gb_ui_pre=${pre}` }, body: form({ csrf: csrfIn(page.text), token }) });
+    const r = await raw(base, {
+      path: '/ui/signin',
+      headers: { ...FORM, cookie: `gb_ui_pre=${pre}` },
+      body: form({ csrf: csrfIn(page.text), token }),
+    });
     const session = cookieFrom(r, 'gb_ui_session');
     return { r, cookie: session ? `gb_ui_session=${session}` : undefined };
   };
@@ -76,7 +80,10 @@ export function webAttacks(ctx: Ctx): Attack[] {
         name: `${name} on ${path}`,
         run: async () => {
           const r = await raw(base, { method: 'GET', path, headers });
-          check(r.status === 303 && r.headers.location === '/ui/signin', `status ${r.status} ${String(r.headers.location)}`);
+          check(
+            r.status === 303 && r.headers.location === '/ui/signin',
+            `status ${r.status} ${String(r.headers.location)}`,
+          );
           check(!r.text.includes('<table'), 'a page was served');
         },
       });
@@ -84,7 +91,11 @@ export function webAttacks(ctx: Ctx): Attack[] {
   }
 
   // Forged decisions: each must leave the proposal pending and every branch where it was.
-  const forged = (name: string, send: (id: string, hash: string, op: { cookie: string; csrf: string }) => Promise<RawAnswer>, expected: number[]): Attack => ({
+  const forged = (
+    name: string,
+    send: (id: string, hash: string, op: { cookie: string; csrf: string }) => Promise<RawAnswer>,
+    expected: number[],
+  ): Attack => ({
     category: 'web-csrf',
     name,
     run: async () => {
@@ -97,28 +108,164 @@ export function webAttacks(ctx: Ctx): Attack[] {
   });
   const approve = (id: string) => `/ui/proposals/${id}/approve`;
   out.push(
-    forged('approve without a session', (id, hash) => raw(base, { path: approve(id), headers: FORM, body: form({ hash }) }), [403]),
-    forged('approve without the CSRF token', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie }, body: form({ hash }) }), [403]),
-    forged('approve with the token in the query string', (id, hash, op) => raw(base, { path: `${approve(id)}?csrf=${op.csrf}`, headers: { ...FORM, cookie: op.cookie }, body: form({ hash }) }), [403]),
-    forged('approve with the token as a cookie (double submit)', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: `${op.cookie}; csrf=${op.csrf}` }, body: form({ hash }) }), [403]),
-    forged('approve with two CSRF fields', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie }, body: `csrf=${op.csrf}&csrf=x&hash=${encodeURIComponent(hash)}` }), [403]),
-    forged('approve with another session’s token', async (id, hash, op) => {
-      const other = await operator();
-      return raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie }, body: form({ csrf: other.csrf, hash }) });
-    }, [403]),
-    forged('approve from a foreign Origin', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie, origin: 'http://evil.example' }, body: form({ csrf: op.csrf, hash }) }), [403]),
-    forged('approve from Origin null', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie, origin: 'null' }, body: form({ csrf: op.csrf, hash }) }), [403]),
-    forged('approve marked cross-site by the browser', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie, 'sec-fetch-site': 'cross-site' }, body: form({ csrf: op.csrf, hash }) }), [403]),
-    forged('approve as text/plain (a CORS-simple cross-site body)', (id, hash, op) => raw(base, { path: approve(id), headers: { 'content-type': 'text/plain', cookie: op.cookie }, body: form({ csrf: op.csrf, hash }) }), [415]),
-    forged('approve as JSON', (id, hash, op) => raw(base, { path: approve(id), headers: { 'content-type': 'application/json', cookie: op.cookie }, body: JSON.stringify({ csrf: op.csrf, hash }) }), [415]),
-    forged('approve through a rebinding Host', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie, host: 'evil.example' }, body: form({ csrf: op.csrf, hash }) }), [403]),
-    forged('approve a different change than the one shown', (id, _hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie }, body: form({ csrf: op.csrf, hash: `sha256:${'1'.repeat(64)}` }) }), [400, 409]),
-    forged('approve with a 100 KB body', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie }, body: form({ csrf: op.csrf, hash, pad: 'x'.repeat(100_000) }) }), [413]),
-    forged('approve with a parameter flood', (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie }, body: `${form({ csrf: op.csrf, hash })}&${Array.from({ length: 100 }, (_, i) => `p${i}=1`).join('&')}` }), [413]),
-    forged('approve after sign-out', async (id, hash, op) => {
-      await raw(base, { path: '/ui/signout', headers: { ...FORM, cookie: op.cookie }, body: form({ csrf: op.csrf }) });
-      return raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie }, body: form({ csrf: op.csrf, hash }) });
-    }, [403]),
+    forged(
+      'approve without a session',
+      (id, hash) => raw(base, { path: approve(id), headers: FORM, body: form({ hash }) }),
+      [403],
+    ),
+    forged(
+      'approve without the CSRF token',
+      (id, hash, op) => raw(base, { path: approve(id), headers: { ...FORM, cookie: op.cookie }, body: form({ hash }) }),
+      [403],
+    ),
+    forged(
+      'approve with the token in the query string',
+      (id, hash, op) =>
+        raw(base, {
+          path: `${approve(id)}?csrf=${op.csrf}`,
+          headers: { ...FORM, cookie: op.cookie },
+          body: form({ hash }),
+        }),
+      [403],
+    ),
+    forged(
+      'approve with the token as a cookie (double submit)',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: `${op.cookie}; csrf=${op.csrf}` },
+          body: form({ hash }),
+        }),
+      [403],
+    ),
+    forged(
+      'approve with two CSRF fields',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie },
+          body: `csrf=${op.csrf}&csrf=x&hash=${encodeURIComponent(hash)}`,
+        }),
+      [403],
+    ),
+    forged(
+      'approve with another session’s token',
+      async (id, hash, op) => {
+        const other = await operator();
+        return raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie },
+          body: form({ csrf: other.csrf, hash }),
+        });
+      },
+      [403],
+    ),
+    forged(
+      'approve from a foreign Origin',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie, origin: 'http://evil.example' },
+          body: form({ csrf: op.csrf, hash }),
+        }),
+      [403],
+    ),
+    forged(
+      'approve from Origin null',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie, origin: 'null' },
+          body: form({ csrf: op.csrf, hash }),
+        }),
+      [403],
+    ),
+    forged(
+      'approve marked cross-site by the browser',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie, 'sec-fetch-site': 'cross-site' },
+          body: form({ csrf: op.csrf, hash }),
+        }),
+      [403],
+    ),
+    forged(
+      'approve as text/plain (a CORS-simple cross-site body)',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { 'content-type': 'text/plain', cookie: op.cookie },
+          body: form({ csrf: op.csrf, hash }),
+        }),
+      [415],
+    ),
+    forged(
+      'approve as JSON',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { 'content-type': 'application/json', cookie: op.cookie },
+          body: JSON.stringify({ csrf: op.csrf, hash }),
+        }),
+      [415],
+    ),
+    forged(
+      'approve through a rebinding Host',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie, host: 'evil.example' },
+          body: form({ csrf: op.csrf, hash }),
+        }),
+      [403],
+    ),
+    forged(
+      'approve a different change than the one shown',
+      (id, _hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie },
+          body: form({ csrf: op.csrf, hash: `sha256:${'1'.repeat(64)}` }),
+        }),
+      [400, 409],
+    ),
+    forged(
+      'approve with a 100 KB body',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie },
+          body: form({ csrf: op.csrf, hash, pad: 'x'.repeat(100_000) }),
+        }),
+      [413],
+    ),
+    forged(
+      'approve with a parameter flood',
+      (id, hash, op) =>
+        raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie },
+          body: `${form({ csrf: op.csrf, hash })}&${Array.from({ length: 100 }, (_, i) => `p${i}=1`).join('&')}`,
+        }),
+      [413],
+    ),
+    forged(
+      'approve after sign-out',
+      async (id, hash, op) => {
+        await raw(base, {
+          path: '/ui/signout',
+          headers: { ...FORM, cookie: op.cookie },
+          body: form({ csrf: op.csrf }),
+        });
+        return raw(base, {
+          path: approve(id),
+          headers: { ...FORM, cookie: op.cookie },
+          body: form({ csrf: op.csrf, hash }),
+        });
+      },
+      [403],
+    ),
   );
 
   out.push(
@@ -127,7 +274,11 @@ export function webAttacks(ctx: Ctx): Attack[] {
       name: 'a sign-in form token replayed without its pre-session cookie',
       run: async () => {
         const page = await raw(base, { method: 'GET', path: '/ui/signin' });
-        const r = await raw(base, { path: '/ui/signin', headers: FORM, body: form({ csrf: csrfIn(page.text), token: OPS_TOKEN }) });
+        const r = await raw(base, {
+          path: '/ui/signin',
+          headers: FORM,
+          body: form({ csrf: csrfIn(page.text), token: OPS_TOKEN }),
+        });
         check(r.status === 403 && cookieFrom(r, 'gb_ui_session') === undefined, `status ${r.status}`);
       },
     },
@@ -151,7 +302,10 @@ export function webAttacks(ctx: Ctx): Attack[] {
         const r = await raw(base, { method: 'GET', path: `/ui/proposals/${p.id}`, headers: { cookie: op.cookie } });
         check(r.status === 200, `status ${r.status}`);
         check(!/<script|<img|<b>|\u202E/i.test(r.text), 'agent text became markup or kept its bidi override');
-        check(r.text.includes('&lt;script&gt;') && r.text.includes('⟨U+202E⟩'), 'the hostile text is not shown escaped');
+        check(
+          r.text.includes('&lt;script&gt;') && r.text.includes('⟨U+202E⟩'),
+          'the hostile text is not shown escaped',
+        );
       },
     },
   );

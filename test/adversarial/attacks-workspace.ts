@@ -8,11 +8,21 @@ import { sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, type Attack } from './harness.js';
 import { fxPairedConflict, fxTwins, TWIN_CANARY } from './ws-twins.js';
 
-const WS_TOOLS = ['workspace_brief', 'workspace_status', 'workspace_diff', 'conflict_preflight', 'conflict_read', 'submodule_status', 'scope_summary', 'integrity_check'];
+const WS_TOOLS = [
+  'workspace_brief',
+  'workspace_status',
+  'workspace_diff',
+  'conflict_preflight',
+  'conflict_read',
+  'submodule_status',
+  'scope_summary',
+  'integrity_check',
+];
 
 export function workspaceAttacks(ctx: Ctx): Attack[] {
   let agent: Promise<Agent> | undefined;
-  const ws = () => (agent ??= ctx.fx.srv.connect('/mcp/ws/ws', 'legacy', { authorization: `Bearer ${ctx.fx.keys.ws}` }));
+  const ws = () =>
+    (agent ??= ctx.fx.srv.connect('/mcp/ws/ws', 'legacy', { authorization: `Bearer ${ctx.fx.keys.ws}` }));
   const listed = async (a: Agent) => (await a.client.listTools()).tools.map((t) => t.name);
   const clean = async (tool: string, args: Record<string, unknown>) => {
     const r = await callTool(await ws(), tool, args);
@@ -22,14 +32,23 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
   };
   const alike = async (tool: string, calls: { args: Record<string, unknown>; mask: string }[]) => {
     const a = await ws();
-    await sameAnswers(ctx, calls.map((c) => ({ tool, args: c.args, mask: [c.mask], agent: a })));
+    await sameAnswers(
+      ctx,
+      calls.map((c) => ({ tool, args: c.args, mask: [c.mask], agent: a })),
+    );
   };
   const local = ctx.fx.kind === 'local';
   let writer: Promise<Agent> | undefined;
   /** Perimeter `wsreset`: reads what `ws` reads, writes app/**, on the same dirty worktree (hidden staged changes). */
   const wsWriter = (): Promise<Agent> =>
     (writer ??= (async () => {
-      await ctx.fx.srv.perimeter({ id: 'wsreset', repo: ctx.fx.repo, read: ['app/**', 'docs/*.md'], write: ['app/**'], branches: ['ws', 'feature/ok'] });
+      await ctx.fx.srv.perimeter({
+        id: 'wsreset',
+        repo: ctx.fx.repo,
+        read: ['app/**', 'docs/*.md'],
+        write: ['app/**'],
+        branches: ['ws', 'feature/ok'],
+      });
       const key = await ctx.fx.srv.api('POST', '/api/perimeters/wsreset/keys');
       return ctx.fx.srv.connect('/mcp/wsreset/ws', 'legacy', { authorization: `Bearer ${key.json.key}` });
     })());
@@ -50,7 +69,10 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
       name: 'a binding on a bare repository (no working tree) never lists the workspace tools',
       run: async () => {
         const names = await listed(ctx.app);
-        check(WS_TOOLS.every((t) => !names.includes(t)), names.join(','));
+        check(
+          WS_TOOLS.every((t) => !names.includes(t)),
+          names.join(','),
+        );
         const r = await callTool(ctx.app, 'workspace_status', {});
         check(r.isError === true && !/secret/.test(r.text), r.text.slice(0, 200));
       },
@@ -62,7 +84,10 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
       name: 'a GitHub perimeter never gets the workspace tools, even on a branch checked out on this machine',
       run: async () => {
         const names = await listed(await ws());
-        check(WS_TOOLS.every((t) => !names.includes(t)), names.join(','));
+        check(
+          WS_TOOLS.every((t) => !names.includes(t)),
+          names.join(','),
+        );
         const r = await callTool(await ws(), 'get_file', { path: 'app/main.ts', source: 'worktree' });
         // The option is not even in its schema there: refused as an unknown argument, before anything is read.
         check(r.isError === true && !/CANARY|secret/.test(r.text), r.text.slice(0, 200));
@@ -77,30 +102,66 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         await clean('workspace_status', {});
         const r = await callTool(await ws(), 'workspace_status', {});
-        check(JSON.stringify(r.structured?.unstaged) === JSON.stringify([{ path: 'app/main.ts', change: 'modified' }]), whole(r).slice(0, 300));
-        check(JSON.stringify(r.structured?.staged) === JSON.stringify([{ path: 'app/lib/util.ts', change: 'deleted' }]), whole(r).slice(0, 300));
+        check(
+          JSON.stringify(r.structured?.unstaged) === JSON.stringify([{ path: 'app/main.ts', change: 'modified' }]),
+          whole(r).slice(0, 300),
+        );
+        check(
+          JSON.stringify(r.structured?.staged) === JSON.stringify([{ path: 'app/lib/util.ts', change: 'deleted' }]),
+          whole(r).slice(0, 300),
+        );
       },
     },
-    { category: 'workspace', name: 'workspace_diff (working tree) shows no hidden file', run: () => clean('workspace_diff', {}) },
-    { category: 'workspace', name: 'workspace_diff staged: a staged hidden file and a rename to a hidden path stay hidden', run: () => clean('workspace_diff', { staged: true }) },
+    {
+      category: 'workspace',
+      name: 'workspace_diff (working tree) shows no hidden file',
+      run: () => clean('workspace_diff', {}),
+    },
+    {
+      category: 'workspace',
+      name: 'workspace_diff staged: a staged hidden file and a rename to a hidden path stay hidden',
+      run: () => clean('workspace_diff', { staged: true }),
+    },
     { category: 'workspace', name: 'integrity_check shows no hidden file', run: () => clean('integrity_check', {}) },
     { category: 'workspace', name: 'workspace_brief counts nothing hidden', run: () => clean('workspace_brief', {}) },
-    { category: 'workspace', name: 'scope_summary of the root shows no hidden entry', run: () => clean('scope_summary', {}) },
-    { category: 'workspace', name: 'submodule_status shows no hidden gitlink', run: () => clean('submodule_status', {}) },
+    {
+      category: 'workspace',
+      name: 'scope_summary of the root shows no hidden entry',
+      run: () => clean('scope_summary', {}),
+    },
+    {
+      category: 'workspace',
+      name: 'submodule_status shows no hidden gitlink',
+      run: () => clean('submodule_status', {}),
+    },
     {
       category: 'workspace',
       name: 'workspace_diff narrowed to a hidden directory, a changed private file or a missing path: one answer (no per-path omitted_count oracle)',
-      run: () => alike('workspace_diff', [{ args: { path: 'secret' }, mask: 'secret' }, { args: { path: 'app/.env' }, mask: 'app/.env' }, { args: { path: 'app/nothing' }, mask: 'app/nothing' }]),
+      run: () =>
+        alike('workspace_diff', [
+          { args: { path: 'secret' }, mask: 'secret' },
+          { args: { path: 'app/.env' }, mask: 'app/.env' },
+          { args: { path: 'app/nothing' }, mask: 'app/nothing' },
+        ]),
     },
     {
       category: 'workspace',
       name: 'workspace_diff against a hidden-only commit reads like a nonexistent commit',
-      run: () => alike('workspace_diff', [{ args: { against: ctx.fx.shas.hiddenOnly }, mask: ctx.fx.shas.hiddenOnly }, { args: { against: 'f'.repeat(40) }, mask: 'f'.repeat(40) }]),
+      run: () =>
+        alike('workspace_diff', [
+          { args: { against: ctx.fx.shas.hiddenOnly }, mask: ctx.fx.shas.hiddenOnly },
+          { args: { against: 'f'.repeat(40) }, mask: 'f'.repeat(40) },
+        ]),
     },
     {
       category: 'workspace',
       name: 'conflict_preflight with a branch outside the allowlist reads like a missing branch',
-      run: () => alike('conflict_preflight', [{ args: { with: 'feature/ok' }, mask: 'feature/ok' }, { args: { with: 'no-such' }, mask: 'no-such' }, { args: { with: 'HEAD' }, mask: 'HEAD' }]),
+      run: () =>
+        alike('conflict_preflight', [
+          { args: { with: 'feature/ok' }, mask: 'feature/ok' },
+          { args: { with: 'no-such' }, mask: 'no-such' },
+          { args: { with: 'HEAD' }, mask: 'HEAD' },
+        ]),
     },
     {
       category: 'workspace',
@@ -113,7 +174,12 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
     {
       category: 'workspace',
       name: 'conflict_read on a hidden or private file reads like one that is not conflicted',
-      run: () => alike('conflict_read', [{ args: { path: 'secret/keys.txt' }, mask: 'secret/keys.txt' }, { args: { path: 'app/.env' }, mask: 'app/.env' }, { args: { path: 'app/none.ts' }, mask: 'app/none.ts' }]),
+      run: () =>
+        alike('conflict_read', [
+          { args: { path: 'secret/keys.txt' }, mask: 'secret/keys.txt' },
+          { args: { path: 'app/.env' }, mask: 'app/.env' },
+          { args: { path: 'app/none.ts' }, mask: 'app/none.ts' },
+        ]),
     },
     {
       category: 'workspace',
@@ -128,7 +194,11 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
     {
       category: 'workspace',
       name: 'scope_summary of a hidden subtree reads like a missing one',
-      run: () => alike('scope_summary', [{ args: { path: 'secret' }, mask: 'secret' }, { args: { path: 'nodir' }, mask: 'nodir' }]),
+      run: () =>
+        alike('scope_summary', [
+          { args: { path: 'secret' }, mask: 'secret' },
+          { args: { path: 'nodir' }, mask: 'nodir' },
+        ]),
     },
     ...twinAttacks(ctx),
     {
@@ -150,9 +220,14 @@ export function workspaceAttacks(ctx: Ctx): Attack[] {
         const args = { mode: 'hard', to: 'ws', reason: 'r', idempotency_key: 'adv-19-retry' };
         const first = await callTool(a, 'propose_reset', args);
         await writeFile(file, 'CANARY_WS_STAGED_SECRET changed on disk\n');
-        const again = await callTool(a, 'propose_reset', args).finally(() => writeFile(file, 'CANARY_WS_STAGED_SECRET\n'));
+        const again = await callTool(a, 'propose_reset', args).finally(() =>
+          writeFile(file, 'CANARY_WS_STAGED_SECRET\n'),
+        );
         noLeak(ctx.fx, whole(again), args);
-        check(!first.isError && !again.isError && again.structured?.proposal_id === first.structured?.proposal_id, `retry answered: ${again.text.slice(0, 200)}`);
+        check(
+          !first.isError && !again.isError && again.structured?.proposal_id === first.structured?.proposal_id,
+          `retry answered: ${again.text.slice(0, 200)}`,
+        );
         await callTool(a, 'proposal_cancel', { proposal_id: first.structured.proposal_id });
       },
     },
@@ -203,7 +278,10 @@ function twinAttacks(ctx: Ctx): Attack[] {
       run: async () => {
         const r = await callTool(await fxPairedConflict(ctx.fx), 'conflict_read', { path: 'app/m.ts' });
         check(!r.isError, r.text.slice(0, 200));
-        check(!whole(r).includes(TWIN_CANARY) && !whole(r).includes('value5 '), `conflict_read served a paired stage: ${whole(r).slice(0, 400)}`);
+        check(
+          !whole(r).includes(TWIN_CANARY) && !whole(r).includes('value5 '),
+          `conflict_read served a paired stage: ${whole(r).slice(0, 400)}`,
+        );
         check(r.structured?.ours?.present === true, 'ours (from the path itself) should be served');
       },
     },

@@ -2,12 +2,16 @@
 import { blockedRead, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, redact, type Attack } from './harness.js';
 
-
 export function writeAttacks(ctx: Ctx): Attack[] {
   const { fx } = ctx;
   const heads = () => fx.heads();
   /** A push that must be refused whole: an error, no branch moved, and nothing of the request's secrets echoed. */
-  const refusedPush = (category: string, name: string, args: Record<string, unknown>, opts: { secret?: string } = {}): Attack => ({
+  const refusedPush = (
+    category: string,
+    name: string,
+    args: Record<string, unknown>,
+    opts: { secret?: string } = {},
+  ): Attack => ({
     category,
     name,
     run: async () => {
@@ -49,17 +53,42 @@ export function writeAttacks(ctx: Ctx): Attack[] {
     ['fine-grained GitHub token', `t = "github_pat_${'11ABCDEFG0'.repeat(6)}Qx"\n`],
     ['AWS access key id', 'aws_access_key_id = AKIAQ3EGRXMPL7W2ZK5N\n'],
     ['AWS secret key', 'aws_secret_access_key = "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"\n'],
-    ['private key block', '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0\n-----END RSA PRIVATE KEY-----\n'],
+    [
+      'private key block',
+      '-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEAx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0\n-----END RSA PRIVATE KEY-----\n',
+    ],
     ['Stripe live key', 'stripe = "sk_live_4eC39HqLyjWDarjtT1zdp7dcQx9"\n'],
     ['URL with credentials', 'DB = "postgres://admin:Qw8Er7Ty6Ui5Op4A@db.internal:5432/app"\n'],
   ];
   for (const [label, content] of secrets) {
-    out.push(refusedPush('secrets', `push_files: ${label}`, { message: 'cfg', files: [file('app/config.ts', content)] }));
+    out.push(
+      refusedPush('secrets', `push_files: ${label}`, { message: 'cfg', files: [file('app/config.ts', content)] }),
+    );
   }
   out.push(
-    refusedPush('secrets', 'push_files: token base64-encoded', { message: 'cfg', files: [{ path: 'app/blob.txt', content: Buffer.from(`token: ${ghp}\n`).toString('base64'), encoding: 'base64' }] }, { secret: ghp }),
-    refusedPush('secrets', 'push_files: token in the third of three files', { message: 'cfg', files: [file('app/a.ts'), file('app/b.ts'), file('drop/c.ts', `const k = "${ghp}";\n`)] }, { secret: ghp }),
-    refusedPush('secrets', 'push_files: token split across CRLF lines', { message: 'cfg', files: [file('app/c.ts', `// a\r\nconst k = "${ghp}";\r\n`)] }, { secret: ghp }),
+    refusedPush(
+      'secrets',
+      'push_files: token base64-encoded',
+      {
+        message: 'cfg',
+        files: [
+          { path: 'app/blob.txt', content: Buffer.from(`token: ${ghp}\n`).toString('base64'), encoding: 'base64' },
+        ],
+      },
+      { secret: ghp },
+    ),
+    refusedPush(
+      'secrets',
+      'push_files: token in the third of three files',
+      { message: 'cfg', files: [file('app/a.ts'), file('app/b.ts'), file('drop/c.ts', `const k = "${ghp}";\n`)] },
+      { secret: ghp },
+    ),
+    refusedPush(
+      'secrets',
+      'push_files: token split across CRLF lines',
+      { message: 'cfg', files: [file('app/c.ts', `// a\r\nconst k = "${ghp}";\r\n`)] },
+      { secret: ghp },
+    ),
   );
 
   // Mixed writes: one bad path refuses everything.
@@ -84,10 +113,24 @@ export function writeAttacks(ctx: Ctx): Attack[] {
   const many = (n: number, dir = 'app/many') => Array.from({ length: n }, (_, i) => file(`${dir}/f${i}.ts`));
   out.push(
     refusedPush('limits', 'push_files: 101 files', { message: 'x', files: many(101) }),
-    refusedPush('limits', 'push_files: 101 deletions', { message: 'x', files: [], delete: many(101).map((f) => f.path) }),
-    refusedPush('limits', 'push_files: 100 files plus 1 deletion over the per-commit budget', { message: 'x', files: many(100), delete: ['app/main.ts'] }),
-    refusedPush('limits', 'push_files: a 6 MB file', { message: 'x', files: [file('app/big.txt', 'a'.repeat(6 * 1024 * 1024))] }),
-    refusedPush('limits', 'push_files: a 10,001-character message', { message: 'm'.repeat(10_001), files: [file('app/m.ts')] }),
+    refusedPush('limits', 'push_files: 101 deletions', {
+      message: 'x',
+      files: [],
+      delete: many(101).map((f) => f.path),
+    }),
+    refusedPush('limits', 'push_files: 100 files plus 1 deletion over the per-commit budget', {
+      message: 'x',
+      files: many(100),
+      delete: ['app/main.ts'],
+    }),
+    refusedPush('limits', 'push_files: a 6 MB file', {
+      message: 'x',
+      files: [file('app/big.txt', 'a'.repeat(6 * 1024 * 1024))],
+    }),
+    refusedPush('limits', 'push_files: a 10,001-character message', {
+      message: 'm'.repeat(10_001),
+      files: [file('app/m.ts')],
+    }),
     refusedPush('limits', 'push_files: empty message', { message: '', files: [file('app/m.ts')] }),
     refusedPush('limits', 'push_files: nothing to commit', { message: 'x', files: [] }),
   );
@@ -106,16 +149,29 @@ export function writeAttacks(ctx: Ctx): Attack[] {
     ['get_files', 'no paths', { paths: [] }],
   ];
   for (const [tool, label, args] of hostile) {
-    out.push({ category: 'limits', name: `${tool}: ${label}`, run: async () => void (await blockedRead(ctx, tool, args, { mustFail: true })) });
+    out.push({
+      category: 'limits',
+      name: `${tool}: ${label}`,
+      run: async () => void (await blockedRead(ctx, tool, args, { mustFail: true })),
+    });
   }
 
   // Probing deletes and overwrites: the answer must not tell whether a write-only (unreadable) file existed.
-  const sameWrite = (name: string, a: Record<string, unknown>, b: Record<string, unknown>, masks: [string, string], setup?: string): Attack => ({
+  const sameWrite = (
+    name: string,
+    a: Record<string, unknown>,
+    b: Record<string, unknown>,
+    masks: [string, string],
+    setup?: string,
+  ): Attack => ({
     category: 'delete-hidden',
     name,
     run: async () => {
       if (setup !== undefined) {
-        const s = await callTool(ctx.app, 'push_files', { message: 'setup', files: [file(setup, 'CANARY_WRITE_ONLY\n')] });
+        const s = await callTool(ctx.app, 'push_files', {
+          message: 'setup',
+          files: [file(setup, 'CANARY_WRITE_ONLY\n')],
+        });
         check(!s.isError, `setup failed: ${s.text}`);
       }
       const answers: string[] = [];
@@ -125,7 +181,15 @@ export function writeAttacks(ctx: Ctx): Attack[] {
         const after = await fx.head();
         noLeak(fx, whole(r), args);
         const sha = r.structured?.commit ?? '';
-        answers.push(redact(JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null }), sha, masks[i] ?? '', before, after));
+        answers.push(
+          redact(
+            JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null }),
+            sha,
+            masks[i] ?? '',
+            before,
+            after,
+          ),
+        );
         if (r.isError !== true) check(after !== before, 'an accepted write made no commit');
         else check(after === before, 'a refused write moved the branch');
       }
@@ -133,13 +197,50 @@ export function writeAttacks(ctx: Ctx): Attack[] {
     },
   });
   out.push(
-    sameWrite('push_files: delete an existing write-only file vs a missing one', { message: 'd', files: [], delete: ['drop/existing.txt'] }, { message: 'd', files: [], delete: ['drop/never-there.txt'] }, ['drop/existing.txt', 'drop/never-there.txt']),
-    sameWrite('push_files: delete the same write-only path twice (existing, then gone)', { message: 'd', files: [], delete: ['drop/twice.txt'] }, { message: 'd', files: [], delete: ['drop/twice.txt'] }, ['drop/twice.txt', 'drop/twice.txt'], 'drop/twice.txt'),
-    sameWrite('push_files: overwrite a write-only file vs create one', { message: 'w', files: [file('drop/over.txt', 'v1\n')] }, { message: 'w', files: [file('drop/fresh.txt', 'v1\n')] }, ['drop/over.txt', 'drop/fresh.txt'], 'drop/over.txt'),
-    sameWrite('push_files: delete an existing out-of-scope file vs a missing one', { message: 'd', files: [], delete: ['secret/keys.txt'] }, { message: 'd', files: [], delete: ['secret/nope.txt'] }, ['secret/keys.txt', 'secret/nope.txt']),
-    sameWrite('push_files: delete an existing private file vs a missing one', { message: 'd', files: [], delete: ['app/.env'] }, { message: 'd', files: [], delete: ['app/sub/.env'] }, ['app/.env', 'app/sub/.env']),
-    sameWrite('push_files: write over an existing protected file vs a new one', { message: 'w', files: [file('.github/workflows/ci.yml')] }, { message: 'w', files: [file('.github/workflows/new.yml')] }, ['.github/workflows/ci.yml', '.github/workflows/new.yml']),
-    sameWrite('push_files: write into a hidden dir vs a missing dir', { message: 'w', files: [file('secret/new.txt')] }, { message: 'w', files: [file('nodir/new.txt')] }, ['secret/new.txt', 'nodir/new.txt']),
+    sameWrite(
+      'push_files: delete an existing write-only file vs a missing one',
+      { message: 'd', files: [], delete: ['drop/existing.txt'] },
+      { message: 'd', files: [], delete: ['drop/never-there.txt'] },
+      ['drop/existing.txt', 'drop/never-there.txt'],
+    ),
+    sameWrite(
+      'push_files: delete the same write-only path twice (existing, then gone)',
+      { message: 'd', files: [], delete: ['drop/twice.txt'] },
+      { message: 'd', files: [], delete: ['drop/twice.txt'] },
+      ['drop/twice.txt', 'drop/twice.txt'],
+      'drop/twice.txt',
+    ),
+    sameWrite(
+      'push_files: overwrite a write-only file vs create one',
+      { message: 'w', files: [file('drop/over.txt', 'v1\n')] },
+      { message: 'w', files: [file('drop/fresh.txt', 'v1\n')] },
+      ['drop/over.txt', 'drop/fresh.txt'],
+      'drop/over.txt',
+    ),
+    sameWrite(
+      'push_files: delete an existing out-of-scope file vs a missing one',
+      { message: 'd', files: [], delete: ['secret/keys.txt'] },
+      { message: 'd', files: [], delete: ['secret/nope.txt'] },
+      ['secret/keys.txt', 'secret/nope.txt'],
+    ),
+    sameWrite(
+      'push_files: delete an existing private file vs a missing one',
+      { message: 'd', files: [], delete: ['app/.env'] },
+      { message: 'd', files: [], delete: ['app/sub/.env'] },
+      ['app/.env', 'app/sub/.env'],
+    ),
+    sameWrite(
+      'push_files: write over an existing protected file vs a new one',
+      { message: 'w', files: [file('.github/workflows/ci.yml')] },
+      { message: 'w', files: [file('.github/workflows/new.yml')] },
+      ['.github/workflows/ci.yml', '.github/workflows/new.yml'],
+    ),
+    sameWrite(
+      'push_files: write into a hidden dir vs a missing dir',
+      { message: 'w', files: [file('secret/new.txt')] },
+      { message: 'w', files: [file('nodir/new.txt')] },
+      ['secret/new.txt', 'nodir/new.txt'],
+    ),
   );
   return out;
 }

@@ -17,7 +17,12 @@ export interface Ctx {
 export const whole = (r: CallOut): string => `${r.text}\n${JSON.stringify(r.structured ?? null)}`;
 
 /** Calls a read tool that must not answer with anything hidden: an error, or only missing results. */
-export async function blockedRead(ctx: Ctx, tool: string, args: Record<string, unknown>, opts: { agent?: Agent; allow?: string[]; mustFail?: boolean; listOk?: boolean } = {}): Promise<CallOut> {
+export async function blockedRead(
+  ctx: Ctx,
+  tool: string,
+  args: Record<string, unknown>,
+  opts: { agent?: Agent; allow?: string[]; mustFail?: boolean; listOk?: boolean } = {},
+): Promise<CallOut> {
   const r = await callTool(opts.agent ?? ctx.app, tool, args);
   if (opts.mustFail ?? tool !== 'list_commits') {
     if (tool === 'get_files' && !r.isError) {
@@ -34,12 +39,20 @@ export async function blockedRead(ctx: Ctx, tool: string, args: Record<string, u
 }
 
 /** The answers of several calls must be byte-identical once each call's own path (or sha) is masked. */
-export async function sameAnswers(ctx: Ctx, calls: { tool: string; args: Record<string, unknown>; mask: string[]; agent?: Agent }[]): Promise<void> {
+export async function sameAnswers(
+  ctx: Ctx,
+  calls: { tool: string; args: Record<string, unknown>; mask: string[]; agent?: Agent }[],
+): Promise<void> {
   const answers: string[] = [];
   for (const c of calls) {
     const r = await callTool(c.agent ?? ctx.app, c.tool, c.args);
     noLeak(ctx.fx, whole(r), c.args);
-    answers.push(redact(JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null }), ...c.mask));
+    answers.push(
+      redact(
+        JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null }),
+        ...c.mask,
+      ),
+    );
   }
   const first = answers[0];
   for (const [i, a] of answers.entries()) check(a === first, `answer ${i} differs:\n  ${first}\n  ${a}`);

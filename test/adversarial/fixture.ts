@@ -109,16 +109,26 @@ async function buildSource(): Promise<{ dir: string; shas: Shas; cleanup: () => 
         'app /main.ts': 'CANARY_TRAILING_SPACE\n',
         'drop/existing.txt': 'CANARY_DROP_EXISTING\n',
         '.github/workflows/ci.yml': 'on: push # CANARY_WORKFLOW\n',
-        'CODEOWNERS': '* @CANARY_OWNER\n',
+        CODEOWNERS: '* @CANARY_OWNER\n',
         'README.md': '# CANARY_README\n',
       },
     },
     { message: 'rotate CANARY_MSG_HIDDEN_ONLY', files: { 'secret/keys.txt': 'CANARY_SECRET_KEYS rotated\n' } },
     { message: 'touch CANARY_MSG_PRIVATE_ONLY', files: { 'app/.env': 'DB_PASSWORD=CANARY_ENV_FILE_2\n' } },
-    { message: 'mixed update', files: { 'app/main.ts': 'export const main = 2;\n', 'secret/keys.txt': 'CANARY_SECRET_KEYS mixed\n' } },
+    {
+      message: 'mixed update',
+      files: { 'app/main.ts': 'export const main = 2;\n', 'secret/keys.txt': 'CANARY_SECRET_KEYS mixed\n' },
+    },
     { message: 'rename out', files: { 'app/moved.ts': null, 'secret/CANARY_PATH_moved.ts': BODY } },
-    { message: 'rename in', files: { 'secret/CANARY_PATH_origin.ts': null, 'app/arrived.ts': BODY.replace('line0', 'lineZero') } },
-    { message: 'CANARY_MSG_BRANCH_ONLY', branch: 'feature-hidden', files: { 'app/branch-only.ts': 'CANARY_BRANCH_FILE\n' } },
+    {
+      message: 'rename in',
+      files: { 'secret/CANARY_PATH_origin.ts': null, 'app/arrived.ts': BODY.replace('line0', 'lineZero') },
+    },
+    {
+      message: 'CANARY_MSG_BRANCH_ONLY',
+      branch: 'feature-hidden',
+      files: { 'app/branch-only.ts': 'CANARY_BRANCH_FILE\n' },
+    },
     { message: 'feature ok', branch: 'feature/ok', files: { 'app/feature.ts': 'export const feature = true;\n' } },
   ]);
   const log = async (ref: string) => (await src.git('log', '--format=%H %s', ref)).trim().split('\n');
@@ -126,11 +136,25 @@ async function buildSource(): Promise<{ dir: string; shas: Shas; cleanup: () => 
   const find = (lines: string[], msg: string) => lines.find((l) => l.endsWith(` ${msg}`))?.split(' ')[0] ?? '';
   // A submodule gitlink inside the readable tree, with its URL (a marker) in the hidden root .gitmodules.
   await src.git('checkout', '-q', 'main');
-  await gitIn(src.dir, ['update-index', '--add', '--cacheinfo', `160000,${find(main, 'initial layout')},app/vendor/lib`]);
+  await gitIn(src.dir, [
+    'update-index',
+    '--add',
+    '--cacheinfo',
+    `160000,${find(main, 'initial layout')},app/vendor/lib`,
+  ]);
   await gitIn(src.dir, ['config', '-f', '.gitmodules', 'submodule.lib.path', 'app/vendor/lib']);
-  await gitIn(src.dir, ['config', '-f', '.gitmodules', 'submodule.lib.url', 'https://CANARY_SUBMODULE_URL.example/lib.git']);
+  await gitIn(src.dir, [
+    'config',
+    '-f',
+    '.gitmodules',
+    'submodule.lib.url',
+    'https://CANARY_SUBMODULE_URL.example/lib.git',
+  ]);
   await gitIn(src.dir, ['add', '.gitmodules']);
-  await gitIn(src.dir, ['commit', '-q', '-m', 'vendor lib'], { GIT_AUTHOR_DATE: '2026-02-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-02-01T00:00:00Z' });
+  await gitIn(src.dir, ['commit', '-q', '-m', 'vendor lib'], {
+    GIT_AUTHOR_DATE: '2026-02-01T00:00:00Z',
+    GIT_COMMITTER_DATE: '2026-02-01T00:00:00Z',
+  });
   const after = await log('main');
   const shas: Shas = {
     init: find(main, 'initial layout'),
@@ -143,7 +167,8 @@ async function buildSource(): Promise<{ dir: string; shas: Shas; cleanup: () => 
     featureOk: find(await log('feature/ok'), 'feature ok'),
     submodule: find(after, 'vendor lib'),
   };
-  for (const [k, v] of Object.entries(shas)) if (!/^[0-9a-f]{40}$/.test(v)) throw new Error(`fixture commit ${k} missing`);
+  for (const [k, v] of Object.entries(shas))
+    if (!/^[0-9a-f]{40}$/.test(v)) throw new Error(`fixture commit ${k} missing`);
   return { dir: src.dir, shas, cleanup: src.cleanup };
 }
 
@@ -169,11 +194,18 @@ async function bareClone(source: string): Promise<{ dir: string; cleanup: () => 
   const root = await mkdtemp(join(tmpdir(), 'gb-adv-'));
   const dir = join(root, 'repo.git');
   await gitIn(root, ['clone', '-q', '--bare', '--no-local', source, dir]);
-  for (const line of (await gitIn(source, ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads'])).split('\n')) {
+  for (const line of (
+    await gitIn(source, ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads'])
+  ).split('\n')) {
     const [name, sha] = line.split(' ');
     if (name && sha) await gitIn(dir, ['update-ref', `refs/heads/${name}`, sha]);
   }
-  for (const [k, v] of [['gc.auto', '0'], ['user.name', 'x'], ['user.email', 'x@example.test']] as const) await gitIn(dir, ['config', k, v]);
+  for (const [k, v] of [
+    ['gc.auto', '0'],
+    ['user.name', 'x'],
+    ['user.email', 'x@example.test'],
+  ] as const)
+    await gitIn(dir, ['config', k, v]);
   return { dir, cleanup: () => rm(root, { recursive: true, force: true }) };
 }
 
@@ -203,26 +235,70 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
   const seal = cursorSeal(randomBytes(32));
   if (kind === 'github') {
     emulator = await startGitHubEmulator({ token: GITHUB_TOKEN, repos: { 'acme/blind': bare.dir } });
-    github = createGitHubUpstream({ token: GITHUB_TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
+    github = createGitHubUpstream({
+      token: GITHUB_TOKEN,
+      baseUrl: emulator.url,
+      writeSpacingMs: 0,
+      retryDelayMs: 5,
+      maxRetries: 1,
+      maxRateLimitWaitSeconds: 1,
+    });
     const up = github;
     repo = 'acme/blind';
-    srv = await startTestServer({ openPerimeters: false, opsBackoff: GUESSING_ALLOWED, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, cursors: seal, upstream: up, upstreamFor: (r) => (r === 'acme/blind' ? up : undefined), workspace: createLocalWorkspace() });
+    srv = await startTestServer({
+      openPerimeters: false,
+      opsBackoff: GUESSING_ALLOWED,
+      sessionLimits: HARNESS_SESSIONS,
+      limiter: new RateLimiter(),
+      gate: new Gate(),
+      policy: { defaultLimits: DEFAULT_LIMITS },
+      proposals: {},
+      cursors: seal,
+      upstream: up,
+      upstreamFor: (r) => (r === 'acme/blind' ? up : undefined),
+      workspace: createLocalWorkspace(),
+    });
   } else {
     const local = createLocalGitUpstream();
-    srv = await startTestServer({ openPerimeters: false, opsBackoff: GUESSING_ALLOWED, sessionLimits: HARNESS_SESSIONS, limiter: new RateLimiter(), gate: new Gate(), policy: { defaultLimits: DEFAULT_LIMITS }, proposals: {}, cursors: seal, upstream: local, workspace: createLocalWorkspace() });
+    srv = await startTestServer({
+      openPerimeters: false,
+      opsBackoff: GUESSING_ALLOWED,
+      sessionLimits: HARNESS_SESSIONS,
+      limiter: new RateLimiter(),
+      gate: new Gate(),
+      policy: { defaultLimits: DEFAULT_LIMITS },
+      proposals: {},
+      cursors: seal,
+      upstream: local,
+      workspace: createLocalWorkspace(),
+    });
   }
   await srv.perimeter({ id: 'app', repo, read: APP_READ, write: APP_WRITE, branches: ['feature/ok'] });
   await srv.perimeter({ id: 'narrow', repo, read: ['app/**'], write: [], tools: ['get_file'] });
   await srv.perimeter({ id: 'other', repo, read: ['secret/**'], write: ['secret/**'] });
   await srv.perimeter({ id: 'ws', repo, read: APP_READ, write: [], branches: ['ws'] });
   // The ChatGPT connector aliases (issue 26): app's window, with search and fetch named.
-  await srv.perimeter({ id: 'dr', repo, read: APP_READ, write: [], branches: ['feature/ok'], tools: ['search', 'fetch', 'get_file', 'search_code', 'changes_since'] });
+  await srv.perimeter({
+    id: 'dr',
+    repo,
+    read: APP_READ,
+    write: [],
+    branches: ['feature/ok'],
+    tools: ['search', 'fetch', 'get_file', 'search_code', 'changes_since'],
+  });
   const issue = async (id: string): Promise<string> => {
     const r = await srv.api('POST', `/api/perimeters/${id}/keys`);
     expect(r.status).toBe(201);
     return r.json.key as string;
   };
-  const keys = { app: await issue('app'), narrow: await issue('narrow'), other: await issue('other'), ws: await issue('ws'), dr: await issue('dr'), revoked: '' };
+  const keys = {
+    app: await issue('app'),
+    narrow: await issue('narrow'),
+    other: await issue('other'),
+    ws: await issue('ws'),
+    dr: await issue('dr'),
+    revoked: '',
+  };
   const rev = await srv.api('POST', '/api/perimeters/app/keys');
   keys.revoked = rev.json.key;
   expect((await srv.api('DELETE', `/api/perimeters/app/keys/${rev.json.id}`)).status).toBe(200);
@@ -242,7 +318,13 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
       const change = {
         kind: 'push_files' as const,
         message: 'docs </div><script>alert(1)</script>',
-        files: [{ path: 'app/<script>alert(1)</script>\u202Egpj.exe', content: '<img src=x onerror=alert(1)>\n', encoding: 'utf-8' as const }],
+        files: [
+          {
+            path: 'app/<script>alert(1)</script>\u202Egpj.exe',
+            content: '<img src=x onerror=alert(1)>\n',
+            encoding: 'utf-8' as const,
+          },
+        ],
         deletes: [],
       };
       const made = await proposals.create({
@@ -260,7 +342,10 @@ export async function startFixture(kind: 'local' | 'github'): Promise<Fixture> {
     },
     head: async (branch = 'main') => (await gitIn(bare.dir, ['rev-parse', `refs/heads/${branch}`])).trim(),
     heads: () => gitIn(bare.dir, ['for-each-ref', '--format=%(refname) %(objectname)', 'refs/heads']),
-    lsTree: async (branch = 'main') => (await gitIn(bare.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`])).split('\0').filter(Boolean),
+    lsTree: async (branch = 'main') =>
+      (await gitIn(bare.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`]))
+        .split('\0')
+        .filter(Boolean),
     close: async () => {
       await srv.close();
       await github?.close();

@@ -24,18 +24,91 @@ const RUNS = { numRuns: 200 };
 
 // Fragments an attacker strings together: separators, dots, encodings, controls, look-alikes, glob syntax.
 const HOSTILE = [
-  'app', 'secret', 'a', '.', '..', '/', '//', '\\', '%2e', '%2E', '%2f', '%5c', '%00', '%252e', '\u0000', '\n', '\r', '\t',
-  '\u200b', '\u200d', '\u202e', '\u2066', '\ufeff', '\u2028', '\ud800', '\uff0e', '\uff0f', '\u2215', 'C:', '~', '*', '**',
-  '?', '[a]', '{a,b}', '!', ':(glob)', ':/', '-', ' ', '.env', 'id_rsa', '.git', 'App', '\u0430pp', 'app2', 'app.bak',
+  'app',
+  'secret',
+  'a',
+  '.',
+  '..',
+  '/',
+  '//',
+  '\\',
+  '%2e',
+  '%2E',
+  '%2f',
+  '%5c',
+  '%00',
+  '%252e',
+  '\u0000',
+  '\n',
+  '\r',
+  '\t',
+  '\u200b',
+  '\u200d',
+  '\u202e',
+  '\u2066',
+  '\ufeff',
+  '\u2028',
+  '\ud800',
+  '\uff0e',
+  '\uff0f',
+  '\u2215',
+  'C:',
+  '~',
+  '*',
+  '**',
+  '?',
+  '[a]',
+  '{a,b}',
+  '!',
+  ':(glob)',
+  ':/',
+  '-',
+  ' ',
+  '.env',
+  'id_rsa',
+  '.git',
+  'App',
+  '\u0430pp',
+  'app2',
+  'app.bak',
 ];
 const hostilePath = fc.array(fc.constantFrom(...HOSTILE), { minLength: 1, maxLength: 10 }).map((p) => p.join(''));
 
 // Well-formed paths over a small alphabet, so that they meet the globs below.
-const SEGMENTS = ['app', 'secret', 'docs', 'a', 'b.md', '.env', 'ID_RSA', 'x.pem', '.git', 'config', '.github', 'workflows', 'CODEOWNERS', '.gitmodules', 'app2'];
+const SEGMENTS = [
+  'app',
+  'secret',
+  'docs',
+  'a',
+  'b.md',
+  '.env',
+  'ID_RSA',
+  'x.pem',
+  '.git',
+  'config',
+  '.github',
+  'workflows',
+  'CODEOWNERS',
+  '.gitmodules',
+  'app2',
+];
 const cleanPath = fc.array(fc.constantFrom(...SEGMENTS), { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
 const anyPath = fc.oneof(cleanPath, hostilePath);
 
-const GLOBS = ['app/**', 'docs/*.md', 'secret/**', '**', '**/*.md', 'a/**', '*', 'app/a', '.github/**', 'CODEOWNERS', '{app,docs}/**', 'app/*/b.md'];
+const GLOBS = [
+  'app/**',
+  'docs/*.md',
+  'secret/**',
+  '**',
+  '**/*.md',
+  'a/**',
+  '*',
+  'app/a',
+  '.github/**',
+  'CODEOWNERS',
+  '{app,docs}/**',
+  'app/*/b.md',
+];
 const globs = fc.uniqueArray(fc.constantFrom(...GLOBS), { maxLength: 3 });
 
 /** A perimeter with random read and write globs, bound to its default branch with the built-in zones. */
@@ -120,33 +193,60 @@ describe('fuzz: decide with real tools and real agent bindings', () => {
 
   it('push_files is allowed only when every path is valid, writable, not private and not protected', () => {
     fc.assert(
-      fc.property(binding, fc.array(anyPath, { minLength: 1, maxLength: 5 }), fc.array(anyPath, { maxLength: 3 }), (b, files, del) => {
-        const v = decide(b, tool('push_files'), { message: 'm', files: files.map((path) => ({ path, content: '' })), delete: del });
-        if (v.kind !== 'allow') {
-          // A refusal names the agent's own paths only, never a glob of the perimeter.
-          const own = [...files, ...del];
-          if (v.kind === 'deny') for (const g of b.readGlobs) if (g.includes('*') && !own.some((p) => p.includes(g))) expect(v.reason).not.toContain(g);
-          return;
-        }
-        for (const p of [...files, ...del]) {
-          expect(normalizePath(p).ok).toBe(true);
-          expect(b.scope.canWrite(p)).toBe(true);
-          expect(PROTECTED.isProtected(p)).toBe(false);
-        }
-      }),
+      fc.property(
+        binding,
+        fc.array(anyPath, { minLength: 1, maxLength: 5 }),
+        fc.array(anyPath, { maxLength: 3 }),
+        (b, files, del) => {
+          const v = decide(b, tool('push_files'), {
+            message: 'm',
+            files: files.map((path) => ({ path, content: '' })),
+            delete: del,
+          });
+          if (v.kind !== 'allow') {
+            // A refusal names the agent's own paths only, never a glob of the perimeter.
+            const own = [...files, ...del];
+            if (v.kind === 'deny')
+              for (const g of b.readGlobs)
+                if (g.includes('*') && !own.some((p) => p.includes(g))) expect(v.reason).not.toContain(g);
+            return;
+          }
+          for (const p of [...files, ...del]) {
+            expect(normalizePath(p).ok).toBe(true);
+            expect(b.scope.canWrite(p)).toBe(true);
+            expect(PROTECTED.isProtected(p)).toBe(false);
+          }
+        },
+      ),
       RUNS,
     );
   });
 
   it('never reads a private file, in any case spelling, inside any read glob', () => {
-    const privateName = fc.constantFrom('.env', 'id_rsa', 'server.pem', 'credentials.json', '.npmrc', 'prod.tfstate', '.env.local', '.envrc');
+    const privateName = fc.constantFrom(
+      '.env',
+      'id_rsa',
+      'server.pem',
+      'credentials.json',
+      '.npmrc',
+      'prod.tfstate',
+      '.env.local',
+      '.envrc',
+    );
     const caseMix = (s: string, mask: number) => [...s].map((c, i) => ((mask >> i) & 1 ? c.toUpperCase() : c)).join('');
     fc.assert(
-      fc.property(binding, fc.array(fc.constantFrom('app', 'docs', 'a', 'secret'), { maxLength: 3 }), privateName, fc.integer({ min: 0, max: 1023 }), fc.constantFrom('', '.', ' ', '..'), (b, dirs, name, mask, tail) => {
-        const path = [...dirs, caseMix(name, mask) + tail].join('/');
-        expect(b.scope.canRead(path)).toBe(false);
-        expect(decide(b, tool('get_file'), { path }).kind).not.toBe('allow');
-      }),
+      fc.property(
+        binding,
+        fc.array(fc.constantFrom('app', 'docs', 'a', 'secret'), { maxLength: 3 }),
+        privateName,
+        fc.integer({ min: 0, max: 1023 }),
+        fc.constantFrom('', '.', ' ', '..'),
+        (b, dirs, name, mask, tail) => {
+          const path = [...dirs, caseMix(name, mask) + tail].join('/');
+          expect(b.scope.canRead(path)).toBe(false);
+          expect(decide(b, tool('get_file'), { path }).kind).not.toBe('allow');
+        },
+      ),
       RUNS,
     );
   });
@@ -158,30 +258,46 @@ function treeOf(files: readonly string[]): TreeEntry[] {
   const dirs = new Set<string>();
   for (const f of files) for (let d = parentOf(f); d !== ''; d = parentOf(d)) dirs.add(d);
   const kept = [...new Set(files)].filter((f) => !dirs.has(f));
-  return [...[...dirs].map((path) => ({ path, type: 'dir' as const, sha: 't' })), ...kept.map((path) => ({ path, type: 'file' as const, sha: 'b', size: 1 }))];
+  return [
+    ...[...dirs].map((path) => ({ path, type: 'dir' as const, sha: 't' })),
+    ...kept.map((path) => ({ path, type: 'file' as const, sha: 'b', size: 1 })),
+  ];
 }
 
 const STATUSES = ['added', 'modified', 'removed', 'renamed', 'copied'] as const;
-const commitFile = fc.record({ path: cleanPath, status: fc.constantFrom(...STATUSES), prev: fc.option(cleanPath, { nil: undefined }) }).map(
-  ({ path, status, prev }): CommitFile => {
+const commitFile = fc
+  .record({ path: cleanPath, status: fc.constantFrom(...STATUSES), prev: fc.option(cleanPath, { nil: undefined }) })
+  .map(({ path, status, prev }): CommitFile => {
     const from = (status === 'renamed' || status === 'copied') && prev !== undefined ? prev : undefined;
     // The patch of a rename or copy carries lines of its source: the filter must drop it when the source is hidden.
-    return { path, status, ...(from === undefined ? {} : { previous_path: from }), additions: 1, deletions: 1, patch: `@@ -1 +1 @@\n-${from ?? path}\n+${path}\n` };
-  },
-);
+    return {
+      path,
+      status,
+      ...(from === undefined ? {} : { previous_path: from }),
+      additions: 1,
+      deletions: 1,
+      patch: `@@ -1 +1 @@\n-${from ?? path}\n+${path}\n`,
+    };
+  });
 
 describe('fuzz: output filters never show what the scope cannot read', () => {
   it('filterTree lists readable files and directories holding one, nothing else', () => {
     fc.assert(
-      fc.property(binding, fc.uniqueArray(cleanPath, { maxLength: 20 }), fc.constantFrom('', 'app', 'docs', 'secret', 'a'), fc.boolean(), (b, files, base, recursive) => {
-        const tree = treeOf(files);
-        const out = filterTree(tree, b.scope, base, recursive);
-        const readable = tree.filter((e) => e.type !== 'dir' && b.scope.canRead(e.path)).map((e) => e.path);
-        for (const e of out) {
-          if (e.type === 'dir') expect(readable.some((f) => f.startsWith(`${e.path}/`))).toBe(true);
-          else expect(b.scope.canRead(e.path)).toBe(true);
-        }
-      }),
+      fc.property(
+        binding,
+        fc.uniqueArray(cleanPath, { maxLength: 20 }),
+        fc.constantFrom('', 'app', 'docs', 'secret', 'a'),
+        fc.boolean(),
+        (b, files, base, recursive) => {
+          const tree = treeOf(files);
+          const out = filterTree(tree, b.scope, base, recursive);
+          const readable = tree.filter((e) => e.type !== 'dir' && b.scope.canRead(e.path)).map((e) => e.path);
+          for (const e of out) {
+            if (e.type === 'dir') expect(readable.some((f) => f.startsWith(`${e.path}/`))).toBe(true);
+            else expect(b.scope.canRead(e.path)).toBe(true);
+          }
+        },
+      ),
       RUNS,
     );
   });
@@ -189,15 +305,32 @@ describe('fuzz: output filters never show what the scope cannot read', () => {
   it('filterCommit names no unreadable path anywhere (files, rename sources, patches) and counts what it cut', () => {
     fc.assert(
       fc.property(binding, fc.array(commitFile, { minLength: 1, maxLength: 8 }), (b, files) => {
-        const commit: CommitDetail = { sha: 's', message: 'm', author: { name: 'n', email: 'e', date: 'd' }, committer: { name: 'n', email: 'e', date: 'd' }, parents: ['p'], files };
+        const commit: CommitDetail = {
+          sha: 's',
+          message: 'm',
+          author: { name: 'n', email: 'e', date: 'd' },
+          committer: { name: 'n', email: 'e', date: 'd' },
+          parents: ['p'],
+          files,
+        };
         const view = filterCommit(commit, b.scope);
-        const unreadable = new Set(files.flatMap((f) => [f.path, f.previous_path ?? f.path]).filter((p) => !b.scope.canRead(p)));
+        const unreadable = new Set(
+          files.flatMap((f) => [f.path, f.previous_path ?? f.path]).filter((p) => !b.scope.canRead(p)),
+        );
         if (view.kind === 'invisible') {
-          expect(files.every((f) => !b.scope.canRead(f.path) && (f.previous_path === undefined || f.status !== 'renamed' || !b.scope.canRead(f.previous_path)))).toBe(true);
+          expect(
+            files.every(
+              (f) =>
+                !b.scope.canRead(f.path) &&
+                (f.previous_path === undefined || f.status !== 'renamed' || !b.scope.canRead(f.previous_path)),
+            ),
+          ).toBe(true);
           return;
         }
         // A cut file the perimeter may write is never counted (issue 9: its own commits must not be an oracle).
-        const writable = files.filter((f) => b.scope.canWrite(f.path) || (f.previous_path !== undefined && b.scope.canWrite(f.previous_path))).length;
+        const writable = files.filter(
+          (f) => b.scope.canWrite(f.path) || (f.previous_path !== undefined && b.scope.canWrite(f.previous_path)),
+        ).length;
         // A rename across the boundary counts as its two unpaired sides (visible shown, hidden counted).
         const renames = files.filter((f) => f.status === 'renamed').length;
         expect(view.commit.files.length + view.omitted_count).toBeLessThanOrEqual(files.length + renames);

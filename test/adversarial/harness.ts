@@ -84,7 +84,10 @@ export class Ledger {
     const distinct = new Set(blocked.map((a) => a.name)).size;
     const perCategory = new Map<string, number>();
     for (const a of blocked) perCategory.set(a.category, (perCategory.get(a.category) ?? 0) + 1);
-    const cats = [...perCategory].sort(([a], [b]) => a.localeCompare(b)).map(([c, n]) => `${c}: ${n}`).join(', ');
+    const cats = [...perCategory]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([c, n]) => `${c}: ${n}`)
+      .join(', ');
     const ups = [...new Set(this.attacks.map((a) => a.upstream))].join(' + ');
     return (
       `${blocked.length} attacks blocked, ${intact.length} legitimate uses intact` +
@@ -100,7 +103,13 @@ async function settle(upstream: string, category: string, name: string, fn: () =
     await fn();
     return { upstream, category, name, ms: performance.now() - t0 };
   } catch (err) {
-    return { upstream, category, name, ms: performance.now() - t0, error: err instanceof Error ? err.message : String(err) };
+    return {
+      upstream,
+      category,
+      name,
+      ms: performance.now() - t0,
+      error: err instanceof Error ? err.message : String(err),
+    };
   }
 }
 
@@ -185,7 +194,12 @@ export async function callTool(agent: Agent, name: string, args: unknown): Promi
   try {
     return await agent.call(name, args as Record<string, unknown>);
   } catch (err) {
-    return { isError: true, text: err instanceof Error ? err.message : String(err), structured: undefined, thrown: true };
+    return {
+      isError: true,
+      text: err instanceof Error ? err.message : String(err),
+      structured: undefined,
+      thrown: true,
+    };
   }
 }
 
@@ -203,15 +217,27 @@ export interface RawAnswer {
 }
 
 /** A raw HTTP request: the path goes on the wire unnormalized, and any header (Host included) can be set. */
-export function raw(base: string, opts: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer }): Promise<RawAnswer> {
+export function raw(
+  base: string,
+  opts: { method?: string; path: string; headers?: Record<string, string>; body?: string | Buffer },
+): Promise<RawAnswer> {
   const u = new URL(base);
   return new Promise((resolve, reject) => {
     const req = httpRequest(
-      { host: u.hostname, port: u.port, method: opts.method ?? 'POST', path: opts.path, headers: opts.headers ?? {}, agent: false },
+      {
+        host: u.hostname,
+        port: u.port,
+        method: opts.method ?? 'POST',
+        path: opts.path,
+        headers: opts.headers ?? {},
+        agent: false,
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
         res.on('error', reject);
       },
     );
@@ -259,17 +285,42 @@ export function messagesOf(text: string): any[] {
 export async function rawSession(base: string, path: string, key: string): Promise<string> {
   const r = await raw(base, { path, headers: { ...JSON_HEADERS, authorization: `Bearer ${key}` }, body: INIT });
   const sid = r.headers['mcp-session-id'];
-  check(r.status === 200 && typeof sid === 'string', `could not open a session on ${path}: ${r.status} ${r.text.slice(0, 200)}`);
+  check(
+    r.status === 200 && typeof sid === 'string',
+    `could not open a session on ${path}: ${r.status} ${r.text.slice(0, 200)}`,
+  );
   const note = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  await raw(base, { path, headers: { ...JSON_HEADERS, authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, body: note });
+  await raw(base, {
+    path,
+    headers: {
+      ...JSON_HEADERS,
+      authorization: `Bearer ${key}`,
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-11-25',
+    },
+    body: note,
+  });
   return sid;
 }
 
 /** Sends one JSON-RPC body inside a session. */
-export function rawRpc(base: string, path: string, key: string, sid: string, body: string, extra: Record<string, string> = {}): Promise<RawAnswer> {
+export function rawRpc(
+  base: string,
+  path: string,
+  key: string,
+  sid: string,
+  body: string,
+  extra: Record<string, string> = {},
+): Promise<RawAnswer> {
   return raw(base, {
     path,
-    headers: { ...JSON_HEADERS, authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25', ...extra },
+    headers: {
+      ...JSON_HEADERS,
+      authorization: `Bearer ${key}`,
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-11-25',
+      ...extra,
+    },
     body,
   });
 }

@@ -18,14 +18,21 @@ export function legitUses(ctx: Ctx): LegitUse[] {
       name: 'tools/list shows the eight agent tools',
       run: async () => {
         const names = (await ctx.app.client.listTools()).tools.map((t) => t.name);
-        check(JSON.stringify(names) === '["get_tree","get_file","get_files","search_code","changes_since","push_files","list_commits","get_commit"]', JSON.stringify(names));
+        check(
+          JSON.stringify(names) ===
+            '["get_tree","get_file","get_files","search_code","changes_since","push_files","list_commits","get_commit"]',
+          JSON.stringify(names),
+        );
       },
     },
     {
       name: 'search_code finds a readable symbol with its line and column',
       run: async () => {
         const r = await ok('search_code', { query: 'const main', case_sensitive: true });
-        check(JSON.stringify(r.matches) === '[{"path":"app/main.ts","line":1,"column":8,"text":"export const main = 2;"}]', JSON.stringify(r));
+        check(
+          JSON.stringify(r.matches) === '[{"path":"app/main.ts","line":1,"column":8,"text":"export const main = 2;"}]',
+          JSON.stringify(r),
+        );
       },
     },
     {
@@ -40,16 +47,33 @@ export function legitUses(ctx: Ctx): LegitUse[] {
       run: async () => {
         const first = await ok('changes_since', {});
         const again = await ok('changes_since', { cursor: first.cursor });
-        check(first.fresh_instance === true && again.fresh_instance === false && again.changes.length === 0, JSON.stringify(again));
+        check(
+          first.fresh_instance === true && again.fresh_instance === false && again.changes.length === 0,
+          JSON.stringify(again),
+        );
       },
     },
-    { name: 'get_file reads a readable file', run: async () => check((await ok('get_file', { path: 'app/main.ts' })).content === 'export const main = 2;\n', 'content') },
-    { name: 'get_file reads a file under a one-level glob', run: async () => check((await ok('get_file', { path: 'docs/guide.md' })).content === '# guide\n', 'content') },
-    { name: 'get_file reads an env template', run: async () => check((await ok('get_file', { path: 'app/.env.example' })).content === 'DB_PASSWORD=\n', 'content') },
-    { name: 'get_file returns a symlink to a readable file as its target text', run: async () => {
-      const s = await ok('get_file', { path: 'app/link-ok' });
-      check(s.symlink === true && s.content === 'lib/util.ts', JSON.stringify(s));
-    } },
+    {
+      name: 'get_file reads a readable file',
+      run: async () =>
+        check((await ok('get_file', { path: 'app/main.ts' })).content === 'export const main = 2;\n', 'content'),
+    },
+    {
+      name: 'get_file reads a file under a one-level glob',
+      run: async () => check((await ok('get_file', { path: 'docs/guide.md' })).content === '# guide\n', 'content'),
+    },
+    {
+      name: 'get_file reads an env template',
+      run: async () =>
+        check((await ok('get_file', { path: 'app/.env.example' })).content === 'DB_PASSWORD=\n', 'content'),
+    },
+    {
+      name: 'get_file returns a symlink to a readable file as its target text',
+      run: async () => {
+        const s = await ok('get_file', { path: 'app/link-ok' });
+        check(s.symlink === true && s.content === 'lib/util.ts', JSON.stringify(s));
+      },
+    },
     {
       name: 'get_files reads several files and reports a missing one',
       run: async () => {
@@ -57,12 +81,17 @@ export function legitUses(ctx: Ctx): LegitUse[] {
         check(s.found === 2 && s.missing === 1, JSON.stringify(s));
       },
     },
-    { name: 'get_tree lists the root', run: async () => check(JSON.stringify(paths((await ok('get_tree', {})).entries)) === '["app","docs"]', 'root listing') },
+    {
+      name: 'get_tree lists the root',
+      run: async () =>
+        check(JSON.stringify(paths((await ok('get_tree', {})).entries)) === '["app","docs"]', 'root listing'),
+    },
     {
       name: 'get_tree lists a directory recursively',
       run: async () => {
         const p = paths((await ok('get_tree', { path: 'app', recursive: true })).entries);
-        for (const want of ['app/lib', 'app/lib/util.ts', 'app/.env.example', 'app/arrived.ts']) check(p.includes(want), `missing ${want}`);
+        for (const want of ['app/lib', 'app/lib/util.ts', 'app/.env.example', 'app/arrived.ts'])
+          check(p.includes(want), `missing ${want}`);
       },
     },
     {
@@ -75,14 +104,19 @@ export function legitUses(ctx: Ctx): LegitUse[] {
     {
       name: 'list_commits lists the visible history',
       run: async () => {
-        const msgs = (await ok('list_commits', { per_page: 100 })).commits.map((c: { message: string }) => c.message.trim());
-        for (const m of ['vendor lib', 'rename in', 'rename out', 'mixed update', 'initial layout']) check(msgs.includes(m), `missing ${m}: ${msgs}`);
+        const msgs = (await ok('list_commits', { per_page: 100 })).commits.map((c: { message: string }) =>
+          c.message.trim(),
+        );
+        for (const m of ['vendor lib', 'rename in', 'rename out', 'mixed update', 'initial layout'])
+          check(msgs.includes(m), `missing ${m}: ${msgs}`);
       },
     },
     {
       name: 'list_commits narrowed to a file',
       run: async () => {
-        const msgs = (await ok('list_commits', { path: 'app/main.ts' })).commits.map((c: { message: string }) => c.message.trim());
+        const msgs = (await ok('list_commits', { path: 'app/main.ts' })).commits.map((c: { message: string }) =>
+          c.message.trim(),
+        );
         check(msgs.includes('mixed update') && msgs.includes('initial layout'), JSON.stringify(msgs));
       },
     },
@@ -91,15 +125,27 @@ export function legitUses(ctx: Ctx): LegitUse[] {
       run: async () => {
         const p1 = await ok('list_commits', { per_page: 1, page: 1 });
         const p2 = await ok('list_commits', { per_page: 1, page: 2 });
-        check(p1.commits.length === 1 && p2.commits.length === 1 && p1.commits[0].sha !== p2.commits[0].sha && p1.has_more === true, 'paging');
+        check(
+          p1.commits.length === 1 &&
+            p2.commits.length === 1 &&
+            p1.commits[0].sha !== p2.commits[0].sha &&
+            p1.has_more === true,
+          'paging',
+        );
       },
     },
-    { name: 'get_commit shows a visible commit', run: async () => check((await ok('get_commit', { sha: fx.shas.init })).files.length > 5, 'files') },
+    {
+      name: 'get_commit shows a visible commit',
+      run: async () => check((await ok('get_commit', { sha: fx.shas.init })).files.length > 5, 'files'),
+    },
     {
       name: 'push_files lands one commit on the bound branch',
       run: async () => {
         const before = await fx.head();
-        const s = await ok('push_files', { message: 'legit write', files: [{ path: 'app/legit.ts', content: 'export const legit = 1;\n' }] });
+        const s = await ok('push_files', {
+          message: 'legit write',
+          files: [{ path: 'app/legit.ts', content: 'export const legit = 1;\n' }],
+        });
         check(s.branch === 'main' && s.commit === (await fx.head()), 'commit is not the head');
         check((await fx.srv.api('GET', '/api/perimeters/app')).status === 200, 'api');
         const parent = await gitIn(fx.bare, ['rev-parse', `${s.commit}^`]);
@@ -114,7 +160,11 @@ export function legitUses(ctx: Ctx): LegitUse[] {
         check(!(await fx.lsTree()).includes('app/legit.ts'), 'still there');
       },
     },
-    { name: 'push_files writes a write-only path', run: async () => void (await ok('push_files', { message: 'drop', files: [{ path: 'drop/out.txt', content: 'out\n' }] })) },
+    {
+      name: 'push_files writes a write-only path',
+      run: async () =>
+        void (await ok('push_files', { message: 'drop', files: [{ path: 'drop/out.txt', content: 'out\n' }] })),
+    },
     {
       name: 'an allowlisted branch URL (raw /) reads that branch',
       run: async () => {
@@ -127,16 +177,37 @@ export function legitUses(ctx: Ctx): LegitUse[] {
       run: async () => {
         const a = await fx.srv.connect('/mcp/app/feature%2Fok', 'legacy', { authorization: `Bearer ${fx.keys.app}` });
         const main = await fx.head();
-        const s = await ok('push_files', { message: 'on feature', files: [{ path: 'app/feature2.ts', content: '2\n' }] }, a);
-        check(s.branch === 'feature/ok' && (await fx.head()) === main && (await fx.head('feature/ok')) === s.commit, 'wrong branch');
+        const s = await ok(
+          'push_files',
+          { message: 'on feature', files: [{ path: 'app/feature2.ts', content: '2\n' }] },
+          a,
+        );
+        check(
+          s.branch === 'feature/ok' && (await fx.head()) === main && (await fx.head('feature/ok')) === s.commit,
+          'wrong branch',
+        );
       },
     },
-    { name: 'a 2026-07-28 stateless client reads', run: async () => check((await ok('get_file', { path: 'app/main.ts' }, ctx.modern)).content === 'export const main = 2;\n', 'content') },
-    { name: 'the narrow perimeter reads with its one tool', run: async () => void (await ok('get_file', { path: 'app/lib/util.ts' }, ctx.narrow)) },
+    {
+      name: 'a 2026-07-28 stateless client reads',
+      run: async () =>
+        check(
+          (await ok('get_file', { path: 'app/main.ts' }, ctx.modern)).content === 'export const main = 2;\n',
+          'content',
+        ),
+    },
+    {
+      name: 'the narrow perimeter reads with its one tool',
+      run: async () => void (await ok('get_file', { path: 'app/lib/util.ts' }, ctx.narrow)),
+    },
     {
       name: 'status GET with the key describes the endpoint',
       run: async () => {
-        const r = await raw(base, { method: 'GET', path: '/mcp/app', headers: { authorization: `Bearer ${fx.keys.app}` } });
+        const r = await raw(base, {
+          method: 'GET',
+          path: '/mcp/app',
+          headers: { authorization: `Bearer ${fx.keys.app}` },
+        });
         check(r.status === 200 && JSON.parse(r.text).perimeter === 'app', r.text);
       },
     },
@@ -144,7 +215,11 @@ export function legitUses(ctx: Ctx): LegitUse[] {
       name: "a lower-case bearer scheme and the server's own localhost Origin are accepted",
       run: async () => {
         const origin = `http://localhost:${new URL(base).port}`;
-        const r = await raw(base, { path: '/mcp/app', headers: { ...JSON_HEADERS, authorization: `bearer ${fx.keys.app}`, origin }, body: INIT });
+        const r = await raw(base, {
+          path: '/mcp/app',
+          headers: { ...JSON_HEADERS, authorization: `bearer ${fx.keys.app}`, origin },
+          body: INIT,
+        });
         check(r.status === 200, `status ${r.status}`);
       },
     },
@@ -153,7 +228,10 @@ export function legitUses(ctx: Ctx): LegitUse[] {
       run: async () => {
         const root = await fx.srv.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
         const r = await callTool(root, 'list_branches', { repo: fx.repo });
-        check(!r.isError && r.structured.branches.some((b: { name: string }) => b.name === 'feature-hidden'), r.text.slice(0, 200));
+        check(
+          !r.isError && r.structured.branches.some((b: { name: string }) => b.name === 'feature-hidden'),
+          r.text.slice(0, 200),
+        );
       },
     },
     {

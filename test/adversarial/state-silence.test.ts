@@ -47,9 +47,14 @@ describe('a silent store', () => {
       expect(calls[0]!.text).toMatch(/^Unavailable: .*retry in a few seconds\.$/);
       expect(calls[0]!.text).not.toMatch(/app|secret|KEY/);
       // Nothing was written while refusing.
-      expect((await repo.git('ls-tree', '-r', '--name-only', 'main')).split('\n').filter(Boolean).sort()).toEqual(['app/a.md', 'secret/key.pem']);
+      expect((await repo.git('ls-tree', '-r', '--name-only', 'main')).split('\n').filter(Boolean).sort()).toEqual([
+        'app/a.md',
+        'secret/key.pem',
+      ]);
       // The operator surface does not depend on the perimeters and stays available.
-      const root = await srv.connect('/mcp/root', 'auto', { authorization: 'Bearer test-ops-token-0123456789abcdef0123' });
+      const root = await srv.connect('/mcp/root', 'auto', {
+        authorization: 'Bearer test-ops-token-0123456789abcdef0123',
+      });
       expect((await root.call('get_file', { repo: repo.dir, path: 'secret/key.pem' })).isError).toBeFalsy();
       await root.close();
     } finally {

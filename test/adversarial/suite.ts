@@ -59,28 +59,60 @@ export function adversarialSuite(only: Kind): void {
     await Promise.all([...contexts.values()].map((c) => c.fx.close()));
   });
 
-  const describeFailures = (list: { category: string; name: string; error?: string }[]) => list.map((s) => `[${s.category}] ${s.name}: ${s.error}`);
+  const describeFailures = (list: { category: string; name: string; error?: string }[]) =>
+    list.map((s) => `[${s.category}] ${s.name}: ${s.error}`);
 
   describe('adversarial perimeter', () => {
     for (const kind of KINDS) {
-      it.concurrent(`${kind} upstream: legitimate uses work, every attack fails without leaking`, { timeout: 480_000 }, async () => {
-        const ctx = contexts.get(kind);
-        if (!ctx) throw new Error(`no fixture for ${kind}`);
-        const broken = await ledger.runLegit(kind, legitUses(ctx));
-        const reads = await ledger.runAttacks(kind, [...pathAttacks(ctx), ...indistinguishableReads(ctx), ...historyAttacks(ctx), ...oracleReadAttacks(ctx), ...searchAttacks(ctx), ...aliasAttacks(ctx), ...pagingAttacks(ctx), ...workspaceAttacks(ctx), ...proposalAttacks(ctx), ...workspaceProposalAttacks(ctx)], 4);
-        const http = await ledger.runAttacks(kind, [...httpAttacks(ctx), ...pivotAttacks(ctx), ...webAttacks(ctx)], 4);
-        // Structure attacks first: they rely on fixture files that later write attacks delete.
-        const writes = await ledger.runAttacks(kind, [...structureAttacks(ctx), ...writeAttacks(ctx), ...encodingAttacks(ctx), ...oracleWriteAttacks(ctx)]);
-        // Alone, after the rest: a flood must not make a neighbouring attack answer "busy".
-        const resources = await ledger.runAttacks(kind, resourceAttacks(ctx));
-        // Last: session floods must not race the session-hop attacks above (each floods with a key of its own anyway).
-        const starve = await ledger.runAttacks(kind, sessionAttacks(ctx));
-        expect({ broken: describeFailures(broken), succeeded: describeFailures([...reads, ...http, ...writes, ...resources, ...starve]) }).toEqual({ broken: [], succeeded: [] });
+      it.concurrent(
+        `${kind} upstream: legitimate uses work, every attack fails without leaking`,
+        { timeout: 480_000 },
+        async () => {
+          const ctx = contexts.get(kind);
+          if (!ctx) throw new Error(`no fixture for ${kind}`);
+          const broken = await ledger.runLegit(kind, legitUses(ctx));
+          const reads = await ledger.runAttacks(
+            kind,
+            [
+              ...pathAttacks(ctx),
+              ...indistinguishableReads(ctx),
+              ...historyAttacks(ctx),
+              ...oracleReadAttacks(ctx),
+              ...searchAttacks(ctx),
+              ...aliasAttacks(ctx),
+              ...pagingAttacks(ctx),
+              ...workspaceAttacks(ctx),
+              ...proposalAttacks(ctx),
+              ...workspaceProposalAttacks(ctx),
+            ],
+            4,
+          );
+          const http = await ledger.runAttacks(
+            kind,
+            [...httpAttacks(ctx), ...pivotAttacks(ctx), ...webAttacks(ctx)],
+            4,
+          );
+          // Structure attacks first: they rely on fixture files that later write attacks delete.
+          const writes = await ledger.runAttacks(kind, [
+            ...structureAttacks(ctx),
+            ...writeAttacks(ctx),
+            ...encodingAttacks(ctx),
+            ...oracleWriteAttacks(ctx),
+          ]);
+          // Alone, after the rest: a flood must not make a neighbouring attack answer "busy".
+          const resources = await ledger.runAttacks(kind, resourceAttacks(ctx));
+          // Last: session floods must not race the session-hop attacks above (each floods with a key of its own anyway).
+          const starve = await ledger.runAttacks(kind, sessionAttacks(ctx));
+          expect({
+            broken: describeFailures(broken),
+            succeeded: describeFailures([...reads, ...http, ...writes, ...resources, ...starve]),
+          }).toEqual({ broken: [], succeeded: [] });
 
-        const mine = ledger.attacks.filter((a) => a.upstream === kind);
-        expect(new Set(mine.map((a) => a.name)).size).toBeGreaterThanOrEqual(MIN_DISTINCT_ATTACKS);
-        expect(ledger.legit.filter((u) => u.upstream === kind).length).toBeGreaterThanOrEqual(MIN_LEGIT_USES);
-      });
+          const mine = ledger.attacks.filter((a) => a.upstream === kind);
+          expect(new Set(mine.map((a) => a.name)).size).toBeGreaterThanOrEqual(MIN_DISTINCT_ATTACKS);
+          expect(ledger.legit.filter((u) => u.upstream === kind).length).toBeGreaterThanOrEqual(MIN_LEGIT_USES);
+        },
+      );
     }
   });
 }

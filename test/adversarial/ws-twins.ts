@@ -11,7 +11,9 @@ import type { Fixture } from './fixture.js';
 import { callTool } from './harness.js';
 
 export const TWIN_CANARY = 'CANARY_TWIN_HIDDEN';
-const BODY = Array.from({ length: 30 }, (_, i) => `export const value${i} = ${i}; // a line long enough to pair`).join('\n') + '\n';
+const BODY =
+  Array.from({ length: 30 }, (_, i) => `export const value${i} = ${i}; // a line long enough to pair`).join('\n') +
+  '\n';
 
 /** Readable: `app/**\/*.ts` (literal prefix `app`, so git sees hidden files below it); writable: app and drop. */
 export const TWIN_PERIMETER = { read: ['app/**/*.ts'], write: ['app/**', 'drop/**'], branches: ['main', 'other'] };
@@ -36,11 +38,17 @@ function history(hidden: boolean): CommitSpec[] {
 async function dirty(repo: GitDir, hidden: boolean): Promise<void> {
   // Branches that conflict on a write-only file in one twin only.
   await repo.git('branch', 'other');
-  await repo.commit({ message: 'theirs', branch: 'other', files: { 'app/b.ts': 'b\n', ...(hidden ? { 'drop/x.txt': 'guess\n' } : {}) } });
+  await repo.commit({
+    message: 'theirs',
+    branch: 'other',
+    files: { 'app/b.ts': 'b\n', ...(hidden ? { 'drop/x.txt': 'guess\n' } : {}) },
+  });
   await repo.git('checkout', '-q', 'main');
   await repo.commit({ message: 'ours', files: { 'app/c.ts': 'c2\n', ...(hidden ? { 'drop/x.txt': 'ours\n' } : {}) } });
   // A changed hidden file named with bytes that are not UTF-8 in one twin, a plain hidden name in the other.
-  const name = hidden ? Buffer.concat([Buffer.from('app/'), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')]) : Buffer.from('app/plain.txt');
+  const name = hidden
+    ? Buffer.concat([Buffer.from('app/'), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')])
+    : Buffer.from('app/plain.txt');
   const abs = Buffer.concat([Buffer.from(`${repo.dir}/`), name]);
   await writeFile(abs, 'one\n');
   await gitIn(repo.dir, ['add', '-A']);
@@ -113,10 +121,17 @@ export function fxPairedConflict(fx: Fixture): Promise<Agent> {
       const repo = await makeRepo([{ message: 'init', files: { 'secret/m.txt': BODY, 'app/keep.ts': 'k\n' } }]);
       process.once('exit', () => rmSync(dirname(repo.dir), { recursive: true, force: true }));
       await repo.git('branch', 'other');
-      await repo.commit({ message: 'theirs', branch: 'other', files: { 'secret/m.txt': lines.map((l, i) => (i === 5 ? TWIN_CANARY : l)).join('\n') } });
+      await repo.commit({
+        message: 'theirs',
+        branch: 'other',
+        files: { 'secret/m.txt': lines.map((l, i) => (i === 5 ? TWIN_CANARY : l)).join('\n') },
+      });
       await repo.git('checkout', '-q', 'main');
       await repo.git('mv', 'secret/m.txt', 'app/m.ts');
-      await repo.commit({ message: 'ours', files: { 'app/m.ts': lines.map((l, i) => (i === 5 ? 'ours' : l)).join('\n') } });
+      await repo.commit({
+        message: 'ours',
+        files: { 'app/m.ts': lines.map((l, i) => (i === 5 ? 'ours' : l)).join('\n') },
+      });
       await repo.git('merge', 'other').catch(() => undefined);
       await fx.srv.perimeter({ id: 'twin-merge', repo: repo.dir, ...TWIN_PERIMETER });
       const key = (await fx.srv.api('POST', '/api/perimeters/twin-merge/keys')).json.key as string;

@@ -84,7 +84,11 @@ describe('openLedger / append', () => {
     await ledger.append(event(0, { paths: ['secret/plan.md'], args: { path: 'secret/plan.md', depth: 2 } }));
     await ledger.close();
     const [a] = await lines(t.file);
-    expect(a).toMatchObject({ redaction: 'clear', paths: ['secret/plan.md'], args: { path: 'secret/plan.md', depth: 2 } });
+    expect(a).toMatchObject({
+      redaction: 'clear',
+      paths: ['secret/plan.md'],
+      args: { path: 'secret/plan.md', depth: 2 },
+    });
     expect(a?.['salt_id']).toBeUndefined();
     expect((await verifyLedger(t.file)).ok).toBe(true);
   });
@@ -161,7 +165,13 @@ describe('degraded, never throwing', () => {
   });
 
   it('an invalid event and an append after close degrade instead of throwing', async () => {
-    const ledger = await openLedger({ dir: t.dir, salt: SALT, log: () => { throw new Error('broken logger'); } });
+    const ledger = await openLedger({
+      dir: t.dir,
+      salt: SALT,
+      log: () => {
+        throw new Error('broken logger');
+      },
+    });
     await ledger.append({ ...event(0), surface: 'nope' as 'agent' });
     expect(ledger.state().lastError).toMatch(/invalid audit event/);
     await ledger.close();
@@ -208,7 +218,10 @@ describe('torn tails and locks', () => {
 
   it('waits for a live lock and degrades when it is not released in time', async () => {
     const ledger = await openLedger({ dir: t.dir, salt: SALT, lockTimeoutMs: 150 });
-    await writeFile(`${t.file}.lock`, JSON.stringify({ pid: process.ppid, host: hostname(), token: 'y', at: Date.now() }));
+    await writeFile(
+      `${t.file}.lock`,
+      JSON.stringify({ pid: process.ppid, host: hostname(), token: 'y', at: Date.now() }),
+    );
     await ledger.append(event(0));
     expect(ledger.state()).toMatchObject({ ok: false, failures: 1 });
     expect(ledger.state().lastError).toMatch(/lock/);
@@ -240,7 +253,13 @@ describe('salt and query', () => {
 
   it('queries events by perimeter, verdict, time and limit, across segments', async () => {
     let clock = Date.parse('2025-01-01T00:00:00.000Z');
-    const ledger = await openLedger({ dir: t.dir, salt: SALT, maxBytes: 4096, keep: 100, now: () => new Date((clock += 1000)) });
+    const ledger = await openLedger({
+      dir: t.dir,
+      salt: SALT,
+      maxBytes: 4096,
+      keep: 100,
+      now: () => new Date((clock += 1000)),
+    });
     for (let i = 0; i < 40; i++) await ledger.append(event(i));
     await ledger.close();
     const all = async (f: Parameters<typeof queryLedger>[1]): Promise<LedgerEntry[]> => {

@@ -33,7 +33,9 @@ describe('bounded-memory verification', () => {
         const tail =
           `"kind":"event","prev_hash":"${prevHash}","redaction":"clear","result":"ok","seq":${seq},` +
           `"surface":"agent","tool":"read_file","ts":"${ts}","v":1,"verdict":"${verdict}"}`;
-        prevHash = `sha256:${createHash('sha256').update(head + tail).digest('hex')}`;
+        prevHash = `sha256:${createHash('sha256')
+          .update(head + tail)
+          .digest('hex')}`;
         yield `${head}"hash":"${prevHash}",${tail}\n`;
       }
     };
@@ -51,10 +53,13 @@ describe('bounded-memory verification', () => {
       prev_hash: prevHash,
     });
     prevHash = cp.hash;
-    await writeLines(t.file, (function* () {
-      yield `${canonicalJson(cp)}\n`;
-      yield* events(half + 2, 2 * half + 1);
-    })());
+    await writeLines(
+      t.file,
+      (function* () {
+        yield `${canonicalJson(cp)}\n`;
+        yield* events(half + 2, 2 * half + 1);
+      })(),
+    );
     expect((await stat(t.file)).size + (await stat(join(t.dir, seg))).size).toBeGreaterThan(10_000_000);
 
     const report = await verifyLedger(t.file);

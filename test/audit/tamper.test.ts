@@ -157,7 +157,13 @@ describe.each([
 
   it('a renamed segment whose name no longer matches its content is detected', async () => {
     const seg = ordered(pristine)[0] as string;
-    await rename(join(t.dir, seg), join(t.dir, seg.replace(/-(\d{20})$/, (_m, d: string) => `-${String(Number(d) + 1).padStart(20, '0')}`)));
+    await rename(
+      join(t.dir, seg),
+      join(
+        t.dir,
+        seg.replace(/-(\d{20})$/, (_m, d: string) => `-${String(Number(d) + 1).padStart(20, '0')}`),
+      ),
+    );
     await expectBroken('renamed segment');
   });
 });
@@ -191,7 +197,10 @@ describe('signatures', () => {
     delete last['hash'];
     ls[2] = canonicalJson({ ...last, hash: sha256Label(hashedBytes(last)) });
     await writeFile(t.file, joinLines(ls));
-    expect(await verifyLedger(t.file, { publicKeys })).toMatchObject({ ok: true, counters: { signed: 2, unsigned: 1 } });
+    expect(await verifyLedger(t.file, { publicKeys })).toMatchObject({
+      ok: true,
+      counters: { signed: 2, unsigned: 1 },
+    });
     const r = await verifyLedger(t.file, { publicKeys, requireSigned: true });
     expect(r.ok === false && r.problem).toMatchObject({ code: 'unsigned', line: 3 });
     await writeFile(t.file, original);
@@ -234,7 +243,10 @@ describe('retention', () => {
     const segs = (await readdir(t.dir)).filter((n) => n.includes('.segment-'));
     expect(segs).toHaveLength(2);
     const r = await verifyLedger(t.file, { publicKeys, requireSigned: true });
-    expect(r).toMatchObject({ ok: true, counters: { segments: 2, events: expect.any(Number), startsAfterPruning: true } });
+    expect(r).toMatchObject({
+      ok: true,
+      counters: { segments: 2, events: expect.any(Number), startsAfterPruning: true },
+    });
     expect(r.counters.firstSeq).toBeGreaterThan(1);
     await t.cleanup();
   });

@@ -55,7 +55,11 @@ describe('verifyLedger edge cases', () => {
     await write([...lines, next({})]);
     expect(await verifyLedger(t.file)).toMatchObject({ ok: true, counters: { events: 4 } });
     const checkpoint = {
-      kind: 'checkpoint', prev_seq: 3, prev_segment: 'audit.jsonl.segment-x', prev_digest: last['hash'], retained: 0,
+      kind: 'checkpoint',
+      prev_seq: 3,
+      prev_segment: 'audit.jsonl.segment-x',
+      prev_digest: last['hash'],
+      retained: 0,
     };
     const cp = { v: 1, seq: 4, ts: last['ts'], prev_hash: last['hash'], ...checkpoint };
     await write([...lines, canonicalJson({ ...cp, hash: sha256Label(hashedBytes(cp)) })]);

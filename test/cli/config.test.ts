@@ -16,7 +16,11 @@ describe('boot config', () => {
   });
 
   it('names the key of every error, and loads nothing', () => {
-    const out = parseConfig(`perimeters:\n  Bad_Id:\n    repo: a/b\n  x:\n    repo: a/b\n    read: ["../etc/**"]\n    colour: blue\n`, '/c', '/h');
+    const out = parseConfig(
+      `perimeters:\n  Bad_Id:\n    repo: a/b\n  x:\n    repo: a/b\n    read: ["../etc/**"]\n    colour: blue\n`,
+      '/c',
+      '/h',
+    );
     expect(out.config).toBeUndefined();
     const text = out.errors.join('\n');
     expect(text).toMatch(/perimeters\.Bad_Id\.id/);
@@ -38,14 +42,25 @@ describe('boot config', () => {
   });
 
   it('warns, without refusing, on an empty config, an unclosed glob, a blind write and a root-only tool', () => {
-    expect(parseConfig('', '/c', '/h')).toMatchObject({ errors: [], warnings: [expect.stringMatching(/defines no perimeters/)] });
-    const out = parseConfig(`perimeters:\n  x:\n    repo: a/b\n    read: ["docs/**", "a/{b"]\n    write: ["**"]\n    tools: [get_file, list_branches]\n`, '/c', '/h');
+    expect(parseConfig('', '/c', '/h')).toMatchObject({
+      errors: [],
+      warnings: [expect.stringMatching(/defines no perimeters/)],
+    });
+    const out = parseConfig(
+      `perimeters:\n  x:\n    repo: a/b\n    read: ["docs/**", "a/{b"]\n    write: ["**"]\n    tools: [get_file, list_branches]\n`,
+      '/c',
+      '/h',
+    );
     expect(out.errors).toEqual([]);
     expect(out.config?.perimeters).toHaveLength(1);
     expect(out.warnings.join('\n')).toMatch(/read glob "a\/\{b" has an unclosed "\{"/);
     expect(out.warnings.join('\n')).toMatch(/write "\*\*" reaches outside read/);
     expect(out.warnings.join('\n')).toMatch(/tool "list_branches" is never served to agents/);
-    const fine = parseConfig(`perimeters:\n  x:\n    repo: a/b\n    read: ["docs/**"]\n    write: ["docs/{a,b}/*.md", "docs/[ab].md"]\n`, '/c', '/h');
+    const fine = parseConfig(
+      `perimeters:\n  x:\n    repo: a/b\n    read: ["docs/**"]\n    write: ["docs/{a,b}/*.md", "docs/[ab].md"]\n`,
+      '/c',
+      '/h',
+    );
     expect(fine.warnings).toEqual([]);
   });
 

@@ -21,8 +21,22 @@ function harness(env: NodeJS.ProcessEnv = {}) {
     client: async (o): Promise<ApiClient> => ({
       call: async (route, path, body) => {
         calls.push({ method: route.split(' ')[0] ?? '', path, body, url: o.url });
-        const perimeter = { id: 'infra', repo: 'a/b', read: ['x/**'], write: [], default_branch: 'main', branches: ['main'], keys: [], urls: ['http://h/mcp/infra'] };
-        const answer = route === 'POST /perimeters' ? { perimeter } : route === 'DELETE /perimeters/:id/branches/*name' ? { perimeter } : { perimeters: [] };
+        const perimeter = {
+          id: 'infra',
+          repo: 'a/b',
+          read: ['x/**'],
+          write: [],
+          default_branch: 'main',
+          branches: ['main'],
+          keys: [],
+          urls: ['http://h/mcp/infra'],
+        };
+        const answer =
+          route === 'POST /perimeters'
+            ? { perimeter }
+            : route === 'DELETE /perimeters/:id/branches/*name'
+              ? { perimeter }
+              : { perimeters: [] };
         return schemaOf(route).parse(answer);
       },
     }),
@@ -34,23 +48,58 @@ describe('cli program', () => {
   it('serve takes its flags with the documented defaults', async () => {
     const h = harness();
     await h.program.parseAsync(['node', 'gb', 'serve', '--port', '7411', '--no-root', '--state-dir', '/tmp/s']);
-    expect(h.served[0]).toMatchObject({ port: 7411, host: '127.0.0.1', root: false, stateDir: '/tmp/s', sessionIdle: 1800, logLevel: 'info' });
+    expect(h.served[0]).toMatchObject({
+      port: 7411,
+      host: '127.0.0.1',
+      root: false,
+      stateDir: '/tmp/s',
+      sessionIdle: 1800,
+      logLevel: 'info',
+    });
   });
 
   it('serve takes its secrets from the environment it is given, checks them, and refuses them as flag values', async () => {
     const ops = 'ops-token-from-the-environment-0123456789';
-    const h = harness({ GIT_BLINDER_OPS_TOKEN: ops, GITHUB_TOKEN: 'ghp_0123456789abcdef0123456789abcdef0123', GIT_BLINDER_STORE: 'postgres://gb:pw@db/x' });
+    const h = harness({
+      GIT_BLINDER_OPS_TOKEN: ops,
+      GITHUB_TOKEN: 'ghp_0123456789abcdef0123456789abcdef0123',
+      GIT_BLINDER_STORE: 'postgres://gb:pw@db/x',
+    });
     await h.program.parseAsync(['node', 'gb', 'serve', '--state-dir', '/tmp/s']);
-    expect(h.served[0]).toMatchObject({ opsToken: ops, token: 'ghp_0123456789abcdef0123456789abcdef0123', store: 'postgres://gb:pw@db/x' });
-    await expect(harness().program.parseAsync(['node', 'gb', 'serve', '--ops-token', ops])).rejects.toThrow(/GIT_BLINDER_OPS_TOKEN/);
-    await expect(harness({ GIT_BLINDER_OPS_TOKEN: 'short' }).program.parseAsync(['node', 'gb', 'serve'])).rejects.toThrow(/at least 32/);
-    await expect(harness().program.parseAsync(['node', 'gb', 'serve', '--store', 'postgres://gb:pw@db/x'])).rejects.toThrow(/--store-file/);
+    expect(h.served[0]).toMatchObject({
+      opsToken: ops,
+      token: 'ghp_0123456789abcdef0123456789abcdef0123',
+      store: 'postgres://gb:pw@db/x',
+    });
+    await expect(harness().program.parseAsync(['node', 'gb', 'serve', '--ops-token', ops])).rejects.toThrow(
+      /GIT_BLINDER_OPS_TOKEN/,
+    );
+    await expect(
+      harness({ GIT_BLINDER_OPS_TOKEN: 'short' }).program.parseAsync(['node', 'gb', 'serve']),
+    ).rejects.toThrow(/at least 32/);
+    await expect(
+      harness().program.parseAsync(['node', 'gb', 'serve', '--store', 'postgres://gb:pw@db/x']),
+    ).rejects.toThrow(/--store-file/);
     await harness().program.parseAsync(['node', 'gb', 'serve', '--store', 'postgres://gb@db/x']);
   });
 
   it('perimeter create sends the spec and prints the agent URL', async () => {
     const h = harness();
-    await h.program.parseAsync(['node', 'gb', 'perimeter', 'create', 'infra', '--repo', 'a/b', '--read', 'x/**', '--read', 'y/**', '--tools', 'get_file, get_tree']);
+    await h.program.parseAsync([
+      'node',
+      'gb',
+      'perimeter',
+      'create',
+      'infra',
+      '--repo',
+      'a/b',
+      '--read',
+      'x/**',
+      '--read',
+      'y/**',
+      '--tools',
+      'get_file, get_tree',
+    ]);
     expect(h.calls[0]).toEqual({
       method: 'POST',
       path: '/perimeters',
@@ -62,8 +111,22 @@ describe('cli program', () => {
 
   it('branch names with slashes stay one path', async () => {
     const h = harness();
-    await h.program.parseAsync(['node', 'gb', 'perimeter', 'branch', 'remove', 'infra', 'feature/x', '--url', 'http://o:1']);
-    expect(h.calls[0]).toMatchObject({ method: 'DELETE', path: '/perimeters/infra/branches/feature/x', url: 'http://o:1' });
+    await h.program.parseAsync([
+      'node',
+      'gb',
+      'perimeter',
+      'branch',
+      'remove',
+      'infra',
+      'feature/x',
+      '--url',
+      'http://o:1',
+    ]);
+    expect(h.calls[0]).toMatchObject({
+      method: 'DELETE',
+      path: '/perimeters/infra/branches/feature/x',
+      url: 'http://o:1',
+    });
   });
 
   it('rejects bad usage with a CommanderError', async () => {

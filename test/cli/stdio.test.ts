@@ -46,13 +46,25 @@ describe('git-blinder stdio', () => {
   it('carries a full agent session: tools, reads, a hidden path as missing, a write, then ends the HTTP session', async () => {
     const client = new Client({ name: 'stdio-test', version: '1' });
     await client.connect(bridge([], { GIT_BLINDER_AGENT_KEY: key }));
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'list_commits', 'get_commit']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual([
+      'get_tree',
+      'get_file',
+      'get_files',
+      'search_code',
+      'changes_since',
+      'push_files',
+      'list_commits',
+      'get_commit',
+    ]);
     const read = (await client.callTool({ name: 'get_file', arguments: { path: 'docs/a.md' } })) as any;
     expect(read.structuredContent.content).toBe('# A\n');
     const hidden = (await client.callTool({ name: 'get_file', arguments: { path: 'src/x.ts' } })) as any;
     expect(hidden.isError).toBe(true);
     expect(hidden.content[0].text).toMatch(/^Not found/);
-    const pushed = (await client.callTool({ name: 'push_files', arguments: { message: 'b', files: [{ path: 'docs/b.md', content: 'b\n' }] } })) as any;
+    const pushed = (await client.callTool({
+      name: 'push_files',
+      arguments: { message: 'b', files: [{ path: 'docs/b.md', content: 'b\n' }] },
+    })) as any;
     expect(pushed.structuredContent.branch).toBe('main');
     expect(await repo.git('show', 'main:docs/b.md')).toBe('b\n');
     expect(srv.app.sessions.size).toBe(1);
@@ -70,7 +82,9 @@ describe('git-blinder stdio', () => {
 
   it('passes the daemon refusal through when the key is wrong', async () => {
     const client = new Client({ name: 'stdio-test', version: '1' });
-    await expect(client.connect(bridge(['--key-file', await keyFile('wrong', 'gbk_wrong\n')], {}))).rejects.toThrow(/Not found|404/);
+    await expect(client.connect(bridge(['--key-file', await keyFile('wrong', 'gbk_wrong\n')], {}))).rejects.toThrow(
+      /Not found|404/,
+    );
     await client.close().catch(() => undefined);
   });
 });

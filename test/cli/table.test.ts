@@ -23,7 +23,13 @@ describe('clean', () => {
   });
 
   it('cleans every table cell before measuring it, so columns stay aligned', () => {
-    const t = table(['A', 'B'], [['x\u001b[2K', 'y'], ['z', 'w']]).split('\n');
+    const t = table(
+      ['A', 'B'],
+      [
+        ['x\u001b[2K', 'y'],
+        ['z', 'w'],
+      ],
+    ).split('\n');
     expect(t[1]).toBe('x\\x1b[2K  y');
     expect(t[2]).toBe('z         w');
   });

@@ -21,7 +21,13 @@ runUpstreamContract('github (emulator)', async (commits) => {
   n += 1;
   const repo = `acme/contract-${n}`;
   emulator.addRepo(repo, git.dir);
-  const upstream = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 10, maxRateLimitWaitSeconds: 1 });
+  const upstream = createGitHubUpstream({
+    token: TOKEN,
+    baseUrl: emulator.url,
+    writeSpacingMs: 0,
+    retryDelayMs: 10,
+    maxRateLimitWaitSeconds: 1,
+  });
   return {
     upstream,
     repo,

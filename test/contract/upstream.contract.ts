@@ -17,8 +17,14 @@ export interface ContractOptions {
 }
 
 const HISTORY: CommitSpec[] = [
-  { message: 'initial', files: { 'README.md': 'hello\n', 'src/a.ts': 'export const a = 1;\n', 'docs/guide.md': 'guide\n' } },
-  { message: 'binary and spaces', files: { 'img/logo.bin': Buffer.from([0, 1, 2, 255, 0]), 'docs/with space.md': 'spaced\n' } },
+  {
+    message: 'initial',
+    files: { 'README.md': 'hello\n', 'src/a.ts': 'export const a = 1;\n', 'docs/guide.md': 'guide\n' },
+  },
+  {
+    message: 'binary and spaces',
+    files: { 'img/logo.bin': Buffer.from([0, 1, 2, 255, 0]), 'docs/with space.md': 'spaced\n' },
+  },
   { message: 'touch src', files: { 'src/a.ts': 'export const a = 2;\nexport const b = 3;\n' } },
   { message: 'feature work', files: { 'src/feature.ts': 'feature\n' }, branch: 'feature' },
   { message: 'rename guide', files: { 'docs/guide.md': null, 'docs/manual.md': 'guide\n' }, branch: 'main' },
@@ -83,11 +89,22 @@ export function runUpstreamContract(
     });
 
     it('reads files in order: text, binary as base64, missing and directories as not_found', async () => {
-      const r = await f.upstream.readFiles(f.repo, 'main', ['src/a.ts', 'img/logo.bin', 'nope.txt', 'docs', 'docs/with space.md']);
+      const r = await f.upstream.readFiles(f.repo, 'main', [
+        'src/a.ts',
+        'img/logo.bin',
+        'nope.txt',
+        'docs',
+        'docs/with space.md',
+      ]);
       expect(r.ok).toBe(true);
       if (!r.ok) return;
       const [text, bin, missing, dir, spaced] = r.value;
-      expect(text).toMatchObject({ path: 'src/a.ts', ok: true, bytes: Buffer.from('export const a = 2;\nexport const b = 3;\n'), size: 40 });
+      expect(text).toMatchObject({
+        path: 'src/a.ts',
+        ok: true,
+        bytes: Buffer.from('export const a = 2;\nexport const b = 3;\n'),
+        size: 40,
+      });
       expect(bin).toMatchObject({ path: 'img/logo.bin', ok: true, size: 5 });
       expect(bin?.ok && Buffer.from(bin.bytes)).toEqual(Buffer.from([0, 1, 2, 255, 0]));
       expect(missing).toMatchObject({ path: 'nope.txt', ok: false, error: { code: 'not_found' } });
@@ -103,7 +120,10 @@ export function runUpstreamContract(
       const bom = Buffer.from('\ufeffline one\r\nline two\r\n', 'utf8');
       const nul = Buffer.from([0x61, 0x00, 0x62, 0x0d, 0x0a]);
       const lone = Buffer.from([0xef, 0xbb, 0xbf]);
-      await f.git.commit({ message: 'bytes', files: { 'bytes/bom.txt': bom, 'bytes/nul.bin': nul, 'bytes/only-bom.txt': lone } });
+      await f.git.commit({
+        message: 'bytes',
+        files: { 'bytes/bom.txt': bom, 'bytes/nul.bin': nul, 'bytes/only-bom.txt': lone },
+      });
       const r = await f.upstream.readFiles(f.repo, 'main', ['bytes/bom.txt', 'bytes/nul.bin', 'bytes/only-bom.txt']);
       expect(r.ok).toBe(true);
       if (!r.ok) return;
@@ -126,10 +146,17 @@ export function runUpstreamContract(
       expect(rest.ok && rest.value.hasMore).toBe(false);
       const src = await f.upstream.listCommits(f.repo, 'main', { paths: ['src'], skip: 0, limit: 10 });
       expect(src.ok && src.value.commits.map((c) => c.message)).toEqual(['touch src', 'initial']);
-      const both = await f.upstream.listCommits(f.repo, 'main', { paths: ['img', 'docs/manual.md'], skip: 0, limit: 10 });
+      const both = await f.upstream.listCommits(f.repo, 'main', {
+        paths: ['img', 'docs/manual.md'],
+        skip: 0,
+        limit: 10,
+      });
       expect(both.ok && both.value.commits.map((c) => c.message)).toEqual(['rename guide', 'binary and spaces']);
       const head = all.ok ? all.value.commits[0] : undefined;
-      expect(head).toMatchObject({ sha: await f.git.head('main'), author: { name: 'Test Author', email: 'author@example.test' } });
+      expect(head).toMatchObject({
+        sha: await f.git.head('main'),
+        author: { name: 'Test Author', email: 'author@example.test' },
+      });
       expect(head?.parents).toHaveLength(1);
       expect(head?.author.date).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/);
       // `files` is optional; when present it lists every touched path.
@@ -142,7 +169,15 @@ export function runUpstreamContract(
       expect(c.ok).toBe(true);
       if (!c.ok) return;
       expect(c.value.message).toBe('rename guide');
-      expect(c.value.files).toEqual([expect.objectContaining({ path: 'docs/manual.md', status: 'renamed', previous_path: 'docs/guide.md', additions: 0, deletions: 0 })]);
+      expect(c.value.files).toEqual([
+        expect.objectContaining({
+          path: 'docs/manual.md',
+          status: 'renamed',
+          previous_path: 'docs/guide.md',
+          additions: 0,
+          deletions: 0,
+        }),
+      ]);
 
       const touch = (await f.git.git('rev-parse', 'main~1')).trim();
       const t = await f.upstream.getCommit(f.repo, touch);
@@ -171,7 +206,13 @@ export function runUpstreamContract(
     it('compares refs: ahead, behind, identical, diverged', async () => {
       const mb = (await f.git.git('merge-base', 'main', 'feature')).trim();
       const div = await f.upstream.compare(f.repo, 'main', 'feature');
-      expect(div.ok && div.value).toMatchObject({ status: 'diverged', ahead_by: 1, behind_by: 1, merge_base: mb, files_complete: true });
+      expect(div.ok && div.value).toMatchObject({
+        status: 'diverged',
+        ahead_by: 1,
+        behind_by: 1,
+        merge_base: mb,
+        files_complete: true,
+      });
       expect(div.ok && div.value.commits.map((c) => c.message)).toEqual(['feature work']);
       expect(div.ok && div.value.files.map((x) => [x.path, x.status])).toEqual([['src/feature.ts', 'added']]);
       const same = await f.upstream.compare(f.repo, 'main', 'main');
@@ -210,7 +251,15 @@ export function runUpstreamContract(
       if (!tree.ok) throw new Error('no tree');
       const sha = (p: string) => tree.value.entries.find((e) => e.path === p)?.sha ?? '';
       const files = ['g/two.txt', 'g/one.txt', 'g/bin.dat', 'g/wide.txt'].map((path) => ({ path, sha: sha(path) }));
-      const base = { files, cover: files.map((f) => f.path), pattern: 'beta', mode: 'literal' as const, caseSensitive: true, maxMatches: 50, timeoutMs: 10_000 };
+      const base = {
+        files,
+        cover: files.map((f) => f.path),
+        pattern: 'beta',
+        mode: 'literal' as const,
+        caseSensitive: true,
+        maxMatches: 50,
+        timeoutMs: 10_000,
+      };
       const all = await f.upstream.grep(f.repo, head, base);
       expect(all).toEqual({
         ok: true,
@@ -226,15 +275,29 @@ export function runUpstreamContract(
         },
       });
       const folded = await f.upstream.grep(f.repo, head, { ...base, caseSensitive: false });
-      expect(folded.ok && folded.value.matches.map((m) => `${m.path}:${m.line}:${m.column}`)).toEqual(['g/two.txt:1:3', 'g/one.txt:1:7', 'g/one.txt:3:1', 'g/wide.txt:1:2']);
+      expect(folded.ok && folded.value.matches.map((m) => `${m.path}:${m.line}:${m.column}`)).toEqual([
+        'g/two.txt:1:3',
+        'g/one.txt:1:7',
+        'g/one.txt:3:1',
+        'g/wide.txt:1:2',
+      ]);
       const limited = await f.upstream.grep(f.repo, head, { ...base, maxMatches: 2 });
       expect(limited.ok && limited.value.end).toBe('limit');
       expect(limited.ok && limited.value.matches.length).toBe(2);
       const regex = await f.upstream.grep(f.repo, head, { ...base, mode: 'regex', pattern: '^[a-z]+ b' });
-      expect(regex.ok && regex.value.matches.map((m) => `${m.path}:${m.line}:${m.column}`)).toEqual(['g/two.txt:1:1', 'g/one.txt:1:1']);
+      expect(regex.ok && regex.value.matches.map((m) => `${m.path}:${m.line}:${m.column}`)).toEqual([
+        'g/two.txt:1:1',
+        'g/one.txt:1:1',
+      ]);
       const none = await f.upstream.grep(f.repo, head, { ...base, pattern: 'zeta' });
       expect(none).toEqual({ ok: true, value: { end: 'complete', matches: [], skipped: [] } });
-      const bomb = await f.upstream.grep(f.repo, head, { ...base, files: [{ path: 'g/one.txt', sha: sha('g/one.txt') }], mode: 'regex', pattern: '(a|aa)+$', timeoutMs: 3000 });
+      const bomb = await f.upstream.grep(f.repo, head, {
+        ...base,
+        files: [{ path: 'g/one.txt', sha: sha('g/one.txt') }],
+        mode: 'regex',
+        pattern: '(a|aa)+$',
+        timeoutMs: 3000,
+      });
       expect(bomb.ok).toBe(true);
     });
 
@@ -273,7 +336,11 @@ export function runUpstreamContract(
     it('builds on commits made out of band and refuses unknown branches', async () => {
       await f.git.commit({ message: 'out of band', files: { 'oob.txt': 'x\n' } });
       const head = await f.git.head('main');
-      const w = await f.upstream.commitFiles(f.repo, 'main', { message: 'after', files: [{ path: 'a.txt', content: 'a', encoding: 'utf-8' }], deletes: [] });
+      const w = await f.upstream.commitFiles(f.repo, 'main', {
+        message: 'after',
+        files: [{ path: 'a.txt', content: 'a', encoding: 'utf-8' }],
+        deletes: [],
+      });
       expect(w.ok && w.value.parent).toBe(head);
       const missing = await f.upstream.commitFiles(f.repo, 'nope', { message: 'x', files: [], deletes: [] });
       expect(!missing.ok && missing.error.code).toBe('not_found');
@@ -282,7 +349,11 @@ export function runUpstreamContract(
     it.skipIf(options.skip?.concurrentWrites)('lands concurrent writes to different files', async () => {
       const results = await Promise.all(
         [0, 1, 2, 3, 4].map((i) =>
-          f.upstream.commitFiles(f.repo, 'main', { message: `w${i}`, files: [{ path: `w/${i}.txt`, content: `${i}\n`, encoding: 'utf-8' }], deletes: [] }),
+          f.upstream.commitFiles(f.repo, 'main', {
+            message: `w${i}`,
+            files: [{ path: `w/${i}.txt`, content: `${i}\n`, encoding: 'utf-8' }],
+            deletes: [],
+          }),
         ),
       );
       expect(results.every((r) => r.ok)).toBe(true);
@@ -300,7 +371,10 @@ export function runUpstreamContract(
     it('sees new loose objects and a moved branch between two calls', async () => {
       expect(await text('main', 'README.md')).toBe('hello\n');
       const before = await f.git.head('main');
-      await f.git.commit({ message: 'out of band edit', files: { 'README.md': 'edited\n', 'new/fresh.txt': 'fresh\n' } });
+      await f.git.commit({
+        message: 'out of band edit',
+        files: { 'README.md': 'edited\n', 'new/fresh.txt': 'fresh\n' },
+      });
       const after = await f.git.head('main');
       expect(await f.upstream.branchHead(f.repo, 'main')).toEqual({ ok: true, value: after });
       expect(await text('main', 'README.md')).toBe('edited\n');

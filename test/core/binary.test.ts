@@ -35,7 +35,12 @@ describe('sniffBinary', () => {
 describe('serveRead', () => {
   const agentScope = scopeOf({ read: ['app/**'], write: [] });
   const policy = { scope: agentScope, allowBinary: false, judgeLinks: true };
-  const file = (b: Uint8Array, symlink = false) => ({ path: 'app/f', size: b.length, bytes: b, ...(symlink ? { symlink } : {}) });
+  const file = (b: Uint8Array, symlink = false) => ({
+    path: 'app/f',
+    size: b.length,
+    bytes: b,
+    ...(symlink ? { symlink } : {}),
+  });
 
   it('serves text as text, keeping a BOM so a round trip is byte-exact', () => {
     const b = bytes(0xef, 0xbb, 0xbf, 0x68, 0x69);
@@ -45,7 +50,11 @@ describe('serveRead', () => {
   });
 
   it('serves binary as base64 when allowed', () => {
-    expect(serveRead(file(bytes(0, 1, 2, 255)), { ...policy, allowBinary: true })).toEqual({ kind: 'base64', bytes: bytes(0, 1, 2, 255), symlink: false });
+    expect(serveRead(file(bytes(0, 1, 2, 255)), { ...policy, allowBinary: true })).toEqual({
+      kind: 'base64',
+      bytes: bytes(0, 1, 2, 255),
+      symlink: false,
+    });
   });
 
   it('refuses binary otherwise, with a message that says what to do and echoes no content', () => {
@@ -67,7 +76,9 @@ describe('serveRead', () => {
     expect(serveRead(file(utf8('../secret/k'), true), policy)).toEqual({ kind: 'missing' });
     expect(serveRead(file(utf8('/etc/passwd'), true), policy)).toEqual({ kind: 'missing' });
     expect(serveRead(file(bytes(0xff, 0x2f), true), policy)).toEqual({ kind: 'missing' });
-    expect(serveRead(file(utf8('/etc/passwd'), true), { scope: UNRESTRICTED, allowBinary: true, judgeLinks: false }).kind).toBe('text');
+    expect(
+      serveRead(file(utf8('/etc/passwd'), true), { scope: UNRESTRICTED, allowBinary: true, judgeLinks: false }).kind,
+    ).toBe('text');
   });
 });
 
@@ -86,7 +97,10 @@ describe('properties', () => {
   it('serveRead never loses bytes: text re-encodes to the input, binary is handed back as is', () => {
     fc.assert(
       fc.property(fc.uint8Array({ maxLength: 500 }), (b) => {
-        const served = serveRead({ path: 'f', size: b.length, bytes: b }, { scope: UNRESTRICTED, allowBinary: true, judgeLinks: false });
+        const served = serveRead(
+          { path: 'f', size: b.length, bytes: b },
+          { scope: UNRESTRICTED, allowBinary: true, judgeLinks: false },
+        );
         if (served.kind === 'text') expect(utf8(served.text)).toEqual(b);
         else if (served.kind === 'base64') expect(served.bytes).toEqual(b);
         else expect.unreachable('binary is allowed');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { cursorFits, diffListings, excerpt, linksToJudge, parseCursorPayload, queryProblem, scopeOf, type TreeEntry } from '../../src/core/index.js';
+import {
+  cursorFits,
+  diffListings,
+  excerpt,
+  linksToJudge,
+  parseCursorPayload,
+  queryProblem,
+  scopeOf,
+  type TreeEntry,
+} from '../../src/core/index.js';
 import { cursorSeal } from '../../src/mcp/cursor.js';
 
 const f = (path: string, sha: string): TreeEntry => ({ path, type: 'file', sha: sha.repeat(40).slice(0, 40), size: 1 });
@@ -8,7 +17,14 @@ const scope = scopeOf({ read: ['app/**'], write: [] });
 describe('diffListings', () => {
   it('lists added, modified, deleted and exact renames among readable paths only', () => {
     const base = [f('app/a', 'a'), f('app/b', 'b'), f('app/c', 'c'), f('secret/s', 'd'), f('app/gone', 'e')];
-    const head = [f('app/a', 'a'), f('app/b', '9'), f('app/c2', 'c'), f('secret/s', '8'), f('app/new', 'f'), f('app/from-secret', 'd')];
+    const head = [
+      f('app/a', 'a'),
+      f('app/b', '9'),
+      f('app/c2', 'c'),
+      f('secret/s', '8'),
+      f('app/new', 'f'),
+      f('app/from-secret', 'd'),
+    ];
     expect(diffListings(base, head, scope)).toEqual([
       { path: 'app/b', change: 'modified' },
       { path: 'app/c2', change: 'renamed', previous_path: 'app/c' },
@@ -19,7 +35,13 @@ describe('diffListings', () => {
   });
   it('never pairs a hidden file with a visible one, nor empty files', () => {
     const empty = 'e69de29bb2d1d6434b8b29ae775ad8c2e48c5391';
-    expect(diffListings([f('secret/x', 'a'), { ...f('app/e1', 'x'), sha: empty }], [f('app/x', 'a'), { ...f('app/e2', 'x'), sha: empty }], scope)).toEqual([
+    expect(
+      diffListings(
+        [f('secret/x', 'a'), { ...f('app/e1', 'x'), sha: empty }],
+        [f('app/x', 'a'), { ...f('app/e2', 'x'), sha: empty }],
+        scope,
+      ),
+    ).toEqual([
       { path: 'app/e1', change: 'deleted' },
       { path: 'app/e2', change: 'added' },
       { path: 'app/x', change: 'added' },
@@ -33,20 +55,36 @@ describe('diffListings with symlinks (issue 19: one visibility rule with get_tre
     const base = [l('app/ok', 'a'), l('app/flip', 'b'), l('app/hid', 'c')];
     const head = [l('app/ok', 'a'), l('app/flip', 'd'), l('app/hid', 'e'), l('app/new-bad', 'f'), l('app/new-ok', '1')];
     const links = {
-      base: new Map([['app/flip', 'ok'], ['app/hid', '../secret/x']]),
-      head: new Map<string, string | undefined>([['app/flip', '../secret/x'], ['app/hid', '/etc/passwd'], ['app/new-bad', undefined], ['app/new-ok', 'ok']]),
+      base: new Map([
+        ['app/flip', 'ok'],
+        ['app/hid', '../secret/x'],
+      ]),
+      head: new Map<string, string | undefined>([
+        ['app/flip', '../secret/x'],
+        ['app/hid', '/etc/passwd'],
+        ['app/new-bad', undefined],
+        ['app/new-ok', 'ok'],
+      ]),
     };
     expect(diffListings(base, head, scope, links)).toEqual([
       { path: 'app/flip', change: 'deleted' },
       { path: 'app/new-ok', change: 'added' },
     ]);
     // Without links (the operator surface) every readable link counts as it is.
-    expect(diffListings(base, head, scope).map((c) => c.path)).toEqual(['app/flip', 'app/hid', 'app/new-bad', 'app/new-ok']);
+    expect(diffListings(base, head, scope).map((c) => c.path)).toEqual([
+      'app/flip',
+      'app/hid',
+      'app/new-bad',
+      'app/new-ok',
+    ]);
   });
   it('reads only readable links that differ between the sides, at most `max` per side in path order', () => {
     const base = [l('app/same', 'a'), l('app/b', 'b'), l('secret/l', 'c'), l('app/gone', 'g')];
     const head = [l('app/same', 'a'), l('app/b', 'x'), l('secret/l', 'y'), l('app/z1', '1'), l('app/z2', '2')];
-    expect(linksToJudge(base, head, scope, 10)).toEqual({ base: ['app/b', 'app/gone'], head: ['app/b', 'app/z1', 'app/z2'] });
+    expect(linksToJudge(base, head, scope, 10)).toEqual({
+      base: ['app/b', 'app/gone'],
+      head: ['app/b', 'app/z1', 'app/z2'],
+    });
     expect(linksToJudge(base, head, scope, 2)).toEqual({ base: ['app/b', 'app/gone'], head: ['app/b', 'app/z1'] });
   });
 });
@@ -64,7 +102,8 @@ describe('cursor payloads and sealing', () => {
     raw[15] = (raw[15] ?? 0) ^ 1;
     expect(seal.open(`gbc1.${raw.toString('base64url')}`)).toBeUndefined();
     expect(cursorSeal(new Uint8Array(32).fill(8)).open(a)).toBeUndefined();
-    for (const junk of ['', 'gbc1.', 'gbc1.AAAA', JSON.stringify(payload), 'x'.repeat(5000)]) expect(seal.open(junk)).toBeUndefined();
+    for (const junk of ['', 'gbc1.', 'gbc1.AAAA', JSON.stringify(payload), 'x'.repeat(5000)])
+      expect(seal.open(junk)).toBeUndefined();
   });
   it('parses only well-formed payloads and fits only its own place', () => {
     expect(parseCursorPayload('{"v":1}')).toBeUndefined();

@@ -35,6 +35,7 @@ describe('structuralRefusal', () => {
     }
   });
   it('leaves ordinary paths and paths inside protected directories to the other checks', () => {
-    for (const p of ['docs/a.md', '.github/workflows/ci.yml', 'a/b/c/d.ts', 'envs/x']) expect(structuralRefusal([p], b), p).toBeUndefined();
+    for (const p of ['docs/a.md', '.github/workflows/ci.yml', 'a/b/c/d.ts', 'envs/x'])
+      expect(structuralRefusal([p], b), p).toBeUndefined();
   });
 });

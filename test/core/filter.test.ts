@@ -63,7 +63,12 @@ describe('filterTree', () => {
   });
 
   it('non-recursive below a directory', () => {
-    expect(paths(filterTree(TREE, scope, 'infra', false))).toEqual(['infra/.secret', 'infra/modules', 'infra/link', 'infra/sub']);
+    expect(paths(filterTree(TREE, scope, 'infra', false))).toEqual([
+      'infra/.secret',
+      'infra/modules',
+      'infra/link',
+      'infra/sub',
+    ]);
     expect(paths(filterTree(TREE, scope, 'infra/modules', false))).toEqual(['infra/modules/vpc']);
   });
 
@@ -124,7 +129,10 @@ describe('filterCommit', () => {
   });
 
   it('keeps readable files, counts exactly the hidden ones and recomputes stats', () => {
-    const v = filterCommit(commit([mod('infra/a', 3, 1), mod('src/a', 100, 50), mod('docs/x.md', 2, 0), mod('.env', 7, 7)]), scope);
+    const v = filterCommit(
+      commit([mod('infra/a', 3, 1), mod('src/a', 100, 50), mod('docs/x.md', 2, 0), mod('.env', 7, 7)]),
+      scope,
+    );
     expect(v.kind).toBe('visible');
     if (v.kind !== 'visible') return;
     // In path order, as git lists changes without rename pairing.
@@ -142,7 +150,14 @@ describe('filterCommit', () => {
   });
 
   it('a rename inside the scope reads as its delete and its add (issue 19: the pairing may depend on hidden files)', () => {
-    const f: CommitFile = { path: 'infra/b', previous_path: 'infra/a', status: 'renamed', additions: 1, deletions: 1, patch: 'p' };
+    const f: CommitFile = {
+      path: 'infra/b',
+      previous_path: 'infra/a',
+      status: 'renamed',
+      additions: 1,
+      deletions: 1,
+      patch: 'p',
+    };
     const whole = new Map([
       [wholeKey('removed', 'infra/a'), { additions: 0, deletions: 4, patch: '-x' }],
       [wholeKey('added', 'infra/b'), { additions: 4, deletions: 0, patch: '+x' }],
@@ -159,16 +174,37 @@ describe('filterCommit', () => {
   it('a side that is a link to a hidden target is absent: the change reads as its other side, or not at all', () => {
     const whole = new Map([[wholeKey('removed', 'infra/l'), { additions: 0, deletions: 1, patch: '-ok' }]]);
     const bad = new Set([linkKey('new', 'infra/l'), linkKey('new', 'infra/n')]);
-    const v = filterCommit(commit([mod('infra/l'), { path: 'infra/n', status: 'added', additions: 1, deletions: 0, patch: '+../src/x' }, mod('infra/a')]), scope, whole, bad);
+    const v = filterCommit(
+      commit([
+        mod('infra/l'),
+        { path: 'infra/n', status: 'added', additions: 1, deletions: 0, patch: '+../src/x' },
+        mod('infra/a'),
+      ]),
+      scope,
+      whole,
+      bad,
+    );
     // The bad link counts like any hidden file (this scope writes nothing).
     expect(v).toMatchObject({ kind: 'visible', omitted_count: 1 });
     if (v.kind === 'visible')
-      expect(v.commit.files).toEqual([mod('infra/a'), { path: 'infra/l', status: 'removed', additions: 0, deletions: 1, patch: '-ok' }]);
+      expect(v.commit.files).toEqual([
+        mod('infra/a'),
+        { path: 'infra/l', status: 'removed', additions: 0, deletions: 1, patch: '-ok' },
+      ]);
   });
 
   it('a rename from hidden to visible shows as an add, without the hidden path or the patch', () => {
     const v = filterCommit(
-      commit([{ path: 'infra/new.tf', previous_path: 'src/secret.tf', status: 'renamed', additions: 2, deletions: 5, patch: '-secret line' }]),
+      commit([
+        {
+          path: 'infra/new.tf',
+          previous_path: 'src/secret.tf',
+          status: 'renamed',
+          additions: 2,
+          deletions: 5,
+          patch: '-secret line',
+        },
+      ]),
       scope,
     );
     expect(v.kind).toBe('visible');
@@ -181,7 +217,16 @@ describe('filterCommit', () => {
 
   it('a rename from visible to hidden shows as a removal of the visible path, without the hidden path or the patch', () => {
     const v = filterCommit(
-      commit([{ path: 'src/moved.tf', previous_path: 'infra/old.tf', status: 'renamed', additions: 4, deletions: 3, patch: '+new secret' }]),
+      commit([
+        {
+          path: 'src/moved.tf',
+          previous_path: 'infra/old.tf',
+          status: 'renamed',
+          additions: 4,
+          deletions: 3,
+          patch: '+new secret',
+        },
+      ]),
       scope,
     );
     expect(v.kind).toBe('visible');
@@ -193,7 +238,16 @@ describe('filterCommit', () => {
 
   it('a copy from hidden to visible shows as an add without the source', () => {
     const v = filterCommit(
-      commit([{ path: 'docs/copy.md', previous_path: 'src/orig.md', status: 'copied', additions: 0, deletions: 0, patch: 'x' }]),
+      commit([
+        {
+          path: 'docs/copy.md',
+          previous_path: 'src/orig.md',
+          status: 'copied',
+          additions: 0,
+          deletions: 0,
+          patch: 'x',
+        },
+      ]),
       scope,
     );
     expect(v).toMatchObject({ kind: 'visible', commit: { files: [{ path: 'docs/copy.md', status: 'added' }] } });
@@ -210,14 +264,20 @@ describe('filterCommit', () => {
 
   it('a rename entirely outside the scope is omitted and counted as its two sides', () => {
     const v = filterCommit(
-      commit([mod('infra/a'), { path: 'src/b', previous_path: 'src/a', status: 'renamed', additions: 0, deletions: 0 }]),
+      commit([
+        mod('infra/a'),
+        { path: 'src/b', previous_path: 'src/a', status: 'renamed', additions: 0, deletions: 0 },
+      ]),
       scope,
     );
     expect(v).toMatchObject({ kind: 'visible', omitted_count: 2 });
   });
 
   it('carries no upstream field beyond the header and the cut files', () => {
-    const upstream = { ...commit([mod('infra/a', 1, 0), mod('src/b', 90, 9)]), stats: { additions: 91, deletions: 9, total: 100 } };
+    const upstream = {
+      ...commit([mod('infra/a', 1, 0), mod('src/b', 90, 9)]),
+      stats: { additions: 91, deletions: 9, total: 100 },
+    };
     const v = filterCommit(upstream, scope);
     expect(v.kind).toBe('visible');
     if (v.kind !== 'visible') return;

@@ -81,7 +81,8 @@ function refZoneMatcher(globs: readonly string[]): { file(p: string): boolean; d
       const segs = a.split('/');
       return segs.length === k && !segs.includes('**');
     };
-    if (alts.every(fits) && !alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}'))) list.push(...alts);
+    if (alts.every(fits) && !alts.some((a) => a.includes(',') || a.includes('{') || a.includes('}')))
+      list.push(...alts);
     else if (full.endsWith('/**')) wholeDirs.push(full);
     else whole.push(full);
   };
@@ -156,36 +157,169 @@ function refFilterTree(entries: readonly TreeEntry[], scope: Scope, base: string
 
 // Names the zones care about, in case variants and with Windows' trailing dots and spaces, plus look-alikes.
 const NAME_SEGMENTS = [
-  'a', 'b', 'A', 'src', 'x.md', '.md', 'a.MD', 'a-b', 'a b', 'a.', 'a ', '.a',
-  '.env', '.ENV', '.Env', '.env.', '.env ', '.env.local', '.ENV.Local', '.env.example', '.env.prod.sample', '.envrc', 'prod.env',
-  'id_rsa', 'ID_RSA.pub', 'id_ed25519', 'key.pem', 'KEY.PEM', 'x.key', 'x.p12', 'a.tfstate', 'a.tfstate.backup',
-  '.git', '.GIT', '.git.', '.git ', 'git~1', '.ssh', '.gnupg', '.aws', 'credentials', 'Credentials.json', 'config', '.docker',
-  'config.json', '.kube', 'x.kube', 'x.aws', 'b.git', 'secrets.yml', 'Secrets.YAML', 'a.db', 'a.sqlite3', 'a-wal', 'a-journal', '.npmrc', '_netrc',
-  'İ', 'ß', 'K', 'Σ', 'a,b', 'x', '{a,b}',
+  'a',
+  'b',
+  'A',
+  'src',
+  'x.md',
+  '.md',
+  'a.MD',
+  'a-b',
+  'a b',
+  'a.',
+  'a ',
+  '.a',
+  '.env',
+  '.ENV',
+  '.Env',
+  '.env.',
+  '.env ',
+  '.env.local',
+  '.ENV.Local',
+  '.env.example',
+  '.env.prod.sample',
+  '.envrc',
+  'prod.env',
+  'id_rsa',
+  'ID_RSA.pub',
+  'id_ed25519',
+  'key.pem',
+  'KEY.PEM',
+  'x.key',
+  'x.p12',
+  'a.tfstate',
+  'a.tfstate.backup',
+  '.git',
+  '.GIT',
+  '.git.',
+  '.git ',
+  'git~1',
+  '.ssh',
+  '.gnupg',
+  '.aws',
+  'credentials',
+  'Credentials.json',
+  'config',
+  '.docker',
+  'config.json',
+  '.kube',
+  'x.kube',
+  'x.aws',
+  'b.git',
+  'secrets.yml',
+  'Secrets.YAML',
+  'a.db',
+  'a.sqlite3',
+  'a-wal',
+  'a-journal',
+  '.npmrc',
+  '_netrc',
+  'İ',
+  'ß',
+  'K',
+  'Σ',
+  'a,b',
+  'x',
+  '{a,b}',
 ];
 // Segments that are not clean: minimatch's split and its dot rules must be reproduced for them too.
 const ODD_SEGMENTS = ['', '.', '..', '. ', '.. '];
-const segment = fc.oneof({ weight: 9, arbitrary: fc.constantFrom(...NAME_SEGMENTS) }, { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS) });
+const segment = fc.oneof(
+  { weight: 9, arbitrary: fc.constantFrom(...NAME_SEGMENTS) },
+  { weight: 1, arbitrary: fc.constantFrom(...ODD_SEGMENTS) },
+);
 const anyPath = fc.array(segment, { minLength: 0, maxLength: 5 }).map((s) => s.join('/'));
 const cleanSegment = fc.constantFrom(...NAME_SEGMENTS);
 const cleanPath = fc.array(cleanSegment, { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
-const shortPath = fc.array(fc.constantFrom('a', 'b', 'c', 'A', 'x.md', '.git', 'credentials', '.aws', 'x.aws', 'config'), { minLength: 1, maxLength: 3 }).map((s) => s.join('/'));
+const shortPath = fc
+  .array(fc.constantFrom('a', 'b', 'c', 'A', 'x.md', '.git', 'credentials', '.aws', 'x.aws', 'config'), {
+    minLength: 1,
+    maxLength: 3,
+  })
+  .map((s) => s.join('/'));
 const somePath = fc.oneof(cleanPath, anyPath, shortPath, fc.constantFrom('/', '/a', 'a/', 'a//b', '//', ''));
 
 const GLOB_SEGMENTS = [
-  'a', 'b', 'A', 'src', '.a', 'x.md', '.env', '.git', 'credentials', 'a.', 'a ',
-  '*', '**', '**', '?', '*.md', '*.MD', 'a*', 'x*', '*.env', '.env.*', '*-wal', 'id_*', '*.p*', '?.md', '??',
-  '[ab]', '[!a]', '[A-Z]*', '[.]env', '{a,b}', '{a,.a}', '{x.md,b}', '{.git,.ssh}', '{*.md,a}', '*.{md,env}',
-  '+(a|b)', '@(a|x.md)', '!(a)', '*(a)', '?(b)', '.*', '..*', '.?', '*.', '*.*', '*a*',
+  'a',
+  'b',
+  'A',
+  'src',
+  '.a',
+  'x.md',
+  '.env',
+  '.git',
+  'credentials',
+  'a.',
+  'a ',
+  '*',
+  '**',
+  '**',
+  '?',
+  '*.md',
+  '*.MD',
+  'a*',
+  'x*',
+  '*.env',
+  '.env.*',
+  '*-wal',
+  'id_*',
+  '*.p*',
+  '?.md',
+  '??',
+  '[ab]',
+  '[!a]',
+  '[A-Z]*',
+  '[.]env',
+  '{a,b}',
+  '{a,.a}',
+  '{x.md,b}',
+  '{.git,.ssh}',
+  '{*.md,a}',
+  '*.{md,env}',
+  '+(a|b)',
+  '@(a|x.md)',
+  '!(a)',
+  '*(a)',
+  '?(b)',
+  '.*',
+  '..*',
+  '.?',
+  '*.',
+  '*.*',
+  '*a*',
   // Alternatives of different lengths: the zones group patterns by segment count after expansion.
-  '{a,b/c}', '{.git/x,y}', '{a/**,b}', '{credentials,.aws/config}',
+  '{a,b/c}',
+  '{.git/x,y}',
+  '{a/**,b}',
+  '{credentials,.aws/config}',
 ];
 const glob = fc.array(fc.constantFrom(...GLOB_SEGMENTS), { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
 const globs = fc.array(glob, { minLength: 0, maxLength: 5 });
 const validGlobs = globs.map((gs) => gs.filter((g) => validateGlob(g).ok));
 // Extra zone patterns: mostly `**/…`, the shapes the zones group by (a name, a directory, the last k segments).
-const TRICKY_ZONES = ['**/{a,b/c}', '**/{credentials,.aws/config}', '**/{.git/x,y}/**', '**/{a,b}/**', '**/a/{b,c}', '**/*.{md,env}', '**/[ab]', 'a/**', '{a,b}/**', '**/**', '**/a,b', '**/x/a,b', '**/a,b/**', '**/a[,]b', '**/\\{a,b\\}'];
-const zoneGlob = fc.oneof(fc.constantFrom(...TRICKY_ZONES), glob, glob.map((g) => `**/${g}`), fc.array(fc.constantFrom(...GLOB_SEGMENTS), { minLength: 1, maxLength: 2 }).map((s) => `**/${s.join('/')}/**`));
+const TRICKY_ZONES = [
+  '**/{a,b/c}',
+  '**/{credentials,.aws/config}',
+  '**/{.git/x,y}/**',
+  '**/{a,b}/**',
+  '**/a/{b,c}',
+  '**/*.{md,env}',
+  '**/[ab]',
+  'a/**',
+  '{a,b}/**',
+  '**/**',
+  '**/a,b',
+  '**/x/a,b',
+  '**/a,b/**',
+  '**/a[,]b',
+  '**/\\{a,b\\}',
+];
+const zoneGlob = fc.oneof(
+  fc.constantFrom(...TRICKY_ZONES),
+  glob,
+  glob.map((g) => `**/${g}`),
+  fc.array(fc.constantFrom(...GLOB_SEGMENTS), { minLength: 1, maxLength: 2 }).map((s) => `**/${s.join('/')}/**`),
+);
 const zoneExtras = fc.array(zoneGlob, { minLength: 0, maxLength: 4 }).map((gs) => gs.filter((g) => validateGlob(g).ok));
 
 // ---- properties ----------------------------------------------------------------------------------------------------
@@ -214,13 +348,25 @@ describe('property: the compiled glob set answers what per-glob minimatch answer
   });
 
   it('a segment test answers what matching the glob against that one segment answers', () => {
-    const one = fc.array(fc.constantFrom(...GLOB_SEGMENTS.filter((g) => g !== '**')), { minLength: 1, maxLength: 3 }).map((s) => (s.length === 1 ? (s[0] ?? '') : `{${s.join(',')}}`));
+    const one = fc
+      .array(fc.constantFrom(...GLOB_SEGMENTS.filter((g) => g !== '**')), { minLength: 1, maxLength: 3 })
+      .map((s) => (s.length === 1 ? (s[0] ?? '') : `{${s.join(',')}}`));
     fc.assert(
-      fc.property(one, fc.array(fc.oneof(segment, fc.string({ maxLength: 6 }).filter((s) => !s.includes('/'))), { minLength: 1, maxLength: 8 }), (g, segs) => {
-        const fast = compileSegmentTest(g);
-        const slow = refGlobs([g]);
-        for (const s of segs) expect([g, s, fast(s)]).toEqual([g, s, slow.matches(s)]);
-      }),
+      fc.property(
+        one,
+        fc.array(
+          fc.oneof(
+            segment,
+            fc.string({ maxLength: 6 }).filter((s) => !s.includes('/')),
+          ),
+          { minLength: 1, maxLength: 8 },
+        ),
+        (g, segs) => {
+          const fast = compileSegmentTest(g);
+          const slow = refGlobs([g]);
+          for (const s of segs) expect([g, s, fast(s)]).toEqual([g, s, slow.matches(s)]);
+        },
+      ),
       RUNS,
     );
   });
@@ -247,7 +393,8 @@ describe('property: compiled privacy zones answer what the per-glob zones answer
         const zones = compilePrivacy({ patterns: extras });
         for (const g of extras) {
           const mm = new Minimatch(g.toLowerCase(), OPTIONS);
-          for (const p of paths) if (mm.match(p.toLowerCase())) expect([g, p, zones.isPrivate(p)]).toEqual([g, p, true]);
+          for (const p of paths)
+            if (mm.match(p.toLowerCase())) expect([g, p, zones.isPrivate(p)]).toEqual([g, p, true]);
         }
       }),
       RUNS,
@@ -287,14 +434,18 @@ describe('property: filterTree answers what the two-pass filter answered', () =>
     return entries;
   });
   const baseChoice = fc.oneof(fc.constant(undefined), fc.nat(), fc.constantFrom('a', 'src', '.git', 'a/', 'zzz'));
-  const readGlobs = fc.oneof(validGlobs, fc.constantFrom<string[]>(['**'], ['a/**'], ['**/*.md', 'src/**'], ['**/a', 'b']));
+  const readGlobs = fc.oneof(
+    validGlobs,
+    fc.constantFrom<string[]>(['**'], ['a/**'], ['**/*.md', 'src/**'], ['**/a', 'b']),
+  );
 
   it('recursive and one-level, over read globs and privacy zones, at the root and at listed directories', () => {
     fc.assert(
       fc.property(readGlobs, tree, baseChoice, fc.boolean(), (gs, entries, choice, recursive) => {
         // Mostly a directory the tree holds (so its children exist), sometimes the root or a stray name.
         const dirs = entries.filter((e) => e.type === 'dir').map((e) => e.path);
-        const b = typeof choice === 'number' ? (dirs.length === 0 ? '' : (dirs[choice % dirs.length] ?? '')) : (choice ?? '');
+        const b =
+          typeof choice === 'number' ? (dirs.length === 0 ? '' : (dirs[choice % dirs.length] ?? '')) : (choice ?? '');
         const scope = withPrivacy(scopeOf({ read: gs, write: [] }), compilePrivacy());
         expect(filterTree(entries, scope, b, recursive)).toEqual(refFilterTree(entries, scope, b, recursive));
       }),
@@ -318,17 +469,51 @@ function refNormalizePath(input: unknown): { ok: true; value: string } | { ok: f
   for (const segment of input.split('/')) {
     if (segment === '') return no('Path contains an empty segment ("//").');
     if (segment === '.' || segment === '..') return no('Path segments "." and ".." are not allowed.');
-    if (segment.length > MAX_SEGMENT_LENGTH) return no(`A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`);
+    if (segment.length > MAX_SEGMENT_LENGTH)
+      return no(`A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`);
   }
   return { ok: true, value: input };
 }
 
 describe('property: normalizePath answers what the full checks answer', () => {
-  const UNITS = ['a', 'B', '.', '..', '/', '//', '\\', '%', '%2F', '%2e', '%41', ':', 'C:', 'c', ' ', '~', '\x7f', '\x1f', '\0', '\n', '\u00a0', '\u200b', '\ud800', 'é', '\u2028', '*'];
+  const UNITS = [
+    'a',
+    'B',
+    '.',
+    '..',
+    '/',
+    '//',
+    '\\',
+    '%',
+    '%2F',
+    '%2e',
+    '%41',
+    ':',
+    'C:',
+    'c',
+    ' ',
+    '~',
+    '\x7f',
+    '\x1f',
+    '\0',
+    '\n',
+    '\u00a0',
+    '\u200b',
+    '\ud800',
+    'é',
+    '\u2028',
+    '*',
+  ];
   const input = fc.oneof(
     fc.array(fc.constantFrom(...UNITS), { maxLength: 10 }).map((u) => u.join('')),
     fc.string({ unit: 'binary', maxLength: 12 }),
-    fc.constantFrom('a'.repeat(MAX_SEGMENT_LENGTH), 'a'.repeat(MAX_SEGMENT_LENGTH + 1), `b/${'a'.repeat(MAX_SEGMENT_LENGTH + 1)}`, 'a/'.repeat(2048) + 'a', 'ab/'.repeat(1366)),
+    fc.constantFrom(
+      'a'.repeat(MAX_SEGMENT_LENGTH),
+      'a'.repeat(MAX_SEGMENT_LENGTH + 1),
+      `b/${'a'.repeat(MAX_SEGMENT_LENGTH + 1)}`,
+      'a/'.repeat(2048) + 'a',
+      'ab/'.repeat(1366),
+    ),
   );
   it('accepts and refuses the same inputs, with the same messages', () => {
     fc.assert(

@@ -7,13 +7,23 @@ import type { CommitDetail, CommitFile } from '../../src/core/model.js';
 import { scopeOf } from '../../src/core/scope.js';
 
 const who = { name: 'a', email: 'a@x', date: '2026-01-01T00:00:00Z' };
-const commit = (files: CommitFile[]): CommitDetail => ({ sha: 'c'.repeat(40), message: 'm', author: who, committer: who, parents: [], files });
+const commit = (files: CommitFile[]): CommitDetail => ({
+  sha: 'c'.repeat(40),
+  message: 'm',
+  author: who,
+  committer: who,
+  parents: [],
+  files,
+});
 const mine: CommitFile = { path: 'app/a.ts', status: 'modified', additions: 1, deletions: 1 };
 const scope = scopeOf({ read: ['app/**'], write: ['app/**', 'drop/**'] });
 
 describe('filterCommit and write-only paths', () => {
   it('answers the same whether a write-only file changed or not', () => {
-    const withDrop = filterCommit(commit([mine, { path: 'drop/x', status: 'removed', additions: 0, deletions: 3 }]), scope);
+    const withDrop = filterCommit(
+      commit([mine, { path: 'drop/x', status: 'removed', additions: 0, deletions: 3 }]),
+      scope,
+    );
     const without = filterCommit(commit([mine]), scope);
     expect(withDrop).toEqual(without);
     expect(withDrop.kind === 'visible' && withDrop.omitted_count).toBe(0);
@@ -25,7 +35,9 @@ describe('filterCommit and write-only paths', () => {
   });
 
   it('a commit touching only write-only paths is invisible, like an empty one', () => {
-    expect(filterCommit(commit([{ path: 'drop/x', status: 'added', additions: 1, deletions: 0 }]), scope)).toEqual({ kind: 'invisible' });
+    expect(filterCommit(commit([{ path: 'drop/x', status: 'added', additions: 1, deletions: 0 }]), scope)).toEqual({
+      kind: 'invisible',
+    });
     expect(filterCommit(commit([]), scope)).toEqual({ kind: 'invisible' });
   });
 });
@@ -33,6 +45,11 @@ describe('filterCommit and write-only paths', () => {
 describe('agentEntry', () => {
   it('drops the tree id of a directory and keeps blob ids', () => {
     expect(agentEntry({ path: 'app', type: 'dir', sha: 't'.repeat(40) })).toEqual({ path: 'app', type: 'dir' });
-    expect(agentEntry({ path: 'app/a', type: 'file', sha: 'b'.repeat(40), size: 3 })).toEqual({ path: 'app/a', type: 'file', sha: 'b'.repeat(40), size: 3 });
+    expect(agentEntry({ path: 'app/a', type: 'file', sha: 'b'.repeat(40), size: 3 })).toEqual({
+      path: 'app/a',
+      type: 'file',
+      sha: 'b'.repeat(40),
+      size: 3,
+    });
   });
 });

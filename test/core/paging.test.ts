@@ -17,7 +17,10 @@ describe('pageOf', () => {
   it('answers page 1 of an empty list, refuses a page past the end with the page count', () => {
     expect(pageOf([], 100, 1)).toEqual({ ok: true, value: { start: 0, end: 0 } });
     expect(pageOf([], 100, 2)).toMatchObject({ ok: false, message: 'page 2 is past the end: this answer has 1 page.' });
-    expect(pageOf(sizes, 100, 9)).toMatchObject({ ok: false, message: 'page 9 is past the end: this answer has 4 pages.' });
+    expect(pageOf(sizes, 100, 9)).toMatchObject({
+      ok: false,
+      message: 'page 9 is past the end: this answer has 4 pages.',
+    });
   });
   it('serves everything on one page with an unbounded budget', () => {
     expect(pageOf(sizes, Number.POSITIVE_INFINITY, 1)).toEqual({ ok: true, value: { start: 0, end: 6 } });
@@ -26,7 +29,21 @@ describe('pageOf', () => {
 
 describe('jsonStringBytes', () => {
   it('counts exactly what JSON.stringify encodes as UTF-8', () => {
-    const samples = ['', 'a', 'src/a.ts', 'a"b', 'x\\y', '\n\t\r\b\f', '\u0001\u001f\u007f', 'é', '中文', '😀', '\ud800', '\udc00x', 'a\u2028b'];
+    const samples = [
+      '',
+      'a',
+      'src/a.ts',
+      'a"b',
+      'x\\y',
+      '\n\t\r\b\f',
+      '\u0001\u001f\u007f',
+      'é',
+      '中文',
+      '😀',
+      '\ud800',
+      '\udc00x',
+      'a\u2028b',
+    ];
     for (const s of samples) expect(jsonStringBytes(s), JSON.stringify(s)).toBe(Buffer.byteLength(JSON.stringify(s)));
   });
 });

@@ -13,17 +13,33 @@ const refused = (p: string) => expect(patchPaths(p)).toMatchObject({ ok: false, 
 
 describe('patchPaths', () => {
   it('reads modifications, additions, deletions, renames, copies and mode changes', () => {
-    expect(paths('diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n')).toMatchObject({ paths: ['x.txt'], sections: 1 });
-    expect(paths('diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+n\n').paths).toEqual(['n']);
-    expect(paths('diff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-d\n').paths).toEqual(['d']);
-    expect(paths('diff --git a/old b/new\nsimilarity index 100%\nrename from old\nrename to new\n').paths).toEqual(['old', 'new']);
-    expect(paths('diff --git a/src b/dst\nsimilarity index 90%\ncopy from src\ncopy to dst\n').paths).toEqual(['src', 'dst']);
+    expect(paths('diff --git a/x.txt b/x.txt\n--- a/x.txt\n+++ b/x.txt\n@@ -1 +1 @@\n-a\n+b\n')).toMatchObject({
+      paths: ['x.txt'],
+      sections: 1,
+    });
+    expect(
+      paths('diff --git a/n b/n\nnew file mode 100644\n--- /dev/null\n+++ b/n\n@@ -0,0 +1 @@\n+n\n').paths,
+    ).toEqual(['n']);
+    expect(
+      paths('diff --git a/d b/d\ndeleted file mode 100644\n--- a/d\n+++ /dev/null\n@@ -1 +0,0 @@\n-d\n').paths,
+    ).toEqual(['d']);
+    expect(paths('diff --git a/old b/new\nsimilarity index 100%\nrename from old\nrename to new\n').paths).toEqual([
+      'old',
+      'new',
+    ]);
+    expect(paths('diff --git a/src b/dst\nsimilarity index 90%\ncopy from src\ncopy to dst\n').paths).toEqual([
+      'src',
+      'dst',
+    ]);
     expect(paths('diff --git a/m b/m\nold mode 100644\nnew mode 100755\n').paths).toEqual(['m']);
-    expect(paths('diff --git a/sp ace b/sp ace\n--- a/sp ace\n+++ b/sp ace\n@@ -1 +1 @@\n-a\n+b\n').paths).toEqual(['sp ace']);
+    expect(paths('diff --git a/sp ace b/sp ace\n--- a/sp ace\n+++ b/sp ace\n@@ -1 +1 @@\n-a\n+b\n').paths).toEqual([
+      'sp ace',
+    ]);
   });
 
   it('skips a commit message before the first section and counts hunk lines like git', () => {
-    const p = 'From x\nSubject: change\n\nbody text\n---\ndiff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n--- a/not-a-header\n+++ b/not-a-header\n \\ ctx\n\\ No newline at end of file\n';
+    const p =
+      'From x\nSubject: change\n\nbody text\n---\ndiff --git a/a b/a\n--- a/a\n+++ b/a\n@@ -1,2 +1,2 @@\n--- a/not-a-header\n+++ b/not-a-header\n \\ ctx\n\\ No newline at end of file\n';
     expect(paths(p)).toMatchObject({ paths: ['a'], sections: 1 });
   });
 
@@ -45,8 +61,23 @@ describe('patchPaths', () => {
   it('reads the names real git writes for odd file names, binary files and renames', async () => {
     const odd = ['sp ace.txt', 'quo"te.txt', 'tab\there.txt', 'ünï.txt', 'back\\slash.txt', 'a b/c d.txt'];
     const g = await makeRepo([
-      { message: 'root', files: Object.fromEntries([...odd.map((n) => [n, `${n}\n`]), ['bin.dat', Buffer.from([0, 1, 2, 3])], ['mv/from.txt', 'moving content\nline two\n']]) },
-      { message: 'change', files: Object.fromEntries([...odd.map((n) => [n, `${n} changed\n`]), ['bin.dat', Buffer.from([0, 9, 9, 9])], ['mv/from.txt', null], ['mv/to here.txt', 'moving content\nline two\n']]) },
+      {
+        message: 'root',
+        files: Object.fromEntries([
+          ...odd.map((n) => [n, `${n}\n`]),
+          ['bin.dat', Buffer.from([0, 1, 2, 3])],
+          ['mv/from.txt', 'moving content\nline two\n'],
+        ]),
+      },
+      {
+        message: 'change',
+        files: Object.fromEntries([
+          ...odd.map((n) => [n, `${n} changed\n`]),
+          ['bin.dat', Buffer.from([0, 9, 9, 9])],
+          ['mv/from.txt', null],
+          ['mv/to here.txt', 'moving content\nline two\n'],
+        ]),
+      },
     ]);
     try {
       for (const quote of ['true', 'false']) {
@@ -69,8 +100,10 @@ describe('patchPaths', () => {
     refused('diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,2 +1,2 @@\n-a\n+b\n');
   });
 
-  it('gives each section git\'s names and its hunk lines by position, not by prefix (issue 20)', () => {
-    const p = paths('diff --git a/q.sql b/q.sql\n--- a/q.sql\n+++ b/q.sql\n@@ -1,2 +1,2 @@\n--- x\n+++ y\n select 1;\ndiff --git "a/\\303\\251.ts" "b/\\303\\251.ts"\nnew file mode 100644\n--- /dev/null\n+++ "b/\\303\\251.ts"\n@@ -0,0 +1 @@\n+q\ndiff --git a/o b/n\nsimilarity index 100%\nrename from o\nrename to n\n');
+  it("gives each section git's names and its hunk lines by position, not by prefix (issue 20)", () => {
+    const p = paths(
+      'diff --git a/q.sql b/q.sql\n--- a/q.sql\n+++ b/q.sql\n@@ -1,2 +1,2 @@\n--- x\n+++ y\n select 1;\ndiff --git "a/\\303\\251.ts" "b/\\303\\251.ts"\nnew file mode 100644\n--- /dev/null\n+++ "b/\\303\\251.ts"\n@@ -0,0 +1 @@\n+q\ndiff --git a/o b/n\nsimilarity index 100%\nrename from o\nrename to n\n',
+    );
     expect(p.files.map((f) => [f.from, f.to, f.change, f.added, f.removed])).toEqual([
       ['q.sql', 'q.sql', 'modified', 1, 1],
       [undefined, 'é.ts', 'added', 1, 0],

@@ -53,7 +53,12 @@ describe('perimeter schema', () => {
   });
 
   it('materialize puts the default branch first, once, and dedupes tools', () => {
-    const spec = PerimeterSpec.parse({ id: 'team', repo: 'o/r', branches: ['dev', 'main', 'dev'], tools: ['get_file', 'get_file'] });
+    const spec = PerimeterSpec.parse({
+      id: 'team',
+      repo: 'o/r',
+      branches: ['dev', 'main', 'dev'],
+      tools: ['get_file', 'get_file'],
+    });
     const p = materialize(spec, 'main');
     expect(p.branches).toEqual(['main', 'dev']);
     expect(p.tools).toEqual(['get_file']);

@@ -156,10 +156,23 @@ describe('isPrivate: built-in zones', () => {
     expect(zones.hidesDir('')).toBe(false);
   });
 
-  it.each(['.ENV', 'App/.Env', '.Env.Local', 'ID_RSA', 'Id_Ed25519.PUB', 'SERVER.PEM', 'Prod.DB', 'x.SQLite3', '.GIT/config', 'Vendor/.Git/HEAD', 'Credentials.JSON', 'SECRETS.YAML', '.NPMRC', '.AWS/Credentials', 'APP.DB-WAL'])(
-    'is case-insensitive: hides %s',
-    (p) => expect(zones.isPrivate(p)).toBe(true),
-  );
+  it.each([
+    '.ENV',
+    'App/.Env',
+    '.Env.Local',
+    'ID_RSA',
+    'Id_Ed25519.PUB',
+    'SERVER.PEM',
+    'Prod.DB',
+    'x.SQLite3',
+    '.GIT/config',
+    'Vendor/.Git/HEAD',
+    'Credentials.JSON',
+    'SECRETS.YAML',
+    '.NPMRC',
+    '.AWS/Credentials',
+    'APP.DB-WAL',
+  ])('is case-insensitive: hides %s', (p) => expect(zones.isPrivate(p)).toBe(true));
 
   it('keeps the template exemption case-insensitive too, and only for the exact template suffixes', () => {
     expect(zones.isPrivate('.ENV.EXAMPLE')).toBe(false);
@@ -180,10 +193,18 @@ describe('isPrivate: built-in zones', () => {
 });
 
 describe('hidesDir', () => {
-  it.each(['.git', 'a/.git', '.git/objects', '.git/refs/heads', '.GIT', '.ssh', 'home/.ssh', '.gnupg', '.aws', 'home/.aws/sso'])(
-    'hides the whole directory %s',
-    (d) => expect(zones.hidesDir(d)).toBe(true),
-  );
+  it.each([
+    '.git',
+    'a/.git',
+    '.git/objects',
+    '.git/refs/heads',
+    '.GIT',
+    '.ssh',
+    'home/.ssh',
+    '.gnupg',
+    '.aws',
+    'home/.aws/sso',
+  ])('hides the whole directory %s', (d) => expect(zones.hidesDir(d)).toBe(true));
   it.each(['src', '.github', '.docker', 'data', 'credentials', '.env', 'certs', 'secrets'])(
     'keeps %s listable (it may hold visible files)',
     (d) => expect(zones.hidesDir(d)).toBe(false),
@@ -273,17 +294,46 @@ describe('withPrivacy', () => {
 
 // Segments chosen to hit zones, look-alikes and case variants often.
 const SEGMENTS = [
-  'src', 'docs', 'a', 'B', '.git', '.GIT', '.env', '.Env', '.env.local', '.env.example', '.envrc', 'env.txt',
-  'id_rsa', 'ID_RSA.pub', 'x.pem', 'k.KEY', 'app.db', 'app.db-wal', '.ssh', '.aws', 'credentials', 'secrets.yml',
-  'index.ts', 'README.md', '.github', 'data', 'x.sqlite3', '.npmrc', '.git.', 'file ',
+  'src',
+  'docs',
+  'a',
+  'B',
+  '.git',
+  '.GIT',
+  '.env',
+  '.Env',
+  '.env.local',
+  '.env.example',
+  '.envrc',
+  'env.txt',
+  'id_rsa',
+  'ID_RSA.pub',
+  'x.pem',
+  'k.KEY',
+  'app.db',
+  'app.db-wal',
+  '.ssh',
+  '.aws',
+  'credentials',
+  'secrets.yml',
+  'index.ts',
+  'README.md',
+  '.github',
+  'data',
+  'x.sqlite3',
+  '.npmrc',
+  '.git.',
+  'file ',
 ];
 const randomCase = (s: string, mask: number): string =>
-  [...s].map((c, i) => ((mask >> i % 30) & 1 ? c.toUpperCase() : c.toLowerCase())).join('');
+  [...s].map((c, i) => ((mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase())).join('');
 const pathArb = fc.array(fc.constantFrom(...SEGMENTS), { minLength: 1, maxLength: 5 }).map((s) => s.join('/'));
-const globArb = fc.array(
-  fc.oneof(fc.constantFrom('**', '*', '*.ts', '*.md', '.*'), fc.constantFrom(...SEGMENTS)),
-  { minLength: 1, maxLength: 4 },
-).map((s) => s.join('/'));
+const globArb = fc
+  .array(fc.oneof(fc.constantFrom('**', '*', '*.ts', '*.md', '.*'), fc.constantFrom(...SEGMENTS)), {
+    minLength: 1,
+    maxLength: 4,
+  })
+  .map((s) => s.join('/'));
 const scopeArb: fc.Arbitrary<Scope> = fc
   .record({ read: fc.array(globArb, { maxLength: 3 }), write: fc.array(globArb, { maxLength: 3 }) })
   .map((p) => scopeOf(p));
@@ -298,7 +348,11 @@ function referenceZones(extra: readonly string[]): { file(p: string): boolean; d
   const dirs = all.filter((p) => p.endsWith('/**'));
   const whole = lower(dirs);
   const stems = lower(dirs.map((p) => p.slice(0, -3)));
-  const trim = (p: string) => p.split('/').map((s) => s.replace(/[. ]+$/, '') || s).join('/');
+  const trim = (p: string) =>
+    p
+      .split('/')
+      .map((s) => s.replace(/[. ]+$/, '') || s)
+      .join('/');
   const one = (p: string) => plain.matches(p) || stems.matches(p) || (env.matches(p) && !exempt.matches(p));
   return {
     file: (p) => p !== '' && (one(p.toLowerCase()) || one(trim(p.toLowerCase()))),
@@ -311,7 +365,15 @@ describe('properties', () => {
     const extraArb = fc.array(
       fc.oneof(
         globArb,
-        fc.constantFrom('**/*.csv', 'data/**', '**/exports/**', '**/.aws/*', '**/x/{a,b}.md', '**/*.{jsonl,ndjson}', '**'),
+        fc.constantFrom(
+          '**/*.csv',
+          'data/**',
+          '**/exports/**',
+          '**/.aws/*',
+          '**/x/{a,b}.md',
+          '**/*.{jsonl,ndjson}',
+          '**',
+        ),
       ),
       { maxLength: 3 },
     );

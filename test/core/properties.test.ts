@@ -42,7 +42,31 @@ const PERSON = { name: 'n', email: 'e@example.com', date: '2024-01-01T00:00:00Z'
 
 // ---- normalizePath ------------------------------------------------------------------------------------------------
 
-const NASTY_UNITS = ['a', 'b', '.', '..', '/', '\\', '\0', '\n', '%2F', '%2e', '%5c', '%', ':', 'C:', '\u200b', '\u202e', '\ud800', '\udc00', '\u{1f600}', '\uff0f', '\u2028', ' ', '*'];
+const NASTY_UNITS = [
+  'a',
+  'b',
+  '.',
+  '..',
+  '/',
+  '\\',
+  '\0',
+  '\n',
+  '%2F',
+  '%2e',
+  '%5c',
+  '%',
+  ':',
+  'C:',
+  '\u200b',
+  '\u202e',
+  '\ud800',
+  '\udc00',
+  '\u{1f600}',
+  '\uff0f',
+  '\u2028',
+  ' ',
+  '*',
+];
 const nastyString = fc.array(fc.constantFrom(...NASTY_UNITS), { maxLength: 12 }).map((u) => u.join(''));
 
 describe('property: normalizePath', () => {
@@ -88,37 +112,47 @@ function treeOf(files: string[]): TreeEntry[] {
   const dirs = new Set<string>();
   for (const f of files) for (let d = parentOf(f); d !== ''; d = parentOf(d)) dirs.add(d);
   const kept = files.filter((f) => !dirs.has(f));
-  const all = [...[...dirs].map((p) => ({ path: p, type: 'dir' as const, sha: 't' })), ...kept.map((p) => ({ path: p, type: 'file' as const, sha: 'b' }))];
+  const all = [
+    ...[...dirs].map((p) => ({ path: p, type: 'dir' as const, sha: 't' })),
+    ...kept.map((p) => ({ path: p, type: 'file' as const, sha: 'b' })),
+  ];
   return all.sort((x, y) => (x.path < y.path ? -1 : x.path > y.path ? 1 : 0));
 }
 
 describe('property: filterTree', () => {
   it('shows only readable files, directories with a readable descendant, and every readable file below the base', () => {
     fc.assert(
-      fc.property(fc.uniqueArray(path, { maxLength: 25 }), globs, dirPath, fc.boolean(), (files, read, base, recursive) => {
-        const scope = scopeOf({ read, write: [] });
-        const tree = treeOf(files);
-        const out = filterTree(tree, scope, base, recursive);
-        const readableFiles = tree.filter((e) => e.type !== 'dir' && scope.canRead(e.path));
-        for (const e of out) {
-          expect(isWithin(e.path, base) && e.path !== base).toBe(true);
-          if (!recursive) expect(parentOf(e.path)).toBe(base);
-          if (e.type === 'dir') expect(readableFiles.some((f) => isWithin(f.path, e.path) && f.path !== e.path)).toBe(true);
-          else expect(scope.canRead(e.path)).toBe(true);
-        }
-        // completeness: nothing readable is lost
-        const shown = new Set(out.map((e) => e.path));
-        for (const f of readableFiles) {
-          if (!isWithin(f.path, base) || f.path === base) continue;
-          if (recursive) expect(shown.has(f.path)).toBe(true);
-          else {
-            // its ancestor directly below base is shown
-            let top = f.path;
-            while (parentOf(top) !== base) top = parentOf(top);
-            expect(shown.has(top)).toBe(true);
+      fc.property(
+        fc.uniqueArray(path, { maxLength: 25 }),
+        globs,
+        dirPath,
+        fc.boolean(),
+        (files, read, base, recursive) => {
+          const scope = scopeOf({ read, write: [] });
+          const tree = treeOf(files);
+          const out = filterTree(tree, scope, base, recursive);
+          const readableFiles = tree.filter((e) => e.type !== 'dir' && scope.canRead(e.path));
+          for (const e of out) {
+            expect(isWithin(e.path, base) && e.path !== base).toBe(true);
+            if (!recursive) expect(parentOf(e.path)).toBe(base);
+            if (e.type === 'dir')
+              expect(readableFiles.some((f) => isWithin(f.path, e.path) && f.path !== e.path)).toBe(true);
+            else expect(scope.canRead(e.path)).toBe(true);
           }
-        }
-      }),
+          // completeness: nothing readable is lost
+          const shown = new Set(out.map((e) => e.path));
+          for (const f of readableFiles) {
+            if (!isWithin(f.path, base) || f.path === base) continue;
+            if (recursive) expect(shown.has(f.path)).toBe(true);
+            else {
+              // its ancestor directly below base is shown
+              let top = f.path;
+              while (parentOf(top) !== base) top = parentOf(top);
+              expect(shown.has(top)).toBe(true);
+            }
+          }
+        },
+      ),
       RUNS,
     );
   });
@@ -152,7 +186,11 @@ describe('property: filterCommit', () => {
         const scope = scopeOf({ read, write: [] });
         const commit: CommitDetail = { sha: 's', message: 'm', author: PERSON, committer: PERSON, parents: [], files };
         const view = filterCommit(commit, scope);
-        const anyReadable = files.some((f) => scope.canRead(f.path) || (f.status === 'renamed' && f.previous_path !== undefined && scope.canRead(f.previous_path)));
+        const anyReadable = files.some(
+          (f) =>
+            scope.canRead(f.path) ||
+            (f.status === 'renamed' && f.previous_path !== undefined && scope.canRead(f.previous_path)),
+        );
         if (view.kind === 'invisible') {
           expect(anyReadable).toBe(false);
           return;
@@ -181,7 +219,11 @@ describe('property: filterCommit', () => {
 // ---- decide on writes -----------------------------------------------------------------------------------------------
 
 // Write globs whose meaning an independent oracle can state without minimatch.
-type SimpleGlob = { kind: 'literal'; p: string } | { kind: 'below'; d: string } | { kind: 'children'; d: string } | { kind: 'named'; n: string };
+type SimpleGlob =
+  | { kind: 'literal'; p: string }
+  | { kind: 'below'; d: string }
+  | { kind: 'children'; d: string }
+  | { kind: 'named'; n: string };
 const simpleGlob: fc.Arbitrary<SimpleGlob> = fc.oneof(
   path.map((p) => ({ kind: 'literal' as const, p })),
   path.map((d) => ({ kind: 'below' as const, d })),
@@ -211,45 +253,74 @@ const WRITE: ToolPolicy<string[]> = {
 describe('property: decide on writes', () => {
   it('allows a write set iff every path is writable, and a refusal names exactly the refused paths', () => {
     fc.assert(
-      fc.property(fc.array(simpleGlob, { maxLength: 4 }), fc.array(path, { minLength: 1, maxLength: 6 }), (ws, writes) => {
-        const perimeter: Perimeter = { id: 'p', repo: 'r', read: [], write: ws.map(render), default_branch: 'main', branches: ['main'] };
-        const b = bindAgent(perimeter, undefined);
-        if (!b.ok) throw new Error('binds');
-        const writable = (p: string): boolean => ws.some((g) => oracle(g, p));
-        expect(writes.every((p) => b.value.scope.canWrite(p) === writable(p))).toBe(true);
-        const v = decide(b.value, WRITE, writes);
-        if (writes.every(writable)) {
-          expect(v.kind).toBe('allow');
-        } else {
-          expect(v.kind).toBe('deny');
-          if (v.kind !== 'deny') return;
-          for (const p of writes) {
-            if (!writable(p)) expect(v.reason).toContain(`"${p}"`);
-            else expect(v.reason).not.toContain(`"${p}"`);
+      fc.property(
+        fc.array(simpleGlob, { maxLength: 4 }),
+        fc.array(path, { minLength: 1, maxLength: 6 }),
+        (ws, writes) => {
+          const perimeter: Perimeter = {
+            id: 'p',
+            repo: 'r',
+            read: [],
+            write: ws.map(render),
+            default_branch: 'main',
+            branches: ['main'],
+          };
+          const b = bindAgent(perimeter, undefined);
+          if (!b.ok) throw new Error('binds');
+          const writable = (p: string): boolean => ws.some((g) => oracle(g, p));
+          expect(writes.every((p) => b.value.scope.canWrite(p) === writable(p))).toBe(true);
+          const v = decide(b.value, WRITE, writes);
+          if (writes.every(writable)) {
+            expect(v.kind).toBe('allow');
+          } else {
+            expect(v.kind).toBe('deny');
+            if (v.kind !== 'deny') return;
+            for (const p of writes) {
+              if (!writable(p)) expect(v.reason).toContain(`"${p}"`);
+              else expect(v.reason).not.toContain(`"${p}"`);
+            }
+            expect(v.reason).not.toContain('*');
           }
-          expect(v.reason).not.toContain('*');
-        }
-      }),
+        },
+      ),
       RUNS,
     );
   });
 });
 
 describe('property: decide on reads', () => {
-  const read = (pathMode: 'all' | 'each'): ToolPolicy<string[]> => ({ ...WRITE, name: 'get_files', access: 'read', pathMode, paths: (ps) => ps.map((p) => ({ path: p, role: 'file' })) });
+  const read = (pathMode: 'all' | 'each'): ToolPolicy<string[]> => ({
+    ...WRITE,
+    name: 'get_files',
+    access: 'read',
+    pathMode,
+    paths: (ps) => ps.map((p) => ({ path: p, role: 'file' })),
+  });
 
   it('each: hides exactly the unreadable paths; all: invisible iff any path is unreadable', () => {
     fc.assert(
-      fc.property(fc.array(simpleGlob, { maxLength: 4 }), fc.array(path, { minLength: 1, maxLength: 6 }), (rs, paths) => {
-        const perimeter: Perimeter = { id: 'p', repo: 'r', read: rs.map(render), write: [], default_branch: 'main', branches: ['main'] };
-        const b = bindAgent(perimeter, undefined);
-        if (!b.ok) throw new Error('binds');
-        const readableByOracle = (p: string): boolean => rs.some((g) => oracle(g, p));
-        const each = decide(b.value, read('each'), paths);
-        expect(each.kind).toBe('allow');
-        if (each.kind === 'allow') expect([...each.hidden].sort()).toEqual([...new Set(paths.filter((p) => !readableByOracle(p)))].sort());
-        expect(decide(b.value, read('all'), paths).kind).toBe(paths.every(readableByOracle) ? 'allow' : 'invisible');
-      }),
+      fc.property(
+        fc.array(simpleGlob, { maxLength: 4 }),
+        fc.array(path, { minLength: 1, maxLength: 6 }),
+        (rs, paths) => {
+          const perimeter: Perimeter = {
+            id: 'p',
+            repo: 'r',
+            read: rs.map(render),
+            write: [],
+            default_branch: 'main',
+            branches: ['main'],
+          };
+          const b = bindAgent(perimeter, undefined);
+          if (!b.ok) throw new Error('binds');
+          const readableByOracle = (p: string): boolean => rs.some((g) => oracle(g, p));
+          const each = decide(b.value, read('each'), paths);
+          expect(each.kind).toBe('allow');
+          if (each.kind === 'allow')
+            expect([...each.hidden].sort()).toEqual([...new Set(paths.filter((p) => !readableByOracle(p)))].sort());
+          expect(decide(b.value, read('all'), paths).kind).toBe(paths.every(readableByOracle) ? 'allow' : 'invisible');
+        },
+      ),
       RUNS,
     );
   });
@@ -266,7 +337,13 @@ const tinyGlob = fc
   .filter((g) => !g.includes('**/**'));
 const prefixCase = fc.oneof(
   { weight: 1, arbitrary: fc.tuple(globs, fc.array(path, { maxLength: 20 })) },
-  { weight: 4, arbitrary: fc.tuple(fc.array(tinyGlob, { minLength: 1, maxLength: 4 }), fc.uniqueArray(tinyPath, { maxLength: 20 })) },
+  {
+    weight: 4,
+    arbitrary: fc.tuple(
+      fc.array(tinyGlob, { minLength: 1, maxLength: 4 }),
+      fc.uniqueArray(tinyPath, { maxLength: 20 }),
+    ),
+  },
 );
 
 describe('property: historyPrefixes', () => {

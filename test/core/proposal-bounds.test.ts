@@ -4,7 +4,12 @@ import { admitProposal, type ProposalBounds, type StoredSize } from '../../src/c
 
 const B: ProposalBounds = { maxRecords: 3, maxBytes: 100, maxRecordBytes: 60, keepTerminalMs: 60_000 };
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1) + s * 1000).toISOString();
-const rec = (id: string, status: StoredSize['status'], bytes: number, s: number): StoredSize => ({ id, status, bytes, updated_at: at(s) });
+const rec = (id: string, status: StoredSize['status'], bytes: number, s: number): StoredSize => ({
+  id,
+  status,
+  bytes,
+  updated_at: at(s),
+});
 const incoming = (bytes: number, s = 30): StoredSize => rec('new', 'pending', bytes, s);
 
 describe('admitProposal', () => {

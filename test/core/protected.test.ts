@@ -56,10 +56,15 @@ describe('isProtected', () => {
   ];
   it.each(protectedPaths)('protects %s', (p) => expect(policy.isProtected(p)).toBe(true));
   it.each(free)('does not protect %s', (p) => expect(policy.isProtected(p)).toBe(false));
-  it.each(['.GitHub/Workflows/ci.yml', 'codeowners', '.GITHUB/codeowners', 'Docs/CodeOwners', '.GitModules', 'JENKINSFILE', '.ENV'])(
-    'matches protected paths case-insensitively: %s',
-    (p) => expect(policy.isProtected(p)).toBe(true),
-  );
+  it.each([
+    '.GitHub/Workflows/ci.yml',
+    'codeowners',
+    '.GITHUB/codeowners',
+    'Docs/CodeOwners',
+    '.GitModules',
+    'JENKINSFILE',
+    '.ENV',
+  ])('matches protected paths case-insensitively: %s', (p) => expect(policy.isProtected(p)).toBe(true));
   it('protects every extra privacy zone of the perimeter', () => {
     const zones = compilePrivacy({ patterns: ['data/**'] });
     expect(compileProtected({ zones }).isProtected('data/users.csv')).toBe(true);
@@ -124,10 +129,15 @@ describe('issue 9 item 11: files that run, grant or rewrite', () => {
     '.LFSCONFIG',
   ])('protects %s', (p) => expect(policy9.isProtected(p)).toBe(true));
 
-  it.each(['.github/ISSUE_TEMPLATE/bug.md', '.github/pull_request_template.md', 'docs/husky.md', 'src/gitconfig.ts', 'mailmap.txt', '.vscode/extensions.json', 'my.lfsconfig.md'])(
-    'leaves ordinary files writable: %s',
-    (p) => expect(policy9.isProtected(p)).toBe(false),
-  );
+  it.each([
+    '.github/ISSUE_TEMPLATE/bug.md',
+    '.github/pull_request_template.md',
+    'docs/husky.md',
+    'src/gitconfig.ts',
+    'mailmap.txt',
+    '.vscode/extensions.json',
+    'my.lfsconfig.md',
+  ])('leaves ordinary files writable: %s', (p) => expect(policy9.isProtected(p)).toBe(false));
 
   it('an explicit grant still lifts each one', () => {
     const granted = compileProtected({ grants: ['.husky/pre-commit', '.github/dependabot.yml'] });
@@ -171,14 +181,18 @@ describe('protected write check', () => {
 
   it('lifts protection for exactly granted paths and explicit globs', () => {
     expect(protectedWriteCheck(['.github/workflows/ci.yml'], ['.github/workflows/ci.yml'])).toEqual({ ok: true });
-    expect(protectedWriteCheck(['.github/workflows/a.yml', '.github/workflows/b.yml'], ['.github/workflows/*.yml'])).toEqual({ ok: true });
+    expect(
+      protectedWriteCheck(['.github/workflows/a.yml', '.github/workflows/b.yml'], ['.github/workflows/*.yml']),
+    ).toEqual({ ok: true });
     expect(protectedWriteCheck(['web/.npmrc'], ['web/.npmrc'])).toEqual({ ok: true });
     const partial = protectedWriteCheck(['.github/workflows/ci.yml', 'CODEOWNERS'], ['.github/workflows/ci.yml']);
     expect(partial).toMatchObject({ ok: false, paths: ['CODEOWNERS'] });
   });
 
   it('matches grants case-sensitively: the agent must use the granted spelling', () => {
-    expect(protectedWriteCheck(['.GitHub/workflows/ci.yml'], ['.github/workflows/ci.yml'])).toMatchObject({ ok: false });
+    expect(protectedWriteCheck(['.GitHub/workflows/ci.yml'], ['.github/workflows/ci.yml'])).toMatchObject({
+      ok: false,
+    });
   });
 
   it('never lets a grant open git metadata', () => {
@@ -213,10 +227,17 @@ describe('protected write check', () => {
 });
 
 describe('isGitMetadata', () => {
-  it.each(['.git', '.git/config', 'a/.git/HEAD', '.GIT/config', '.Git', '.git./x', '.git /x', 'GIT~1/config', 'a/git~1'])(
-    'recognises %j',
-    (p) => expect(isGitMetadata(p)).toBe(true),
-  );
+  it.each([
+    '.git',
+    '.git/config',
+    'a/.git/HEAD',
+    '.GIT/config',
+    '.Git',
+    '.git./x',
+    '.git /x',
+    'GIT~1/config',
+    'a/git~1',
+  ])('recognises %j', (p) => expect(isGitMetadata(p)).toBe(true));
   it.each(['.gitignore', '.github/x', 'git/x', 'a.git/x', '.gitmodules', 'src/git.ts'])('ignores %j', (p) =>
     expect(isGitMetadata(p)).toBe(false),
   );
@@ -247,7 +268,20 @@ describe('with withPrivacy', () => {
   });
 });
 
-const SEGMENTS = ['.github', '.GitHub', 'workflows', 'actions', 'CODEOWNERS', 'docs', 'src', '.git', '.gitmodules', '.env', 'a.ts', 'x.yml'];
+const SEGMENTS = [
+  '.github',
+  '.GitHub',
+  'workflows',
+  'actions',
+  'CODEOWNERS',
+  'docs',
+  'src',
+  '.git',
+  '.gitmodules',
+  '.env',
+  'a.ts',
+  'x.yml',
+];
 const pathArb = fc.array(fc.constantFrom(...SEGMENTS), { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
 
 describe('properties', () => {

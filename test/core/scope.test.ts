@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { compileGlobs, isLiteralSegment, normalizePath, scopeOf, UNRESTRICTED, validateGlob } from '../../src/core/index.js';
+import {
+  compileGlobs,
+  isLiteralSegment,
+  normalizePath,
+  scopeOf,
+  UNRESTRICTED,
+  validateGlob,
+} from '../../src/core/index.js';
 
 /** Reads through the same door decide() uses: a path must pass normalizePath before any glob sees it. */
 function readable(globs: string[], path: string): boolean {

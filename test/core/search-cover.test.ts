@@ -8,7 +8,9 @@ const tree = (spec: Record<string, TreeEntry['type']>): TreeEntry[] =>
 
 /** Every file a pathspec list reaches (literal: a path and everything below it). */
 const reached = (entries: TreeEntry[], cover: string[]) =>
-  entries.filter((e) => e.type !== 'dir' && cover.some((c) => c === '' || e.path === c || e.path.startsWith(`${c}/`))).map((e) => e.path);
+  entries
+    .filter((e) => e.type !== 'dir' && cover.some((c) => c === '' || e.path === c || e.path.startsWith(`${c}/`)))
+    .map((e) => e.path);
 
 describe('exactCover', () => {
   const entries = tree({
@@ -25,7 +27,9 @@ describe('exactCover', () => {
   });
 
   it('is the whole tree only when every entry is searched', () => {
-    expect(exactCover(entries, ['a/x.ts', 'a/y.ts', 'a/.env', 'a/b/z.ts', 'c/l', 'c/w.ts', 'top.md'], '')).toEqual(['']);
+    expect(exactCover(entries, ['a/x.ts', 'a/y.ts', 'a/.env', 'a/b/z.ts', 'c/l', 'c/w.ts', 'top.md'], '')).toEqual([
+      '',
+    ]);
   });
 
   it('names a directory only when it holds nothing else, and reaches exactly the given files', () => {

@@ -9,7 +9,8 @@ const text = `# config\nuser: ci\ntoken_value: none\ngithub: ${TOKEN}\n`;
 const utf16le = (s: string) => new Uint8Array(Buffer.from(s, 'utf16le'));
 const utf16be = (s: string) => new Uint8Array(Buffer.from(s, 'utf16le').swap16());
 const withBom = (bom: number[], b: Uint8Array) => new Uint8Array([...bom, ...b]);
-const scan = (bytes: Uint8Array, allowCompressed = false) => scanBytesForSecrets([{ path: 'f', bytes }], { allowCompressed });
+const scan = (bytes: Uint8Array, allowCompressed = false) =>
+  scanBytesForSecrets([{ path: 'f', bytes }], { allowCompressed });
 
 describe('secret scanning of non-UTF-8 content', () => {
   it.each([
@@ -26,13 +27,28 @@ describe('secret scanning of non-UTF-8 content', () => {
     const r = scan(bytes);
     expect(r.compressed).toEqual([]);
     expect(r.findings.map((f) => f.kind)).toContain('github_token');
-    if (_name !== 'a token inside a binary blob') expect(r.findings.find((f) => f.kind === 'github_token')?.line).toBe(4);
+    if (_name !== 'a token inside a binary blob')
+      expect(r.findings.find((f) => f.kind === 'github_token')?.line).toBe(4);
   });
 
   it('refuses compressed content it cannot read, whatever the format, unless compressed content is allowed', () => {
     expect(scan(new Uint8Array(gzipSync(text))).compressed).toEqual([{ path: 'f', format: 'gzip' }]);
     expect(scan(new Uint8Array(deflateSync(text))).compressed).toEqual([{ path: 'f', format: 'zlib' }]);
-    const polyglot = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3, 0x50, 0x4b, 0x05, 0x06, ...new Array(18).fill(0)]);
+    const polyglot = new Uint8Array([
+      0x89,
+      0x50,
+      0x4e,
+      0x47,
+      0,
+      1,
+      2,
+      3,
+      0x50,
+      0x4b,
+      0x05,
+      0x06,
+      ...new Array(18).fill(0),
+    ]);
     expect(compressedFormat(polyglot, false)).toBe('zip');
     expect(compressedFormat(new Uint8Array([0x28, 0xb5, 0x2f, 0xfd, 0]), false)).toBe('zstd');
     expect(compressedFormat(new Uint8Array([0xfd, 0x37, 0x7a, 0x58, 0x5a, 0x00]), false)).toBe('xz');

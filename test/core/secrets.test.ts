@@ -10,7 +10,11 @@ import {
 
 // Fake credentials are assembled at run time so this file never holds a literal token (push protection would
 // rightly refuse it). The generator is deterministic: the same "random" strings every run.
-function rand(n: number, seed: number, alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'): string {
+function rand(
+  n: number,
+  seed: number,
+  alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789',
+): string {
   // mulberry32
   let a = seed >>> 0;
   let out = '';
@@ -43,14 +47,26 @@ const positives: [string, string, SecretKind][] = [
   ['AWS secret in env', `AWS_SECRET_ACCESS_KEY=${rand(40, 10, B64)}`, 'aws_secret_access_key'],
   ['AWS secret in YAML', `aws_secret_access_key: "${rand(40, 11, B64)}"`, 'aws_secret_access_key'],
   ['AWS secret camelCase', `awsSecretAccessKey: '${rand(40, 12, B64)}',`, 'aws_secret_access_key'],
-  ['RSA key block', `${BEGIN}RSA${KEY_END}\nMIIEowIBAAKCAQEA${rand(48, 13, B64)}\n-----END RSA PRIVATE KEY-----`, 'private_key'],
+  [
+    'RSA key block',
+    `${BEGIN}RSA${KEY_END}\nMIIEowIBAAKCAQEA${rand(48, 13, B64)}\n-----END RSA PRIVATE KEY-----`,
+    'private_key',
+  ],
   ['PKCS8 key block', `${BEGIN.trimEnd()}${KEY_END}\r\nMIIEvQIBADANBgkq${rand(48, 14, B64)}`, 'private_key'],
   ['OpenSSH key block', `${BEGIN}OPENSSH${KEY_END}\nb3BlbnNzaC1rZXktdjEAAAAA${rand(40, 15, B64)}`, 'private_key'],
   ['EC key in JSON', `{"private_key": "${BEGIN}EC${KEY_END}\\nMHcCAQEEI${rand(40, 16, B64)}\\n"}`, 'private_key'],
   ['encrypted legacy key', `${BEGIN}RSA${KEY_END}\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,AB`, 'private_key'],
   ['PGP key block', `${BEGIN}PGP PRIVATE KEY BLOCK-----\n\nlQdGBF${rand(40, 17, B64)}`, 'private_key'],
-  ['Slack bot token', `SLACK=${'xoxb-'}${rand(12, 18, HEX.slice(0, 10))}-${rand(13, 19, HEX.slice(0, 10))}-${rand(24, 20)}`, 'slack_token'],
-  ['Slack webhook', `url: https://hooks.slack.com/services/T${rand(8, 21, UPPER)}/B${rand(8, 22, UPPER)}/${rand(24, 23)}`, 'slack_webhook'],
+  [
+    'Slack bot token',
+    `SLACK=${'xoxb-'}${rand(12, 18, HEX.slice(0, 10))}-${rand(13, 19, HEX.slice(0, 10))}-${rand(24, 20)}`,
+    'slack_token',
+  ],
+  [
+    'Slack webhook',
+    `url: https://hooks.slack.com/services/T${rand(8, 21, UPPER)}/B${rand(8, 22, UPPER)}/${rand(24, 23)}`,
+    'slack_webhook',
+  ],
   ['Stripe live secret', `stripe(${JSON.stringify('sk_live_' + rand(24, 24))})`, 'stripe_live_key'],
   ['Stripe live restricted', `${'rk_live_'}${rand(99, 25)}`, 'stripe_live_key'],
   ['Google API key', `key=${'AIza'}${rand(35, 26)}`, 'google_api_key'],
@@ -68,7 +84,11 @@ const positives: [string, string, SecretKind][] = [
   ['api key in TS', `const apiKey = '${rand(32, 40)}';`, 'generic_secret'],
   ['API-KEY header style', `X-API-KEY: ${rand(30, 41)}`, 'generic_secret'],
   ['passphrase with symbols', `passphrase := "${rand(22, 42, 'abcdXYZ019!#&*@^')}"`, 'generic_secret'],
-  ['JWT assigned to a token name', `refresh_token = "eyJhbGciOiJIUzI1NiJ9.${rand(30, 43)}.${rand(43, 44)}"`, 'generic_secret'],
+  [
+    'JWT assigned to a token name',
+    `refresh_token = "eyJhbGciOiJIUzI1NiJ9.${rand(30, 43)}.${rand(43, 44)}"`,
+    'generic_secret',
+  ],
   ['Python kwarg', `connect(password="${rand(26, 45)}")`, 'generic_secret'],
   ['access key arrow', `'access_key' => '${rand(32, 46)}',`, 'generic_secret'],
 ];
@@ -179,7 +199,9 @@ describe('scanForSecrets: negatives', () => {
 describe('secretsRefusal', () => {
   it('names paths, lines and kinds, never the value, and says what to do', () => {
     const token = `${'ghp_'}${rand(36, 70)}`;
-    const found = scanForSecrets([{ path: 'ci/deploy.sh', content: `export GH=${token}\nDB_PASSWORD=${rand(24, 71)}` }]);
+    const found = scanForSecrets([
+      { path: 'ci/deploy.sh', content: `export GH=${token}\nDB_PASSWORD=${rand(24, 71)}` },
+    ]);
     const msg = secretsRefusal(found);
     expect(msg).toContain('"ci/deploy.sh" line 1 (GitHub token, starts "ghp_")');
     expect(msg).toContain(`"ci/deploy.sh" line 2 (${SECRET_KIND_LABELS.generic_secret})`);
@@ -280,10 +302,16 @@ describe('properties', () => {
         fc.integer({ min: 0, max: 10_000 }),
         (before, after, seed) => {
           const body = rand(36, seed);
-          fc.pre(!/changeme|example|placeholder|dummy|redacted|your|xxxx|fake|sample|insert|replace|todo|test|notreal/i.test(body));
+          fc.pre(
+            !/changeme|example|placeholder|dummy|redacted|your|xxxx|fake|sample|insert|replace|todo|test|notreal/i.test(
+              body,
+            ),
+          );
           const content = [...before, `t = "ghp_${body}"`, ...after].join('\n');
           const found = scan1(content).filter((f) => f.kind === 'github_token');
-          expect(found).toEqual([{ path: 'src/config.ts', line: before.length + 1, kind: 'github_token', hint: 'ghp_' }]);
+          expect(found).toEqual([
+            { path: 'src/config.ts', line: before.length + 1, kind: 'github_token', hint: 'ghp_' },
+          ]);
         },
       ),
     );

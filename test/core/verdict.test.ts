@@ -29,12 +29,7 @@ interface Args {
   ref?: string;
 }
 
-function tool(
-  name: string,
-  access: 'read' | 'write',
-  pathMode: 'all' | 'each',
-  agentSurface = true,
-): ToolPolicy<Args> {
+function tool(name: string, access: 'read' | 'write', pathMode: 'all' | 'each', agentSurface = true): ToolPolicy<Args> {
   const role = access === 'write' ? 'write' : 'file';
   return {
     name,
@@ -147,7 +142,7 @@ describe('decide: writes are all or nothing', () => {
     });
   });
 
-  it('one out-of-scope path refuses the whole call and names only the agent\'s own paths', () => {
+  it("one out-of-scope path refuses the whole call and names only the agent's own paths", () => {
     const v = decide(b, PUSH, { paths: ['infra/modules/ok.tf', 'infra/prod/main.tf', 'docs/ok.md'] });
     expect(v.kind).toBe('deny');
     if (v.kind !== 'deny') return;
@@ -160,7 +155,7 @@ describe('decide: writes are all or nothing', () => {
     expect(v.reason).not.toContain(PERIMETER.id);
   });
 
-  it('names every refused path, in the agent\'s order', () => {
+  it("names every refused path, in the agent's order", () => {
     const v = decide(b, PUSH, { paths: ['src/a.ts', 'infra/modules/ok', 'src/b.ts'] });
     expect(v.kind).toBe('deny');
     if (v.kind === 'deny') {
@@ -257,7 +252,9 @@ describe('bindAgent', () => {
 
   it('binds an allowlisted branch', () => {
     const b = agent(PERIMETER, 'feature/x');
-    expect(decide(b, GET_FILE, { paths: ['infra/a'] })).toMatchObject({ target: { repo: 'acme/app', ref: 'feature/x' } });
+    expect(decide(b, GET_FILE, { paths: ['infra/a'] })).toMatchObject({
+      target: { repo: 'acme/app', ref: 'feature/x' },
+    });
   });
 
   it.each([['dev'], ['Main'], ['main '], [''], ['refs/heads/main'], ['feature'], ['feature/x/y'], ['../main']])(

@@ -21,7 +21,14 @@ describe('wholeFileChange against git', () => {
   const up = createLocalGitUpstream();
   beforeAll(async () => {
     const files = Object.fromEntries(CASES.map(([, b], i) => [`f${i}`, b]));
-    g = await makeRepo([{ message: 'seed', files: { keep: 'k\n' } }, { message: 'add', files }, { message: 'del', files: Object.fromEntries(CASES.map((_, i) => [`f${i}`, null])) }], { bare: true });
+    g = await makeRepo(
+      [
+        { message: 'seed', files: { keep: 'k\n' } },
+        { message: 'add', files },
+        { message: 'del', files: Object.fromEntries(CASES.map((_, i) => [`f${i}`, null])) },
+      ],
+      { bare: true },
+    );
   });
   afterAll(async () => g?.cleanup());
 
@@ -31,7 +38,9 @@ describe('wholeFileChange against git', () => {
     if (!c.ok) throw new Error(c.error.message);
     CASES.forEach(([, bytes], i) => {
       const f = c.value.files.find((x) => x.path === `f${i}`);
-      const want = f ? { additions: f.additions, deletions: f.deletions, ...(f.patch !== undefined ? { patch: f.patch } : {}) } : undefined;
+      const want = f
+        ? { additions: f.additions, deletions: f.deletions, ...(f.patch !== undefined ? { patch: f.patch } : {}) }
+        : undefined;
       expect(wholeFileChange(bytes, side), CASES[i]?.[0]).toEqual(want);
     });
   });

@@ -77,48 +77,110 @@ describe('cutStatus', () => {
         fc.record({ kind: fc.constant('untracked' as const), path: p }),
       );
     fc.assert(
-      fc.property(fc.array(entry(visiblePath), { maxLength: 6 }), fc.array(entry(hiddenPath), { maxLength: 6 }), (vis, hid) => {
-        const mixed = [...hid, ...vis].sort(() => 0);
-        expect(JSON.stringify(cutStatus(mixed as RawStatusEntry[], scope))).toBe(JSON.stringify(cutStatus(vis as RawStatusEntry[], scope)));
-      }),
+      fc.property(
+        fc.array(entry(visiblePath), { maxLength: 6 }),
+        fc.array(entry(hiddenPath), { maxLength: 6 }),
+        (vis, hid) => {
+          const mixed = [...hid, ...vis].sort(() => 0);
+          expect(JSON.stringify(cutStatus(mixed as RawStatusEntry[], scope))).toBe(
+            JSON.stringify(cutStatus(vis as RawStatusEntry[], scope)),
+          );
+        },
+      ),
     );
   });
 });
 
-const file = (over: Partial<RawDiffFile> & { path: string }): RawDiffFile => ({ status: 'modified', additions: 1, deletions: 1, binary: false, patch: '@@ -1 +1 @@\n-a\n+b\n', ...over });
+const file = (over: Partial<RawDiffFile> & { path: string }): RawDiffFile => ({
+  status: 'modified',
+  additions: 1,
+  deletions: 1,
+  binary: false,
+  patch: '@@ -1 +1 @@\n-a\n+b\n',
+  ...over,
+});
 
 describe('cutDiff', () => {
   it('drops hidden files, counts them opaquely (not write-only ones) and recomputes totals', () => {
-    const c = cutDiff([file({ path: 'app/a' }), file({ path: 'secret/s', additions: 9 }), file({ path: 'drop/w' }), file({ path: 'docs/d', additions: 3, deletions: 0 })], scope);
+    const c = cutDiff(
+      [
+        file({ path: 'app/a' }),
+        file({ path: 'secret/s', additions: 9 }),
+        file({ path: 'drop/w' }),
+        file({ path: 'docs/d', additions: 3, deletions: 0 }),
+      ],
+      scope,
+    );
     expect(c.files.map((f) => f.path)).toEqual(['app/a', 'docs/d']);
     expect(c.omitted_count).toBe(1);
     expect(c.totals).toEqual({ files: 2, additions: 4, deletions: 1 });
   });
 
   it('counts unread paths as get_commit counts hidden files: a hidden pair once, write-only never, narrowed never (issue 19)', () => {
-    const unread = [{ path: 'secret/a' }, { path: 'secret/b', from: 'secret/c' }, { path: 'drop/w' }, { path: 'secret/d', from: 'drop/x' }];
+    const unread = [
+      { path: 'secret/a' },
+      { path: 'secret/b', from: 'secret/c' },
+      { path: 'drop/w' },
+      { path: 'secret/d', from: 'drop/x' },
+    ];
     expect(cutDiff([file({ path: 'app/a' })], scope, '', undefined, unread).omitted_count).toBe(2);
     expect(cutDiff([file({ path: 'app/a' })], scope, 'app', undefined, unread).omitted_count).toBe(0);
   });
 
   it('shows a rename across the boundary as its visible side alone, with counts from its own bytes only', () => {
-    const rename = file({ path: 'app/in', previous_path: 'secret/s', status: 'renamed', additions: 1, deletions: 1, patch: '@@ -1 +1 @@\n-secret line\n+x\n' });
+    const rename = file({
+      path: 'app/in',
+      previous_path: 'secret/s',
+      status: 'renamed',
+      additions: 1,
+      deletions: 1,
+      patch: '@@ -1 +1 @@\n-secret line\n+x\n',
+    });
     const whole = new Map([['added:app/in', enc('x\ny\n')]]);
     expect(lonelySides([rename], scope)).toEqual(['added:app/in']);
     const c = cutDiff([rename], scope, '', whole);
-    expect(c.files).toEqual([{ path: 'app/in', status: 'added', additions: 2, deletions: 0, binary: false, patch: '@@ -0,0 +1,2 @@\n+x\n+y' }]);
+    expect(c.files).toEqual([
+      { path: 'app/in', status: 'added', additions: 2, deletions: 0, binary: false, patch: '@@ -0,0 +1,2 @@\n+x\n+y' },
+    ]);
     expect(JSON.stringify(c)).not.toContain('secret');
     // Without the bytes, no counts are claimed and no patch is shown.
-    expect(cutDiff([rename], scope).files[0]).toEqual({ path: 'app/in', status: 'added', additions: 0, deletions: 0, binary: false });
+    expect(cutDiff([rename], scope).files[0]).toEqual({
+      path: 'app/in',
+      status: 'added',
+      additions: 0,
+      deletions: 0,
+      binary: false,
+    });
     const out = file({ path: 'secret/o', previous_path: 'app/gone', status: 'renamed' });
-    expect(cutDiff([out], scope).files).toEqual([{ path: 'app/gone', status: 'deleted', additions: 0, deletions: 0, binary: false }]);
+    expect(cutDiff([out], scope).files).toEqual([
+      { path: 'app/gone', status: 'deleted', additions: 0, deletions: 0, binary: false },
+    ]);
   });
 
   it('treats a link side whose target is hidden as absent', () => {
-    const link = file({ path: 'app/l', old_mode: '120000', new_mode: '120000', patch: '@@ -1 +1 @@\n-ok.ts\n\\ No newline at end of file\n+../secret/k\n\\ No newline at end of file\n' });
+    const link = file({
+      path: 'app/l',
+      old_mode: '120000',
+      new_mode: '120000',
+      patch: '@@ -1 +1 @@\n-ok.ts\n\\ No newline at end of file\n+../secret/k\n\\ No newline at end of file\n',
+    });
     const c = cutDiff([link], scope);
-    expect(c.files).toEqual([{ path: 'app/l', status: 'deleted', additions: 0, deletions: 1, binary: false, patch: '@@ -1 +0,0 @@\n-ok.ts\n\\ No newline at end of file' }]);
-    const hiddenOnly = file({ path: 'app/l2', status: 'added', new_mode: '120000', patch: '@@ -0,0 +1 @@\n+../.env\n' });
+    expect(c.files).toEqual([
+      {
+        path: 'app/l',
+        status: 'deleted',
+        additions: 0,
+        deletions: 1,
+        binary: false,
+        patch: '@@ -1 +0,0 @@\n-ok.ts\n\\ No newline at end of file',
+      },
+    ]);
+    const hiddenOnly = file({
+      path: 'app/l2',
+      status: 'added',
+      new_mode: '120000',
+      patch: '@@ -0,0 +1 @@\n+../.env\n',
+    });
     expect(cutDiff([hiddenOnly], scope)).toEqual(cutDiff([], scope));
   });
 
@@ -139,7 +201,11 @@ describe('cutDiff', () => {
 
 describe('conflicts', () => {
   it('lists readable conflicted paths and counts the others', () => {
-    expect(cutPreflight(['app/b', 'secret/s', 'app/a', 'app/a', 'drop/w'], scope)).toEqual({ status: 'conflicts', conflicts: ['app/a', 'app/b'], omitted_count: 1 });
+    expect(cutPreflight(['app/b', 'secret/s', 'app/a', 'app/a', 'drop/w'], scope)).toEqual({
+      status: 'conflicts',
+      conflicts: ['app/a', 'app/b'],
+      omitted_count: 1,
+    });
     // A conflict only on a write-only path is no conflict here: nothing to list, nothing to count (issue 19).
     expect(cutPreflight(['drop/w'], scope)).toEqual({ status: 'clean', conflicts: [], omitted_count: 0 });
   });
@@ -149,8 +215,18 @@ describe('conflicts', () => {
       const bytes = typeof s === 'string' ? enc(s) : s;
       return { sha: 'a'.repeat(40), mode, size: bytes.length, bytes, truncated: false, atPath: true };
     };
-    expect(sideView('app/x', side('hello\n'), scope, 100)).toEqual({ present: true, sha: 'a'.repeat(40), size: 6, binary: false, truncated: false, content: 'hello\n' });
-    expect(sideView('app/x', side(new Uint8Array([0, 1, 2])), scope, 100)).toMatchObject({ present: true, binary: true });
+    expect(sideView('app/x', side('hello\n'), scope, 100)).toEqual({
+      present: true,
+      sha: 'a'.repeat(40),
+      size: 6,
+      binary: false,
+      truncated: false,
+      content: 'hello\n',
+    });
+    expect(sideView('app/x', side(new Uint8Array([0, 1, 2])), scope, 100)).toMatchObject({
+      present: true,
+      binary: true,
+    });
     expect(sideView('app/x', side('../secret/k', '120000'), scope, 100)).toEqual({ present: false });
     expect(sideView('app/x', side('y.ts', '120000'), scope, 100)).toMatchObject({ present: true, content: 'y.ts' });
     expect(sideView('app/x', side('aé'), scope, 2)).toMatchObject({ content: 'a', truncated: true });
@@ -162,13 +238,24 @@ describe('conflicts', () => {
   });
 
   it('finds marker regions', () => {
-    expect(markerRegions('a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\nz\n<<<<<<< open\n')).toEqual([{ start_line: 2, separator_line: 4, end_line: 6 }]);
+    expect(markerRegions('a\n<<<<<<< HEAD\nx\n=======\ny\n>>>>>>> b\nz\n<<<<<<< open\n')).toEqual([
+      { start_line: 2, separator_line: 4, end_line: 6 },
+    ]);
   });
 });
 
 describe('submodules and integrity', () => {
   it('keeps readable submodules with their state', () => {
-    expect(cutSubmodules([{ path: 'secret/m', recorded: 'a', checked_out: 'b' }, { path: 'app/m', recorded: 'a', checked_out: 'b' }, { path: 'app/n', recorded: 'a', checked_out: null }], scope)).toEqual([
+    expect(
+      cutSubmodules(
+        [
+          { path: 'secret/m', recorded: 'a', checked_out: 'b' },
+          { path: 'app/m', recorded: 'a', checked_out: 'b' },
+          { path: 'app/n', recorded: 'a', checked_out: null },
+        ],
+        scope,
+      ),
+    ).toEqual([
       { path: 'app/m', recorded: 'a', checked_out: 'b', state: 'drifted' },
       { path: 'app/n', recorded: 'a', checked_out: null, state: 'uninitialized' },
     ]);
@@ -183,8 +270,16 @@ describe('submodules and integrity', () => {
           { path: 'app/x', head: f('1'), worktree: f('1', '100755') },
           { path: 'secret/s', head: f('1'), worktree: f('2') },
           { path: 'app/new', worktree: f('3') },
-          { path: 'app/l', head: { ...f('4', '120000'), resolves_to: 'app/a' }, worktree: { ...f('5', '120000'), resolves_to: 'secret/s' } },
-          { path: 'app/l2', head: { ...f('4', '120000'), resolves_to: null }, worktree: { ...f('5', '120000'), resolves_to: '.env' } },
+          {
+            path: 'app/l',
+            head: { ...f('4', '120000'), resolves_to: 'app/a' },
+            worktree: { ...f('5', '120000'), resolves_to: 'secret/s' },
+          },
+          {
+            path: 'app/l2',
+            head: { ...f('4', '120000'), resolves_to: null },
+            worktree: { ...f('5', '120000'), resolves_to: '.env' },
+          },
         ],
         scope,
       ),

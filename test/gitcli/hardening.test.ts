@@ -25,7 +25,10 @@ describe('programOverrides', () => {
       '',
     ].join('\0');
     const env = programOverrides(listing);
-    const pairs = Array.from({ length: Number(env['GIT_CONFIG_COUNT']) }, (_, i) => [env[`GIT_CONFIG_KEY_${i}`], env[`GIT_CONFIG_VALUE_${i}`]]);
+    const pairs = Array.from({ length: Number(env['GIT_CONFIG_COUNT']) }, (_, i) => [
+      env[`GIT_CONFIG_KEY_${i}`],
+      env[`GIT_CONFIG_VALUE_${i}`],
+    ]);
     expect(Object.fromEntries(pairs)).toEqual({
       'filter.A=b.smudge': '',
       'filter.lfs.process': '',
@@ -60,7 +63,8 @@ describe('against a hostile repository', () => {
       ['diff.external', m.script],
       ['core.fsmonitor', m.script],
       ['core.hooksPath', join(repo.dir, 'hooks')],
-    ] as const) await gitIn(repo.dir, ['config', k, v]);
+    ] as const)
+      await gitIn(repo.dir, ['config', k, v]);
   });
   afterAll(() => repo?.cleanup());
   const call = () => ({ cwd: repo.dir });

@@ -10,7 +10,10 @@ describe('object reader', () => {
   let reader: ObjectReader;
   let blobs: string[];
   beforeAll(async () => {
-    const files: Record<string, string | Buffer> = { 'big.bin': Buffer.alloc(300_000, 7), 'sp ace/ünï.txt': 'unicode\n' };
+    const files: Record<string, string | Buffer> = {
+      'big.bin': Buffer.alloc(300_000, 7),
+      'sp ace/ünï.txt': 'unicode\n',
+    };
     for (let i = 0; i < 40; i++) files[`d${i % 4}/f${i}.txt`] = `file ${i}\n`.repeat(i + 1);
     g = await makeRepo([{ message: 'one', files }], { bare: true });
     blobs = (await g.git('ls-tree', '-r', '--format=%(objectname)', 'main')).trim().split('\n');
@@ -22,7 +25,9 @@ describe('object reader', () => {
   });
 
   it('answers many concurrent requests in order, each with the bytes git has', async () => {
-    const asks = [...blobs, ...blobs].map((sha, k) => (k % 2 ? reader.contents([sha], 1 << 20) : reader.info([sha, 'refs/heads/main'])));
+    const asks = [...blobs, ...blobs].map((sha, k) =>
+      k % 2 ? reader.contents([sha], 1 << 20) : reader.info([sha, 'refs/heads/main']),
+    );
     const answers = await Promise.all(asks);
     for (const [k, a] of answers.entries()) {
       const sha = [...blobs, ...blobs][k]!;
@@ -37,7 +42,9 @@ describe('object reader', () => {
       }
     }
     const text = await reader.contents([`${blobs[0]}`], 1 << 20);
-    expect(text[0]?.kind === 'object' && text[0].bytes.toString('latin1')).toBe(await g.git('cat-file', 'blob', blobs[0]!));
+    expect(text[0]?.kind === 'object' && text[0].bytes.toString('latin1')).toBe(
+      await g.git('cat-file', 'blob', blobs[0]!),
+    );
   });
 
   it('says missing for unknown names and refuses a blob above the cap by its size', async () => {
@@ -67,7 +74,10 @@ describe('object reader', () => {
     expect(await trees.lookup(root.found ? root.sha : '', ['sp ace', 'uni.txt'])).toBeUndefined();
     const raw = await reader.contents([root.found ? root.sha : ''], 1 << 20);
     const parsed = raw[0]?.kind === 'object' ? parseTreeObject(raw[0].bytes) : undefined;
-    const ls = (await g.git('ls-tree', 'main')).trim().split('\n').map((l) => l.split(/\s+/)[0]);
+    const ls = (await g.git('ls-tree', 'main'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split(/\s+/)[0]);
     expect(parsed?.entries.map((e) => e.mode)).toEqual(ls);
   });
 

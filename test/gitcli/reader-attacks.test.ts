@@ -31,7 +31,9 @@ describe('reader attacks', () => {
 
   it('get_commit lists hostile names and patches exactly as git does, twice in a row on one reader', async () => {
     const head = await g.head('main');
-    const want = (await g.git('diff-tree', '-r', '--name-only', '--no-renames', '-z', `${head}~1`, head)).split('\0').filter(Boolean);
+    const want = (await g.git('diff-tree', '-r', '--name-only', '--no-renames', '-z', `${head}~1`, head))
+      .split('\0')
+      .filter(Boolean);
     for (let k = 0; k < 2; k++) {
       const c = await up.getCommit(g.dir, head, 'main');
       expect(c.ok && c.value.files.map((f) => f.path).sort()).toEqual([...want].sort());
@@ -44,8 +46,16 @@ describe('reader attacks', () => {
   });
 
   it('reads files whose names look like cat-file answers by their own bytes', async () => {
-    const r = await up.readFiles(g.dir, 'main', ['d/0123456789abcdef0123456789abcdef01234567 blob 5', 'd/sp ace missing', 'd/sp ace']);
-    expect(r.ok && r.value.map((f) => (f.ok ? Buffer.from(f.bytes).toString('utf8') : f.error.code))).toEqual(['fake header\n', 'm\n', 'not_found']);
+    const r = await up.readFiles(g.dir, 'main', [
+      'd/0123456789abcdef0123456789abcdef01234567 blob 5',
+      'd/sp ace missing',
+      'd/sp ace',
+    ]);
+    expect(r.ok && r.value.map((f) => (f.ok ? Buffer.from(f.bytes).toString('utf8') : f.error.code))).toEqual([
+      'fake header\n',
+      'm\n',
+      'not_found',
+    ]);
   });
 
   it('never answers a missing branch with a ref named like its DWIM expansion', async () => {

@@ -20,14 +20,20 @@ const rels = (link: string | null): string[] => [...(link ?? '').matchAll(/rel="
 describe('authentication', () => {
   it('accepts `token X` and `Bearer X`', async () => {
     expect((await fx.get('/repos/octo/demo')).status).toBe(200);
-    const bearer = await fetch(`${fx.em.url}/repos/octo/demo`, { headers: { authorization: `Bearer ${TOKEN}`, 'user-agent': 't' } });
+    const bearer = await fetch(`${fx.em.url}/repos/octo/demo`, {
+      headers: { authorization: `Bearer ${TOKEN}`, 'user-agent': 't' },
+    });
     expect(bearer.status).toBe(200);
   });
 
   it('a wrong token is 401 Bad credentials; no token is 401 Requires authentication', async () => {
     const bad = await fx.get('/repos/octo/demo', { token: 'nope' });
     expect(bad.status).toBe(401);
-    expect(await bad.json()).toEqual({ message: 'Bad credentials', documentation_url: 'https://docs.github.com/rest', status: '401' });
+    expect(await bad.json()).toEqual({
+      message: 'Bad credentials',
+      documentation_url: 'https://docs.github.com/rest',
+      status: '401',
+    });
     expect(bad.headers.get('x-ratelimit-limit')).toBe('60');
     const none = await fx.get('/user/repos', { token: null });
     expect(none.status).toBe(401);
@@ -35,7 +41,9 @@ describe('authentication', () => {
   });
 
   it('a request without User-Agent is refused like GitHub does', async () => {
-    const res = await fetch(`${fx.em.url}/repos/octo/demo`, { headers: { authorization: `token ${TOKEN}`, 'user-agent': '' } });
+    const res = await fetch(`${fx.em.url}/repos/octo/demo`, {
+      headers: { authorization: `token ${TOKEN}`, 'user-agent': '' },
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -115,18 +123,38 @@ describe('errors and routing', () => {
   });
 
   it('malformed JSON is 400 Problems parsing JSON; a non-object is 400; a missing field is 422', async () => {
-    expect(await fx.call('POST', '/repos/octo/demo/git/blobs', '{nope')).toMatchObject({ status: 400, body: { message: 'Problems parsing JSON' } });
-    expect(await fx.call('POST', '/repos/octo/demo/git/blobs', '[1]')).toMatchObject({ status: 400, body: { message: 'Body should be a JSON object' } });
-    expect(await fx.call('PATCH', '/repos/octo/demo/git/refs/heads/main', {})).toMatchObject({ status: 422, body: { message: 'Invalid request.\n\n"sha" wasn\'t supplied.' } });
+    expect(await fx.call('POST', '/repos/octo/demo/git/blobs', '{nope')).toMatchObject({
+      status: 400,
+      body: { message: 'Problems parsing JSON' },
+    });
+    expect(await fx.call('POST', '/repos/octo/demo/git/blobs', '[1]')).toMatchObject({
+      status: 400,
+      body: { message: 'Body should be a JSON object' },
+    });
+    expect(await fx.call('PATCH', '/repos/octo/demo/git/refs/heads/main', {})).toMatchObject({
+      status: 422,
+      body: { message: 'Invalid request.\n\n"sha" wasn\'t supplied.' },
+    });
   });
 
   it('empty repository: 409 on Git Data and commits, 404 on contents, 200 size 0 on the repo, [] branches', async () => {
-    for (const p of ['/repos/octo/empty/git/ref/heads/main', '/repos/octo/empty/git/trees/main', '/repos/octo/empty/commits', '/repos/octo/empty/commits/main']) {
+    for (const p of [
+      '/repos/octo/empty/git/ref/heads/main',
+      '/repos/octo/empty/git/trees/main',
+      '/repos/octo/empty/commits',
+      '/repos/octo/empty/commits/main',
+    ]) {
       const res = await fx.call('GET', p);
       expect([p, res.status, (res.body as Obj).message]).toEqual([p, 409, 'Git Repository is empty.']);
     }
-    expect(await fx.call('GET', '/repos/octo/empty/contents/README.md')).toMatchObject({ status: 404, body: { message: 'This repository is empty.' } });
-    expect(await fx.call('GET', '/repos/octo/empty')).toMatchObject({ status: 200, body: { size: 0, default_branch: 'main' } });
+    expect(await fx.call('GET', '/repos/octo/empty/contents/README.md')).toMatchObject({
+      status: 404,
+      body: { message: 'This repository is empty.' },
+    });
+    expect(await fx.call('GET', '/repos/octo/empty')).toMatchObject({
+      status: 200,
+      body: { size: 0, default_branch: 'main' },
+    });
     expect(await fx.call('GET', '/repos/octo/empty/branches')).toMatchObject({ status: 200, body: [] });
   });
 
@@ -135,19 +163,33 @@ describe('errors and routing', () => {
     expect((await fx.get(`/repos/octo/demo/git/ref/${sha}`)).status).toBe(404);
     expect((await fx.get('/repos/octo/demo/git/ref/refs/heads/main')).status).toBe(404);
     await fx.repo.git('tag', 'v1', sha);
-    expect(await fx.call('GET', '/repos/octo/demo/git/ref/tags/v1')).toMatchObject({ status: 200, body: { ref: 'refs/tags/v1', object: { sha, type: 'commit' } } });
+    expect(await fx.call('GET', '/repos/octo/demo/git/ref/tags/v1')).toMatchObject({
+      status: 200,
+      body: { ref: 'refs/tags/v1', object: { sha, type: 'commit' } },
+    });
   });
 
   it('get commit of an unknown ref is 422 No commit found for SHA; compare of unrelated histories is 404', async () => {
-    expect(await fx.call('GET', '/repos/octo/demo/commits/nope')).toMatchObject({ status: 422, body: { message: 'No commit found for SHA: nope' } });
-    const orphan = (await fx.repo.git('commit-tree', '4b825dc642cb6eb9a060e54bf8d69288fbee4904', '-m', 'orphan')).trim(); // empty tree
+    expect(await fx.call('GET', '/repos/octo/demo/commits/nope')).toMatchObject({
+      status: 422,
+      body: { message: 'No commit found for SHA: nope' },
+    });
+    const orphan = (
+      await fx.repo.git('commit-tree', '4b825dc642cb6eb9a060e54bf8d69288fbee4904', '-m', 'orphan')
+    ).trim(); // empty tree
     await fx.repo.git('update-ref', 'refs/heads/orphan', orphan);
-    expect(await fx.call('GET', '/repos/octo/demo/compare/main...orphan')).toMatchObject({ status: 404, body: { message: 'No common ancestor between main and orphan.' } });
+    expect(await fx.call('GET', '/repos/octo/demo/compare/main...orphan')).toMatchObject({
+      status: 404,
+      body: { message: 'No common ancestor between main and orphan.' },
+    });
     await fx.repo.git('update-ref', '-d', 'refs/heads/orphan');
   });
 
   it('contents of an unknown ref is 404 No commit found for the ref', async () => {
-    expect(await fx.call('GET', '/repos/octo/demo/contents/README.md?ref=nope')).toMatchObject({ status: 404, body: { message: 'No commit found for the ref nope' } });
+    expect(await fx.call('GET', '/repos/octo/demo/contents/README.md?ref=nope')).toMatchObject({
+      status: 404,
+      body: { message: 'No commit found for the ref nope' },
+    });
   });
 });
 
@@ -184,15 +226,22 @@ describe('trees and contents details', () => {
   it('files over 1 MB: content "" and encoding "none"; raw media type gives the bytes', async () => {
     const big = (await (await fx.get('/repos/octo/demo/contents/big.txt')).json()) as Obj;
     expect(big).toMatchObject({ encoding: 'none', content: '', size: 1_100_000 });
-    const raw = await fx.get('/repos/octo/demo/contents/big.txt', { headers: { accept: 'application/vnd.github.v3.raw' } });
+    const raw = await fx.get('/repos/octo/demo/contents/big.txt', {
+      headers: { accept: 'application/vnd.github.v3.raw' },
+    });
     expect(raw.headers.get('content-type')).toBe('application/vnd.github.v3.raw; charset=utf-8');
     expect((await raw.text()).length).toBe(1_100_000);
   });
 
   it('largeFileContents: "forbidden" gives the legacy 403 too_large', async () => {
-    const legacy = await startFixture([{ message: 'big', files: { 'big.txt': 'z'.repeat(1_100_000) } }], { largeFileContents: 'forbidden' });
+    const legacy = await startFixture([{ message: 'big', files: { 'big.txt': 'z'.repeat(1_100_000) } }], {
+      largeFileContents: 'forbidden',
+    });
     try {
-      expect(await legacy.call('GET', '/repos/octo/demo/contents/big.txt')).toMatchObject({ status: 403, body: { errors: [{ code: 'too_large' }] } });
+      expect(await legacy.call('GET', '/repos/octo/demo/contents/big.txt')).toMatchObject({
+        status: 403,
+        body: { errors: [{ code: 'too_large' }] },
+      });
     } finally {
       await legacy.close();
     }
@@ -220,7 +269,9 @@ describe('trees and contents details', () => {
     const sha = (await fx.repo.git('rev-parse', 'main:img/logo.bin')).trim();
     const blob = (await (await fx.get(`/repos/octo/demo/git/blobs/${sha}`)).json()) as Obj;
     expect(Buffer.from(blob.content, 'base64')).toEqual(Buffer.from([0, 1, 2, 3, 255, 254, 0, 10]));
-    const raw = await fx.get(`/repos/octo/demo/git/blobs/${sha}`, { headers: { accept: 'application/vnd.github.raw' } });
+    const raw = await fx.get(`/repos/octo/demo/git/blobs/${sha}`, {
+      headers: { accept: 'application/vnd.github.raw' },
+    });
     expect(Buffer.from(await raw.arrayBuffer())).toEqual(Buffer.from([0, 1, 2, 3, 255, 254, 0, 10]));
   });
 
@@ -230,7 +281,9 @@ describe('trees and contents details', () => {
     const body = (await page1.json()) as Obj;
     expect(body.files).toHaveLength(3);
     expect(rels(page1.headers.get('link'))).toEqual(['next', 'last']);
-    const shaOnly = await fx.get(`/repos/octo/demo/commits/main`, { headers: { accept: 'application/vnd.github.sha' } });
+    const shaOnly = await fx.get(`/repos/octo/demo/commits/main`, {
+      headers: { accept: 'application/vnd.github.sha' },
+    });
     expect(await shaOnly.text()).toBe(await fx.repo.head('main'));
   });
 });

@@ -40,7 +40,15 @@ describe('trees and contents agree with git', () => {
         return { path, mode, type, sha, ...(size === '-' ? {} : { size: Number(size) }) };
       });
     expect(tree.truncated).toBe(false);
-    expect(tree.tree.map(({ path, mode, type, sha, size }: Obj) => ({ path, mode, type, sha, ...(size === undefined ? {} : { size }) }))).toEqual(fromGit);
+    expect(
+      tree.tree.map(({ path, mode, type, sha, size }: Obj) => ({
+        path,
+        mode,
+        type,
+        sha,
+        ...(size === undefined ? {} : { size }),
+      })),
+    ).toEqual(fromGit);
     expect(tree.sha).toBe((await fx.repo.git('rev-parse', `${branch}^{tree}`)).trim());
   });
 
@@ -56,7 +64,9 @@ describe('trees and contents agree with git', () => {
       .filter((f) => f.mode !== '120000' && f.size < 1024 * 1024);
     expect(files.length).toBeGreaterThan(4);
     for (const f of files) {
-      const raw = await body(`/repos/octo/demo/contents/${f.path.split('/').map(encodeURIComponent).join('/')}?ref=main`);
+      const raw = await body(
+        `/repos/octo/demo/contents/${f.path.split('/').map(encodeURIComponent).join('/')}?ref=main`,
+      );
       const enc = await body(`/repos/octo/demo/contents/${encodeURIComponent(f.path)}?ref=main`);
       expect(enc).toEqual(raw);
       expect(raw.sha).toBe(f.sha);
@@ -69,19 +79,36 @@ describe('trees and contents agree with git', () => {
 
   it('directory listings equal git ls-tree of the directory', async () => {
     const listing = (await body('/repos/octo/demo/contents/src')) as unknown as Obj[];
-    const fromGit = (await fx.repo.git('ls-tree', 'main:src')).trim().split('\n').map((l) => l.split('\t')[1]);
+    const fromGit = (await fx.repo.git('ls-tree', 'main:src'))
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[1]);
     expect(listing.map((e) => e.name)).toEqual(fromGit);
     expect(listing.map((e) => e.type)).toEqual(['file', 'file', 'dir']);
   });
 });
 
 describe('commit lists agree with git log', () => {
-  const paths = ['', 'src', 'src/app.ts', 'src/app', 'src/lib', 'src/lib/deep', 'docs', 'docs/manual.md', 'docs/guide.md', 'dir with space/a b#?.txt', 'nope'];
+  const paths = [
+    '',
+    'src',
+    'src/app.ts',
+    'src/app',
+    'src/lib',
+    'src/lib/deep',
+    'docs',
+    'docs/manual.md',
+    'docs/guide.md',
+    'dir with space/a b#?.txt',
+    'nope',
+  ];
   it.each(paths)('path=%j, paged two at a time, equals git log main -- <path>', async (path) => {
     const q = new URLSearchParams({ sha: 'main', per_page: '2' });
     if (path) q.set('path', path);
     const listed = (await all(`/repos/octo/demo/commits?${q.toString()}`)).map((c) => c.sha);
-    const fromGit = (await fx.repo.git('log', '--format=%H', 'main', ...(path ? ['--', path] : []))).split('\n').filter(Boolean);
+    const fromGit = (await fx.repo.git('log', '--format=%H', 'main', ...(path ? ['--', path] : [])))
+      .split('\n')
+      .filter(Boolean);
     expect(listed).toEqual(fromGit);
   });
 
@@ -101,9 +128,13 @@ describe('commit file lists agree with git diff-tree -M', () => {
         .split('\n')
         .filter(Boolean)
         .map((l) => l.split('\t'));
-      const got = (c.files as Obj[]).map((f) => (f.status === 'renamed' ? [`R`, f.previous_filename, f.filename] : [letter[f.status], f.filename]));
+      const got = (c.files as Obj[]).map((f) =>
+        f.status === 'renamed' ? [`R`, f.previous_filename, f.filename] : [letter[f.status], f.filename],
+      );
       expect(got).toEqual(nameStatus.map(([st = '', ...names]) => [st.charAt(0), ...names]));
-      const numstat = (await fx.repo.git('diff-tree', '--root', '-r', '-M', '--no-commit-id', '--numstat', sha)).split('\n').filter(Boolean);
+      const numstat = (await fx.repo.git('diff-tree', '--root', '-r', '-M', '--no-commit-id', '--numstat', sha))
+        .split('\n')
+        .filter(Boolean);
       (c.files as Obj[]).forEach((f, i) => {
         const [a = '', d = ''] = (numstat[i] ?? '').split('\t');
         expect([f.additions, f.deletions]).toEqual([a === '-' ? 0 : Number(a), d === '-' ? 0 : Number(d)]);
@@ -118,21 +149,36 @@ describe('commit file lists agree with git diff-tree -M', () => {
   });
 
   it('patches start at @@, binary files have none, renames carry previous_filename', async () => {
-    const edit = await body(`/repos/octo/demo/commits/${(await fx.repo.git('log', '--format=%H', '--grep=edit util', 'main')).trim()}`);
+    const edit = await body(
+      `/repos/octo/demo/commits/${(await fx.repo.git('log', '--format=%H', '--grep=edit util', 'main')).trim()}`,
+    );
     expect(edit.files[0].patch).toBe('@@ -1,3 +1,3 @@\n export function util() {\n-  return 1;\n+  return 2;\n }');
-    const bin = await body(`/repos/octo/demo/commits/${(await fx.repo.git('log', '--format=%H', '--grep=binary and big', 'main')).trim()}`);
+    const bin = await body(
+      `/repos/octo/demo/commits/${(await fx.repo.git('log', '--format=%H', '--grep=binary and big', 'main')).trim()}`,
+    );
     const logo = (bin.files as Obj[]).find((f) => f.filename === 'img/logo.bin');
     expect(logo).toMatchObject({ status: 'added' });
     expect(logo).not.toHaveProperty('patch');
-    const ren = await body(`/repos/octo/demo/commits/${(await fx.repo.git('log', '--format=%H', '--grep=rename guide', 'main')).trim()}`);
-    expect(ren.files).toEqual([expect.objectContaining({ status: 'renamed', filename: 'docs/manual.md', previous_filename: 'docs/guide.md', changes: 0 })]);
+    const ren = await body(
+      `/repos/octo/demo/commits/${(await fx.repo.git('log', '--format=%H', '--grep=rename guide', 'main')).trim()}`,
+    );
+    expect(ren.files).toEqual([
+      expect.objectContaining({
+        status: 'renamed',
+        filename: 'docs/manual.md',
+        previous_filename: 'docs/guide.md',
+        changes: 0,
+      }),
+    ]);
   });
 });
 
 describe('compare agrees with git', () => {
   it('main...feature/x: commits oldest first, ahead/behind, merge base and three-dot files', async () => {
     const cmp = await body('/repos/octo/demo/compare/main...feature%2Fx');
-    const commits = (await fx.repo.git('log', '--reverse', '--format=%H', 'main..feature/x')).split('\n').filter(Boolean);
+    const commits = (await fx.repo.git('log', '--reverse', '--format=%H', 'main..feature/x'))
+      .split('\n')
+      .filter(Boolean);
     const behind = (await fx.repo.git('rev-list', '--count', 'feature/x..main')).trim();
     expect(cmp.commits.map((c: Obj) => c.sha)).toEqual(commits);
     expect([cmp.ahead_by, cmp.behind_by, cmp.total_commits]).toEqual([commits.length, Number(behind), commits.length]);

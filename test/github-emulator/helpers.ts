@@ -19,14 +19,20 @@ export const HISTORY: CommitSpec[] = [
       'src/lib/deep/x.txt': 'x\n',
       'docs/guide.md': 'guide\n',
       'link-to-readme': { symlink: 'README.md' },
-      'dangling': { symlink: 'nowhere/at/all' },
+      dangling: { symlink: 'nowhere/at/all' },
       'dir with space/a b#?.txt': 'odd name\n',
     },
   },
   { message: 'edit util', files: { 'src/lib/util.ts': 'export function util() {\n  return 2;\n}\n' } },
   { message: 'rename guide', files: { 'docs/guide.md': null, 'docs/manual.md': 'guide\n' } },
-  { message: 'binary and big', files: { 'img/logo.bin': Buffer.from([0, 1, 2, 3, 255, 254, 0, 10]), 'big.txt': 'y'.repeat(1_100_000) } },
-  { message: 'touch src/app', files: { 'src/app.ts': 'export const app = 2;\n', 'src/appendix.ts': 'not under src/app\n' } },
+  {
+    message: 'binary and big',
+    files: { 'img/logo.bin': Buffer.from([0, 1, 2, 3, 255, 254, 0, 10]), 'big.txt': 'y'.repeat(1_100_000) },
+  },
+  {
+    message: 'touch src/app',
+    files: { 'src/app.ts': 'export const app = 2;\n', 'src/appendix.ts': 'not under src/app\n' },
+  },
   { message: 'drop deep', files: { 'src/lib/deep/x.txt': null } },
   { message: 'feature work', branch: 'feature/x', files: { 'feature.txt': 'feature\n' } },
 ];
@@ -37,7 +43,12 @@ export interface Fixture {
   /** fetch against the emulator with auth and a User-Agent. */
   get(path: string, init?: RequestInit & { token?: string | null }): Promise<Response>;
   /** JSON request helper: returns status, headers and parsed body. */
-  call(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<{ status: number; headers: Headers; body: unknown }>;
+  call(
+    method: string,
+    path: string,
+    body?: unknown,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; headers: Headers; body: unknown }>;
   close(): Promise<void>;
 }
 
@@ -48,7 +59,11 @@ export interface Fixture {
  */
 async function historyCopy(): Promise<GitDir> {
   const key = createHash('sha256')
-    .update(JSON.stringify(HISTORY, (_k, v: unknown) => (v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer' ? `buf:${JSON.stringify(v)}` : v)))
+    .update(
+      JSON.stringify(HISTORY, (_k, v: unknown) =>
+        v && typeof v === 'object' && (v as { type?: string }).type === 'Buffer' ? `buf:${JSON.stringify(v)}` : v,
+      ),
+    )
     .digest('hex')
     .slice(0, 16);
   const cached = join(tmpdir(), `gb-emulator-history-${key}.git`);
@@ -75,7 +90,11 @@ export async function startFixture(history: CommitSpec[] = HISTORY, opts: Emulat
   const em = await startGitHubEmulator({ token: TOKEN, ...opts, repos: { 'octo/demo': repo.dir, ...opts.repos } });
   const get = (path: string, init: RequestInit & { token?: string | null } = {}): Promise<Response> => {
     const { token = TOKEN, headers, ...rest } = init;
-    const h: Record<string, string> = { 'user-agent': 'emulator-test', accept: 'application/vnd.github.v3+json', ...(headers as Record<string, string> | undefined) };
+    const h: Record<string, string> = {
+      'user-agent': 'emulator-test',
+      accept: 'application/vnd.github.v3+json',
+      ...(headers as Record<string, string> | undefined),
+    };
     if (token !== null) h.authorization = `token ${token}`;
     return fetch(`${em.url}${path}`, { ...rest, headers: h });
   };

@@ -51,7 +51,12 @@ function pluggedOctokit(calls: string[]): Octokit {
 
 describe('what Octokit sends', () => {
   it('contents with %2F-encoded path and ref; the decoded file comes back', async () => {
-    const res = await octokit.rest.repos.getContent({ owner: 'octo', repo: 'demo', path: 'dir with space/a b#?.txt', ref: 'main' });
+    const res = await octokit.rest.repos.getContent({
+      owner: 'octo',
+      repo: 'demo',
+      path: 'dir with space/a b#?.txt',
+      ref: 'main',
+    });
     expect(fx.em.requests.at(-1)?.path).toBe('/repos/octo/demo/contents/dir%20with%20space%2Fa%20b%23%3F.txt?ref=main');
     const data = res.data as { content: string; path: string };
     expect(data.path).toBe('dir with space/a b#?.txt');
@@ -67,7 +72,13 @@ describe('what Octokit sends', () => {
   });
 
   it('paginate follows our Link headers through every page', async () => {
-    const all = await octokit.paginate(octokit.rest.repos.listCommits, { owner: 'octo', repo: 'demo', sha: 'main', path: 'src', per_page: 1 });
+    const all = await octokit.paginate(octokit.rest.repos.listCommits, {
+      owner: 'octo',
+      repo: 'demo',
+      sha: 'main',
+      path: 'src',
+      per_page: 1,
+    });
     const fromGit = (await fx.repo.git('log', '--format=%H', 'main', '--', 'src')).split('\n').filter(Boolean);
     expect(all.map((c) => c.sha)).toEqual(fromGit);
   });
@@ -80,7 +91,11 @@ describe('what Octokit sends', () => {
     const o = { owner: 'octo', repo: 'demo' };
     const parent = (await octokit.rest.git.getRef({ ...o, ref: 'heads/main' })).data.object.sha;
     const base = (await octokit.rest.git.getCommit({ ...o, commit_sha: parent })).data;
-    const blob = await octokit.rest.git.createBlob({ ...o, content: Buffer.from([1, 2, 3]).toString('base64'), encoding: 'base64' });
+    const blob = await octokit.rest.git.createBlob({
+      ...o,
+      content: Buffer.from([1, 2, 3]).toString('base64'),
+      encoding: 'base64',
+    });
     const tree = await octokit.rest.git.createTree({
       ...o,
       base_tree: base.tree.sha,
@@ -89,17 +104,31 @@ describe('what Octokit sends', () => {
         { path: 'README.md', mode: '100644', type: 'blob', sha: null },
       ],
     });
-    const commit = await octokit.rest.git.createCommit({ ...o, message: 'via octokit', tree: tree.data.sha, parents: [parent] });
+    const commit = await octokit.rest.git.createCommit({
+      ...o,
+      message: 'via octokit',
+      tree: tree.data.sha,
+      parents: [parent],
+    });
     await octokit.rest.git.updateRef({ ...o, ref: 'heads/main', sha: commit.data.sha, force: false });
-    expect(fx.em.requests.at(-1)).toMatchObject({ method: 'PATCH', path: '/repos/octo/demo/git/refs/heads%2Fmain', status: 200 });
+    expect(fx.em.requests.at(-1)).toMatchObject({
+      method: 'PATCH',
+      path: '/repos/octo/demo/git/refs/heads%2Fmain',
+      status: 200,
+    });
     expect(await fx.repo.head('main')).toBe(commit.data.sha);
     const err = await octokit.rest.git.updateRef({ ...o, ref: 'heads/main', sha: parent }).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 422, message: 'Update is not a fast forward - https://docs.github.com/rest/git/refs#update-a-reference' });
+    expect(err).toMatchObject({
+      status: 422,
+      message: 'Update is not a fast forward - https://docs.github.com/rest/git/refs#update-a-reference',
+    });
   });
 
   it('a conditional request with a matching ETag makes Octokit throw 304', async () => {
     const first = await octokit.rest.repos.get({ owner: 'octo', repo: 'demo' });
-    const err = await octokit.rest.repos.get({ owner: 'octo', repo: 'demo', headers: { 'if-none-match': first.headers.etag ?? '' } }).catch((e: unknown) => e);
+    const err = await octokit.rest.repos
+      .get({ owner: 'octo', repo: 'demo', headers: { 'if-none-match': first.headers.etag ?? '' } })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ status: 304 });
   });
 });
@@ -152,7 +181,9 @@ describe('faults drive the Octokit plugins', () => {
 
   it('denyRepo hides a repository from one token only (404, and absent from /user/repos)', async () => {
     fx.em.faults.denyRepo({ repo: 'octo/demo', token: TOKEN });
-    expect(await octokit.rest.repos.get({ owner: 'octo', repo: 'demo' }).catch((e: { status: number }) => e.status)).toBe(404);
+    expect(
+      await octokit.rest.repos.get({ owner: 'octo', repo: 'demo' }).catch((e: { status: number }) => e.status),
+    ).toBe(404);
     expect((await octokit.rest.repos.listForAuthenticatedUser()).data.map((r) => r.full_name)).toEqual(['octo/empty']);
     const other = new Octokit({ baseUrl: fx.em.url, auth: 'other-token', log: quiet });
     expect((await other.rest.repos.get({ owner: 'octo', repo: 'demo' })).status).toBe(200);

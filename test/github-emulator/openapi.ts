@@ -23,15 +23,19 @@ function fixNullable(node: unknown): unknown {
     if (typeof out.type === 'string') out.type = [out.type, 'null'];
     else if (!Array.isArray(out.type)) return { anyOf: [{ type: 'null' }, out] };
   }
-  if (Array.isArray(out.enum) && Array.isArray(out.type) && out.type.includes('null') && !out.enum.includes(null)) out.enum = [...out.enum, null];
+  if (Array.isArray(out.enum) && Array.isArray(out.type) && out.type.includes('null') && !out.enum.includes(null))
+    out.enum = [...out.enum, null];
   return out;
 }
 
 const schemas = fixNullable(spec.components.schemas) as Record<string, Json>;
-const rewrite = (s: unknown): Json => JSON.parse(JSON.stringify(s).replaceAll('"#/components/', '"gh#/components/')) as Json;
+const rewrite = (s: unknown): Json =>
+  JSON.parse(JSON.stringify(s).replaceAll('"#/components/', '"gh#/components/')) as Json;
 
 // ajv-formats is CommonJS; its default export arrives wrapped under ESM.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv) => Ajv;
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (
+  a: Ajv,
+) => Ajv;
 const ajv = new Ajv({ strict: false, allErrors: true, discriminator: false });
 addFormats(ajv);
 for (const f of ['int32', 'int64', 'double', 'timestamp', 'repo.nwo', 'binary']) ajv.addFormat(f, true);
@@ -56,7 +60,10 @@ function responseSchema(method: string, path: string, status: number, mediaType:
   const schema = fixNullable(media.schema) as Json;
   // Quirk: POST git/blobs 422 is oneOf [validation-error, repository-rule-violation-error], and the latter requires
   // nothing, so every validation error matches both branches. A top-level oneOf is read as anyOf.
-  if (Array.isArray(schema.oneOf) && schema.oneOf.some((b) => JSON.stringify(b).includes('repository-rule-violation-error'))) {
+  if (
+    Array.isArray(schema.oneOf) &&
+    schema.oneOf.some((b) => JSON.stringify(b).includes('repository-rule-violation-error'))
+  ) {
     schema.anyOf = schema.oneOf;
     delete schema.oneOf;
   }
@@ -66,7 +73,13 @@ function responseSchema(method: string, path: string, status: number, mediaType:
 const cache = new Map<string, ValidateFunction | null>();
 
 /** Validates one response body; `errors` lists Ajv's complaints. Throws when the status is undocumented. */
-export function validate(method: string, path: string, status: number, body: unknown, mediaType = 'application/json'): { ok: boolean; errors: string[] } {
+export function validate(
+  method: string,
+  path: string,
+  status: number,
+  body: unknown,
+  mediaType = 'application/json',
+): { ok: boolean; errors: string[] } {
   const key = `${method} ${path} ${status} ${mediaType}`;
   if (!cache.has(key)) {
     const s = responseSchema(method, path, status, mediaType);

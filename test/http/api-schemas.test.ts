@@ -15,7 +15,8 @@ const idOf = (route: string) => route.replace(/[^A-Za-z0-9]+/g, '-').replace(/-+
 // One registry, converted once: a registered schema becomes its own file and a `$ref` wherever it is used. Routes
 // are registered as clones, since several routes answer with the same schema object.
 const registry = z.registry<{ id: string }>();
-for (const [id, schema] of Object.entries({ Proposal, ProposalChange, PerimeterView, error: ApiErrorBody })) registry.add(schema, { id });
+for (const [id, schema] of Object.entries({ Proposal, ProposalChange, PerimeterView, error: ApiErrorBody }))
+  registry.add(schema, { id });
 for (const [route, schema] of Object.entries(API)) registry.add(schema.clone(), { id: idOf(route) });
 const { schemas } = z.toJSONSchema(registry, { io: 'output', uri: (id) => `${id}.json` });
 

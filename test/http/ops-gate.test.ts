@@ -9,7 +9,8 @@ function gate() {
   let t = 1_000_000;
   const events: OpsCheckEvent[] = [];
   const g = new OpsGate({ token: TOKEN, now: () => t, record: (e) => events.push(e) });
-  const at = (address: string, token: string | undefined) => g.check(token, { surface: 'api', route: 'GET /api/health', address });
+  const at = (address: string, token: string | undefined) =>
+    g.check(token, { surface: 'api', route: 'GET /api/health', address });
   return { g, events, at, advance: (ms: number) => (t += ms) };
 }
 
@@ -54,7 +55,12 @@ describe('OpsGate', () => {
     for (let i = 0; i < 20; i++) expect(at('10.0.0.4', undefined).kind).toBe('wrong');
     expect(at('10.0.0.4', TOKEN).kind).toBe('ok');
     expect(events).toHaveLength(21);
-    expect(events.at(-1)).toMatchObject({ surface: 'api', route: 'GET /api/health', source: '10.0.0.4', outcome: 'ok' });
+    expect(events.at(-1)).toMatchObject({
+      surface: 'api',
+      route: 'GET /api/health',
+      source: '10.0.0.4',
+      outcome: 'ok',
+    });
   });
 
   it('keys IPv6 sources by their /64 and IPv4-mapped addresses as IPv4', () => {

@@ -20,7 +20,13 @@ beforeAll(async () => {
         'secrets/prod.key': 'super-secret\n',
       },
     },
-    { message: 'mixed: vpc and a secret', files: { 'infra/aws/vpc.tf': 'resource "aws_vpc" "main" { cidr = "10.0.0.0/16" }\n', 'secrets/prod.key': 'rotated\n' } },
+    {
+      message: 'mixed: vpc and a secret',
+      files: {
+        'infra/aws/vpc.tf': 'resource "aws_vpc" "main" { cidr = "10.0.0.0/16" }\n',
+        'secrets/prod.key': 'rotated\n',
+      },
+    },
     { message: 'pure: secrets only', files: { 'secrets/other.txt': 'nope\n' } },
     { message: 'feature work', branch: 'feat-aws', files: { 'infra/aws/subnet.tf': 'resource "aws_subnet" "a" {}\n' } },
   ]);
@@ -42,14 +48,31 @@ describe('binding by URL', () => {
   it('lists only agent tools on a perimeter, every tool on root (the workspace tools take repo and ref there)', async () => {
     const a = await srv.connect('/mcp/infra');
     const names = (await a.client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(['get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'list_commits', 'get_commit']);
+    expect(names).toEqual([
+      'get_tree',
+      'get_file',
+      'get_files',
+      'search_code',
+      'changes_since',
+      'push_files',
+      'list_commits',
+      'get_commit',
+    ]);
     const root = await srv.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
     expect((await root.client.listTools()).tools).toHaveLength(18);
   });
 
   it('answers an unknown perimeter and a branch outside the allowlist with the same 404', async () => {
-    const unknown = await fetch(`${srv.url}/mcp/nope`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
-    const branch = await fetch(`${srv.url}/mcp/infra/feat-aws`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const unknown = await fetch(`${srv.url}/mcp/nope`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
+    const branch = await fetch(`${srv.url}/mcp/infra/feat-aws`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(unknown.status).toBe(404);
     expect(branch.status).toBe(404);
     expect(await branch.text()).toBe(await unknown.text());
@@ -78,7 +101,12 @@ describe('binding by URL', () => {
     const sid = a.transport.sessionId!;
     expect(sid).toBeTruthy();
     const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} });
-    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' };
+    const headers = {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid,
+      'mcp-protocol-version': '2025-11-25',
+    };
     const hop = await fetch(`${srv.url}/mcp/landing`, { method: 'POST', headers, body });
     expect(hop.status).toBe(404);
     const home = await fetch(`${srv.url}/mcp/infra`, { method: 'POST', headers, body });
@@ -152,7 +180,10 @@ describe('filtered history', () => {
   it('gives the operator the same filtered history through /api', async () => {
     const r = await srv.api('GET', '/api/perimeters/infra/commits');
     expect(r.status).toBe(200);
-    expect(r.json.commits.map((c: { message: string }) => c.message.trim())).toEqual(['mixed: vpc and a secret', 'initial layout']);
+    expect(r.json.commits.map((c: { message: string }) => c.message.trim())).toEqual([
+      'mixed: vpc and a secret',
+      'initial layout',
+    ]);
     const pure = await srv.api('GET', `/api/perimeters/infra/commits/${pureSha}`);
     expect(pure.status).toBe(404);
   });
@@ -178,7 +209,10 @@ describe('writes', () => {
   it('lands an in-scope write as one commit on the bound branch', async () => {
     const a = await srv.connect('/mcp/infra/feat-aws');
     const before = await repo.head('feat-aws');
-    const r = await a.call('push_files', { message: 'add nat', files: [{ path: 'infra/aws/nat.tf', content: 'nat\n' }] });
+    const r = await a.call('push_files', {
+      message: 'add nat',
+      files: [{ path: 'infra/aws/nat.tf', content: 'nat\n' }],
+    });
     expect(r.isError).toBeUndefined();
     expect(r.structured.branch).toBe('feat-aws');
     expect((await repo.git('rev-parse', `${r.structured.commit}^`)).trim()).toBe(before);

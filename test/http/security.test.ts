@@ -12,7 +12,12 @@ const post = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } },
+    }),
   });
 
 beforeAll(async () => {
@@ -32,8 +37,22 @@ beforeAll(async () => {
   ]);
   srv = await startTestServer({ openPerimeters: false, limiter: new RateLimiter() });
   await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['**'] });
-  await srv.perimeter({ id: 'tight', repo: repo.dir, read: ['app/**'], write: ['app/**'], limits: { calls_per_minute: 3, files_per_commit: 1 } });
-  await srv.perimeter({ id: 'granted', repo: repo.dir, read: ['**'], write: ['**'], allow_protected: ['.github/workflows/ci.yml'], allow_binary: true, allow_secrets: true });
+  await srv.perimeter({
+    id: 'tight',
+    repo: repo.dir,
+    read: ['app/**'],
+    write: ['app/**'],
+    limits: { calls_per_minute: 3, files_per_commit: 1 },
+  });
+  await srv.perimeter({
+    id: 'granted',
+    repo: repo.dir,
+    read: ['**'],
+    write: ['**'],
+    allow_protected: ['.github/workflows/ci.yml'],
+    allow_binary: true,
+    allow_secrets: true,
+  });
   const issued = await srv.api('POST', '/api/perimeters/app/keys');
   expect(issued.status).toBe(201);
   key = issued.json.key;
@@ -85,16 +104,25 @@ describe('agent keys', () => {
     expect((await post(`${srv.url}/mcp/root`, auth(key))).status).toBe(404);
     expect((await post(`${srv.url}/mcp/root`, auth(OPS_TOKEN))).status).toBe(200);
     expect(((await (await fetch(`${srv.url}/mcp`)).json()) as any).perimeters).toBeUndefined();
-    expect(((await (await fetch(`${srv.url}/mcp`, { headers: auth(OPS_TOKEN) })).json()) as any).perimeters).toEqual(['app', 'granted', 'tight']);
+    expect(((await (await fetch(`${srv.url}/mcp`, { headers: auth(OPS_TOKEN) })).json()) as any).perimeters).toEqual([
+      'app',
+      'granted',
+      'tight',
+    ]);
   });
 });
 
 describe('Host and Origin', () => {
   it('refuses a foreign browser Origin and a foreign Host with 403 on MCP and API routes', async () => {
     expect((await post(`${srv.url}/mcp/app`, { ...auth(key), origin: 'http://evil.example' })).status).toBe(403);
-    expect((await fetch(`${srv.url}/api/perimeters`, { headers: { ...auth(OPS_TOKEN), origin: 'https://evil.example' } })).status).toBe(403);
+    expect(
+      (await fetch(`${srv.url}/api/perimeters`, { headers: { ...auth(OPS_TOKEN), origin: 'https://evil.example' } }))
+        .status,
+    ).toBe(403);
     // Issue 9 item 12: only the server's own origin, not any port on localhost (test/issues/9-origin-own-port.test.ts).
-    expect((await post(`${srv.url}/mcp/app`, { ...auth(key), origin: `http://localhost:${new URL(srv.url).port}` })).status).toBe(200);
+    expect(
+      (await post(`${srv.url}/mcp/app`, { ...auth(key), origin: `http://localhost:${new URL(srv.url).port}` })).status,
+    ).toBe(200);
   });
 });
 
@@ -124,19 +152,32 @@ describe('writes are guarded', () => {
   it('refuses protected paths inside write unless granted by name', async () => {
     const a = await srv.connect('/mcp/app', 'legacy', auth(key));
     const before = await repo.head();
-    const r = await a.call('push_files', { message: 'ci', files: [{ path: '.github/workflows/ci.yml', content: 'on: pull_request\n' }] });
+    const r = await a.call('push_files', {
+      message: 'ci',
+      files: [{ path: '.github/workflows/ci.yml', content: 'on: pull_request\n' }],
+    });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('.github/workflows/ci.yml');
     expect(await repo.head()).toBe(before);
     const g = await srv.connect('/mcp/granted', 'legacy', auth((globalThis as any).key_granted));
-    expect((await g.call('push_files', { message: 'ci', files: [{ path: '.github/workflows/ci.yml', content: 'on: pull_request\n' }] })).isError).toBeUndefined();
+    expect(
+      (
+        await g.call('push_files', {
+          message: 'ci',
+          files: [{ path: '.github/workflows/ci.yml', content: 'on: pull_request\n' }],
+        })
+      ).isError,
+    ).toBeUndefined();
   });
 
   it('refuses content that looks like a credential, naming file and line, and writes nothing', async () => {
     const a = await srv.connect('/mcp/app', 'legacy', auth(key));
     const before = await repo.head();
     const token = 'ghp_' + 'A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8';
-    const r = await a.call('push_files', { message: 'cfg', files: [{ path: 'app/config.ts', content: `export const a = 1;\nconst t = "${token}";\n` }] });
+    const r = await a.call('push_files', {
+      message: 'cfg',
+      files: [{ path: 'app/config.ts', content: `export const a = 1;\nconst t = "${token}";\n` }],
+    });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('app/config.ts');
     expect(r.text).toMatch(/line 2/);
@@ -156,7 +197,13 @@ describe('writes are guarded', () => {
 
   it('enforces files per commit and the call rate with clear errors', async () => {
     const t = await srv.connect('/mcp/tight', 'legacy', auth((globalThis as any).key_tight));
-    const two = await t.call('push_files', { message: 'x', files: [{ path: 'app/a.ts', content: '1' }, { path: 'app/b.ts', content: '2' }] });
+    const two = await t.call('push_files', {
+      message: 'x',
+      files: [
+        { path: 'app/a.ts', content: '1' },
+        { path: 'app/b.ts', content: '2' },
+      ],
+    });
     expect(two.text).toMatch(/at most 1 files per commit/);
     await t.call('get_tree', {});
     await t.call('get_tree', {}); // third call of the minute: still allowed

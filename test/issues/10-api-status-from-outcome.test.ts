@@ -30,8 +30,21 @@ beforeAll(async () => {
   );
   sha = (await repo.git('rev-parse', 'HEAD')).trim();
   emulator = await startGitHubEmulator({ token: TOKEN, repos: { 'acme/s': repo.dir } });
-  github = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 1, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
-  badCred = createGitHubUpstream({ token: 'ghp_wrongTokenForIssue10abcdefghijklmnopq', baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 1, maxRetries: 0 });
+  github = createGitHubUpstream({
+    token: TOKEN,
+    baseUrl: emulator.url,
+    writeSpacingMs: 0,
+    retryDelayMs: 1,
+    maxRetries: 1,
+    maxRateLimitWaitSeconds: 1,
+  });
+  badCred = createGitHubUpstream({
+    token: 'ghp_wrongTokenForIssue10abcdefghijklmnopq',
+    baseUrl: emulator.url,
+    writeSpacingMs: 0,
+    retryDelayMs: 1,
+    maxRetries: 0,
+  });
   local = await startTestServer();
   await local.perimeter({ id: 'p', repo: repo.dir, read: ['docs/**'], write: [] });
   const g = github;
@@ -53,10 +66,11 @@ afterAll(async () => {
   await repo?.cleanup();
 });
 
-const both = () => [
-  ['local git', () => local],
-  ['GitHub', () => gh],
-] as const;
+const both = () =>
+  [
+    ['local git', () => local],
+    ['GitHub', () => gh],
+  ] as const;
 
 describe.each(both())('over %s', (_name, srv) => {
   it('answers a path with `..` 400 invalid, not 502', async () => {
@@ -87,7 +101,9 @@ describe('upstream failures over GitHub', () => {
   it('answers an upstream that is down 503 with Retry-After', async () => {
     emulator.faults.serverError({ status: 503, count: 10 });
     try {
-      const res = await fetch(`${gh.url}/api/perimeters/p/commits`, { headers: { authorization: `Bearer ${opsToken()}` } });
+      const res = await fetch(`${gh.url}/api/perimeters/p/commits`, {
+        headers: { authorization: `Bearer ${opsToken()}` },
+      });
       expect(res.status).toBe(503);
       expect(res.headers.get('retry-after')).toBe('1');
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('unavailable');
@@ -99,7 +115,9 @@ describe('upstream failures over GitHub', () => {
   it('answers an upstream rate limit 429 with its Retry-After', async () => {
     emulator.faults.rateLimit({ kind: 'primary', count: 10, retryAfterSeconds: 120 });
     try {
-      const res = await fetch(`${gh.url}/api/perimeters/p/commits`, { headers: { authorization: `Bearer ${opsToken()}` } });
+      const res = await fetch(`${gh.url}/api/perimeters/p/commits`, {
+        headers: { authorization: `Bearer ${opsToken()}` },
+      });
       expect(res.status).toBe(429);
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThanOrEqual(100);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('rate_limited');
@@ -143,6 +161,8 @@ describe('the one mapping', () => {
     expect(f.retryAfterSeconds === undefined ? undefined : String(f.retryAfterSeconds)).toBe(retry);
   });
   it('gives invisible and missing one body', () => {
-    expect(outcomeFailure({ kind: 'invisible', message: 'Not found: x.' })).toEqual(outcomeFailure({ kind: 'missing', message: 'Not found: x.' }));
+    expect(outcomeFailure({ kind: 'invisible', message: 'Not found: x.' })).toEqual(
+      outcomeFailure({ kind: 'missing', message: 'Not found: x.' }),
+    );
   });
 });

@@ -12,7 +12,9 @@ const answers = new Map<string, unknown>();
 describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveBoth(kind, [{ message: 'init', files: { 'app/data.csv': BOM, 'app/blob.bin': NUL } }], { limits: true });
+    s = await serveBoth(kind, [{ message: 'init', files: { 'app/data.csv': BOM, 'app/blob.bin': NUL } }], {
+      limits: true,
+    });
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**'], write: ['app/**'] });
     await s.srv.perimeter({ id: 'bin', repo: s.repo, read: ['app/**'], write: [], allow_binary: true });
   }, 60_000);
@@ -25,7 +27,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(Buffer.from(r.structured.content as string, 'utf8').equals(BOM)).toBe(true);
     answers.set(`${kind}:bom`, r.structured);
     const before = (await s.git.git('rev-parse', 'main:app/data.csv')).trim();
-    const w = await a.call('push_files', { message: 'round trip', files: [{ path: 'app/data.csv', content: r.structured.content }] });
+    const w = await a.call('push_files', {
+      message: 'round trip',
+      files: [{ path: 'app/data.csv', content: r.structured.content }],
+    });
     expect(w.isError, w.text).toBeUndefined();
     expect((await s.git.git('rev-parse', 'main:app/data.csv')).trim()).toBe(before);
   });

@@ -20,7 +20,11 @@ async function fixtureRepo(bare: boolean): Promise<GitDir> {
   const repo = await makeRepo(
     [
       { message: 'init', files: { 'docs/a.md': 'a\n' } },
-      ...[...BRANCHES, 'old/x', 'old/y'].map((b) => ({ message: b, files: { [`docs/${b.replace('/', '-')}.md`]: `${b}\n` }, branch: b })),
+      ...[...BRANCHES, 'old/x', 'old/y'].map((b) => ({
+        message: b,
+        files: { [`docs/${b.replace('/', '-')}.md`]: `${b}\n` },
+        branch: b,
+      })),
     ],
     { bare },
   );
@@ -38,9 +42,18 @@ async function onLocal(): Promise<{ srv: TestServer; repo: string }> {
 async function onGitHub(): Promise<{ srv: TestServer; repo: string }> {
   const repo = await fixtureRepo(true);
   const emulator: Emulator = await startGitHubEmulator({ token: TOKEN, repos: { 'acme/conc': repo.dir } });
-  const github: GitHubUpstream = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5 });
+  const github: GitHubUpstream = createGitHubUpstream({
+    token: TOKEN,
+    baseUrl: emulator.url,
+    writeSpacingMs: 0,
+    retryDelayMs: 5,
+  });
   const srv = await startTestServer({ openPerimeters: false, upstream: github, upstreamFor: () => github });
-  cleanups.push(() => emulator.close(), () => github.close(), () => srv.close());
+  cleanups.push(
+    () => emulator.close(),
+    () => github.close(),
+    () => srv.close(),
+  );
   return { srv, repo: 'acme/conc' };
 }
 
@@ -61,14 +74,18 @@ describe.each([
       ...BRANCHES.map((name) => srv.api('POST', '/api/perimeters/docs/branches', { name })),
       srv.api('DELETE', '/api/perimeters/docs/branches/old/x'),
       srv.api('DELETE', '/api/perimeters/docs/branches/old/y'),
-      ...['new-1', 'new-2', 'new-3'].map((id) => srv.api('POST', '/api/perimeters', { id, repo, read: ['docs/**'], write: [] })),
+      ...['new-1', 'new-2', 'new-3'].map((id) =>
+        srv.api('POST', '/api/perimeters', { id, repo, read: ['docs/**'], write: [] }),
+      ),
       ...['gone-1', 'gone-2', 'gone-3'].map((id) => srv.api('DELETE', `/api/perimeters/${id}`)),
     ];
     const answers = await Promise.all(fired);
     expect(answers.map((a) => a.status).filter((s) => s >= 300)).toEqual([]);
     const issued: string[] = answers.slice(0, 5).map((a) => a.json.id);
 
-    const check = (ps: readonly { id: string; branches: readonly string[]; keys?: readonly { id: string }[] | undefined }[]) => {
+    const check = (
+      ps: readonly { id: string; branches: readonly string[]; keys?: readonly { id: string }[] | undefined }[],
+    ) => {
       expect(ps.map((p) => p.id).sort()).toEqual(['docs', 'new-1', 'new-2', 'new-3']);
       const docs = ps.find((p) => p.id === 'docs');
       expect([...(docs?.branches ?? [])].sort()).toEqual(['main', ...BRANCHES].sort());
@@ -84,7 +101,10 @@ describe.each([
   it('re-checks under the lock: a branch added while its perimeter is deleted is not resurrected', async () => {
     const { srv, repo } = await start();
     await srv.perimeter({ id: 'race', repo, read: ['docs/**'], write: [] });
-    const [added, deleted] = await Promise.all([srv.api('POST', '/api/perimeters/race/branches', { name: 'feat/a' }), srv.api('DELETE', '/api/perimeters/race')]);
+    const [added, deleted] = await Promise.all([
+      srv.api('POST', '/api/perimeters/race/branches', { name: 'feat/a' }),
+      srv.api('DELETE', '/api/perimeters/race'),
+    ]);
     expect(deleted.status).toBe(200);
     // The branch check awaited the upstream; under the lock the perimeter is gone, so the add must fail, not re-create it.
     expect(added.status).toBe(404);

@@ -18,7 +18,10 @@ beforeAll(async () => {
   repo = await makeRepo([{ message: 'init', files: { 'docs/a.md': 'a\n', 'src/x.ts': 'x\n' } }]);
   tmp = await mkdtemp(join(tmpdir(), 'gb-i10-hint-'));
   config = join(tmp, 'perimeters.yaml');
-  await writeFile(config, `perimeters:\n  docs:\n    repo: ${repo.dir}\n    read: ["docs/**"]\n  code:\n    repo: ${repo.dir}\n    read: ["src/**"]\n`);
+  await writeFile(
+    config,
+    `perimeters:\n  docs:\n    repo: ${repo.dir}\n    read: ["docs/**"]\n  code:\n    repo: ${repo.dir}\n    read: ["src/**"]\n`,
+  );
 });
 
 afterAll(async () => {
@@ -38,7 +41,10 @@ it('prints the key command for each config perimeter without a key, and stops on
   expect(out).toContain(hint('docs'));
   expect(out).toContain(hint('code'));
   expect(out).not.toContain('gbk_');
-  const issued = await runCli(['perimeter', 'key', 'issue', 'docs', '--url', first.url, '--state-dir', state], { cwd: tmp, env: env() });
+  const issued = await runCli(['perimeter', 'key', 'issue', 'docs', '--url', first.url, '--state-dir', state], {
+    cwd: tmp,
+    env: env(),
+  });
   expect(issued.code).toBe(0);
   await first.stop();
 
@@ -46,14 +52,32 @@ it('prints the key command for each config perimeter without a key, and stops on
   servers.push(second);
   expect(await waitForText(() => second.output().stdout, hint('code'))).not.toContain(hint('docs'));
 
-  const made = await runCli(['perimeter', 'create', 'extra', '--repo', repo.dir, '--read', 'docs/**', '--url', second.url, '--state-dir', state], { cwd: tmp, env: env() });
+  const made = await runCli(
+    [
+      'perimeter',
+      'create',
+      'extra',
+      '--repo',
+      repo.dir,
+      '--read',
+      'docs/**',
+      '--url',
+      second.url,
+      '--state-dir',
+      state,
+    ],
+    { cwd: tmp, env: env() },
+  );
   expect(made.code).toBe(0);
   expect(made.stdout.trimEnd().split('\n').at(-1)).toContain(hint('extra'));
   await second.stop();
 });
 
 it('prints no key hint when perimeters are open', async () => {
-  const s = await startServer(['--config', config, '--state-dir', join(tmp, 'open'), '--open-perimeters'], { cwd: tmp, env: env() });
+  const s = await startServer(['--config', config, '--state-dir', join(tmp, 'open'), '--open-perimeters'], {
+    cwd: tmp,
+    env: env(),
+  });
   servers.push(s);
   expect(s.output().stdout).not.toContain('perimeter key issue');
   await s.stop();

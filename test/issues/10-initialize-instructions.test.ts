@@ -14,7 +14,14 @@ beforeAll(async () => {
     { message: 'feature', branch: 'feature/x', files: { 'app/f.ts': 'f\n' } },
   ]);
   srv = await startTestServer();
-  await srv.perimeter({ id: 'app', repo: repo.dir, read: ['app/**', 'docs/*.md'], write: ['app/**'], branches: ['feature/x'], limits: { calls_per_minute: 60, files_per_commit: 20 } });
+  await srv.perimeter({
+    id: 'app',
+    repo: repo.dir,
+    read: ['app/**', 'docs/*.md'],
+    write: ['app/**'],
+    branches: ['feature/x'],
+    limits: { calls_per_minute: 60, files_per_commit: 20 },
+  });
   await srv.perimeter({ id: 'reader', repo: repo.dir, read: ['docs/**'], write: [] });
   await srv.perimeter({ id: 'infra', repo: repo.dir, read: ['infra/**'], write: ['infra/secret-plan/**'] });
 });

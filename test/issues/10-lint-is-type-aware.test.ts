@@ -38,11 +38,13 @@ export function f(v: V): number {
 
 describe('issue 10: lint enforces the architecture', () => {
   it('a union switch that does not name every member fails, even with a default', async () => {
-    expect(await rulesFiring('src/mcp/probe-exhaustive.ts', unionSwitch)).toContain('@typescript-eslint/switch-exhaustiveness-check');
+    expect(await rulesFiring('src/mcp/probe-exhaustive.ts', unionSwitch)).toContain(
+      '@typescript-eslint/switch-exhaustiveness-check',
+    );
   }, 60_000);
 
   it('a union switch naming every member passes', async () => {
-    const ok = unionSwitch.replace("    default:\n      return 3;", "    case 'propose':\n      return 3;");
+    const ok = unionSwitch.replace('    default:\n      return 3;', "    case 'propose':\n      return 3;");
     expect(await rulesFiring('src/mcp/probe-exhaustive.ts', ok)).toEqual([]);
   }, 60_000);
 

@@ -47,7 +47,8 @@ afterAll(async () => {
   await rm(scratch, { recursive: true, force: true });
 });
 
-const cli = (srv: TestServer, args: string[], cwd?: string) => runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN }, ...(cwd ? { cwd } : {}) });
+const cli = (srv: TestServer, args: string[], cwd?: string) =>
+  runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN }, ...(cwd ? { cwd } : {}) });
 
 describe.each(['local', 'github'] as const)('commits on the %s upstream', (kind) => {
   it('list prints full SHAs, and show accepts the SHA list printed as well as an unambiguous prefix', async () => {
@@ -84,7 +85,11 @@ describe.each(['local', 'github'] as const)('commits on the %s upstream', (kind)
 describe('perimeter create', () => {
   it('resolves --repo ./name and --repo . against the current directory', async () => {
     const srv = servers.local!;
-    const rel = await cli(srv, ['perimeter', 'create', 'rel', '--repo', `./${basename(repo.dir)}`, '--read', 'docs/**'], dirname(repo.dir));
+    const rel = await cli(
+      srv,
+      ['perimeter', 'create', 'rel', '--repo', `./${basename(repo.dir)}`, '--read', 'docs/**'],
+      dirname(repo.dir),
+    );
     expect(rel.code, rel.stderr).toBe(0);
     // (Aligned to the longest label of the view, which grew with issue 25's policy lines.)
     expect(rel.stdout).toMatch(new RegExp(`^repo: +${repo.dir.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`, 'm'));
@@ -97,12 +102,36 @@ describe('perimeter create', () => {
 
   it('warns, without refusing, on a glob that matches nothing meant, a blind write and a tool agents never get', async () => {
     const srv = servers.local!;
-    const r = await cli(srv, ['perimeter', 'create', 'odd', '--repo', repo.dir, '--read', 'docs/[', '--read', 'docs/**', '--write', 'src/**', '--tools', 'get_file,compare']);
+    const r = await cli(srv, [
+      'perimeter',
+      'create',
+      'odd',
+      '--repo',
+      repo.dir,
+      '--read',
+      'docs/[',
+      '--read',
+      'docs/**',
+      '--write',
+      'src/**',
+      '--tools',
+      'get_file,compare',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toMatch(/warning: perimeter odd: read glob "docs\/\[" has an unclosed "\["/);
     expect(r.stderr).toMatch(/warning: perimeter odd: write "src\/\*\*" reaches outside read: .*blind write/);
     expect(r.stderr).toMatch(/warning: perimeter odd: tool "compare" is never served to agents/);
-    const quiet = await cli(srv, ['perimeter', 'create', 'fine', '--repo', repo.dir, '--read', 'docs/**', '--write', 'docs/*.md']);
+    const quiet = await cli(srv, [
+      'perimeter',
+      'create',
+      'fine',
+      '--repo',
+      repo.dir,
+      '--read',
+      'docs/**',
+      '--write',
+      'docs/*.md',
+    ]);
     expect(quiet.code, quiet.stderr).toBe(0);
     expect(quiet.stderr).not.toContain('warning');
   });
@@ -140,7 +169,16 @@ describe('audit files', () => {
   it('verify finds the ledger of the state dir by default, like tail', async () => {
     const state = join(scratch, 'state-with-ledger');
     const ledger = await openLedger({ dir: join(state, 'audit'), salt: Buffer.alloc(32, 2) });
-    await ledger.append({ surface: 'agent', perimeter: 'docs', tool: 'get_file', verdict: 'allow', result: 'ok', bytes: 1, durationMs: 1, paths: [] });
+    await ledger.append({
+      surface: 'agent',
+      perimeter: 'docs',
+      tool: 'get_file',
+      verdict: 'allow',
+      result: 'ok',
+      bytes: 1,
+      durationMs: 1,
+      paths: [],
+    });
     await ledger.close();
     const byFlag = await runBuiltCli(['audit', 'verify', '--state-dir', state]);
     expect(byFlag.code, byFlag.stdout + byFlag.stderr).toBe(0);

@@ -13,7 +13,9 @@ let srv: TestServer;
 let agent: Agent;
 
 beforeAll(async () => {
-  repo = await makeRepo([{ message: 'init', files: { 'app/a.ts': 'a\n', 'app/b.ts': 'b\n', 'notes/todo.md': 'todo\n' } }]);
+  repo = await makeRepo([
+    { message: 'init', files: { 'app/a.ts': 'a\n', 'app/b.ts': 'b\n', 'notes/todo.md': 'todo\n' } },
+  ]);
   srv = await startTestServer();
   await srv.perimeter({ id: 'app', repo: repo.dir, read: ['app/**'], write: ['app/**'] });
   agent = await srv.connect('/mcp/app');
@@ -34,7 +36,10 @@ it('writes a clean path while other tracked files are dirty, carrying them over'
   expect(await readFile(join(repo.dir, 'app/b.ts'), 'utf8')).toBe('b2\n');
   expect(await readFile(join(repo.dir, 'notes/todo.md'), 'utf8')).toBe('todo, edited\n');
   expect(await readFile(join(repo.dir, 'app/a.ts'), 'utf8')).toBe('a, edited by the operator\n');
-  expect((await repo.git('status', '--porcelain')).split('\n').filter(Boolean).sort()).toEqual([' M app/a.ts', ' M notes/todo.md']);
+  expect((await repo.git('status', '--porcelain')).split('\n').filter(Boolean).sort()).toEqual([
+    ' M app/a.ts',
+    ' M notes/todo.md',
+  ]);
 });
 
 it('refuses a write or a delete of a dirty path, naming only the agent paths, and changes nothing', async () => {

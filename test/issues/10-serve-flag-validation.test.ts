@@ -62,13 +62,23 @@ const BAD: [string, () => string[], Record<string, string>, string][] = [
   ['github url', () => ['--github-url', 'not a url'], {}, '--github-url (GITHUB_API_URL) must be'],
   ['github url from env', () => [], { GITHUB_API_URL: 'ftp://example.test' }, "from env 'GITHUB_API_URL'"],
   ['ops token empty in env', () => [], { GIT_BLINDER_OPS_TOKEN: '' }, 'GIT_BLINDER_OPS_TOKEN is empty'],
-  ['ops token file with a newline inside', () => ['--ops-token-file', files.newline!], {}, 'ops-newline contains whitespace'],
+  [
+    'ops token file with a newline inside',
+    () => ['--ops-token-file', files.newline!],
+    {},
+    'ops-newline contains whitespace',
+  ],
   ['github token file empty', () => ['--token-file', files.emptyToken!], {}, '--token-file: '],
   ['github token with a space in env', () => [], { GITHUB_TOKEN: 'ghp_abc def' }, 'GITHUB_TOKEN contains whitespace'],
   ['ops token too short in env', () => [], { GIT_BLINDER_OPS_TOKEN: 'short-token' }, 'needs at least 32'],
   ['host empty', () => ['--host', ''], {}, '--host is empty'],
   ['host beyond loopback without --allowed-host', () => ['--host', '0.0.0.0'], {}, '--allowed-host'],
-  ['open perimeters beyond loopback', () => ['--host', '0.0.0.0', '--allowed-host', 'h.example', '--open-perimeters'], {}, '--open-perimeters is refused'],
+  [
+    'open perimeters beyond loopback',
+    () => ['--host', '0.0.0.0', '--allowed-host', 'h.example', '--open-perimeters'],
+    {},
+    '--open-perimeters is refused',
+  ],
   ['allowed host empty', () => ['--allowed-host', ''], {}, '--allowed-host is empty'],
   ['private glob empty', () => ['--private', ' '], {}, '--private is empty'],
   ['config empty', () => ['--config', ''], {}, '--config is empty'],
@@ -78,7 +88,10 @@ const BAD: [string, () => string[], Record<string, string>, string][] = [
 describe.each(['used', 'fresh'] as const)('a bad serve value on a %s state dir', (kind) => {
   it.each(BAD)('%s: names the flag, exits 2, writes nothing', async (_what, argv, extra, message) => {
     const state = kind === 'used' ? used : join(tmp, 'fresh');
-    const r = await runCli(['serve', '--port', '0', '--state-dir', state, ...argv()], { cwd: repo.dir, env: childEnv({ HOME: tmp, ...extra }) });
+    const r = await runCli(['serve', '--port', '0', '--state-dir', state, ...argv()], {
+      cwd: repo.dir,
+      env: childEnv({ HOME: tmp, ...extra }),
+    });
     expect(r.stderr).toContain(message);
     expect(r.code).toBe(2);
     expect(r.stdout).not.toMatch(/listening|gbk_/);
@@ -88,7 +101,10 @@ describe.each(['used', 'fresh'] as const)('a bad serve value on a %s state dir',
 });
 
 it('refuses an empty GIT_BLINDER_STATE_DIR instead of serving from the current directory', async () => {
-  const r = await runCli(['serve', '--port', '0'], { cwd: repo.dir, env: childEnv({ HOME: tmp, GIT_BLINDER_STATE_DIR: '' }) });
+  const r = await runCli(['serve', '--port', '0'], {
+    cwd: repo.dir,
+    env: childEnv({ HOME: tmp, GIT_BLINDER_STATE_DIR: '' }),
+  });
   expect(r.stderr).toContain('GIT_BLINDER_STATE_DIR is set but empty');
   expect(r.code).toBe(2);
   expect(await snapshot(join(repo.dir, 'perimeters.json'))).toBeUndefined();

@@ -30,11 +30,19 @@ interface Run {
 }
 
 /** Runs `git-blinder stdio` from source; `feed` writes to its stdin and decides when to close it. */
-function bridge(args: string[], env: Record<string, string>, feed: (write: (s: string) => void, end: () => void, stdout: () => string) => void = (_w, end) => end()): Promise<Run> {
+function bridge(
+  args: string[],
+  env: Record<string, string>,
+  feed: (write: (s: string) => void, end: () => void, stdout: () => string) => void = (_w, end) => end(),
+): Promise<Run> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/support/run-cli.ts', 'stdio', '--perimeter', 'docs', ...args], {
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/support/run-cli.ts', 'stdio', '--perimeter', 'docs', ...args],
+      {
+        env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', ...env },
+      },
+    );
     let stderr = '';
     let stdout = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
@@ -73,14 +81,22 @@ it('says the daemon is not running, and exits 1', { timeout: 30_000 }, async () 
 });
 
 it('closing stdin during a request ends quietly, with exit 0', { timeout: 30_000 }, async () => {
-  const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+  const init = {
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+  };
   const r = await bridge(['--url', srv.url], { GIT_BLINDER_AGENT_KEY: key }, (write, end, stdout) => {
     write(`${JSON.stringify(init)}\n`);
     const wait = setInterval(() => {
       if (!stdout().includes('"id":1')) return;
       clearInterval(wait);
       write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
-      for (let i = 2; i < 12; i++) write(`${JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'get_tree', arguments: { recursive: true } } })}\n`);
+      for (let i = 2; i < 12; i++)
+        write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'get_tree', arguments: { recursive: true } } })}\n`,
+        );
       end();
     }, 10);
   });

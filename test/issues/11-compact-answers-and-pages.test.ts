@@ -10,7 +10,10 @@ import { serveBoth, UPSTREAM_KINDS, type Served } from '../support/both-upstream
 const CAP = 1024;
 const bytes = (s: string) => Buffer.byteLength(s);
 /** What the answer cap bounds: the text block and the structuredContent JSON, each. */
-const sizes = (r: { text: string; structured: unknown }) => ({ text: bytes(r.text), json: bytes(JSON.stringify(r.structured)) });
+const sizes = (r: { text: string; structured: unknown }) => ({
+  text: bytes(r.text),
+  json: bytes(JSON.stringify(r.structured)),
+});
 
 const src = (i: number) => `export const v${i} = ${i};\n// line two of file ${i}\n`;
 const VISIBLE: Record<string, string> = {};
@@ -30,7 +33,15 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let cleanCommit = '';
   beforeAll(async () => {
     s = await serveBoth(kind, [
-      { message: 'init', files: { 'README.md': '# demo\n', 'lib/a.ts': 'export const a = 1;\n', 'lib/deep/b.ts': 'export const b = 2;\n', 'docs/long.txt': LONG } },
+      {
+        message: 'init',
+        files: {
+          'README.md': '# demo\n',
+          'lib/a.ts': 'export const a = 1;\n',
+          'lib/deep/b.ts': 'export const b = 2;\n',
+          'docs/long.txt': LONG,
+        },
+      },
       { message: 'second\n\nWith a body line.', files: { 'lib/a.ts': 'export const a = 10;\n' } },
       // The same visible content on two branches; only main also holds hidden entries, in the tree and in the commit.
       { message: 'many files', files: VISIBLE, branch: 'clean' },
@@ -39,7 +50,14 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     bigCommit = await s.head('main');
     cleanCommit = await s.head('clean');
     await s.srv.perimeter({ id: 'all', repo: s.repo, read: ['**'], write: [] });
-    await s.srv.perimeter({ id: 'tight', repo: s.repo, read: ['README.md', 'lib/**', 'docs/**', 'big/*.ts', 'big/*.pem'], write: [], branches: ['clean'], limits: { max_answer_bytes: CAP } });
+    await s.srv.perimeter({
+      id: 'tight',
+      repo: s.repo,
+      read: ['README.md', 'lib/**', 'docs/**', 'big/*.ts', 'big/*.pem'],
+      write: [],
+      branches: ['clean'],
+      limits: { max_answer_bytes: CAP },
+    });
     all = await s.srv.connect('/mcp/all');
     tight = await s.srv.connect('/mcp/tight');
     tightClean = await s.srv.connect('/mcp/tight/clean');
@@ -63,11 +81,18 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     for (const [tool, args, raw] of cases) {
       const r = await all.call(tool, args);
       expect(r.isError, r.text).toBeFalsy();
-      expect(bytes(r.text), `${tool} ${JSON.stringify(args)}:\n${r.text}`).toBeLessThanOrEqual(bytes(await git(...raw)));
+      expect(bytes(r.text), `${tool} ${JSON.stringify(args)}:\n${r.text}`).toBeLessThanOrEqual(
+        bytes(await git(...raw)),
+      );
     }
     const file = await all.call('get_file', { path: 'lib/a.ts' });
     expect(file.text).toBe('export const a = 10;\n');
-    expect(file.structured).toMatchObject({ path: 'lib/a.ts', encoding: 'utf-8', content: 'export const a = 10;\n', size: 21 });
+    expect(file.structured).toMatchObject({
+      path: 'lib/a.ts',
+      encoding: 'utf-8',
+      content: 'export const a = 10;\n',
+      size: 21,
+    });
     const tree = await all.call('get_tree', { path: 'lib' });
     expect(tree.text).toMatch(/^lib: 2 entries\nfile 21 [0-9a-f]{40} lib\/a\.ts\ndir - - lib\/deep\n$/);
     expect(tree.structured.entries[0]).toMatchObject({ path: 'lib/a.ts', type: 'file', size: 21 });
@@ -80,7 +105,12 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const show = await all.call('get_commit', { sha: second });
     expect(show.text).toContain('second\n\nWith a body line.\n');
     expect(show.text).toContain('M lib/a.ts +1 -1\n@@ ');
-    expect(show.structured.files[0]).toMatchObject({ path: 'lib/a.ts', status: 'modified', additions: 1, deletions: 1 });
+    expect(show.structured.files[0]).toMatchObject({
+      path: 'lib/a.ts',
+      status: 'modified',
+      additions: 1,
+      deletions: 1,
+    });
   });
 
   it('tools/list for the eight agent tools is at most 6 KB', async () => {
@@ -116,7 +146,11 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     for (let page = 1; ; page++) {
       const withHidden = await tight.call('get_tree', { path: 'big', recursive: true, page });
       const clean = await tightClean.call('get_tree', { path: 'big', recursive: true, page });
-      expect({ text: withHidden.text, structured: withHidden.structured, isError: withHidden.isError }).toEqual({ text: clean.text, structured: clean.structured, isError: clean.isError });
+      expect({ text: withHidden.text, structured: withHidden.structured, isError: withHidden.isError }).toEqual({
+        text: clean.text,
+        structured: clean.structured,
+        isError: clean.isError,
+      });
       if (withHidden.isError || withHidden.structured.next_page === undefined) break;
     }
   });
@@ -130,7 +164,12 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
         expect(r.isError, r.text).toBeFalsy();
         expect(sizes(r).text).toBeLessThanOrEqual(CAP);
         expect(sizes(r).json).toBeLessThanOrEqual(CAP);
-        out.push({ files: r.structured.files.map((f: { path: string }) => f.path), next: r.structured.next_files_page, omitted: r.structured.omitted_count, stats: r.structured.stats });
+        out.push({
+          files: r.structured.files.map((f: { path: string }) => f.path),
+          next: r.structured.next_files_page,
+          omitted: r.structured.omitted_count,
+          stats: r.structured.stats,
+        });
         p = r.structured.next_files_page;
       }
       return out;
@@ -145,7 +184,9 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(hidden.map((p) => p.stats)).toEqual(clean.map((p) => p.stats));
     const past = await tight.call('get_commit', { sha: bigCommit, files_page: hidden.length + 1 });
     expect(past.isError).toBe(true);
-    expect(past.text).toContain(`files_page ${hidden.length + 1} is past the end: this answer has ${hidden.length} pages`);
+    expect(past.text).toContain(
+      `files_page ${hidden.length + 1} is past the end: this answer has ${hidden.length} pages`,
+    );
   });
 
   it('a file over the cap is refused whole with the way to read it, and its line windows are served', async () => {

@@ -66,5 +66,7 @@ it('still verifies commit by commit when a hidden file lies under the prefix at 
   const messages = r.structured.commits.map((c: { message: string }) => c.message);
   expect(messages).not.toContain('private only');
   expect(messages[0]).toBe('app 39');
-  expect(emulator.requests.slice(before).filter((q) => (q.route ?? '').includes('/commits/{')).length).toBeGreaterThan(0);
+  expect(emulator.requests.slice(before).filter((q) => (q.route ?? '').includes('/commits/{')).length).toBeGreaterThan(
+    0,
+  );
 });

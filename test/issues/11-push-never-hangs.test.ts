@@ -41,7 +41,13 @@ describe('issue 11: a slow push_files is answered, not lost to the idle reaper',
     const reader = await srv.connect('/mcp/pa/b1');
     const push = (k: number) =>
       writers[k]!.client.callTool(
-        { name: 'push_files', arguments: { message: `write ${k}`, files: [{ path: `${k === 0 ? 'a' : 'b'}/agents/n${k}.txt`, content: `n${k}\n` }] } },
+        {
+          name: 'push_files',
+          arguments: {
+            message: `write ${k}`,
+            files: [{ path: `${k === 0 ? 'a' : 'b'}/agents/n${k}.txt`, content: `n${k}\n` }],
+          },
+        },
         { timeout: CALL_TIMEOUT_MS },
       );
     const started = Date.now();
@@ -65,10 +71,12 @@ describe('issue 11: a slow push_files is answered, not lost to the idle reaper',
     expect((await g.git('log', '--format=%s', '-2', 'b1')).trim().split('\n').sort()).toEqual(['write 0', 'write 1']);
     // After the answers, the sessions are idle again and the reaper may take them as before.
     await sleep(IDLE_MS * 3);
-    const after = await writers[0]!.client.callTool({ name: 'get_file', arguments: { path: 'a/src/x.ts' } }, { timeout: CALL_TIMEOUT_MS }).then(
-      () => 'answered',
-      (e: unknown) => String(e),
-    );
+    const after = await writers[0]!.client
+      .callTool({ name: 'get_file', arguments: { path: 'a/src/x.ts' } }, { timeout: CALL_TIMEOUT_MS })
+      .then(
+        () => 'answered',
+        (e: unknown) => String(e),
+      );
     expect(after).not.toBe('answered');
   }, 40_000);
 });
@@ -77,7 +85,8 @@ describe('issue 11: the session table never closes a session mid-answer', () => 
   // The table's own bookkeeping with a hand-moved clock; closing calls only these stubs.
   const closed: string[] = [];
   const stub = (id: string) => ({ close: async () => void closed.push(id) }) as never;
-  const add = (t: SessionTable, id: string) => t.add({ id, key: 'k', perimeter: 'p', owner: 'key:p:k', transport: stub(id), server: stub(id) });
+  const add = (t: SessionTable, id: string) =>
+    t.add({ id, key: 'k', perimeter: 'p', owner: 'key:p:k', transport: stub(id), server: stub(id) });
 
   it('reaps an answering session only after its answer and a full idle period', async () => {
     let now = 0;

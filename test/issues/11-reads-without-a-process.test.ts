@@ -12,7 +12,8 @@ async function spawned<T>(fn: () => Promise<T>): Promise<{ n: number; by: Record
   const value = await fn();
   const after = spawnCounts();
   const by: Record<string, number> = {};
-  for (const [k, v] of Object.entries(after.byCommand)) if (v !== (before.byCommand[k] ?? 0)) by[k] = v - (before.byCommand[k] ?? 0);
+  for (const [k, v] of Object.entries(after.byCommand))
+    if (v !== (before.byCommand[k] ?? 0)) by[k] = v - (before.byCommand[k] ?? 0);
   return { n: after.total - before.total, by, value };
 }
 
@@ -21,8 +22,12 @@ describe('issue 11: local reads without a process per call', () => {
   let up: Upstream;
   beforeAll(async () => {
     g = await makeRepo([
-      { message: 'root', files: { 'a.txt': 'a\n', 'd/x.txt': 'x\n', 'd/e/y.txt': 'y\n', 'f': 'file\n' } },
-      { message: 'side', files: { 'side.txt': 's\n', 'd/e/y.txt': 'y2\n', 'f': null, 'f/now-a-dir.txt': 'n\n' }, branch: 'side' },
+      { message: 'root', files: { 'a.txt': 'a\n', 'd/x.txt': 'x\n', 'd/e/y.txt': 'y\n', f: 'file\n' } },
+      {
+        message: 'side',
+        files: { 'side.txt': 's\n', 'd/e/y.txt': 'y2\n', f: null, 'f/now-a-dir.txt': 'n\n' },
+        branch: 'side',
+      },
       { message: 'main work', files: { 'a.txt': 'a2\n' }, branch: 'main' },
     ]);
     await g.git('merge', '-q', '--no-ff', '-m', 'merge side', 'side');
@@ -65,7 +70,9 @@ describe('issue 11: local reads without a process per call', () => {
     expect(page.n).toBe(1);
     const commits = page.value.ok ? page.value.value.commits : [];
     const merge = commits.find((c) => c.parents.length > 1)!;
-    const want = (await g.git('diff-tree', '-r', '--name-only', '--no-renames', '-z', merge.parents[0]!, merge.sha)).split('\0').filter(Boolean);
+    const want = (await g.git('diff-tree', '-r', '--name-only', '--no-renames', '-z', merge.parents[0]!, merge.sha))
+      .split('\0')
+      .filter(Boolean);
     expect(merge.files).toEqual(want);
     expect(want).toEqual(expect.arrayContaining(['f', 'f/now-a-dir.txt', 'd/e/y.txt', 'side.txt']));
     expect(commits[0]?.files).toEqual(['a.txt']);
@@ -101,14 +108,22 @@ describe('issue 11: local reads without a process per call', () => {
     ].join('\n');
     const { execFile } = await import('node:child_process');
     const made = await new Promise<string>((resolve, reject) => {
-      const c = execFile('git', ['-C', g.dir, 'hash-object', '-t', 'commit', '-w', '--stdin'], (e, out) => (e ? reject(e) : resolve(String(out).trim())));
+      const c = execFile('git', ['-C', g.dir, 'hash-object', '-t', 'commit', '-w', '--stdin'], (e, out) =>
+        e ? reject(e) : resolve(String(out).trim()),
+      );
       c.stdin?.end(raw);
     });
     await g.git('update-ref', 'refs/heads/odd', made);
     const fromReader = await up.getCommit(g.dir, made);
     const fromLog = await up.listCommits(g.dir, 'refs/heads/odd', { paths: [''], skip: 0, limit: 1 });
     const logged = fromLog.ok ? fromLog.value.commits[0] : undefined;
-    expect(fromReader.ok && fromReader.value).toMatchObject({ sha: made, message: logged?.message, author: logged?.author, committer: logged?.committer, parents: [head] });
+    expect(fromReader.ok && fromReader.value).toMatchObject({
+      sha: made,
+      message: logged?.message,
+      author: logged?.author,
+      committer: logged?.committer,
+      parents: [head],
+    });
     expect(logged?.author.name).toBe(' Odd  Name');
   });
 });

@@ -2,7 +2,13 @@
 // requests are served from one toolset per (surface, grant set), built once; what a client sees stays byte for byte
 // what the SDK's McpServer sent (tools/list, validation errors, unknown and ungranted tools).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AGENT_ONLY_TOOLS, bindAgent, ROOT_BINDING, WORKSPACE_PROPOSE_TOOLS, type Binding } from '../../src/core/index.js';
+import {
+  AGENT_ONLY_TOOLS,
+  bindAgent,
+  ROOT_BINDING,
+  WORKSPACE_PROPOSE_TOOLS,
+  type Binding,
+} from '../../src/core/index.js';
 import { createToolsets } from '../../src/mcp/index.js';
 import { ALL_TOOLS } from '../../src/registry/index.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
@@ -11,7 +17,11 @@ import { startTestServer, type TestServer } from '../support/server.js';
 let repo: GitDir;
 let srv: TestServer;
 
-const META = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+const META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
 
 /** A raw 2026-07-28 request (no session): the JSON body of the answer. */
 async function modern(path: string, method: string, params: Record<string, unknown>, name?: string): Promise<any> {
@@ -69,7 +79,11 @@ describe('issue 11: one toolset per surface and grant set', () => {
     // The operator surface has its own entries (its input schemas name repo and ref); proposal follow-ups are agent-only.
     const root = toolsetOf(ROOT_BINDING);
     // The search/fetch aliases are agent-only (never on the operator surface).
-    expect(root.listing.map((t) => t.name)).toEqual(ALL_TOOLS.filter((t) => t.aliasOf === undefined).map((t) => t.name).filter((n) => !AGENT_ONLY_TOOLS.includes(n) && !WORKSPACE_PROPOSE_TOOLS.includes(n)));
+    expect(root.listing.map((t) => t.name)).toEqual(
+      ALL_TOOLS.filter((t) => t.aliasOf === undefined)
+        .map((t) => t.name)
+        .filter((n) => !AGENT_ONLY_TOOLS.includes(n) && !WORKSPACE_PROPOSE_TOOLS.includes(n)),
+    );
     expect(JSON.stringify(root.listing)).toContain('"repo"');
     expect(JSON.stringify(a.listing)).not.toContain('"repo"');
   });
@@ -111,7 +125,9 @@ describe('issue 11: one toolset per surface and grant set', () => {
     const agent = await srv.connect('/mcp/full');
     const bad = await agent.call('get_file', { path: 3 });
     expect(bad.isError).toBe(true);
-    expect(bad.text).toBe('Input validation error: Invalid arguments for tool get_file: path: Invalid input: expected string, received number');
+    expect(bad.text).toBe(
+      'Input validation error: Invalid arguments for tool get_file: path: Invalid input: expected string, received number',
+    );
     const extra = await agent.call('get_tree', { bogus: 1 });
     expect(extra.text).toBe('Input validation error: Invalid arguments for tool get_tree: Unrecognized key: "bogus"');
     // A valid call still runs the whole pipeline (and the client checks the answer against the advertised schema).

@@ -43,9 +43,14 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   it('search_code finds a symbol in the window, never in hidden files, privacy zones or another branch', async () => {
     const r = await infra.call('search_code', { query: 'aws_s3_bucket' });
     expect(r.isError, r.text).toBeFalsy();
-    expect(r.structured).toEqual({ matches: [{ path: 'infra/main.tf', line: 1, column: 11, text: 'resource "aws_s3_bucket" "logs" {' }], truncated: false });
+    expect(r.structured).toEqual({
+      matches: [{ path: 'infra/main.tf', line: 1, column: 11, text: 'resource "aws_s3_bucket" "logs" {' }],
+      truncated: false,
+    });
     const regex = await infra.call('search_code', { query: 'bucket\\s*=', regex: true, case_sensitive: true });
-    expect(regex.structured.matches).toEqual([{ path: 'infra/main.tf', line: 2, column: 3, text: '  bucket = "logs"' }]);
+    expect(regex.structured.matches).toEqual([
+      { path: 'infra/main.tf', line: 2, column: 3, text: '  bucket = "logs"' },
+    ]);
     const limited = await infra.call('search_code', { query: 'line 1', max_results: 3 });
     expect(limited.structured.matches.map((m: { line: number }) => m.line)).toEqual([1, 10, 11]);
     expect(limited.structured.truncated).toBe(true);
@@ -80,20 +85,31 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const started = Date.now();
     const other = await landing.call('search_code', { query: 'web' });
     const otherMs = Date.now() - started;
-    expect(other.structured.matches).toEqual([{ path: 'apps/web.ts', line: 1, column: 14, text: 'export const web = 1;' }]);
+    expect(other.structured.matches).toEqual([
+      { path: 'apps/web.ts', line: 1, column: 14, text: 'export const web = 1;' },
+    ]);
     await bomb;
     expect(otherMs).toBeLessThan(3000);
   });
 
   it('line windows read the right lines of a 10,000-line file, whole lines only', async () => {
     const r = await infra.call('get_file', { path: 'infra/big.txt', start_line: 5000, end_line: 5002 });
-    expect(r.structured).toMatchObject({ content: 'line 5000\nline 5001\nline 5002\n', total_lines: 10_000, start_line: 5000, end_line: 5002 });
+    expect(r.structured).toMatchObject({
+      content: 'line 5000\nline 5001\nline 5002\n',
+      total_lines: 10_000,
+      start_line: 5000,
+      end_line: 5002,
+    });
     const tail = await infra.call('get_file', { path: 'infra/big.txt', start_line: 9999, end_line: 20_000 });
     expect(tail.structured).toMatchObject({ content: 'line 9999\nline 10000\n', end_line: 10_000 });
     const past = await infra.call('get_file', { path: 'infra/big.txt', start_line: 10_001 });
     expect(past.isError).toBe(true);
     expect(past.text).toMatch(/past the end of the file \(10000 lines\)/);
-    const many = await infra.call('get_files', { paths: ['infra/big.txt', 'infra/main.tf', 'infra/logo.bin'], start_line: 2, end_line: 2 });
+    const many = await infra.call('get_files', {
+      paths: ['infra/big.txt', 'infra/main.tf', 'infra/logo.bin'],
+      start_line: 2,
+      end_line: 2,
+    });
     expect(many.structured.files[0]).toMatchObject({ ok: true, content: 'line 2\n', total_lines: 10_000 });
     expect(many.structured.files[1]).toMatchObject({ ok: true, content: '  bucket = "logs"\n', total_lines: 3 });
     expect(many.structured.files[2].ok).toBe(false);
@@ -112,18 +128,28 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
 
     const push = await writer.call('push_files', {
       message: 'mixed',
-      files: [{ path: 'infra/main.tf', content: 'changed\n' }, { path: 'secrets/key.tf', content: 'rotated\n' }, { path: 'secrets/a.tf', content: 'moved soon\n' }],
+      files: [
+        { path: 'infra/main.tf', content: 'changed\n' },
+        { path: 'secrets/key.tf', content: 'rotated\n' },
+        { path: 'secrets/a.tf', content: 'moved soon\n' },
+      ],
       delete: ['infra/a.tf'],
     });
     expect(push.isError, push.text).toBeFalsy();
     const mixed = await infra.call('changes_since', { cursor: still.structured.cursor });
     expect(mixed.structured).toMatchObject({
       fresh_instance: false,
-      changes: [{ path: 'infra/a.tf', change: 'deleted' }, { path: 'infra/main.tf', change: 'modified' }],
+      changes: [
+        { path: 'infra/a.tf', change: 'deleted' },
+        { path: 'infra/main.tf', change: 'modified' },
+      ],
       truncated: false,
     });
 
-    const hiddenPush = await writer.call('push_files', { message: 'hidden only', files: [{ path: 'secrets/key.tf', content: 'again\n' }] });
+    const hiddenPush = await writer.call('push_files', {
+      message: 'hidden only',
+      files: [{ path: 'secrets/key.tf', content: 'again\n' }],
+    });
     expect(hiddenPush.isError, hiddenPush.text).toBeFalsy();
     const afterHidden = await infra.call('changes_since', { cursor: mixed.structured.cursor });
     const unmoved = await infra.call('changes_since', { cursor: afterHidden.structured.cursor });
@@ -132,15 +158,28 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(mask(afterHidden.text)).toBe(mask(unmoved.text));
     expect(afterHidden.structured.cursor.length).toBe(unmoved.structured.cursor.length);
 
-    const rename = await writer.call('push_files', { message: 'rename in window', files: [{ path: 'infra/b.tf', content: 'changed\n' }], delete: ['infra/main.tf'] });
+    const rename = await writer.call('push_files', {
+      message: 'rename in window',
+      files: [{ path: 'infra/b.tf', content: 'changed\n' }],
+      delete: ['infra/main.tf'],
+    });
     expect(rename.isError, rename.text).toBeFalsy();
     const renamed = await infra.call('changes_since', { cursor: unmoved.structured.cursor });
-    expect(renamed.structured.changes).toEqual([{ path: 'infra/b.tf', change: 'renamed', previous_path: 'infra/main.tf' }]);
+    expect(renamed.structured.changes).toEqual([
+      { path: 'infra/b.tf', change: 'renamed', previous_path: 'infra/main.tf' },
+    ]);
 
     const foreign = (await landing.call('changes_since', {})).structured.cursor as string;
     const fresh = (c: string) => infra.call('changes_since', { cursor: c });
     const payload = JSON.stringify({ v: 1, who: 'agent:infra', repo: s.repo, branch: 'main', commit: await s.head() });
-    for (const c of [foreign, 'gbc1.AAAA', payload, Buffer.from(payload).toString('base64'), `gbc1.${Buffer.from(foreign.slice(5), 'base64url').reverse().toString('base64url')}`, '']) {
+    for (const c of [
+      foreign,
+      'gbc1.AAAA',
+      payload,
+      Buffer.from(payload).toString('base64'),
+      `gbc1.${Buffer.from(foreign.slice(5), 'base64url').reverse().toString('base64url')}`,
+      '',
+    ]) {
       const r = await fresh(c);
       expect(r.isError, r.text).toBeFalsy();
       expect(r.structured).toMatchObject({ fresh_instance: true, changes: [], truncated: false });

@@ -20,8 +20,31 @@ let wt: WorkTree;
 
 /** The test's own git, with every program it could start switched off (it sets up the state the port then reads). */
 function quietGit(args: string[], input?: string): string {
-  const off = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'filter.ev.clean=', '-c', 'filter.ev.smudge=', '-c', 'filter.ev.required=false', '-c', 'filter.pr.process=', '-c', 'filter.pr.required=false', '-c', 'filter.inc.clean=', '-c', 'filter.inc.smudge='];
-  return execFileSync('git', [...off, ...args], { cwd: repo.dir, input, env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', HOME: repo.dir } }).toString('utf8');
+  const off = [
+    '-c',
+    'core.hooksPath=/dev/null',
+    '-c',
+    'core.fsmonitor=false',
+    '-c',
+    'filter.ev.clean=',
+    '-c',
+    'filter.ev.smudge=',
+    '-c',
+    'filter.ev.required=false',
+    '-c',
+    'filter.pr.process=',
+    '-c',
+    'filter.pr.required=false',
+    '-c',
+    'filter.inc.clean=',
+    '-c',
+    'filter.inc.smudge=',
+  ];
+  return execFileSync('git', [...off, ...args], {
+    cwd: repo.dir,
+    input,
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', GIT_CONFIG_NOSYSTEM: '1', HOME: repo.dir },
+  }).toString('utf8');
 }
 
 /** A merge preview may be refused (the driver cannot run); any other failure is a failure. */
@@ -45,7 +68,12 @@ beforeAll(async () => {
   await makeHostile(repo.dir, script);
   await makeHostile(join(repo.dir, 'sub'), script);
   // Drivers only the submodule knows (the superproject's listing cannot name them), on stale files inside it.
-  const subOnly: [string, string][] = [['filter.subonly.clean', script], ['filter.subonly.process', script], ['filter.subonly.required', 'true'], ['core.fsmonitor', script]];
+  const subOnly: [string, string][] = [
+    ['filter.subonly.clean', script],
+    ['filter.subonly.process', script],
+    ['filter.subonly.required', 'true'],
+    ['core.fsmonitor', script],
+  ];
   for (const [k, v] of subOnly) {
     await gitIn(join(repo.dir, 'sub'), ['config', k, v]);
   }
@@ -56,7 +84,10 @@ beforeAll(async () => {
   // A conflict on a.txt made with plumbing only (no merge driver, no checkout): stages 1/2/3 and MERGE_HEAD.
   const blob = (rev: string): string => quietGit(['rev-parse', rev]).trim();
   const [base, ours, theirs] = [blob('main~3:a.txt'), blob('main:a.txt'), blob('theirs:a.txt')];
-  quietGit(['update-index', '--index-info'], `0 ${'0'.repeat(40)}\ta.txt\n100644 ${base} 1\ta.txt\n100644 ${ours} 2\ta.txt\n100644 ${theirs} 3\ta.txt\n`);
+  quietGit(
+    ['update-index', '--index-info'],
+    `0 ${'0'.repeat(40)}\ta.txt\n100644 ${base} 1\ta.txt\n100644 ${ours} 2\ta.txt\n100644 ${theirs} 3\ta.txt\n`,
+  );
   await writeFile(join(repo.dir, '.git/MERGE_HEAD'), `${blob('theirs')}\n`);
   await writeFile(join(repo.dir, 'a.txt'), '<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> theirs\n');
   // Dirty and stale: filtered files modified, an untracked one, every tracked file touched.
@@ -105,7 +136,9 @@ it('runs no program from the repository on any working-tree read', async () => {
   }
   const d = await wt.diff({ against: 'index', staged: false });
   // No textconv, no clean filter: the patch is git's diff of the raw bytes.
-  expect(d.ok && Buffer.from(d.value.files.find((f) => f.path === 'b.pr')?.patch ?? []).toString('utf8')).toContain('+process filter, changed\n');
+  expect(d.ok && Buffer.from(d.value.files.find((f) => f.path === 'b.pr')?.patch ?? []).toString('utf8')).toContain(
+    '+process filter, changed\n',
+  );
   const c = await wt.conflictSides('a.txt', 4096);
   expect(c.ok && c.value.theirs.present && Buffer.from(c.value.theirs.bytes).toString('utf8')).toBe('theirs\n');
   expect(await wt.operation()).toEqual({ ok: true, value: 'merge' });

@@ -25,7 +25,8 @@ async function indexState(path: string): Promise<IndexState> {
 /** Every tracked file gets a new mtime, so a refresh would have to re-read (and would rewrite) each index entry. */
 async function touchTracked(dir: string): Promise<void> {
   const later = new Date(Date.now() + 60_000);
-  for (const f of (await gitIn(dir, ['ls-files', '-z'])).split('\0')) if (f) await utimes(join(dir, f), later, later).catch(() => undefined);
+  for (const f of (await gitIn(dir, ['ls-files', '-z'])).split('\0'))
+    if (f) await utimes(join(dir, f), later, later).catch(() => undefined);
 }
 
 async function everything(wt: WorkTree, head: string): Promise<void> {

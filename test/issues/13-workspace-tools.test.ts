@@ -8,7 +8,16 @@ import { createLocalWorkspace } from '../../src/workspace/localfs/index.js';
 import { makeRepo, type CommitSpec, type GitDir } from '../support/gitdir.js';
 import { startTestServer, type Agent, type TestServer } from '../support/server.js';
 
-const WS_TOOLS = ['workspace_brief', 'workspace_status', 'workspace_diff', 'conflict_preflight', 'conflict_read', 'submodule_status', 'scope_summary', 'integrity_check'];
+const WS_TOOLS = [
+  'workspace_brief',
+  'workspace_status',
+  'workspace_diff',
+  'conflict_preflight',
+  'conflict_read',
+  'submodule_status',
+  'scope_summary',
+  'integrity_check',
+];
 
 let repo: GitDir;
 let srv: TestServer;
@@ -28,14 +37,21 @@ const history: CommitSpec[] = [
       'secret/k.txt': 'key\n',
     },
   },
-  ...Array.from({ length: 28 }, (_, i): CommitSpec => ({ message: `app: step ${i + 1} of the long road`, files: { 'app/a.ts': `a${i + 2}\n` } })),
+  ...Array.from({ length: 28 }, (_, i): CommitSpec => ({
+    message: `app: step ${i + 1} of the long road`,
+    files: { 'app/a.ts': `a${i + 2}\n` },
+  })),
 ];
 
 beforeAll(async () => {
   repo = await makeRepo(history);
   // A branch that conflicts with main on a readable and on a hidden file, and two branches for linked worktrees.
   await repo.git('branch', 'other');
-  await repo.commit({ message: 'other side', branch: 'other', files: { 'app/c.txt': 'theirs\n', 'secret/c.txt': 'theirs\n' } });
+  await repo.commit({
+    message: 'other side',
+    branch: 'other',
+    files: { 'app/c.txt': 'theirs\n', 'secret/c.txt': 'theirs\n' },
+  });
   await repo.git('checkout', '-q', 'main');
   await repo.commit({ message: 'our side', files: { 'app/c.txt': 'ours\n', 'secret/c.txt': 'ours\n' } });
   await repo.git('branch', 'feat-a');
@@ -58,7 +74,13 @@ beforeAll(async () => {
   await repo.git('worktree', 'add', '-q', join(linked, 'b'), 'feat-b');
   await writeFile(join(linked, 'b', 'app/a.ts'), 'only in feat-b\n');
   srv = await startTestServer({ workspace: createLocalWorkspace() });
-  await srv.perimeter({ id: 'app', repo: repo.dir, read: ['app/**'], write: ['app/**'], branches: ['main', 'other', 'feat-a', 'feat-b'] });
+  await srv.perimeter({
+    id: 'app',
+    repo: repo.dir,
+    read: ['app/**'],
+    write: ['app/**'],
+    branches: ['main', 'other', 'feat-a', 'feat-b'],
+  });
   agent = await srv.connect('/mcp/app');
 }, 60_000);
 
@@ -73,7 +95,12 @@ const noSecrets = (text: string) => {
 };
 const sameBytes = async (tool: string, args: (p: string) => Record<string, unknown>, paths: string[]) => {
   const answers = [];
-  for (const p of paths) answers.push(JSON.stringify(await agent.call(tool, args(p))).split(p).join('P'));
+  for (const p of paths)
+    answers.push(
+      JSON.stringify(await agent.call(tool, args(p)))
+        .split(p)
+        .join('P'),
+    );
   expect(new Set(answers).size).toBe(1);
 };
 
@@ -116,7 +143,9 @@ describe('each tool shows only the window', () => {
     const r = await agent.call('workspace_diff', { staged: true });
     expect(r.isError).toBeUndefined();
     noSecrets(r.text);
-    expect(r.structured.files.map((f: { path: string }) => f.path)).toEqual(expect.arrayContaining(['app/b.ts', 'app/moved.ts']));
+    expect(r.structured.files.map((f: { path: string }) => f.path)).toEqual(
+      expect.arrayContaining(['app/b.ts', 'app/moved.ts']),
+    );
     const moved = r.structured.files.find((f: { path: string }) => f.path === 'app/moved.ts');
     expect(moved.status).toBe('added');
     expect(r.structured.totals.files).toBe(r.structured.files.length);
@@ -156,11 +185,15 @@ describe('each tool shows only the window', () => {
   });
 
   it('get_file source worktree: what is on disk now; a link out of the window reads as missing', async () => {
-    expect((await agent.call('get_file', { path: 'app/a.ts', source: 'worktree' })).structured.content).toBe('a-on-disk\n');
+    expect((await agent.call('get_file', { path: 'app/a.ts', source: 'worktree' })).structured.content).toBe(
+      'a-on-disk\n',
+    );
     expect((await agent.call('get_file', { path: 'app/a.ts' })).structured.content).toBe('a29\n');
     const link = await agent.call('get_file', { path: 'app/link-out', source: 'worktree' });
     const none = await agent.call('get_file', { path: 'app/link-to-nowhere', source: 'worktree' });
-    expect(JSON.stringify(link).split('app/link-out').join('P')).toBe(JSON.stringify(none).split('app/link-to-nowhere').join('P'));
+    expect(JSON.stringify(link).split('app/link-out').join('P')).toBe(
+      JSON.stringify(none).split('app/link-to-nowhere').join('P'),
+    );
   });
 
   it('scope_summary and submodule_status stay inside the window', async () => {
@@ -202,7 +235,9 @@ describe('two agents, two worktrees of one repository', () => {
     const sb = await b.call('workspace_status', {});
     expect(sb.structured.unstaged).toEqual([{ path: 'app/a.ts', change: 'modified' }]);
     expect(sb.structured.counts).toEqual({ staged: 0, unstaged: 1, untracked: 0, conflicted: 0 });
-    expect((await b.call('get_file', { path: 'app/a.ts', source: 'worktree' })).structured.content).toBe('only in feat-b\n');
+    expect((await b.call('get_file', { path: 'app/a.ts', source: 'worktree' })).structured.content).toBe(
+      'only in feat-b\n',
+    );
     const sa = await agent.call('workspace_status', {});
     expect(sa.structured.counts).not.toEqual(sb.structured.counts);
     expect(sa.structured.conflicted).toEqual([{ path: 'app/c.txt', kind: 'both_modified' }]);

@@ -55,7 +55,11 @@ it('adds a worktree for an allowlisted branch, lists it, and its agents get the 
   expect((await before.client.listTools()).tools.map((t) => t.name)).not.toContain('workspace_status');
   const added = await cli('worktree', 'add', 'app', 'feat', '--path', 'feat-tree', '--json');
   expect(added.err).toBeUndefined();
-  expect(JSON.parse(added.out.join('\n')).worktree).toMatchObject({ branch: 'feat', path: join(scratch, 'feat-tree'), workspace_tools: true });
+  expect(JSON.parse(added.out.join('\n')).worktree).toMatchObject({
+    branch: 'feat',
+    path: join(scratch, 'feat-tree'),
+    workspace_tools: true,
+  });
   const listed = await cli('worktree', 'list', 'app');
   expect(listed.out.join('\n')).toMatch(/main[\s\S]*feat/);
   // New sessions see the tools once the short lookup cache has expired.

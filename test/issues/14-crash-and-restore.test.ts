@@ -19,7 +19,13 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let agent: Agent;
   beforeAll(async () => {
     s = await serveBoth(kind, [{ message: 'init', files: FILES }], { server: { proposals: {} } });
-    await s.srv.perimeter({ id: 'gated', repo: s.repo, read: ['docs/**'], write: ['docs/**'], approval: { push_files: 'required' } });
+    await s.srv.perimeter({
+      id: 'gated',
+      repo: s.repo,
+      read: ['docs/**'],
+      write: ['docs/**'],
+      approval: { push_files: 'required' },
+    });
     agent = await s.srv.connect('/mcp/gated');
   }, 60_000);
   afterAll(async () => {
@@ -43,7 +49,12 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const store = await openFileProposalStore(s.srv.stateDir);
     if (!store.ok) throw new Error(store.message);
     const applier = proposalApplier({ upstreamFor: s.srv.upstreamFor, log: () => undefined });
-    return proposalService({ store: store.value, perimeter: (id) => s.srv.store.get(id), ...applier, audit: () => undefined });
+    return proposalService({
+      store: store.value,
+      perimeter: (id) => s.srv.store.get(id),
+      ...applier,
+      audit: () => undefined,
+    });
   };
 
   it('applying whose commit did not land → failed "interrupted"; nothing is re-run', async () => {
@@ -61,7 +72,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   it('applying whose commit landed → applied with that commit', async () => {
     const id = await propose('docs/b.md', 'landed\n');
     // The dead process got as far as the commit: it carries the proposal trailer.
-    const sha = await s.git.commit({ message: `set docs/b.md\n\nGit-Blinder-Proposal: ${id}`, files: { 'docs/b.md': 'landed\n' } });
+    const sha = await s.git.commit({
+      message: `set docs/b.md\n\nGit-Blinder-Proposal: ${id}`,
+      files: { 'docs/b.md': 'landed\n' },
+    });
     await leaveAs(id, 'applying');
     const svc = await restart();
     expect(await svc.reconcile()).toBe(1);
@@ -79,26 +93,32 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(await svc.reconcile()).toBe(0);
   });
 
-  it.runIf(kind === 'local')('an approved local write leaves a restore point the operator can list and apply', async () => {
-    const before = await s.head();
-    const id = await propose('docs/a.md', 'restorable\n');
-    const ok = await s.srv.api('POST', `/api/proposals/${id}/approve`);
-    expect(ok.json.proposal.status, JSON.stringify(ok.json)).toBe('applied');
-    // Issue 20 §4: the proposal names the point by the id `restore apply` takes (it once named the full ref).
-    expect(ok.json.proposal.restore).toBe(id);
-    const listed = await s.srv.api('GET', '/api/restore');
-    expect(listed.json.restore_points).toContainEqual(expect.objectContaining({ repo: s.repo, id, kind: 'ref', branch: 'main', head: before, proposal: id }));
-    const applied = await s.srv.api('POST', `/api/restore/${id}/apply`);
-    expect(applied.status, JSON.stringify(applied.json)).toBe(200);
-    expect(applied.json).toMatchObject({ id, branch: 'main', sha: before, from: ok.json.proposal.commit });
-    expect(await s.head()).toBe(before);
-    // The head it left is itself a restore point: the restore can be undone.
-    const undo = await s.srv.api('POST', `/api/restore/${id}-undo/apply`);
-    expect(undo.status).toBe(200);
-    expect(await s.head()).toBe(ok.json.proposal.commit);
-    // The namespace is no branch: agents' branch listings and refs never show it.
-    expect((await gitIn(s.bare, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toString()).not.toContain('git-blinder');
-    expect((await s.srv.api('POST', '/api/restore/pnothing/apply')).status).toBe(404);
-  });
+  it.runIf(kind === 'local')(
+    'an approved local write leaves a restore point the operator can list and apply',
+    async () => {
+      const before = await s.head();
+      const id = await propose('docs/a.md', 'restorable\n');
+      const ok = await s.srv.api('POST', `/api/proposals/${id}/approve`);
+      expect(ok.json.proposal.status, JSON.stringify(ok.json)).toBe('applied');
+      // Issue 20 §4: the proposal names the point by the id `restore apply` takes (it once named the full ref).
+      expect(ok.json.proposal.restore).toBe(id);
+      const listed = await s.srv.api('GET', '/api/restore');
+      expect(listed.json.restore_points).toContainEqual(
+        expect.objectContaining({ repo: s.repo, id, kind: 'ref', branch: 'main', head: before, proposal: id }),
+      );
+      const applied = await s.srv.api('POST', `/api/restore/${id}/apply`);
+      expect(applied.status, JSON.stringify(applied.json)).toBe(200);
+      expect(applied.json).toMatchObject({ id, branch: 'main', sha: before, from: ok.json.proposal.commit });
+      expect(await s.head()).toBe(before);
+      // The head it left is itself a restore point: the restore can be undone.
+      const undo = await s.srv.api('POST', `/api/restore/${id}-undo/apply`);
+      expect(undo.status).toBe(200);
+      expect(await s.head()).toBe(ok.json.proposal.commit);
+      // The namespace is no branch: agents' branch listings and refs never show it.
+      expect((await gitIn(s.bare, ['for-each-ref', '--format=%(refname)', 'refs/heads/'])).toString()).not.toContain(
+        'git-blinder',
+      );
+      expect((await s.srv.api('POST', '/api/restore/pnothing/apply')).status).toBe(404);
+    },
+  );
 });
-

@@ -20,9 +20,23 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let clock = Date.now();
   const events: ProposalEvent[] = [];
   beforeAll(async () => {
-    s = await serveBoth(kind, [{ message: 'init', files: FILES }], { server: { proposals: { ttlMs: 60_000, now: () => clock, audit: (e) => events.push(e) } } });
-    await s.srv.perimeter({ id: 'gated', repo: s.repo, read: ['docs/**', 'app/**'], write: ['docs/**'], approval: { push_files: 'required' } });
-    await s.srv.perimeter({ id: 'other', repo: s.repo, read: ['docs/**'], write: ['docs/**'], approval: { push_files: 'required' } });
+    s = await serveBoth(kind, [{ message: 'init', files: FILES }], {
+      server: { proposals: { ttlMs: 60_000, now: () => clock, audit: (e) => events.push(e) } },
+    });
+    await s.srv.perimeter({
+      id: 'gated',
+      repo: s.repo,
+      read: ['docs/**', 'app/**'],
+      write: ['docs/**'],
+      approval: { push_files: 'required' },
+    });
+    await s.srv.perimeter({
+      id: 'other',
+      repo: s.repo,
+      read: ['docs/**'],
+      write: ['docs/**'],
+      approval: { push_files: 'required' },
+    });
     await s.srv.perimeter({ id: 'plain', repo: s.repo, read: ['docs/**', 'app/**'], write: ['docs/**'] });
     agent = await s.srv.connect('/mcp/gated');
     other = await s.srv.connect('/mcp/other');
@@ -49,19 +63,31 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(st.structured).toMatchObject({ proposal_id: id, status: 'pending' });
 
     const shown = await s.srv.api('GET', `/api/proposals/${id}`);
-    expect(shown.json.proposal).toMatchObject({ perimeter: 'gated', branch: 'main', base: before, agent_reason: 'fix the intro' });
+    expect(shown.json.proposal).toMatchObject({
+      perimeter: 'gated',
+      branch: 'main',
+      base: before,
+      agent_reason: 'fix the intro',
+    });
     const ok = await s.srv.api('POST', `/api/proposals/${id}/approve`, { hash: shown.json.proposal.hash });
     expect(ok.status, JSON.stringify(ok.json)).toBe(200);
     expect(ok.json.proposal.status).toBe('applied');
     const head = await s.head();
     expect(ok.json.proposal.commit).toBe(head);
     expect(await content('docs/a.md')).toBe('approved\n');
-    expect((await gitIn(s.bare, ['log', '-1', '--format=%B', head])).toString()).toContain(`Git-Blinder-Proposal: ${id}`);
+    expect((await gitIn(s.bare, ['log', '-1', '--format=%B', head])).toString()).toContain(
+      `Git-Blinder-Proposal: ${id}`,
+    );
 
     const done = await agent.call('proposal_status', { proposal_id: id });
     expect(done.structured).toMatchObject({ status: 'applied', commit: head });
     expect(JSON.stringify(done.structured)).not.toContain('restore');
-    expect(events.filter((e) => e.proposal.id === id).map((e) => e.event)).toEqual(['proposed', 'approved', 'applying', 'applied']);
+    expect(events.filter((e) => e.proposal.id === id).map((e) => e.event)).toEqual([
+      'proposed',
+      'approved',
+      'applying',
+      'applied',
+    ]);
     // Approving twice does not write twice.
     expect((await s.srv.api('POST', `/api/proposals/${id}/approve`)).status).toBe(409);
   });
@@ -79,7 +105,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const rejected = await propose([{ path: 'docs/b.md', content: 'rejected\n' }]);
     const rj = await s.srv.api('POST', `/api/proposals/${rejected}/reject`, { reason: 'not now' });
     expect(rj.json.proposal.status).toBe('rejected');
-    expect((await agent.call('proposal_status', { proposal_id: rejected })).structured).toMatchObject({ status: 'rejected', reason: 'not now' });
+    expect((await agent.call('proposal_status', { proposal_id: rejected })).structured).toMatchObject({
+      status: 'rejected',
+      reason: 'not now',
+    });
 
     const cancelled = await propose([{ path: 'docs/b.md', content: 'cancelled\n' }]);
     const c = await agent.call('proposal_cancel', { proposal_id: cancelled });
@@ -98,7 +127,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   });
 
   it('is refused at once, with the same message as today, when the policy says no', async () => {
-    for (const files of [[{ path: 'app/main.ts', content: 'x\n' }], [{ path: 'docs/key.md', content: `token = ${TOKEN_LIKE}\n` }]]) {
+    for (const files of [
+      [{ path: 'app/main.ts', content: 'x\n' }],
+      [{ path: 'docs/key.md', content: `token = ${TOKEN_LIKE}\n` }],
+    ]) {
       const gated = await agent.call('push_files', { message: 'm', files });
       const today = await plain.call('push_files', { message: 'm', files });
       expect(gated.isError).toBe(true);
@@ -156,12 +188,24 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const a = await propose([{ path: 'docs/a.md', content: 'idem\n' }], { idempotency_key: 'k-1' });
     const b = await propose([{ path: 'docs/a.md', content: 'idem\n' }], { idempotency_key: 'k-1' });
     expect(b).toBe(a);
-    const c = await agent.call('push_files', { message: 'change docs', files: [{ path: 'docs/a.md', content: 'different\n' }], idempotency_key: 'k-1' });
+    const c = await agent.call('push_files', {
+      message: 'change docs',
+      files: [{ path: 'docs/a.md', content: 'different\n' }],
+      idempotency_key: 'k-1',
+    });
     expect(c.isError).toBe(true);
     expect(c.text).toContain('idempotency key');
     // Another perimeter's key space is its own.
-    const d = await other.call('push_files', { message: 'change docs', files: [{ path: 'docs/a.md', content: 'idem\n' }], idempotency_key: 'k-1' });
+    const d = await other.call('push_files', {
+      message: 'change docs',
+      files: [{ path: 'docs/a.md', content: 'idem\n' }],
+      idempotency_key: 'k-1',
+    });
     expect(d.structured.proposal_id).not.toBe(a);
-    expect((await s.srv.api('GET', '/api/proposals?perimeter=gated')).json.proposals.filter((p: { id: string }) => p.id === a)).toHaveLength(1);
+    expect(
+      (await s.srv.api('GET', '/api/proposals?perimeter=gated')).json.proposals.filter(
+        (p: { id: string }) => p.id === a,
+      ),
+    ).toHaveLength(1);
   });
 });

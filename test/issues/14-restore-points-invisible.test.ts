@@ -23,7 +23,9 @@ describe('issue 14: restore points are not reachable through the local upstream'
     if (!r.ok || r.value.kind !== 'applied' || !r.value.restorePoint) throw new Error('discard did not apply');
     id = r.value.restorePoint;
     // The point really holds the discarded content (so reaching it would leak).
-    expect(await g.git('show', `refs/git-blinder/restore/${id}:secret/.env`)).toContain('captured-by-the-restore-point');
+    expect(await g.git('show', `refs/git-blinder/restore/${id}:secret/.env`)).toContain(
+      'captured-by-the-restore-point',
+    );
     up = createLocalGitUpstream({ repos: [g.dir] });
   });
   afterAll(async () => {
@@ -38,8 +40,12 @@ describe('issue 14: restore points are not reachable through the local upstream'
     const same = async (call: (ref: string) => Promise<unknown>, prefix = 'refs/') => {
       const real = `${prefix}git-blinder/restore/${id}`;
       const fake = ghost(real);
-      const a = JSON.stringify(await call(real)).split(real).join('<ref>');
-      const b = JSON.stringify(await call(fake)).split(fake).join('<ref>');
+      const a = JSON.stringify(await call(real))
+        .split(real)
+        .join('<ref>');
+      const b = JSON.stringify(await call(fake))
+        .split(fake)
+        .join('<ref>');
       expect(a).toBe(b);
       expect(a).toContain('"ok":false');
       expect(a).not.toContain('captured-by-the-restore-point');

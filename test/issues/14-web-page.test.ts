@@ -20,7 +20,12 @@ const cookiesOf = (r: Response): Record<string, string> =>
 async function get(path: string, cookie = ''): Promise<Response> {
   return fetch(`${web.srv.url}${path}`, { headers: cookie ? { cookie } : {}, redirect: 'manual' });
 }
-async function post(path: string, form: Record<string, string>, cookie = '', headers: Record<string, string> = {}): Promise<Response> {
+async function post(
+  path: string,
+  form: Record<string, string>,
+  cookie = '',
+  headers: Record<string, string> = {},
+): Promise<Response> {
   return fetch(`${web.srv.url}${path}`, {
     method: 'POST',
     redirect: 'manual',
@@ -34,7 +39,11 @@ const csrfIn = (html: string) => /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?
 async function signIn(token = OPS_TOKEN, extraCookie = ''): Promise<{ res: Response; cookie: string; csrf: string }> {
   const form = await get('/ui/signin');
   const pre = `gb_ui_pre=${cookiesOf(form).gb_ui_pre}`;
-  const res = await post('/ui/signin', { csrf: csrfIn(await form.text()), token }, [pre, extraCookie].filter(Boolean).join('; '));
+  const res = await post(
+    '/ui/signin',
+    { csrf: csrfIn(await form.text()), token },
+    [pre, extraCookie].filter(Boolean).join('; '),
+  );
   const session = cookiesOf(res).gb_ui_session;
   const cookie = session ? `gb_ui_session=${session}` : '';
   const page = cookie ? await get('/ui/proposals', cookie) : undefined;
@@ -46,9 +55,22 @@ describe('issue 14: the /ui page over HTTP', () => {
     const { cookie } = await signIn();
     const foreignOrigin = await post('/ui/signin', {}, '', { origin: 'http://evil.example' });
     expect(foreignOrigin.status).toBe(403);
-    const badJson = await fetch(`${web.srv.url}/ui/signin`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
+    const badJson = await fetch(`${web.srv.url}/ui/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{',
+    });
     expect(badJson.status).toBe(400);
-    for (const r of [await get('/ui/signin'), await get('/ui/proposals'), await get('/ui/static/app.css'), await get('/ui/nope', cookie), await post('/ui/signin', {}), await get('/ui/proposals', cookie), foreignOrigin, badJson]) {
+    for (const r of [
+      await get('/ui/signin'),
+      await get('/ui/proposals'),
+      await get('/ui/static/app.css'),
+      await get('/ui/nope', cookie),
+      await post('/ui/signin', {}),
+      await get('/ui/proposals', cookie),
+      foreignOrigin,
+      badJson,
+    ]) {
       expect(r.headers.get('content-security-policy')).toContain("default-src 'none'");
       expect(r.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
       expect(r.headers.get('content-security-policy')).not.toContain('unsafe-inline');
@@ -73,7 +95,11 @@ describe('issue 14: the /ui page over HTTP', () => {
     // The form token is bound to the browser's pre-session cookie: another browser's token does not fit.
     const other = await get('/ui/signin');
     const mine = await get('/ui/signin');
-    const r = await post('/ui/signin', { csrf: csrfIn(await other.text()), token: OPS_TOKEN }, `gb_ui_pre=${cookiesOf(mine).gb_ui_pre}`);
+    const r = await post(
+      '/ui/signin',
+      { csrf: csrfIn(await other.text()), token: OPS_TOKEN },
+      `gb_ui_pre=${cookiesOf(mine).gb_ui_pre}`,
+    );
     expect(r.status).toBe(403);
     expect(cookiesOf(r).gb_ui_session).toBeUndefined();
   });
@@ -98,7 +124,11 @@ describe('issue 14: the /ui page over HTTP', () => {
     expect((await post(approve, { hash: p.hash, csrf: `${csrf}x` }, cookie)).status).toBe(403);
     expect((await post(approve, { hash: p.hash, csrf }, cookie, { 'sec-fetch-site': 'cross-site' })).status).toBe(403);
     expect((await post(approve, { hash: p.hash, csrf }, cookie, { origin: 'http://evil.example' })).status).toBe(403);
-    const json = await fetch(`${web.srv.url}${approve}`, { method: 'POST', headers: { cookie, 'content-type': 'application/json' }, body: JSON.stringify({ hash: p.hash, csrf }) });
+    const json = await fetch(`${web.srv.url}${approve}`, {
+      method: 'POST',
+      headers: { cookie, 'content-type': 'application/json' },
+      body: JSON.stringify({ hash: p.hash, csrf }),
+    });
     expect(json.status).toBe(415);
     expect((await web.proposals.get(p.id))?.status).toBe('pending');
     // A hash that is not the proposal's is refused by the service; the right one applies.
@@ -124,7 +154,11 @@ describe('issue 14: the /ui page over HTTP', () => {
 
   it('unknown proposals and files are a 404 page that repeats nothing from the URL', async () => {
     const { cookie } = await signIn();
-    for (const path of ['/ui/proposals/%3Cscript%3Ealert(1)%3C%2Fscript%3E', '/ui/proposals/pzzzzzzzzzzzzzzzzzzzzzzzz/files/0', '/ui/%3Cb%3E']) {
+    for (const path of [
+      '/ui/proposals/%3Cscript%3Ealert(1)%3C%2Fscript%3E',
+      '/ui/proposals/pzzzzzzzzzzzzzzzzzzzzzzzz/files/0',
+      '/ui/%3Cb%3E',
+    ]) {
       const r = await get(path, cookie);
       expect(r.status).toBe(404);
       const text = await r.text();

@@ -18,7 +18,9 @@ const git = (...args: string[]) => repo.git('-C', tree, ...args);
 const head = async () => (await git('rev-parse', 'HEAD')).trim();
 
 beforeAll(async () => {
-  repo = await makeRepo([{ message: 'init', files: { 'app/a.ts': 'a1\n', 'app/b.ts': 'b1\n', 'ops/deploy.sh': 'echo\n' } }]);
+  repo = await makeRepo([
+    { message: 'init', files: { 'app/a.ts': 'a1\n', 'app/b.ts': 'b1\n', 'ops/deploy.sh': 'echo\n' } },
+  ]);
   await repo.git('branch', 'work');
   await repo.git('branch', 'other');
   await repo.git('branch', 'stray');
@@ -30,7 +32,13 @@ beforeAll(async () => {
   tree = join(linked, 'work');
   await repo.git('worktree', 'add', '-q', tree, 'work');
   srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {} });
-  await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work', 'other', 'hid'] });
+  await srv.perimeter({
+    id: 'app',
+    repo: repo.dir,
+    read: ['**'],
+    write: ['app/**'],
+    branches: ['work', 'other', 'hid'],
+  });
   await srv.perimeter({ id: 'peer', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work'] });
   agent = await srv.connect('/mcp/app/work');
 }, 60_000);
@@ -50,7 +58,9 @@ const approve = async (id: string) => {
 describe('workspace proposals', () => {
   it('lists the propose tools on the checked-out binding', async () => {
     const names = (await agent.client.listTools()).tools.map((t) => t.name);
-    expect(names).toEqual(expect.arrayContaining(['propose_commit', 'propose_patch', 'propose_plan', 'proposal_status']));
+    expect(names).toEqual(
+      expect.arrayContaining(['propose_commit', 'propose_patch', 'propose_plan', 'proposal_status']),
+    );
   });
 
   it('commit: proposed, nothing written; approved, the exact files land', async () => {
@@ -76,7 +86,8 @@ describe('workspace proposals', () => {
     const r = await agent.call('propose_commit', { message: 'm', paths: ['ops/deploy.sh'], reason: 'x' });
     expect(r.isError).toBe(true);
     expect(r.text).toContain('outside this perimeter');
-    const patch = 'diff --git a/ops/deploy.sh b/ops/deploy.sh\n--- a/ops/deploy.sh\n+++ b/ops/deploy.sh\n@@ -1 +1 @@\n-echo\n+evil\n';
+    const patch =
+      'diff --git a/ops/deploy.sh b/ops/deploy.sh\n--- a/ops/deploy.sh\n+++ b/ops/deploy.sh\n@@ -1 +1 @@\n-echo\n+evil\n';
     await git('checkout', '--', 'ops/deploy.sh');
     const p = await agent.call('propose_patch', { patch, reason: 'x' });
     expect(p.isError).toBe(true);
@@ -166,7 +177,8 @@ describe('workspace proposals', () => {
     const none = await agent.call('propose_commit', { message: 'm', paths: ['app/.nope.env'], reason: 'x' });
     expect(seen.isError).toBe(true);
     expect(seen.text.replace('app/.env', 'P')).toBe(none.text.replace('app/.nope.env', 'P'));
-    const patch = (p: string) => `diff --git a/${p} b/${p}\nnew file mode 100644\n--- /dev/null\n+++ b/${p}\n@@ -0,0 +1 @@\n+x\n`;
+    const patch = (p: string) =>
+      `diff --git a/${p} b/${p}\nnew file mode 100644\n--- /dev/null\n+++ b/${p}\n@@ -0,0 +1 @@\n+x\n`;
     const hp = await agent.call('propose_patch', { patch: patch('app/.env'), reason: 'x' });
     const np = await agent.call('propose_patch', { patch: patch('app/.nope.env'), reason: 'x' });
     expect(hp.isError).toBe(true);

@@ -5,7 +5,15 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { runBuiltCli } from '../support/built-cli.js';
-import { api, CLUSTER_OPS_TOKEN, modernAgent, roundRobin, startInstance, stopInstance, type Instance } from '../support/cluster.js';
+import {
+  api,
+  CLUSTER_OPS_TOKEN,
+  modernAgent,
+  roundRobin,
+  startInstance,
+  stopInstance,
+  type Instance,
+} from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
@@ -21,11 +29,14 @@ const SILENCE = 2;
 beforeAll(async () => {
   pg = await startPostgres();
   store = await pg.database('issue15');
-  repo = await makeRepo([
-    { message: 'init', files: { 'docs/readme.md': 'hello\n', 'src/secret.ts': 'hidden\n' } },
-    { message: 'feat', files: { 'docs/feat.md': 'feat\n' }, branch: 'feat' },
-    // Bare, as a shared server's repository is: a checked-out working tree is one process's to move (see the report).
-  ], { bare: true });
+  repo = await makeRepo(
+    [
+      { message: 'init', files: { 'docs/readme.md': 'hello\n', 'src/secret.ts': 'hidden\n' } },
+      { message: 'feat', files: { 'docs/feat.md': 'feat\n' }, branch: 'feat' },
+      // Bare, as a shared server's repository is: a checked-out working tree is one process's to move (see the report).
+    ],
+    { bare: true },
+  );
   config = join(repo.dir, '..', `gb-issue15-${Date.now()}.yaml`);
   await writeFile(
     config,
@@ -49,7 +60,8 @@ beforeAll(async () => {
     ].join('\n'),
   );
   // One at a time: the first migrates the schema; the others find it migrated (the lock test is in test/state).
-  for (let i = 0; i < 3; i++) inst.push(await startInstance({ store, config, cwd: repo.dir, args: ['--store-silence', String(SILENCE)] }));
+  for (let i = 0; i < 3; i++)
+    inst.push(await startInstance({ store, config, cwd: repo.dir, args: ['--store-silence', String(SILENCE)] }));
   const issued = await api(inst[0]!.url, 'POST', '/perimeters/docs/keys');
   expect(issued.status).toBe(201);
   key = issued.json.key;
@@ -94,7 +106,12 @@ describe('three instances on one store', () => {
       expect(answers.every((a) => !a.isError && a.structured.content === 'hello\n')).toBe(true);
       expect(new Set(lb.hits)).toEqual(new Set([0, 1, 2]));
       // A perimeter created through instance 2 is served by all of them at once.
-      const made = await api(inst[1]!.url, 'POST', '/perimeters', { id: 'late', repo: repo.dir, read: ['docs/**'], write: [] });
+      const made = await api(inst[1]!.url, 'POST', '/perimeters', {
+        id: 'late',
+        repo: repo.dir,
+        read: ['docs/**'],
+        write: [],
+      });
       expect(made.status).toBe(201);
       const lateKey = (await api(inst[1]!.url, 'POST', '/perimeters/late/keys')).json.key;
       // Within a second every instance knows the new perimeter and key; from then on any of them serves it.
@@ -112,7 +129,8 @@ describe('three instances on one store', () => {
 
   it('enforces a branch removed on instance 1 on instances 2 and 3 within 1 s', async () => {
     const probes = await Promise.all(inst.slice(1).map((i) => modernAgent(i.url, '/mcp/docs/feat', key)));
-    for (const p of probes) expect((await p.call('get_file', { path: 'docs/feat.md' })).structured?.content).toBe('feat\n');
+    for (const p of probes)
+      expect((await p.call('get_file', { path: 'docs/feat.md' })).structured?.content).toBe('feat\n');
     const removed = await api(inst[0]!.url, 'DELETE', '/perimeters/docs/branches/feat');
     expect(removed.status).toBe(200);
     for (const p of probes) {
@@ -127,7 +145,10 @@ describe('three instances on one store', () => {
     const agent = await agentWithin(1000, inst[2]!.url, '/mcp/docs', second.json.key);
     expect((await agent.call('get_file', { path: 'docs/readme.md' })).isError).toBe(false);
     expect((await api(inst[1]!.url, 'DELETE', `/perimeters/docs/keys/${second.json.id}`)).status).toBe(200);
-    const ms = await refusedWithin(1000, async () => (await agent.call('get_file', { path: 'docs/readme.md' })).isError);
+    const ms = await refusedWithin(
+      1000,
+      async () => (await agent.call('get_file', { path: 'docs/readme.md' })).isError,
+    );
     expect(ms).toBeLessThan(1000);
     await agent.close();
   });
@@ -145,9 +166,13 @@ describe('three instances on one store', () => {
   });
 
   it('lands or clearly refuses each of 10 concurrent pushes to one branch through three instances; none is lost', async () => {
-    const agents = await Promise.all(Array.from({ length: 10 }, (_, n) => modernAgent(inst[n % 3]!.url, '/mcp/docs', key)));
+    const agents = await Promise.all(
+      Array.from({ length: 10 }, (_, n) => modernAgent(inst[n % 3]!.url, '/mcp/docs', key)),
+    );
     const results = await Promise.all(
-      agents.map((a, n) => a.call('push_files', { message: `push ${n}`, files: [{ path: `docs/push-${n}.md`, content: `${n}\n` }] })),
+      agents.map((a, n) =>
+        a.call('push_files', { message: `push ${n}`, files: [{ path: `docs/push-${n}.md`, content: `${n}\n` }] }),
+      ),
     );
     const landed: number[] = [];
     results.forEach((r, n) => {
@@ -166,7 +191,10 @@ describe('three instances on one store', () => {
     const doomed = await startInstance({ store, config, cwd: repo.dir, args: ['--store-silence', String(SILENCE)] });
     const before = await repo.head('main');
     const agent = await modernAgent(doomed.url, '/mcp/docs', key);
-    const pending = agent.call('push_files', { message: 'doomed push', files: [{ path: 'docs/doomed.md', content: 'x\n' }] });
+    const pending = agent.call('push_files', {
+      message: 'doomed push',
+      files: [{ path: 'docs/doomed.md', content: 'x\n' }],
+    });
     setTimeout(() => doomed.process.child.kill('SIGKILL'), 5);
     await pending;
     await stopInstance(doomed);
@@ -181,7 +209,10 @@ describe('three instances on one store', () => {
   });
 
   it('opens a change cursor sealed by one instance on another (one cursor key in the store)', async () => {
-    const [a, b] = [await modernAgent(inst[0]!.url, '/mcp/docs', key), await modernAgent(inst[2]!.url, '/mcp/docs', key)];
+    const [a, b] = [
+      await modernAgent(inst[0]!.url, '/mcp/docs', key),
+      await modernAgent(inst[2]!.url, '/mcp/docs', key),
+    ];
     const first = await a.call('changes_since', {});
     expect(first.isError).toBe(false);
     const next = await b.call('changes_since', { cursor: first.structured.cursor });
@@ -194,7 +225,10 @@ describe('three instances on one store', () => {
   it('holds a push made on one instance as a proposal every instance sees; approved on another, it lands once', async () => {
     const k = (await api(inst[0]!.url, 'POST', '/perimeters/reviewed/keys')).json.key;
     const agent = await agentWithin(1000, inst[1]!.url, '/mcp/reviewed', k);
-    const held = await agent.call('push_files', { message: 'reviewed change', files: [{ path: 'docs/reviewed.md', content: 'ok\n' }] });
+    const held = await agent.call('push_files', {
+      message: 'reviewed change',
+      files: [{ path: 'docs/reviewed.md', content: 'ok\n' }],
+    });
     expect(held.isError, held.text).toBe(false);
     const id = held.structured.proposal_id as string;
     expect(held.structured.status).toBe('pending');
@@ -209,23 +243,37 @@ describe('three instances on one store', () => {
     expect((await repo.git('show', 'main:docs/reviewed.md')).trim()).toBe('ok');
     const log = await repo.git('log', '--format=%s', 'main');
     expect(log.split('\n').filter((l) => l.startsWith('reviewed change'))).toHaveLength(1);
-    const seen = await (await agentWithin(1000, inst[0]!.url, '/mcp/reviewed', k)).call('proposal_status', { proposal_id: id });
+    const seen = await (
+      await agentWithin(1000, inst[0]!.url, '/mcp/reviewed', k)
+    ).call('proposal_status', { proposal_id: id });
     expect(seen.structured?.status).toBe('applied');
     await agent.close();
   });
 
   it('answers a 2025-era session on its own instance only; another one says unknown session', async () => {
     const client = new Client({ name: 'legacy', version: '1.0.0' }, { versionNegotiation: { mode: 'legacy' } });
-    const transport = new StreamableHTTPClientTransport(new URL(`${inst[0]!.url}/mcp/docs`), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+    const transport = new StreamableHTTPClientTransport(new URL(`${inst[0]!.url}/mcp/docs`), {
+      requestInit: { headers: { authorization: `Bearer ${key}` } },
+    });
     await client.connect(transport);
     const sid = transport.sessionId;
     expect(sid).toBeTruthy();
     const body = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list', params: {} });
-    const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid!, 'mcp-protocol-version': '2025-06-18' };
+    const headers = {
+      authorization: `Bearer ${key}`,
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-session-id': sid!,
+      'mcp-protocol-version': '2025-06-18',
+    };
     const home = await fetch(`${inst[0]!.url}/mcp/docs`, { method: 'POST', headers, body });
     expect(home.status).toBe(200);
     const away = await fetch(`${inst[1]!.url}/mcp/docs`, { method: 'POST', headers, body });
-    const fake = await fetch(`${inst[1]!.url}/mcp/docs`, { method: 'POST', headers: { ...headers, 'mcp-session-id': 'no-such-session' }, body });
+    const fake = await fetch(`${inst[1]!.url}/mcp/docs`, {
+      method: 'POST',
+      headers: { ...headers, 'mcp-session-id': 'no-such-session' },
+      body,
+    });
     expect(away.status).toBe(fake.status);
     expect(away.status).toBe(404);
     expect(await away.text()).toBe(await fake.text());
@@ -234,9 +282,21 @@ describe('three instances on one store', () => {
 
   it('answers who did what across all instances with one audit query; each instance chain verifies', async () => {
     const files = inst.map((i) => join(i.stateDir, 'audit', 'audit.jsonl'));
-    const q = await runBuiltCli(['audit', 'query', ...files.flatMap((f) => ['--file', f]), '--perimeter', 'docs', '--tool', 'get_file', '--json']);
+    const q = await runBuiltCli([
+      'audit',
+      'query',
+      ...files.flatMap((f) => ['--file', f]),
+      '--perimeter',
+      'docs',
+      '--tool',
+      'get_file',
+      '--json',
+    ]);
     expect(q.code, q.stderr).toBe(0);
-    const rows = q.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const rows = q.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(new Set(rows.map((r) => r.ledger)).size).toBe(3); // the round-robin calls landed in every instance's chain
     const times = rows.map((r) => r.ts as string);
     expect([...times].sort()).toEqual(times);
@@ -247,7 +307,9 @@ describe('three instances on one store', () => {
   });
 
   it('status lists every instance alive on the store, with version and last heartbeat', async () => {
-    const r = await runBuiltCli(['status', '--url', inst[0]!.url], { env: { GIT_BLINDER_OPS_TOKEN: CLUSTER_OPS_TOKEN } });
+    const r = await runBuiltCli(['status', '--url', inst[0]!.url], {
+      env: { GIT_BLINDER_OPS_TOKEN: CLUSTER_OPS_TOKEN },
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/store: postgres, live/);
     const rows = r.stdout.split('\n').filter((l) => /\d{4}-\d\d-\d\dT/.test(l));
@@ -267,7 +329,10 @@ describe('three instances on one store', () => {
     } finally {
       await pg.start();
     }
-    const ms = await refusedWithin(15_000, async () => !(await agent.call('get_file', { path: 'docs/readme.md' })).isError);
+    const ms = await refusedWithin(
+      15_000,
+      async () => !(await agent.call('get_file', { path: 'docs/readme.md' })).isError,
+    );
     expect(ms).toBeLessThan(15_000);
     await agent.close();
   }, 60_000);

@@ -21,7 +21,12 @@ beforeAll(async () => {
   bare = await makeRepo([{ message: 'init', files: { 'a.md': 'a\n' } }], { bare: true });
   emulator = await startGitHubEmulator({ token: TOKEN, repos: { 'acme/docs': bare.dir }, rateLimit: { limit: 3 } });
   for (let i = 0; i < 2; i++) {
-    const s = await openPostgresState({ url, instance: { id: `q${i}`, version: 't' }, log: () => undefined, beatMs: 100 });
+    const s = await openPostgresState({
+      url,
+      instance: { id: `q${i}`, version: 't' },
+      log: () => undefined,
+      beatMs: 100,
+    });
     if (!s.ok) throw new Error(s.message);
     states.push(s.value);
     const st = s.value;

@@ -8,14 +8,21 @@ import { UPSTREAM_KINDS, serveBoth, type Served } from '../support/both-upstream
 describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveBoth(kind, [{ message: 'init', files: { 'app/main.ts': '1\n', 'app/.env': 'X=1\n', 'secret/keys.txt': 'k\n' } }]);
+    s = await serveBoth(kind, [
+      { message: 'init', files: { 'app/main.ts': '1\n', 'app/.env': 'X=1\n', 'secret/keys.txt': 'k\n' } },
+    ]);
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**'], write: [] });
   }, 60_000);
   afterAll(async () => s?.close());
 
   /** What get_tree shows of the app directory's files and links. */
   const shown = async (a: Awaited<ReturnType<Served['srv']['connect']>>) =>
-    ((await a.call('get_tree', { path: 'app', recursive: true })).structured.entries as { path: string; type: string }[])
+    (
+      (await a.call('get_tree', { path: 'app', recursive: true })).structured.entries as {
+        path: string;
+        type: string;
+      }[]
+    )
       .filter((e) => e.type !== 'dir')
       .map((e) => e.path);
 
@@ -40,7 +47,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
 
     // A visible link retargeted at a hidden file disappears from get_tree: it reads as deleted. A hidden-target link
     // retargeted at a readable file appears: it reads as added.
-    await s.git.commit({ message: 'retarget', files: { 'app/ok': { symlink: '../secret/keys.txt' }, 'app/out': { symlink: 'main.ts' } } });
+    await s.git.commit({
+      message: 'retarget',
+      files: { 'app/ok': { symlink: '../secret/keys.txt' }, 'app/out': { symlink: 'main.ts' } },
+    });
     expect(await shown(a)).toEqual(['app/main.ts', 'app/out']);
     const moved = await a.call('changes_since', { cursor: added.structured.cursor });
     expect(moved.structured.changes).toEqual([
@@ -49,7 +59,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     ]);
 
     // Links whose targets stay hidden change nothing an agent can see: the answer is that of an unmoved branch.
-    await s.git.commit({ message: 'hidden retarget', files: { 'app/env': { symlink: '../secret' }, 'app/abs': { symlink: '/etc/hostname' } } });
+    await s.git.commit({
+      message: 'hidden retarget',
+      files: { 'app/env': { symlink: '../secret' }, 'app/abs': { symlink: '/etc/hostname' } },
+    });
     const hidden = await a.call('changes_since', { cursor: moved.structured.cursor });
     expect(hidden.structured).toMatchObject({ fresh_instance: false, changes: [], truncated: false });
   });

@@ -18,7 +18,11 @@ let agent: Agent;
 beforeAll(async () => {
   repo = await makeRepo([{ message: 'init', files: { 'secret/s.txt': text(BODY), 'app/c.txt': 'base\n' } }]);
   await repo.git('branch', 'other');
-  await repo.commit({ message: 'theirs', branch: 'other', files: { 'secret/s.txt': withLine(5, 'CANARY_THEIRS_SECRET'), 'app/c.txt': 'theirs\n' } });
+  await repo.commit({
+    message: 'theirs',
+    branch: 'other',
+    files: { 'secret/s.txt': withLine(5, 'CANARY_THEIRS_SECRET'), 'app/c.txt': 'theirs\n' },
+  });
   await repo.git('checkout', '-q', 'main');
   await repo.git('mv', 'secret/s.txt', 'app/s.txt');
   await repo.commit({ message: 'ours', files: { 'app/s.txt': withLine(5, 'ours'), 'app/c.txt': 'ours\n' } });
@@ -50,7 +54,11 @@ describe('conflict_read: stages judged by the path git took them from', () => {
 
   it('a conflict on a file both sides held at the same path still shows every stage', async () => {
     const r = await agent.call('conflict_read', { path: 'app/c.txt' });
-    expect([r.structured.base.content, r.structured.ours.content, r.structured.theirs.content]).toEqual(['base\n', 'ours\n', 'theirs\n']);
+    expect([r.structured.base.content, r.structured.ours.content, r.structured.theirs.content]).toEqual([
+      'base\n',
+      'ours\n',
+      'theirs\n',
+    ]);
     expect(r.structured.working.present).toBe(true);
   });
 });

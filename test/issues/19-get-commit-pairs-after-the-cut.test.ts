@@ -12,26 +12,53 @@ const Y = Array.from({ length: 9 }, (_, i) => `yline ${i}\n`).join('');
 
 const base: CommitSpec = {
   message: 'init',
-  files: { 'app/a.ts': 'a\n', 'app/m.ts': 'm\n', 'app/old.txt': Y, 'app/z.txt': Z, 'app/t.txt': 't1\nt2\nt3\n', 'secret/key.txt': 'k\n', 'secret/other.txt': 'o\n' },
+  files: {
+    'app/a.ts': 'a\n',
+    'app/m.ts': 'm\n',
+    'app/old.txt': Y,
+    'app/z.txt': Z,
+    'app/t.txt': 't1\nt2\nt3\n',
+    'secret/key.txt': 'k\n',
+    'secret/other.txt': 'o\n',
+  },
 };
 /** What both twins change in view: a modified file, a delete, a rename app/old.txt -> app/new.txt. */
 const visible = { 'app/a.ts': 'a2\n', 'app/z.txt': null, 'app/old.txt': null, 'app/new.txt': Y } as const;
 
 // Twin A: the deleted app/z.txt reappears hidden (git pairs it as a rename, listed where the hidden add sorts), a hidden exact copy of
 // app/old.txt that sorts before app/new.txt steals app/old.txt's pairing, and a readable link names a hidden file.
-const twinA: CommitSpec[] = [base, { message: 'change', files: { ...visible, 'a-secret/zz.txt': Z, 'a-secret/old.txt': Y, 'app/hl': { symlink: '../secret/key.txt' }, 'app/t.txt': { symlink: '../secret/key.txt' }, 'secret/other.txt': { symlink: 'key.txt' } } }];
+const twinA: CommitSpec[] = [
+  base,
+  {
+    message: 'change',
+    files: {
+      ...visible,
+      'a-secret/zz.txt': Z,
+      'a-secret/old.txt': Y,
+      'app/hl': { symlink: '../secret/key.txt' },
+      'app/t.txt': { symlink: '../secret/key.txt' },
+      'secret/other.txt': { symlink: 'key.txt' },
+    },
+  },
+];
 // Twin B: the same visible change; its hidden change shares nothing with the visible files.
 // Where twin A turns app/t.txt into a link to a hidden file, twin B deletes it: to the agent both are a deletion.
 // Twin A's hidden secret/other.txt becomes a link (a type change: two patch sections locally, which used to cost every
 // visible file its patch); twin B only edits it.
-const twinB: CommitSpec[] = [base, { message: 'change', files: { ...visible, 'secret/other.txt': 'o2\n', 'app/t.txt': null } }];
+const twinB: CommitSpec[] = [
+  base,
+  { message: 'change', files: { ...visible, 'secret/other.txt': 'o2\n', 'app/t.txt': null } },
+];
 
 type Answer = { isError?: boolean; text: string; structured: Record<string, unknown> };
 
 /** The answer without what twins may differ in: commit ids, dates, and omitted_count (SPEC §4.11). */
 function comparable(r: Answer): string {
   const { sha: _sha, author: _a, committer: _c, omitted_count: _o, ...rest } = r.structured;
-  const text = r.text.replace(/^commit .*\n/, '').replace(/^Author: .*\n/m, '').replace(/^\d+ other files omitted(?:; |\n)/m, '');
+  const text = r.text
+    .replace(/^commit .*\n/, '')
+    .replace(/^Author: .*\n/m, '')
+    .replace(/^\d+ other files omitted(?:; |\n)/m, '');
   return JSON.stringify({ isError: r.isError ?? false, text, structured: rest });
 }
 
@@ -62,7 +89,13 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
 
   it('every rename reads as its delete and its add, in path order, with whole-file counts', async () => {
     const r = await commitOf(a);
-    const files = r.structured.files as { path: string; status: string; additions: number; deletions: number; previous_path?: string }[];
+    const files = r.structured.files as {
+      path: string;
+      status: string;
+      additions: number;
+      deletions: number;
+      previous_path?: string;
+    }[];
     expect(files.map((f) => [f.path, f.status, f.additions, f.deletions])).toEqual([
       ['app/a.ts', 'modified', 1, 1],
       ['app/new.txt', 'added', 9, 0],

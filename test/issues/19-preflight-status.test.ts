@@ -12,9 +12,16 @@ beforeAll(async () => {
     async (repo, hidden) => {
       await repo.git('branch', 'other');
       // The two branches conflict on the write-only file in one twin only; on readable files they agree.
-      await repo.commit({ message: 'theirs', branch: 'other', files: { 'app/b.txt': 'b\n', ...(hidden ? { 'drop/x.txt': 'theirs guess\n' } : {}) } });
+      await repo.commit({
+        message: 'theirs',
+        branch: 'other',
+        files: { 'app/b.txt': 'b\n', ...(hidden ? { 'drop/x.txt': 'theirs guess\n' } : {}) },
+      });
       await repo.git('checkout', '-q', 'main');
-      await repo.commit({ message: 'ours', files: { 'app/c.txt': 'c\n', ...(hidden ? { 'drop/x.txt': 'ours\n' } : {}) } });
+      await repo.commit({
+        message: 'ours',
+        files: { 'app/c.txt': 'c\n', ...(hidden ? { 'drop/x.txt': 'ours\n' } : {}) },
+      });
     },
   );
 }, 60_000);

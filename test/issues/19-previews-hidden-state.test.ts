@@ -21,7 +21,9 @@ const twins: Twin[] = [];
 
 /** One twin: `hidden` adds a dirty hidden file and a hidden-only commit on `other`. */
 async function twin(id: string, hidden: boolean): Promise<Twin> {
-  const repo = await makeRepo([{ message: 'init', files: { 'app/a.ts': 'a1\n', 'app/b.ts': 'b1\n', 'secret/s.txt': 's1\n' } }]);
+  const repo = await makeRepo([
+    { message: 'init', files: { 'app/a.ts': 'a1\n', 'app/b.ts': 'b1\n', 'secret/s.txt': 's1\n' } },
+  ]);
   await repo.git('branch', 'work');
   await repo.commit({ message: 'other side', branch: 'other', files: { 'app/o.ts': 'o\n' } });
   if (hidden) await repo.commit({ message: 'hidden side', branch: 'other', files: { 'secret/o.txt': 'o\n' } });
@@ -52,7 +54,15 @@ const answer = async (t: Twin, tool: string, args: Record<string, unknown>) => {
   const id = r.structured?.proposal_id as string | undefined;
   const sha = await tip(t);
   const mask = (s: string) => (id === undefined ? s : s.split(id).join('ID')).split(sha).join('TIP');
-  return { id, isError: r.isError ?? false, answer: JSON.stringify({ isError: r.isError ?? false, text: mask(r.text), structured: r.structured ? mask(JSON.stringify(r.structured)) : null }) };
+  return {
+    id,
+    isError: r.isError ?? false,
+    answer: JSON.stringify({
+      isError: r.isError ?? false,
+      text: mask(r.text),
+      structured: r.structured ? mask(JSON.stringify(r.structured)) : null,
+    }),
+  };
 };
 
 // Commit ids hash hidden content too (the accepted exception): each twin names its own tip, masked in the answer.
@@ -63,13 +73,25 @@ const CALLS: [string, (t: Twin) => Promise<Record<string, unknown>>][] = [
   ['propose_merge', async () => ({ from: 'other', reason: 'r' })],
   ['propose_rebase', async () => ({ onto: 'other', reason: 'r' })],
   ['propose_discard', async () => ({ paths: ['app/a.ts'], reason: 'r' })],
-  ['propose_plan', async () => ({ steps: [{ kind: 'reset', mode: 'hard', to: 'work' }, { kind: 'merge', from: 'other' }], reason: 'r' })],
+  [
+    'propose_plan',
+    async () => ({
+      steps: [
+        { kind: 'reset', mode: 'hard', to: 'work' },
+        { kind: 'merge', from: 'other' },
+      ],
+      reason: 'r',
+    }),
+  ],
 ];
 
 describe('issue 19: previews are not judged on hidden state', () => {
   for (const [tool, args] of CALLS) {
     it(`${tool} answers the same whatever is hidden`, async () => {
-      const [plain, hiding] = [await answer(twins[0]!, tool, await args(twins[0]!)), await answer(twins[1]!, tool, await args(twins[1]!))];
+      const [plain, hiding] = [
+        await answer(twins[0]!, tool, await args(twins[0]!)),
+        await answer(twins[1]!, tool, await args(twins[1]!)),
+      ];
       expect(hiding.answer).toBe(plain.answer);
       expect(plain.isError).toBe(false);
     });
@@ -99,7 +121,10 @@ describe('issue 19: previews are not judged on hidden state', () => {
   });
 
   it('the merge that would bring a hidden change is refused at approval in the hiding twin, applied in the plain one', async () => {
-    const [plain, hiding] = [await answer(twins[0]!, 'propose_merge', { from: 'other', reason: 'r' }), await answer(twins[1]!, 'propose_merge', { from: 'other', reason: 'r' })];
+    const [plain, hiding] = [
+      await answer(twins[0]!, 'propose_merge', { from: 'other', reason: 'r' }),
+      await answer(twins[1]!, 'propose_merge', { from: 'other', reason: 'r' }),
+    ];
     const a = await srv.proposals!.approve(plain.id!, 'op');
     const b = await srv.proposals!.approve(hiding.id!, 'op');
     expect(a.ok && a.value.status).toBe('applied');

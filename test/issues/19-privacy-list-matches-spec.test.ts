@@ -63,13 +63,23 @@ describe.each(UPSTREAM_KINDS)('%s upstream: every listed pattern hides a sample'
   it('get_tree lists none of them', async () => {
     const a = await s.srv.connect('/mcp/p');
     const r = await a.call('get_tree', { path: 'app', recursive: true });
-    const files = r.structured.entries.filter((e: { type: string }) => e.type !== 'dir').map((e: { path: string }) => e.path);
+    const files = r.structured.entries
+      .filter((e: { type: string }) => e.type !== 'dir')
+      .map((e: { path: string }) => e.path);
     expect(files).toEqual(['app/main.ts']);
   });
 
   it('get_file answers each exactly like a missing file', async () => {
     const a = await s.srv.connect('/mcp/p');
-    const missing = bytesOf(await a.call('get_file', { path: 'app/nope' })).split('app/nope').join('P');
-    for (const p of all) expect(bytesOf(await a.call('get_file', { path: p })).split(p).join('P'), p).toBe(missing);
+    const missing = bytesOf(await a.call('get_file', { path: 'app/nope' }))
+      .split('app/nope')
+      .join('P');
+    for (const p of all)
+      expect(
+        bytesOf(await a.call('get_file', { path: p }))
+          .split(p)
+          .join('P'),
+        p,
+      ).toBe(missing);
   });
 });

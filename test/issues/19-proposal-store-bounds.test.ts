@@ -14,7 +14,14 @@ describe('local upstream', () => {
   let s: Served;
   beforeAll(async () => {
     s = await serveBoth('local', [{ message: 'init', files: { 'docs/a.md': 'a\n' } }], { server: { proposals: {} } });
-    for (const id of ['noisy', 'quiet']) await s.srv.perimeter({ id, repo: s.repo, read: ['docs/**'], write: ['docs/**'], approval: { push_files: 'required' } });
+    for (const id of ['noisy', 'quiet'])
+      await s.srv.perimeter({
+        id,
+        repo: s.repo,
+        read: ['docs/**'],
+        write: ['docs/**'],
+        approval: { push_files: 'required' },
+      });
   }, 60_000);
   afterAll(async () => s?.close());
 
@@ -26,7 +33,10 @@ describe('local upstream', () => {
 
   const loop = async (agent: Awaited<ReturnType<Served['srv']['connect']>>, rounds: number): Promise<void> => {
     for (let i = 0; i < rounds; i++) {
-      const made = await agent.call('push_files', { message: `loop ${i}`, files: [{ path: 'docs/a.md', content: `${i}\n` }] });
+      const made = await agent.call('push_files', {
+        message: `loop ${i}`,
+        files: [{ path: 'docs/a.md', content: `${i}\n` }],
+      });
       expect(made.structured?.status, made.text).toBe('pending');
       const cancelled = await agent.call('proposal_cancel', { proposal_id: made.structured.proposal_id });
       expect(cancelled.isError, cancelled.text).toBeFalsy();
@@ -47,7 +57,10 @@ describe('local upstream', () => {
 
   it("one perimeter's writes never rewrite another's records: each proposal is its own file", async () => {
     const quiet = await s.srv.connect('/mcp/quiet');
-    const theirs = await quiet.call('push_files', { message: 'quiet change', files: [{ path: 'docs/q.md', content: 'q\n' }] });
+    const theirs = await quiet.call('push_files', {
+      message: 'quiet change',
+      files: [{ path: 'docs/q.md', content: 'q\n' }],
+    });
     expect(theirs.structured?.status, theirs.text).toBe('pending');
     const theirId = theirs.structured.proposal_id as string;
     const theirFile = join(s.srv.stateDir, 'proposals', `${theirId}.json`);
@@ -68,7 +81,12 @@ describe('local upstream', () => {
       branch: 'main',
       base: await s.head(),
       agent: 'x'.repeat(10_000),
-      change: { kind: 'push_files', message: 'm', files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }], deletes: [] },
+      change: {
+        kind: 'push_files',
+        message: 'm',
+        files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }],
+        deletes: [],
+      },
       facts: { paths: ['docs/z.md'], protected_paths: [] },
       agentReason: 'r'.repeat(MAX_AGENT_REASON + 1),
     });
@@ -79,7 +97,12 @@ describe('local upstream', () => {
       branch: 'main',
       base: await s.head(),
       agent: 'x'.repeat(10_000),
-      change: { kind: 'push_files', message: 'm', files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }], deletes: [] },
+      change: {
+        kind: 'push_files',
+        message: 'm',
+        files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }],
+        deletes: [],
+      },
       facts: { paths: ['docs/z.md'], protected_paths: [] },
       idempotencyKey: 'k'.repeat(129),
     });
@@ -91,7 +114,12 @@ describe('local upstream', () => {
       branch: 'main',
       base: await s.head(),
       agent: 'x'.repeat(10_000),
-      change: { kind: 'push_files', message: 'm', files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }], deletes: [] },
+      change: {
+        kind: 'push_files',
+        message: 'm',
+        files: [{ path: 'docs/z.md', content: 'z\n', encoding: 'utf-8' }],
+        deletes: [],
+      },
       facts: { paths: ['docs/z.md'], protected_paths: [] },
     });
     expect(labelled.ok && labelled.value.agent.length).toBe(512);
@@ -105,7 +133,14 @@ describe('local upstream', () => {
       branch: 'main',
       base: await s.head(),
       agent: 'a',
-      change: { kind: 'push_files', message: 'm', files: [{ path: 'docs/big.md', content: 'b'.repeat(DEFAULT_PROPOSAL_BOUNDS.maxRecordBytes), encoding: 'utf-8' }], deletes: [] },
+      change: {
+        kind: 'push_files',
+        message: 'm',
+        files: [
+          { path: 'docs/big.md', content: 'b'.repeat(DEFAULT_PROPOSAL_BOUNDS.maxRecordBytes), encoding: 'utf-8' },
+        ],
+        deletes: [],
+      },
       facts: { paths: ['docs/big.md'], protected_paths: [] },
     });
     expect(made).toMatchObject({ ok: false, code: 'conflict' });
@@ -113,16 +148,25 @@ describe('local upstream', () => {
     // A workspace plan this large never reaches the store: the step caps of the proposal schema (1,000,000 bytes of
     // patch per plan) refuse it first. Either way nothing is stored.
     const half = 'p'.repeat(DEFAULT_PROPOSAL_BOUNDS.maxRecordBytes / 2);
-    const plan = await svc().create({
-      perimeter: 'quiet',
-      repo: s.repo,
-      branch: 'main',
-      base: await s.head(),
-      agent: 'a',
-      change: { kind: 'plan', steps: [{ kind: 'patch', patch: half }, { kind: 'patch', patch: half }], fingerprint: 'f' },
-      facts: { paths: [], protected_paths: [] },
-      agentReason: 'why',
-    }).catch((e: Error) => ({ ok: false as const, message: e.message }));
+    const plan = await svc()
+      .create({
+        perimeter: 'quiet',
+        repo: s.repo,
+        branch: 'main',
+        base: await s.head(),
+        agent: 'a',
+        change: {
+          kind: 'plan',
+          steps: [
+            { kind: 'patch', patch: half },
+            { kind: 'patch', patch: half },
+          ],
+          fingerprint: 'f',
+        },
+        facts: { paths: [], protected_paths: [] },
+        agentReason: 'why',
+      })
+      .catch((e: Error) => ({ ok: false as const, message: e.message }));
     expect(plan.ok).toBe(false);
     expect((await svc().list({ perimeter: 'quiet' })).length).toBe(before);
   });

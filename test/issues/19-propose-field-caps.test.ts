@@ -67,7 +67,14 @@ describe('issue 19: every agent-supplied field of the propose_* tools is capped'
 
   it('a plan cannot carry more patch bytes in total than one patch', async () => {
     const patch = bigPatch(400_000);
-    const plan = await agent.call('propose_plan', { steps: [{ kind: 'patch', patch }, { kind: 'patch', patch }, { kind: 'patch', patch }], reason: 'r' });
+    const plan = await agent.call('propose_plan', {
+      steps: [
+        { kind: 'patch', patch },
+        { kind: 'patch', patch },
+        { kind: 'patch', patch },
+      ],
+      reason: 'r',
+    });
     expect(plan.isError).toBe(true);
     expect((await srv.proposals!.list()).length).toBe(0);
   });

@@ -20,7 +20,9 @@ let tree: string;
 let agent: Agent;
 
 beforeAll(async () => {
-  repo = await makeRepo([{ message: 'init', files: { 'app/a.ts': 'a\n', 'secret/plain.txt': 'nothing\n', 'drop/keep.txt': 'k\n' } }]);
+  repo = await makeRepo([
+    { message: 'init', files: { 'app/a.ts': 'a\n', 'secret/plain.txt': 'nothing\n', 'drop/keep.txt': 'k\n' } },
+  ]);
   await repo.git('branch', 'work');
   linked = await mkdtemp(join(tmpdir(), 'gb-19scan-'));
   tree = join(linked, 'work');
@@ -34,7 +36,13 @@ beforeAll(async () => {
   await writeFile(join(tree, 'drop/w-key.txt'), `token = "${TOKEN}"\n`);
   await writeFile(join(tree, 'drop/w-none.txt'), 'token = "none"\n');
   srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {} });
-  await srv.perimeter({ id: 'app', repo: repo.dir, read: ['app/**'], write: ['app/**', 'drop/**'], branches: ['work'] });
+  await srv.perimeter({
+    id: 'app',
+    repo: repo.dir,
+    read: ['app/**'],
+    write: ['app/**', 'drop/**'],
+    branches: ['work'],
+  });
   agent = await srv.connect('/mcp/app/work');
 }, 60_000);
 
@@ -49,7 +57,15 @@ const propose = async (path: string) => {
   const r = await agent.call('propose_commit', { message: 'm', paths: [path], reason: 'r' });
   const id = r.structured?.proposal_id as string | undefined;
   const mask = (s: string) => (id === undefined ? s : s.split(id).join('ID')).split(path).join('P');
-  return { id, isError: r.isError ?? false, answer: JSON.stringify({ isError: r.isError ?? false, text: mask(r.text), structured: r.structured ? mask(JSON.stringify(r.structured)) : null }) };
+  return {
+    id,
+    isError: r.isError ?? false,
+    answer: JSON.stringify({
+      isError: r.isError ?? false,
+      text: mask(r.text),
+      structured: r.structured ? mask(JSON.stringify(r.structured)) : null,
+    }),
+  };
 };
 
 describe('issue 19: content checks of a proposal never follow a link', () => {
@@ -96,13 +112,11 @@ describe('issue 19: content checks of a proposal never follow a link', () => {
     const got = await w.stored(['app/to-key', 'app/dir/key.txt', 'drop/w-none.txt', 'app/none', 'drop/w-key.txt'], 20);
     if (!got.ok) throw new Error(got.error.message);
     const text = (b: Uint8Array) => Buffer.from(b).toString('utf8');
-    expect(got.value.map((c) => (c.kind === 'symlink' ? `link ${text(c.target)}` : c.kind === 'file' ? `file ${text(c.bytes)}` : c.kind))).toEqual([
-      'link ../secret/key.txt',
-      'absent',
-      'file token = "none"\n',
-      'absent',
-      'too_large',
-    ]);
+    expect(
+      got.value.map((c) =>
+        c.kind === 'symlink' ? `link ${text(c.target)}` : c.kind === 'file' ? `file ${text(c.bytes)}` : c.kind,
+      ),
+    ).toEqual(['link ../secret/key.txt', 'absent', 'file token = "none"\n', 'absent', 'too_large']);
   });
 
   it('the approved commit of a link stores the link, not its target', async () => {

@@ -29,7 +29,9 @@ const hidden: Record<string, string | { symlink: string }> = {
   'app/deep/far': { symlink: '../../notes/bomb.txt' },
 };
 
-const twin = (withHidden: boolean): CommitSpec[] => [{ message: 'init', files: { ...visible, ...(withHidden ? hidden : {}) } }];
+const twin = (withHidden: boolean): CommitSpec[] => [
+  { message: 'init', files: { ...visible, ...(withHidden ? hidden : {}) } },
+];
 
 describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let plain: Served;
@@ -83,7 +85,9 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
 describe('local upstream: an engine failure on a readable file', () => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveBoth('local', [{ message: 'init', files: { ...visible, 'app/n-bomb.txt': BOMB, 'app/z.ts': 'hello z\n', ...hidden } }]);
+    s = await serveBoth('local', [
+      { message: 'init', files: { ...visible, 'app/n-bomb.txt': BOMB, 'app/z.ts': 'hello z\n', ...hidden } },
+    ]);
     await s.srv.perimeter({ id: 'app', repo: s.repo, read: ['app/**'], write: [] });
   }, 60_000);
   afterAll(async () => s?.close());
@@ -92,11 +96,18 @@ describe('local upstream: an engine failure on a readable file', () => {
     const a = await s.srv.connect('/mcp/app');
     const r = await a.call('search_code', { query: PATTERN, regex: true });
     expect(r.isError, r.text).toBeUndefined();
-    expect(r.structured.matches.map((m: { path: string }) => m.path)).toEqual(['app/lib/util.ts', 'app/main.ts', 'app/z.ts']);
+    expect(r.structured.matches.map((m: { path: string }) => m.path)).toEqual([
+      'app/lib/util.ts',
+      'app/main.ts',
+      'app/z.ts',
+    ]);
     expect(r.structured.skipped).toEqual(['app/n-bomb.txt']);
     expect(r.text).toContain('app/n-bomb.txt');
     // Stopped at the limit before reaching the failing file: nothing to report.
     const first = await a.call('search_code', { query: PATTERN, regex: true, max_results: 1 });
-    expect(first.structured).toEqual({ matches: [expect.objectContaining({ path: 'app/lib/util.ts' })], truncated: true });
+    expect(first.structured).toEqual({
+      matches: [expect.objectContaining({ path: 'app/lib/util.ts' })],
+      truncated: true,
+    });
   }, 30_000);
 });

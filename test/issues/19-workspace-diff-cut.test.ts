@@ -10,7 +10,9 @@ import { wsTwins, type WsTwins } from '../support/ws-twins.js';
 
 // `app/**/*.ts` has the literal prefix `app`: git saw every file below it, readable or not.
 const PERIMETER = { read: ['app/**/*.ts'] };
-const BODY = Array.from({ length: 30 }, (_, i) => `export const value${i} = ${i}; // a line long enough to pair`).join('\n') + '\n';
+const BODY =
+  Array.from({ length: 30 }, (_, i) => `export const value${i} = ${i}; // a line long enough to pair`).join('\n') +
+  '\n';
 const BASE = { 'app/a.ts': 'a\n', 'app/z.ts': 'z\n', 'app/big.txt': 'small\n' };
 
 let big: WsTwins;
@@ -19,14 +21,24 @@ let pairing: WsTwins;
 
 beforeAll(async () => {
   // 1. A hidden patch past the diff cap (1 MiB here, 64 MiB by default) in one twin, a small one in the other.
-  big = await wsTwins([{ message: 'init', files: BASE }], PERIMETER, async (repo, hidden) => {
-    await writeFile(join(repo.dir, 'app/big.txt'), hidden ? Array.from({ length: 80_000 }, (_, i) => `hidden line ${i} CANARY_BIG`).join('\n') : 'changed\n');
-    await writeFile(join(repo.dir, 'app/a.ts'), 'a2\n');
-    await writeFile(join(repo.dir, 'app/z.ts'), 'z2\n');
-  }, { maxBytes: 1024 * 1024 });
+  big = await wsTwins(
+    [{ message: 'init', files: BASE }],
+    PERIMETER,
+    async (repo, hidden) => {
+      await writeFile(
+        join(repo.dir, 'app/big.txt'),
+        hidden ? Array.from({ length: 80_000 }, (_, i) => `hidden line ${i} CANARY_BIG`).join('\n') : 'changed\n',
+      );
+      await writeFile(join(repo.dir, 'app/a.ts'), 'a2\n');
+      await writeFile(join(repo.dir, 'app/z.ts'), 'z2\n');
+    },
+    { maxBytes: 1024 * 1024 },
+  );
   // 2. A changed hidden file whose name is not UTF-8 in one twin, a plain hidden name in the other.
   names = await wsTwins([{ message: 'init', files: BASE }], PERIMETER, async (repo, hidden) => {
-    const name = hidden ? Buffer.concat([Buffer.from('app/'), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')]) : Buffer.from('app/plain.txt');
+    const name = hidden
+      ? Buffer.concat([Buffer.from('app/'), Buffer.from([0xff, 0xfe]), Buffer.from('.txt')])
+      : Buffer.from('app/plain.txt');
     await writeFile(Buffer.concat([Buffer.from(`${repo.dir}/`), name]), 'one\n');
     await gitIn(repo.dir, ['add', '-A']);
     await gitIn(repo.dir, ['commit', '-q', '-m', 'hidden file']);
@@ -35,7 +47,12 @@ beforeAll(async () => {
   });
   // 3. A staged visible addition and a staged hidden deletion, similar enough for git to pair in one twin only.
   pairing = await wsTwins(
-    (hidden) => [{ message: 'init', files: { ...BASE, 'app/old.txt': hidden ? BODY.replace('value3 ', 'other3 ') : 'nothing alike\n' } }],
+    (hidden) => [
+      {
+        message: 'init',
+        files: { ...BASE, 'app/old.txt': hidden ? BODY.replace('value3 ', 'other3 ') : 'nothing alike\n' },
+      },
+    ],
     PERIMETER,
     async (repo) => {
       await repo.git('rm', '-q', 'app/old.txt');

@@ -21,7 +21,18 @@ const TOOLS: [string, Record<string, unknown>][] = [
 
 beforeAll(async () => {
   tw = await wsTwins(
-    (hidden) => [{ message: 'init', files: { 'app/a.ts': 'a\n', 'secret/k.txt': 'key\n', ...(hidden ? { 'app/cl': { symlink: '../secret/k.txt' }, 'app/ldir/l': { symlink: '../../secret/k.txt' } } : {}) } }],
+    (hidden) => [
+      {
+        message: 'init',
+        files: {
+          'app/a.ts': 'a\n',
+          'secret/k.txt': 'key\n',
+          ...(hidden
+            ? { 'app/cl': { symlink: '../secret/k.txt' }, 'app/ldir/l': { symlink: '../../secret/k.txt' } }
+            : {}),
+        },
+      },
+    ],
     { read: ['app/**'] },
     async (repo, hidden) => {
       await writeFile(join(repo.dir, 'app/a.ts'), 'a2\n');

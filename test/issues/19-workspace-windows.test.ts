@@ -30,7 +30,15 @@ beforeAll(async () => {
   );
   // 2. A small output cap (4 KiB) and, in one twin, hundreds of untracked and modified hidden files.
   caps = await wsTwins(
-    [{ message: 'init', files: { 'app/a.ts': 'a\n', ...Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`secret/tracked-${i}.txt`, 'x\n'])) } }],
+    [
+      {
+        message: 'init',
+        files: {
+          'app/a.ts': 'a\n',
+          ...Object.fromEntries(Array.from({ length: 150 }, (_, i) => [`secret/tracked-${i}.txt`, 'x\n'])),
+        },
+      },
+    ],
     { read: ['app/**'] },
     async (repo, hidden) => {
       await writeFile(join(repo.dir, 'app/a.ts'), 'a2\n');
@@ -62,7 +70,14 @@ describe('windows count visible commits only', () => {
 });
 
 describe('caps count visible records only', () => {
-  for (const tool of ['workspace_status', 'workspace_brief', 'integrity_check', 'scope_summary', 'workspace_diff', 'submodule_status']) {
+  for (const tool of [
+    'workspace_status',
+    'workspace_brief',
+    'integrity_check',
+    'scope_summary',
+    'workspace_diff',
+    'submodule_status',
+  ]) {
     it(`${tool}: hidden records neither truncate nor move a count`, async () => {
       const [h, n] = await caps.both(tool, {});
       expect(JSON.parse(n).isError, n).toBe(false);

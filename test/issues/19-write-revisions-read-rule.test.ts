@@ -51,12 +51,17 @@ const TOOLS: [string, Call][] = [
 ];
 const answer = async (tool: string, args: Record<string, unknown>, rev: string) => {
   const r = await agent.call(tool, args);
-  return JSON.stringify({ isError: r.isError ?? false, text: r.text.split(rev).join('REV'), structured: r.structured ?? null });
+  return JSON.stringify({
+    isError: r.isError ?? false,
+    text: r.text.split(rev).join('REV'),
+    structured: r.structured ?? null,
+  });
 };
 
 describe('issue 19: revisions named in a write obey the read rule', () => {
   it('get_commit hides the commits used below (the predicate the writes must share)', async () => {
-    for (const sha of [ids.hiddenBranch, ids.hiddenOnly]) expect((await agent.call('get_commit', { sha })).isError).toBe(true);
+    for (const sha of [ids.hiddenBranch, ids.hiddenOnly])
+      expect((await agent.call('get_commit', { sha })).isError).toBe(true);
     expect((await agent.call('get_commit', { sha: ids.workVisible })).isError).toBeFalsy();
   });
 

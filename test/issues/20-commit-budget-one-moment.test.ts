@@ -14,9 +14,25 @@ import { startTestServer, type TestServer } from '../support/server.js';
 describe.each(UPSTREAM_KINDS)('%s upstream: push_files', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveBoth(kind, [{ message: 'init', files: { 'docs/a.md': 'a\n' } }], { limits: true, server: { proposals: {} } });
-    await s.srv.perimeter({ id: 'direct', repo: s.repo, read: ['docs/**'], write: ['docs/**'], limits: { commits_per_hour: 1 } });
-    await s.srv.perimeter({ id: 'gated', repo: s.repo, read: ['docs/**'], write: ['docs/**'], approval: { push_files: 'required' }, limits: { commits_per_hour: 1 } });
+    s = await serveBoth(kind, [{ message: 'init', files: { 'docs/a.md': 'a\n' } }], {
+      limits: true,
+      server: { proposals: {} },
+    });
+    await s.srv.perimeter({
+      id: 'direct',
+      repo: s.repo,
+      read: ['docs/**'],
+      write: ['docs/**'],
+      limits: { commits_per_hour: 1 },
+    });
+    await s.srv.perimeter({
+      id: 'gated',
+      repo: s.repo,
+      read: ['docs/**'],
+      write: ['docs/**'],
+      approval: { push_files: 'required' },
+      limits: { commits_per_hour: 1 },
+    });
   }, 60_000);
   afterAll(async () => {
     await s?.close();
@@ -37,7 +53,10 @@ describe.each(UPSTREAM_KINDS)('%s upstream: push_files', (kind) => {
     const agent = await s.srv.connect('/mcp/gated');
     const ids: string[] = [];
     for (const n of [1, 2, 3]) {
-      const r = await agent.call('push_files', { message: `p${n}`, files: [{ path: `docs/p${n}.md`, content: `${n}\n` }] });
+      const r = await agent.call('push_files', {
+        message: `p${n}`,
+        files: [{ path: `docs/p${n}.md`, content: `${n}\n` }],
+      });
       expect(r.isError, r.text).toBeUndefined();
       ids.push(r.structured.proposal_id as string);
     }
@@ -54,7 +73,13 @@ describe.each(UPSTREAM_KINDS)('%s upstream: push_files', (kind) => {
   });
 
   it('the audit names every proposal creation `proposed`', () => {
-    const made = s.srv.records.filter((r) => r.perimeter === 'gated' && r.tool === 'push_files' && r.client !== undefined && !r.client.startsWith('approved '));
+    const made = s.srv.records.filter(
+      (r) =>
+        r.perimeter === 'gated' &&
+        r.tool === 'push_files' &&
+        r.client !== undefined &&
+        !r.client.startsWith('approved '),
+    );
     expect(made.length).toBe(3);
     expect(made.map((r) => r.result)).toEqual(['proposed', 'proposed', 'proposed']);
   });
@@ -77,7 +102,12 @@ describe('workspace proposals (local working tree)', () => {
     linked = await mkdtemp(join(tmpdir(), 'gb-budget-'));
     tree = join(linked, 'work');
     await repo.git('worktree', 'add', '-q', tree, 'work');
-    srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {}, limiter: new RateLimiter(), policy: { privatePatterns: [], defaultLimits: DEFAULT_LIMITS } });
+    srv = await startTestServer({
+      workspace: createLocalWorkspace(),
+      proposals: {},
+      limiter: new RateLimiter(),
+      policy: { privatePatterns: [], defaultLimits: DEFAULT_LIMITS },
+    });
   }, 60_000);
   afterAll(async () => {
     await srv?.close();
@@ -96,7 +126,14 @@ describe('workspace proposals (local working tree)', () => {
   it.each(committing)('%s: charged at apply, refused when the hour is spent', async (name, tool, args) => {
     await writeFile(join(tree, 'app/a.ts'), `a-${name}\n`);
     const id = `ws-${name}`;
-    await srv.perimeter({ id, repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work', 'other'], limits: { commits_per_hour: 0 } });
+    await srv.perimeter({
+      id,
+      repo: repo.dir,
+      read: ['**'],
+      write: ['app/**'],
+      branches: ['work', 'other'],
+      limits: { commits_per_hour: 0 },
+    });
     const agent = await srv.connect(`/mcp/${id}/work`);
     const r = await agent.call(tool, args);
     expect(r.isError, r.text).toBeFalsy();
@@ -106,13 +143,22 @@ describe('workspace proposals (local working tree)', () => {
     expect(out.ok).toBe(true);
     if (!out.ok) return;
     expect(out.value.status).toBe('failed');
-    expect(out.value.status === 'failed' ? out.value.reason : '').toContain('Write budget spent: this perimeter allows 0 commits per hour');
+    expect(out.value.status === 'failed' ? out.value.reason : '').toContain(
+      'Write budget spent: this perimeter allows 0 commits per hour',
+    );
     expect(await head()).toBe(before);
   });
 
   it('a kind that records no commit (patch) is not charged', async () => {
     await git('checkout', '--', 'app/a.ts');
-    await srv.perimeter({ id: 'ws-patch', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work'], limits: { commits_per_hour: 0 } });
+    await srv.perimeter({
+      id: 'ws-patch',
+      repo: repo.dir,
+      read: ['**'],
+      write: ['app/**'],
+      branches: ['work'],
+      limits: { commits_per_hour: 0 },
+    });
     const agent = await srv.connect('/mcp/ws-patch/work');
     const patch = 'diff --git a/app/b.ts b/app/b.ts\n--- a/app/b.ts\n+++ b/app/b.ts\n@@ -1 +1 @@\n-b1\n+b2\n';
     const r = await agent.call('propose_patch', { patch, reason: 'r' });
@@ -122,7 +168,14 @@ describe('workspace proposals (local working tree)', () => {
   });
 
   it('with commits_per_hour 1 the first approved commit lands and the next is refused at apply', async () => {
-    await srv.perimeter({ id: 'ws-one', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work', 'other'], limits: { commits_per_hour: 1 } });
+    await srv.perimeter({
+      id: 'ws-one',
+      repo: repo.dir,
+      read: ['**'],
+      write: ['app/**'],
+      branches: ['work', 'other'],
+      limits: { commits_per_hour: 1 },
+    });
     const agent = await srv.connect('/mcp/ws-one/work');
     await writeFile(join(tree, 'app/a.ts'), 'a-one\n');
     const first = await agent.call('propose_commit', { message: 'one', paths: ['app/a.ts'], reason: 'r' });

@@ -49,7 +49,13 @@ beforeAll(async () => {
   await writeFile(join(tree, 'app/c.ts'), 'c-ahead\n');
   await git('commit', '-q', '-am', 'ahead of up');
   srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {} });
-  await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work', 'other', 'solo'] });
+  await srv.perimeter({
+    id: 'app',
+    repo: repo.dir,
+    read: ['**'],
+    write: ['app/**'],
+    branches: ['work', 'other', 'solo'],
+  });
   agent = await srv.connect('/mcp/app/work');
 }, 60_000);
 
@@ -92,7 +98,9 @@ describe('staleness is about what a proposal touches', () => {
       expect(p.status, p.status === 'failed' ? p.reason : '').toBe('applied');
     }
     expect(await git('show', 'HEAD:app/b.ts')).toBe('b2\n');
-    expect((await repo.git('rev-parse', 'refs/heads/feat')).trim()).toBe((await repo.git('rev-parse', 'refs/heads/other')).trim());
+    expect((await repo.git('rev-parse', 'refs/heads/feat')).trim()).toBe(
+      (await repo.git('rev-parse', 'refs/heads/other')).trim(),
+    );
     expect((await repo.git('--git-dir', remote, 'rev-parse', 'refs/heads/work')).trim()).toBe(await head());
   });
 
@@ -126,9 +134,13 @@ describe('propose_push', () => {
     expect(ahead[0]).toBe(await head());
     expect(p?.facts.push).toEqual({ remote: 'up', branch: 'work', commits: ahead });
     // The operator sees it before approving: `proposal show` (through /api, with the page's risk flags) and the page.
-    const shown = await runBuiltCli(['proposal', 'show', id, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
+    const shown = await runBuiltCli(['proposal', 'show', id, '--url', srv.url], {
+      env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN },
+    });
     expect(shown.code, shown.stderr).toBe(0);
-    expect(shown.stdout).toContain(`push:        work to up, ${ahead.length} commit(s): ${ahead.map((c) => c.slice(0, 12)).join(' ')}`);
+    expect(shown.stdout).toContain(
+      `push:        work to up, ${ahead.length} commit(s): ${ahead.map((c) => c.slice(0, 12)).join(' ')}`,
+    );
     expect(shown.stdout).toMatch(/^risk: {8}\S/m);
     const page = proposalPage({ proposal: p!, files: [], all: [p!], csrf: 'x', now: Date.now() });
     expect(String(page)).toContain('<th>Push</th>');
@@ -167,7 +179,12 @@ describe('reporting', () => {
         branch: 'main',
         base,
         agent: 'a',
-        change: { kind: 'push_files', message: 'm', files: [{ path: 'app/a.ts', content: 'x\n', encoding: 'utf-8' }], deletes },
+        change: {
+          kind: 'push_files',
+          message: 'm',
+          files: [{ path: 'app/a.ts', content: 'x\n', encoding: 'utf-8' }],
+          deletes,
+        },
         facts: { paths: ['app/a.ts', ...deletes], protected_paths: [] },
       });
       if (!r.ok) throw new Error(r.message);
@@ -184,7 +201,11 @@ describe('reporting', () => {
     if (!rejected.ok) throw new Error(rejected.message);
     await srv.proposals!.reject(one.id, 'op', 'no');
     const decided = await srv.proposals!.get(one.id);
-    expect(riskFlags(decided!, await srv.proposals!.list()).map((f) => f.label).some((l) => l.startsWith('overlaps'))).toBe(false);
+    expect(
+      riskFlags(decided!, await srv.proposals!.list())
+        .map((f) => f.label)
+        .some((l) => l.startsWith('overlaps')),
+    ).toBe(false);
     // A decided proposal can no longer expire: `proposal show` says when it was made, and no expiry.
     expect(showProposal(all.find((p) => p.id === one.id)!)).toMatch(/expires: /);
     expect(showProposal(decided!)).not.toMatch(/expires/);

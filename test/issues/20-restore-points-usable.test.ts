@@ -25,7 +25,8 @@ let agent: Agent;
 let gated: Agent;
 
 const git = (...args: string[]) => repo.git('-C', tree, ...args);
-const cli = (...args: string[]) => runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
+const cli = (...args: string[]) =>
+  runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
 
 /** Everything a restore must put back: the head, each file's bytes, the index and worktree status, the branches. */
 async function snapshot(): Promise<Record<string, string>> {
@@ -58,8 +59,20 @@ beforeAll(async () => {
   await repo.git('fetch', '-q', 'origin');
   await repo.git('branch', '-q', '--set-upstream-to=origin/work', 'work');
   srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {} });
-  await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['app/**'], branches: ['work', 'other', 'base2'] });
-  await srv.perimeter({ id: 'gated', repo: repo.dir, read: ['docs/**'], write: ['docs/**'], approval: { push_files: 'required' } });
+  await srv.perimeter({
+    id: 'app',
+    repo: repo.dir,
+    read: ['**'],
+    write: ['app/**'],
+    branches: ['work', 'other', 'base2'],
+  });
+  await srv.perimeter({
+    id: 'gated',
+    repo: repo.dir,
+    read: ['docs/**'],
+    write: ['docs/**'],
+    approval: { push_files: 'required' },
+  });
   agent = await srv.connect('/mcp/app/work');
   gated = await srv.connect('/mcp/gated');
 }, 60_000);
@@ -103,7 +116,9 @@ async function roundTrip(tool: string, args: Record<string, unknown>, prepare?: 
 
 describe('every approved workspace kind can be restored with the id its proposal names', () => {
   it('commit: the head goes back and the committed work is uncommitted again', async () => {
-    await roundTrip('propose_commit', { message: 'agent commit', paths: ['app/a.ts'] }, () => writeFile(join(tree, 'app/a.ts'), 'committed work\n'));
+    await roundTrip('propose_commit', { message: 'agent commit', paths: ['app/a.ts'] }, () =>
+      writeFile(join(tree, 'app/a.ts'), 'committed work\n'),
+    );
   });
 
   it('patch', async () => {
@@ -112,7 +127,9 @@ describe('every approved workspace kind can be restored with the id its proposal
   });
 
   it('discard: the discarded work comes back', async () => {
-    await roundTrip('propose_discard', { paths: ['app/a.ts'] }, () => writeFile(join(tree, 'app/a.ts'), 'precious unsaved work\n'));
+    await roundTrip('propose_discard', { paths: ['app/a.ts'] }, () =>
+      writeFile(join(tree, 'app/a.ts'), 'precious unsaved work\n'),
+    );
   });
 
   it('merge', async () => {
@@ -125,14 +142,16 @@ describe('every approved workspace kind can be restored with the id its proposal
 
   it('reset --hard: the head and the work the reset threw away come back', async () => {
     const to = (await git('rev-parse', 'HEAD~1')).trim();
-    await roundTrip('propose_reset', { mode: 'hard', to }, () => writeFile(join(tree, 'app/b.ts'), 'lost to the reset\n'));
+    await roundTrip('propose_reset', { mode: 'hard', to }, () =>
+      writeFile(join(tree, 'app/b.ts'), 'lost to the reset\n'),
+    );
   });
 
   it('branch: the created branch is gone again', async () => {
     await roundTrip('propose_branch', { name: 'feature-x', from: 'work' });
   });
 
-  it('plan: every step is undone, each step\'s stash included', async () => {
+  it("plan: every step is undone, each step's stash included", async () => {
     await roundTrip(
       'propose_plan',
       {
@@ -184,7 +203,12 @@ describe('one catalog for both kinds', () => {
     const listed = JSON.parse((await cli('restore', 'list', '--json')).stdout);
     expect(listed.retention).toEqual({ keep_days: RESTORE_KEEP_DAYS, rule: expect.stringContaining('TTL') });
     const discard = listed.restore_points.find((p: { op: string }) => p.op === 'discard');
-    expect(discard).toMatchObject({ kind: 'tree', branch: 'work', stash: ['app/a.ts'], head: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(discard).toMatchObject({
+      kind: 'tree',
+      branch: 'work',
+      stash: ['app/a.ts'],
+      head: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
     expect(Date.parse(discard.kept_until) - Date.parse(discard.taken_at)).toBe(RESTORE_KEEP_DAYS * 86_400_000);
     const none = await cli('restore', 'apply', '20990101T000000000Z-00000000');
     expect(none.code).not.toBe(0);
@@ -196,12 +220,19 @@ describe('retention', () => {
   it('is never shorter than the proposal TTL', () => {
     const taken = '2026-01-01T00:00:00.000Z';
     expect(keptUntil({ takenAt: taken, proposalExpiresAt: null })).toBe('2026-01-31T00:00:00.000Z');
-    expect(keptUntil({ takenAt: taken, proposalExpiresAt: '2026-03-01T00:00:00.000Z' })).toBe('2026-03-01T00:00:00.000Z');
+    expect(keptUntil({ takenAt: taken, proposalExpiresAt: '2026-03-01T00:00:00.000Z' })).toBe(
+      '2026-03-01T00:00:00.000Z',
+    );
     expect(keptUntil({ takenAt: null, proposalExpiresAt: null })).toBeNull();
   });
 
   it('prunes only points past their time, both kinds', async () => {
-    const catalog = restoreCatalog({ perimeters: () => srv.store.list(), upstreamFor: srv.upstreamFor, writers: createWorkTreeWriters({ timeoutMs: 30_000 }), proposals: srv.proposals });
+    const catalog = restoreCatalog({
+      perimeters: () => srv.store.list(),
+      upstreamFor: srv.upstreamFor,
+      writers: createWorkTreeWriters({ timeoutMs: 30_000 }),
+      proposals: srv.proposals,
+    });
     const all = await catalog.list();
     if (!all.ok) throw new Error(all.error.message);
     expect(all.value.length).toBeGreaterThan(5);
@@ -210,7 +241,12 @@ describe('retention', () => {
     const later = await catalog.prune(Date.now() + (RESTORE_KEEP_DAYS + 1) * 86_400_000);
     if (!later.ok) throw new Error(later.error.message);
     // Every point with a known time goes; a push point always has one through its proposal.
-    expect(later.value.sort()).toEqual(all.value.filter((r) => r.kept_until !== null).map((r) => r.id).sort());
+    expect(later.value.sort()).toEqual(
+      all.value
+        .filter((r) => r.kept_until !== null)
+        .map((r) => r.id)
+        .sort(),
+    );
     expect(later.value.length).toBeGreaterThan(5);
     const left = await catalog.list();
     expect(left.ok && left.value.every((r) => r.kept_until === null)).toBe(true);

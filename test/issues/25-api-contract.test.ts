@@ -30,7 +30,14 @@ describe('every /api route answers what its schema says, read through the CLI cl
     await repo.git('branch', 'side');
     await repo.git('branch', 'wt');
     srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {} });
-    await srv.perimeter({ id: 'gated', repo: repo.dir, read: ['docs/**'], write: ['docs/**'], branches: ['main', 'side', 'wt'], approval: { push_files: 'required' } });
+    await srv.perimeter({
+      id: 'gated',
+      repo: repo.dir,
+      read: ['docs/**'],
+      write: ['docs/**'],
+      branches: ['main', 'side', 'wt'],
+      approval: { push_files: 'required' },
+    });
     // `/repos/:owner/:repo/branches` names a GitHub repository: the emulator over real git serves one.
     github = await serveBoth('github', [{ message: 'init', files: { 'docs/a.md': 'a\n' } }]);
     scratch = await mkdtemp(join(tmpdir(), 'gb-issue25-api-'));
@@ -59,32 +66,55 @@ describe('every /api route answers what its schema says, read through the CLI cl
     expect(made.perimeter).toMatchObject({ id: 'made', keys: [], origin: 'runtime' });
     expect((await step('GET /perimeters/:id', '/perimeters/made')).perimeter.read).toEqual(['docs/**']);
     expect((await step('GET /perimeters/:id/branches', '/perimeters/made/branches')).default_branch).toBe('main');
-    expect((await step('POST /perimeters/:id/branches', '/perimeters/made/branches', { name: 'side' })).perimeter.branches).toEqual(['main', 'side']);
-    expect((await step('DELETE /perimeters/:id/branches/*name', '/perimeters/made/branches/side')).perimeter.branches).toEqual(['main']);
+    expect(
+      (await step('POST /perimeters/:id/branches', '/perimeters/made/branches', { name: 'side' })).perimeter.branches,
+    ).toEqual(['main', 'side']);
+    expect(
+      (await step('DELETE /perimeters/:id/branches/*name', '/perimeters/made/branches/side')).perimeter.branches,
+    ).toEqual(['main']);
     const key = await step('POST /perimeters/:id/keys', '/perimeters/made/keys');
     expect((await step('GET /perimeters/:id/keys', '/perimeters/made/keys')).keys.map((k) => k.id)).toEqual([key.id]);
-    expect(await step('DELETE /perimeters/:id/keys/:keyId', `/perimeters/made/keys/${key.id}`)).toEqual({ revoked: key.id });
+    expect(await step('DELETE /perimeters/:id/keys/:keyId', `/perimeters/made/keys/${key.id}`)).toEqual({
+      revoked: key.id,
+    });
     expect(await step('DELETE /perimeters/:id', '/perimeters/made')).toEqual({ deleted: 'made' });
 
     const page = await step('GET /perimeters/:id/commits', '/perimeters/gated/commits');
     expect(page).toMatchObject({ perimeter: 'gated', branch: 'main', has_more: false });
     const sha = page.commits[0]?.sha ?? '';
-    expect((await step('GET /perimeters/:id/commits/:sha', `/perimeters/gated/commits/${sha}`)).files.map((f) => f.path)).toEqual(['docs/a.md']);
+    expect(
+      (await step('GET /perimeters/:id/commits/:sha', `/perimeters/gated/commits/${sha}`)).files.map((f) => f.path),
+    ).toEqual(['docs/a.md']);
 
     const tree = join(scratch, 'wt');
-    expect((await step('POST /perimeters/:id/worktrees', '/perimeters/gated/worktrees', { branch: 'wt', path: tree })).worktree).toMatchObject({ branch: 'wt', workspace_tools: true });
-    expect((await step('GET /perimeters/:id/worktrees', '/perimeters/gated/worktrees')).worktrees.map((w) => w.branch)).toContain('wt');
+    expect(
+      (await step('POST /perimeters/:id/worktrees', '/perimeters/gated/worktrees', { branch: 'wt', path: tree }))
+        .worktree,
+    ).toMatchObject({ branch: 'wt', workspace_tools: true });
+    expect(
+      (await step('GET /perimeters/:id/worktrees', '/perimeters/gated/worktrees')).worktrees.map((w) => w.branch),
+    ).toContain('wt');
 
     expect((await step('GET /repos', '/repos')).repos.length).toBeGreaterThan(0);
-    expect((await step('GET /branches', `/branches?repo=${encodeURIComponent(repo.dir)}`)).branches.map((b) => b.name)).toContain('side');
-    const remote = await step('GET /repos/:owner/:repo/branches', '/repos/acme/both/branches', undefined, apiClient(github.srv.url, OPS_TOKEN));
+    expect(
+      (await step('GET /branches', `/branches?repo=${encodeURIComponent(repo.dir)}`)).branches.map((b) => b.name),
+    ).toContain('side');
+    const remote = await step(
+      'GET /repos/:owner/:repo/branches',
+      '/repos/acme/both/branches',
+      undefined,
+      apiClient(github.srv.url, OPS_TOKEN),
+    );
     expect(remote).toMatchObject({ repo: 'acme/both', branches: [{ name: 'main' }] });
 
     // Two held pushes: one approved (it leaves a restore point), one rejected.
     const agent = await srv.connect('/mcp/gated/side');
     const ids: string[] = [];
     for (const content of ['one\n', 'two\n']) {
-      const r = await agent.call('push_files', { message: 'change docs', files: [{ path: `docs/${content.trim()}.md`, content }] });
+      const r = await agent.call('push_files', {
+        message: 'change docs',
+        files: [{ path: `docs/${content.trim()}.md`, content }],
+      });
       expect(r.isError, r.text).toBeUndefined();
       ids.push(r.structured.proposal_id);
     }
@@ -92,17 +122,27 @@ describe('every /api route answers what its schema says, read through the CLI cl
     const [first, second] = ids as [string, string];
     expect((await step('GET /proposals', '/proposals')).proposals.map((p) => p.id).sort()).toEqual([...ids].sort());
     const shown = await step('GET /proposals/:id', `/proposals/${first}`);
-    expect((await step('POST /proposals/:id/approve', `/proposals/${first}/approve`, { hash: shown.proposal.hash })).proposal.status).toBe('applied');
-    expect((await step('POST /proposals/:id/reject', `/proposals/${second}/reject`, { reason: 'not now' })).proposal.status).toBe('rejected');
+    expect(
+      (await step('POST /proposals/:id/approve', `/proposals/${first}/approve`, { hash: shown.proposal.hash })).proposal
+        .status,
+    ).toBe('applied');
+    expect(
+      (await step('POST /proposals/:id/reject', `/proposals/${second}/reject`, { reason: 'not now' })).proposal.status,
+    ).toBe('rejected');
     expect((await step('GET /restore', '/restore')).restore_points.map((p) => p.id)).toContain(first);
-    expect(await step('POST /restore/:id/apply', `/restore/${first}/apply`)).toMatchObject({ id: first, branch: 'side' });
+    expect(await step('POST /restore/:id/apply', `/restore/${first}/apply`)).toMatchObject({
+      id: first,
+      branch: 'side',
+    });
 
     // A route added to the table without a step here fails this line.
     expect([...seen].sort()).toEqual(Object.keys(API).sort());
   }, 60_000);
 
   it('a path that does not fit the route it claims is a bug in the caller, not a server answer', async () => {
-    await expect(apiClient(srv.url, OPS_TOKEN).call('GET /perimeters/:id', '/perimeters')).rejects.toThrow('/perimeters is not a path of GET /perimeters/:id');
+    await expect(apiClient(srv.url, OPS_TOKEN).call('GET /perimeters/:id', '/perimeters')).rejects.toThrow(
+      '/perimeters is not a path of GET /perimeters/:id',
+    );
   });
 });
 
@@ -113,9 +153,11 @@ describe('an answer that does not fit its schema, as an operator meets it', () =
   beforeAll(async () => {
     // Another program on the port (or another version of the server): answers of the wrong shape.
     fake = createServer((req, res) => {
-      const send = (status: number, body: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      const send = (status: number, body: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
       if (req.url === '/api/perimeters') return send(200, { perimeters: [{ id: 'docs', read: 'docs/**' }] });
-      if (req.url === '/api/perimeters/docs') return send(404, { error: { code: 'not_found', message: 'No perimeter "docs".' } });
+      if (req.url === '/api/perimeters/docs')
+        return send(404, { error: { code: 'not_found', message: 'No perimeter "docs".' } });
       return send(500, { oops: true });
     });
     fake.listen(0, '127.0.0.1');
@@ -128,7 +170,8 @@ describe('an answer that does not fit its schema, as an operator meets it', () =
     fake?.close();
   });
 
-  const cli = (...args: string[]) => runBuiltCli([...args, '--url', url], { env: { GIT_BLINDER_OPS_TOKEN: 'any-ops-token-0123456789abcdef012345' } });
+  const cli = (...args: string[]) =>
+    runBuiltCli([...args, '--url', url], { env: { GIT_BLINDER_OPS_TOKEN: 'any-ops-token-0123456789abcdef012345' } });
 
   it('names the route and what did not fit, prints nothing else, and exits 1', async () => {
     const r = await cli('perimeter', 'list');
@@ -141,7 +184,10 @@ describe('an answer that does not fit its schema, as an operator meets it', () =
 
   it('an error body is read through its schema too: its message when it has one, the route and status when not', async () => {
     const missing = await cli('perimeter', 'show', 'docs');
-    expect({ code: missing.code, stderr: missing.stderr.trim() }).toEqual({ code: 1, stderr: 'error: No perimeter "docs".' });
+    expect({ code: missing.code, stderr: missing.stderr.trim() }).toEqual({
+      code: 1,
+      stderr: 'error: No perimeter "docs".',
+    });
     const broken = await cli('perimeter', 'key', 'list', 'docs');
     expect(broken.code).toBe(1);
     expect(broken.stderr).toContain('GET /api/perimeters/docs/keys: HTTP 500');
@@ -154,11 +200,29 @@ describe('the router answers through the schema', () => {
 
   beforeAll(async () => {
     const app = express();
-    const perimeter = { id: 'p', repo: 'r', read: [], write: [], default_branch: 'main', branches: ['main'], keys: [], urls: [] };
+    const perimeter = {
+      id: 'p',
+      repo: 'r',
+      read: [],
+      write: [],
+      default_branch: 'main',
+      branches: ['main'],
+      keys: [],
+      urls: [],
+    };
     // The casts stand for a route that got its body wrong: the schema is what stops it at run time too.
-    app.get('/extra', (_req, res) => reply(res, 'GET /perimeters/:id', { perimeter: { ...perimeter, keys: [{ id: 'k', created_at: 't', hash: 'secret' }] } as never }));
-    app.get('/wrong', (_req, res) => reply(res, 'GET /perimeters/:id', { perimeter: { ...perimeter, branches: 'main' } } as never));
-    app.use((_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) => void res.status(500).json({ error: { code: 'internal', message: 'Request failed.' } }));
+    app.get('/extra', (_req, res) =>
+      reply(res, 'GET /perimeters/:id', {
+        perimeter: { ...perimeter, keys: [{ id: 'k', created_at: 't', hash: 'secret' }] } as never,
+      }),
+    );
+    app.get('/wrong', (_req, res) =>
+      reply(res, 'GET /perimeters/:id', { perimeter: { ...perimeter, branches: 'main' } } as never),
+    );
+    app.use(
+      (_err: unknown, _req: express.Request, res: express.Response, _next: express.NextFunction) =>
+        void res.status(500).json({ error: { code: 'internal', message: 'Request failed.' } }),
+    );
     server = app.listen(0, '127.0.0.1');
     await once(server, 'listening');
     const addr = server.address();

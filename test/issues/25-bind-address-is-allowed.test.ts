@@ -59,7 +59,10 @@ describe('serve --host 127.0.0.2 --allowed-host gb.internal', () => {
   });
 
   it('the operator CLI on that machine works with the printed URL', async () => {
-    const r = await runCli(['status', '--url', srv.url], { cwd: tmp, env: childEnv({ HOME: tmp, GIT_BLINDER_OPS_TOKEN: OPS }) });
+    const r = await runCli(['status', '--url', srv.url], {
+      cwd: tmp,
+      env: childEnv({ HOME: tmp, GIT_BLINDER_OPS_TOKEN: OPS }),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('git-blinder');
   });
@@ -79,7 +82,8 @@ describe('serve --host 127.0.0.2 --allowed-host gb.internal', () => {
 });
 
 describe('guardPolicy', () => {
-  const judge = (p: ReturnType<typeof guardPolicy>, host: string, origin?: string) => judgeRequest(p, { url: '/api/health', host, origin, port: 7400 });
+  const judge = (p: ReturnType<typeof guardPolicy>, host: string, origin?: string) =>
+    judgeRequest(p, { url: '/api/health', host, origin, port: 7400 });
   it('admits the bind address besides the allowed names, on every kind of address', () => {
     const v4 = guardPolicy({ host: '10.0.0.11', allowedHosts: ['gb.internal'] });
     expect(judge(v4, '10.0.0.11:7400')).toEqual({ kind: 'pass' });

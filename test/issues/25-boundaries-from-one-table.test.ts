@@ -57,10 +57,23 @@ interface Probe {
 const PROBES: Record<string, Probe> = {
   'src/core': {
     at: ['src/core/probe.ts'],
-    forbidden: ['node:fs', 'fs', 'minimatch', 'express', '@modelcontextprotocol/server', 'src/upstream/types.ts', 'src/mcp/index.ts', 'test/support/gitdir.ts'],
+    forbidden: [
+      'node:fs',
+      'fs',
+      'minimatch',
+      'express',
+      '@modelcontextprotocol/server',
+      'src/upstream/types.ts',
+      'src/mcp/index.ts',
+      'test/support/gitdir.ts',
+    ],
     allowed: ['zod/v4', 'src/core/path.ts'],
   },
-  'src/core/glob.ts': { at: ['src/core/glob.ts'], forbidden: ['node:path', 'src/registry/index.ts'], allowed: ['minimatch', 'src/core/path.ts'] },
+  'src/core/glob.ts': {
+    at: ['src/core/glob.ts'],
+    forbidden: ['node:path', 'src/registry/index.ts'],
+    allowed: ['minimatch', 'src/core/path.ts'],
+  },
   'src/gitcli': {
     at: ['src/gitcli/probe.ts'],
     forbidden: ['src/upstream/types.ts', 'src/workspace/types.ts', 'express'],
@@ -73,12 +86,24 @@ const PROBES: Record<string, Probe> = {
   },
   'src/upstream/localgit': {
     at: ['src/upstream/localgit/probe.ts'],
-    forbidden: ['src/upstream/github/index.ts', 'node:child_process', 'src/registry/index.ts', '@octokit/rest', 'src/workspace/localfs/index.ts'],
+    forbidden: [
+      'src/upstream/github/index.ts',
+      'node:child_process',
+      'src/registry/index.ts',
+      '@octokit/rest',
+      'src/workspace/localfs/index.ts',
+    ],
     allowed: ['src/gitcli/run.ts', 'node:fs/promises', 'src/upstream/types.ts', 'src/core/model.ts'],
   },
   'src/upstream/github': {
     at: ['src/upstream/github/probe.ts'],
-    forbidden: ['src/upstream/localgit/index.ts', 'src/gitcli/run.ts', 'express', 'node:child_process', 'src/mcp/index.ts'],
+    forbidden: [
+      'src/upstream/localgit/index.ts',
+      'src/gitcli/run.ts',
+      'express',
+      'node:child_process',
+      'src/mcp/index.ts',
+    ],
     allowed: ['@octokit/rest', '@octokit/plugin-retry', 'src/upstream/types.ts', 'node:worker_threads'],
   },
   'src/workspace/types.ts': {
@@ -93,7 +118,12 @@ const PROBES: Record<string, Probe> = {
   },
   'src/workspace/localfs': {
     at: ['src/workspace/localfs/probe.ts', 'src/workspace/localfs/writes/probe.ts'],
-    forbidden: ['src/upstream/types.ts', 'src/registry/index.ts', 'node:child_process', 'src/upstream/localgit/index.ts'],
+    forbidden: [
+      'src/upstream/types.ts',
+      'src/registry/index.ts',
+      'node:child_process',
+      'src/upstream/localgit/index.ts',
+    ],
     allowed: ['src/gitcli/run.ts', 'src/workspace/writes.ts', 'src/workspace/localfs/index.ts', 'node:fs'],
   },
   'src/state/types.ts': {
@@ -130,16 +160,37 @@ const PROBES: Record<string, Probe> = {
       'node:fs',
       'express',
     ],
-    allowed: ['src/upstream/types.ts', 'src/workspace/writes.ts', 'src/state/types.ts', 'src/registry/tool.ts', 'zod/v4', 'node:crypto'],
+    allowed: [
+      'src/upstream/types.ts',
+      'src/workspace/writes.ts',
+      'src/state/types.ts',
+      'src/registry/tool.ts',
+      'zod/v4',
+      'node:crypto',
+    ],
   },
   'src/mcp': {
     at: ['src/mcp/probe.ts'],
-    forbidden: ['express', '@modelcontextprotocol/express', 'src/http/app.ts', 'src/upstream/localgit/index.ts', 'src/cli/main.ts', 'src/state/file/index.ts'],
+    forbidden: [
+      'express',
+      '@modelcontextprotocol/express',
+      'src/http/app.ts',
+      'src/upstream/localgit/index.ts',
+      'src/cli/main.ts',
+      'src/state/file/index.ts',
+    ],
     allowed: ['@modelcontextprotocol/server', 'src/registry/index.ts', 'src/workspace/types.ts'],
   },
   'src/http': {
     at: ['src/http/probe.ts'],
-    forbidden: ['@octokit/rest', 'src/upstream/github/index.ts', 'src/cli/main.ts', 'src/state/postgres/index.ts', 'node:child_process', 'src/audit/index.ts'],
+    forbidden: [
+      '@octokit/rest',
+      'src/upstream/github/index.ts',
+      'src/cli/main.ts',
+      'src/state/postgres/index.ts',
+      'node:child_process',
+      'src/audit/index.ts',
+    ],
     allowed: ['express', 'src/mcp/index.ts', '@modelcontextprotocol/node', 'src/http/web/router.ts'],
   },
   'src/http/api': {
@@ -149,7 +200,14 @@ const PROBES: Record<string, Probe> = {
   },
   'src/http/web': {
     at: ['src/http/web/probe.ts', 'src/http/web/pages/probe.ts'],
-    forbidden: ['src/mcp/index.ts', '@modelcontextprotocol/server', 'src/http/api.ts', 'src/audit/index.ts', 'src/upstream/localgit/index.ts', 'src/cli/client.ts'],
+    forbidden: [
+      'src/mcp/index.ts',
+      '@modelcontextprotocol/server',
+      'src/http/api.ts',
+      'src/audit/index.ts',
+      'src/upstream/localgit/index.ts',
+      'src/cli/client.ts',
+    ],
     allowed: ['express', 'src/http/auth.ts', 'src/registry/proposals.ts', 'src/http/web/escape.ts'],
   },
   'src/audit': {
@@ -160,7 +218,13 @@ const PROBES: Record<string, Probe> = {
   'src/cli': {
     at: ['src/cli/probe.ts', 'src/cli/commands/probe.ts'],
     forbidden: ['node:child_process', 'minimatch', 'test/support/gitdir.ts', 'features/support/world.ts', 'express'],
-    allowed: ['src/upstream/localgit/index.ts', 'src/http/api/proposals.ts', 'commander', 'node:fs', 'src/cli/client.ts'],
+    allowed: [
+      'src/upstream/localgit/index.ts',
+      'src/http/api/proposals.ts',
+      'commander',
+      'node:fs',
+      'src/cli/client.ts',
+    ],
   },
 };
 
@@ -186,13 +250,22 @@ describe('issue 25: the import boundaries are an allow-list generated from one t
   it('a folder of src/ that no row names fails, even with nothing in it; so does a new file beside a port', async () => {
     for (const at of ['src/search/types.ts', 'src/newroom/deep/x.ts', 'src/upstream/extra.ts', 'src/state/extra.ts']) {
       const report = await lint(at, `/** probe */\nexport const x = 1;\n`);
-      expect(report, at).toEqual([expect.stringMatching(/^no-restricted-syntax: This folder of src\/ is in no room of eslint\/rooms\.js/)]);
+      expect(report, at).toEqual([
+        expect.stringMatching(/^no-restricted-syntax: This folder of src\/ is in no room of eslint\/rooms\.js/),
+      ]);
     }
   });
 
   it('a relative path that is not in its normal form is refused, even when it lands somewhere allowed', async () => {
-    for (const text of ['./../core/index.js', '../core/../core/index.js', '../upstream/./types.js', '.././core/index.js']) {
-      expect(await lint('src/registry/probe.ts', `import '${text}';\n`), text).toEqual([expect.stringMatching(/^no-restricted-imports/)]);
+    for (const text of [
+      './../core/index.js',
+      '../core/../core/index.js',
+      '../upstream/./types.js',
+      '.././core/index.js',
+    ]) {
+      expect(await lint('src/registry/probe.ts', `import '${text}';\n`), text).toEqual([
+        expect.stringMatching(/^no-restricted-imports/),
+      ]);
     }
     // The plain form of the last one passes: the refusal is about the form.
     expect(await lint('src/registry/probe.ts', `import '../core/index.js';\n`)).toEqual([]);
@@ -201,8 +274,12 @@ describe('issue 25: the import boundaries are an allow-list generated from one t
   it('dynamic and type-position imports, which the import rule cannot see, are refused outside src/cli', async () => {
     const dynamic = `/** probe */\nexport const m = () => import('../upstream/localgit/index.js');\n`;
     const typeImport = `/** probe */\nexport type T = import('../upstream/localgit/index.js').LocalGit;\n`;
-    expect(await lint('src/registry/probe.ts', dynamic)).toEqual([expect.stringMatching(/^no-restricted-syntax: No dynamic import/)]);
-    expect(await lint('src/registry/probe.ts', typeImport)).toEqual([expect.stringMatching(/^@typescript-eslint\/consistent-type-imports: `import\(\)` type/)]);
+    expect(await lint('src/registry/probe.ts', dynamic)).toEqual([
+      expect.stringMatching(/^no-restricted-syntax: No dynamic import/),
+    ]);
+    expect(await lint('src/registry/probe.ts', typeImport)).toEqual([
+      expect.stringMatching(/^@typescript-eslint\/consistent-type-imports: `import\(\)` type/),
+    ]);
     expect(await lint('src/cli/probe.ts', dynamic)).toEqual([]);
   });
 
@@ -210,10 +287,16 @@ describe('issue 25: the import boundaries are an allow-list generated from one t
     const env = `/** probe */\nexport const p = process.env['PATH'];\n`;
     const out = `/** probe */\nexport const f = (): void => console.log('x');\n`;
     expect(await lint('src/gitcli/probe.ts', env)).toEqual([]);
-    expect(await lint('src/gitcli/probe.ts', out)).toEqual([expect.stringMatching(/^no-restricted-syntax: Only src\/cli writes/)]);
-    expect(await lint('src/http/web/probe.ts', env)).toEqual([expect.stringMatching(/^no-restricted-syntax: Only src\/cli reads/)]);
+    expect(await lint('src/gitcli/probe.ts', out)).toEqual([
+      expect.stringMatching(/^no-restricted-syntax: Only src\/cli writes/),
+    ]);
+    expect(await lint('src/http/web/probe.ts', env)).toEqual([
+      expect.stringMatching(/^no-restricted-syntax: Only src\/cli reads/),
+    ]);
     expect(await lint('src/cli/commands/probe.ts', env + out.replace('/** probe */\n', ''))).toEqual([]);
     // The enum ban is kept by every generated block.
-    expect(await lint('src/http/api/probe.ts', `/** probe */\nexport enum E { A }\n`)).toEqual([expect.stringMatching(/^no-restricted-syntax: No enums/)]);
+    expect(await lint('src/http/api/probe.ts', `/** probe */\nexport enum E { A }\n`)).toEqual([
+      expect.stringMatching(/^no-restricted-syntax: No enums/),
+    ]);
   });
 });

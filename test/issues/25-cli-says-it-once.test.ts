@@ -52,13 +52,19 @@ describe('usage errors', () => {
     expect(sub.stderr.trimEnd().split('\n').at(-1)).toBe('see `git-blinder perimeter commits list --help`');
   });
 
-  it('proposal reject with an empty reason is a usage error in the CLI\'s words (exit 2), before any request', async () => {
+  it("proposal reject with an empty reason is a usage error in the CLI's words (exit 2), before any request", async () => {
     // The URL names no server: the refusal comes from the flag's own check.
-    const r = await runBuiltCli(['proposal', 'reject', 'p' + 'a'.repeat(24), '--reason', '', '--url', 'http://127.0.0.1:9'], { env: { GIT_BLINDER_OPS_TOKEN: 'x'.repeat(40) } });
+    const r = await runBuiltCli(
+      ['proposal', 'reject', 'p' + 'a'.repeat(24), '--reason', '', '--url', 'http://127.0.0.1:9'],
+      { env: { GIT_BLINDER_OPS_TOKEN: 'x'.repeat(40) } },
+    );
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--reason is empty');
     expect(r.stderr).not.toMatch(/ECONNREFUSED|cannot reach|400/);
-    const blank = await runBuiltCli(['proposal', 'reject', 'p' + 'a'.repeat(24), '--reason', '   ', '--url', 'http://127.0.0.1:9'], { env: { GIT_BLINDER_OPS_TOKEN: 'x'.repeat(40) } });
+    const blank = await runBuiltCli(
+      ['proposal', 'reject', 'p' + 'a'.repeat(24), '--reason', '   ', '--url', 'http://127.0.0.1:9'],
+      { env: { GIT_BLINDER_OPS_TOKEN: 'x'.repeat(40) } },
+    );
     expect(blank.code).toBe(2);
   });
 
@@ -82,21 +88,40 @@ describe('config errors: one form, the full key, the closest key', () => {
     expect(errors('perimeters:\n  docs:\n    repo: a/b\n    limits: { calls_per_minut: 5 }\n')).toEqual([
       'perimeters.docs.limits.calls_per_minut: unknown key; did you mean "calls_per_minute"?',
     ]);
-    expect(errors('perimeter:\n  docs:\n    repo: a/b\n')).toEqual(['perimeter: unknown key; did you mean "perimeters"?']);
-    expect(errors('perimeters:\n  docs:\n    repo: a/b\n    colour: blue\n')[0]).toMatch(/^perimeters\.docs\.colour: unknown key \(known here: repo, tools, read, write, branches, /);
+    expect(errors('perimeter:\n  docs:\n    repo: a/b\n')).toEqual([
+      'perimeter: unknown key; did you mean "perimeters"?',
+    ]);
+    expect(errors('perimeters:\n  docs:\n    repo: a/b\n    colour: blue\n')[0]).toMatch(
+      /^perimeters\.docs\.colour: unknown key \(known here: repo, tools, read, write, branches, /,
+    );
     // Every other error keeps the same form: the path from the top of the file.
-    expect(errors('perimeters:\n  docs:\n    repo: a/b\n    read: ["../etc/**"]\n')[0]).toMatch(/^perimeters\.docs\.read\.0: /);
+    expect(errors('perimeters:\n  docs:\n    repo: a/b\n    read: ["../etc/**"]\n')[0]).toMatch(
+      /^perimeters\.docs\.read\.0: /,
+    );
   });
   it('serve prints an upstream refusal of a config perimeter in the same form as a schema error', async () => {
     const config = join(tmp, 'missing-repo.yaml');
-    await writeFile(config, `perimeters:\n  docs:\n    repo: ${join(tmp, 'no-such-repo')}\n    read: ["docs/**"]\n  other:\n    repo: ${repo.dir}\n    reads: ["docs/**"]\n`);
-    const schema = await runBuiltCli(['serve', '--port', '0', '--config', config, '--state-dir', join(tmp, 's1')], { env: { HOME: tmp } });
+    await writeFile(
+      config,
+      `perimeters:\n  docs:\n    repo: ${join(tmp, 'no-such-repo')}\n    read: ["docs/**"]\n  other:\n    repo: ${repo.dir}\n    reads: ["docs/**"]\n`,
+    );
+    const schema = await runBuiltCli(['serve', '--port', '0', '--config', config, '--state-dir', join(tmp, 's1')], {
+      env: { HOME: tmp },
+    });
     expect(schema.code).toBe(1);
-    expect(schema.stderr).toContain(`error: Invalid config:\n  ${config}: perimeters.other.reads: unknown key; did you mean "read"?`);
+    expect(schema.stderr).toContain(
+      `error: Invalid config:\n  ${config}: perimeters.other.reads: unknown key; did you mean "read"?`,
+    );
     await writeFile(config, `perimeters:\n  docs:\n    repo: ${join(tmp, 'no-such-repo')}\n    read: ["docs/**"]\n`);
-    const upstream = await runBuiltCli(['serve', '--port', '0', '--config', config, '--state-dir', join(tmp, 's2')], { env: { HOME: tmp } });
+    const upstream = await runBuiltCli(['serve', '--port', '0', '--config', config, '--state-dir', join(tmp, 's2')], {
+      env: { HOME: tmp },
+    });
     expect(upstream.code).toBe(1);
-    expect(upstream.stderr).toMatch(new RegExp(`error: Invalid config:\\n  ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: perimeters\\.docs\\.repo: `));
+    expect(upstream.stderr).toMatch(
+      new RegExp(
+        `error: Invalid config:\\n  ${config.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: perimeters\\.docs\\.repo: `,
+      ),
+    );
   });
 });
 
@@ -133,7 +158,9 @@ describe('worktree add on a branch already checked out', () => {
   it('names the working tree where it is', async () => {
     const r = await ops(['worktree', 'add', 'docs', 'main', '--path', join(tmp, 'wt-main')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain(`Branch main is already checked out at ${await realpath(repo.dir)} (the main working tree)`);
+    expect(r.stderr).toContain(
+      `Branch main is already checked out at ${await realpath(repo.dir)} (the main working tree)`,
+    );
   });
 });
 
@@ -143,7 +170,11 @@ describe('npm run emulator', () => {
   /** The emulator as `npm run emulator` runs it: cwd the package root, INIT_CWD where the caller was. */
   const emulator = (args: string[], callerDir: string, until?: string) =>
     new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const child = spawn(TSX, ['test/support/github-emulator/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, INIT_CWD: callerDir }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(TSX, ['test/support/github-emulator/cli.ts', ...args], {
+        cwd: ROOT,
+        env: { ...process.env, INIT_CWD: callerDir },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d: Buffer) => {
@@ -159,7 +190,7 @@ describe('npm run emulator', () => {
       });
     });
 
-  it('a missing --repos folder: one clean message naming the folder resolved from the caller\'s directory, exit 2', async () => {
+  it("a missing --repos folder: one clean message naming the folder resolved from the caller's directory, exit 2", async () => {
     const r = await emulator(['--repos', './emulated', '--port', '0'], tmp);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`--repos ./emulated: no folder at ${join(tmp, 'emulated')}.`);
@@ -167,7 +198,7 @@ describe('npm run emulator', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 
-  it('a relative --repos is the caller\'s folder: its <owner>/<name>.git repositories are served', async () => {
+  it("a relative --repos is the caller's folder: its <owner>/<name>.git repositories are served", async () => {
     await mkdir(join(tmp, 'emulated', 'acme'), { recursive: true });
     await repo.git('clone', '--bare', '--quiet', repo.dir, join(tmp, 'emulated', 'acme', 'docs.git'));
     const r = await emulator(['--repos', './emulated', '--port', '0'], tmp, 'serving');

@@ -36,9 +36,11 @@ const start = async () => {
   return s;
 };
 const cli = (s: ServerProcess, args: string[]) => runCli([...args, '--url', s.url], { cwd: tmp, env: env() });
-const yaml = (ids: string[]) => `perimeters:\n${ids.map((id) => `  ${id}:\n    repo: ${repo.dir}\n    read: ["docs/**"]\n`).join('')}`;
+const yaml = (ids: string[]) =>
+  `perimeters:\n${ids.map((id) => `  ${id}:\n    repo: ${repo.dir}\n    read: ["docs/**"]\n`).join('')}`;
 /** What an agent holding `key` gets on `/mcp/<id>`: 200 with its tools, or the 404 of an unknown perimeter. */
-const agentStatus = async (s: ServerProcess, id: string, key: string) => (await fetch(`${s.url}/mcp/${id}`, { headers: { authorization: `Bearer ${key}` } })).status;
+const agentStatus = async (s: ServerProcess, id: string, key: string) =>
+  (await fetch(`${s.url}/mcp/${id}`, { headers: { authorization: `Bearer ${key}` } })).status;
 
 it('removes a config perimeter the config dropped (and its keys), keeps runtime ones, and says which is which', async () => {
   await writeFile(config, yaml(['docs', 'code']));
@@ -48,7 +50,9 @@ it('removes a config perimeter the config dropped (and its keys), keeps runtime 
   const docsKey = (JSON.parse(issued.stdout) as { key: string }).key;
   const made = await cli(first, ['perimeter', 'create', 'extra', '--repo', repo.dir, '--read', 'docs/**']);
   expect(made.code, made.stderr).toBe(0);
-  const extraKey = (JSON.parse((await cli(first, ['perimeter', 'key', 'issue', 'extra', '--json'])).stdout) as { key: string }).key;
+  const extraKey = (
+    JSON.parse((await cli(first, ['perimeter', 'key', 'issue', 'extra', '--json'])).stdout) as { key: string }
+  ).key;
   expect(await agentStatus(first, 'docs', docsKey)).toBe(200);
   const listed = await cli(first, ['perimeter', 'list']);
   expect(listed.stdout).toMatch(/^docs\s+config\s/m);
@@ -58,7 +62,9 @@ it('removes a config perimeter the config dropped (and its keys), keeps runtime 
   await writeFile(config, yaml(['code']));
   const second = await start();
   // Said on stderr, naming the perimeter, the config and the keys that stopped working.
-  expect(await waitForText(() => second.output().stderr, 'note: perimeter docs')).toContain(`note: perimeter docs (${repo.dir}) is no longer in ${config}; removed it and its 1 agent key(s)`);
+  expect(await waitForText(() => second.output().stderr, 'note: perimeter docs')).toContain(
+    `note: perimeter docs (${repo.dir}) is no longer in ${config}; removed it and its 1 agent key(s)`,
+  );
   expect(second.output().stderr).not.toContain('perimeter extra');
   expect(second.output().stdout).not.toMatch(/\(docs →/);
   expect(await agentStatus(second, 'docs', docsKey)).toBe(404);

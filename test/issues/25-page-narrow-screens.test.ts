@@ -26,7 +26,12 @@ describe.skipIf(!haveChromium())('the page on narrow and wide screens', { timeou
       branch: BRANCH,
       base: await web.repo.head(BRANCH),
       agent: 'a-client-with-a-rather-long-self-declared-name',
-      change: { kind: 'push_files', message: 'agent: update docs', files: [{ path: 'docs/readme.md', content: 'hi\n', encoding: 'utf-8' }], deletes: [] },
+      change: {
+        kind: 'push_files',
+        message: 'agent: update docs',
+        files: [{ path: 'docs/readme.md', content: 'hi\n', encoding: 'utf-8' }],
+        deletes: [],
+      },
       facts: { paths: ['docs/readme.md'], protected_paths: [] },
     });
     if (!made.ok) throw new Error(made.message);
@@ -55,7 +60,9 @@ describe.skipIf(!haveChromium())('the page on narrow and wide screens', { timeou
   /** Line boxes of the first element matching `selector` whose text is `text` (1 = on one line). */
   // Browser-side code is passed as text: this project's TypeScript has no DOM types.
   const lines = (page: Page, selector: string, text: string) =>
-    page.evaluate(`[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent === ${JSON.stringify(text)})?.getClientRects().length ?? -1`);
+    page.evaluate(
+      `[...document.querySelectorAll(${JSON.stringify(selector)})].find((e) => e.textContent === ${JSON.stringify(text)})?.getClientRects().length ?? -1`,
+    );
 
   for (const width of [420, 1280]) {
     it(`${width} px: the proposals list keeps the branch and the agent on one line, and the page never scrolls sideways`, async () => {

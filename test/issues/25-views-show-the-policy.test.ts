@@ -19,9 +19,23 @@ beforeAll(async () => {
   ]);
   srv = await startTestServer({ workspace: createLocalWorkspace() });
   // Approval required, but its tools leave out push_files and the proposal tools: tools/list gives neither.
-  await srv.perimeter({ id: 'narrow', repo: repo.dir, read: ['docs/**'], write: ['docs/**'], tools: ['get_file', 'get_tree'], approval: { push_files: 'required' } });
+  await srv.perimeter({
+    id: 'narrow',
+    repo: repo.dir,
+    read: ['docs/**'],
+    write: ['docs/**'],
+    tools: ['get_file', 'get_tree'],
+    approval: { push_files: 'required' },
+  });
   // The whole catalogue with approval: proposal_status and proposal_cancel are listed.
-  await srv.perimeter({ id: 'reviewed', repo: repo.dir, read: ['docs/**'], write: ['docs/**'], approval: { push_files: 'required' }, branches: ['feat'] });
+  await srv.perimeter({
+    id: 'reviewed',
+    repo: repo.dir,
+    read: ['docs/**'],
+    write: ['docs/**'],
+    approval: { push_files: 'required' },
+    branches: ['feat'],
+  });
   // Writes land at once; hardening and limits set.
   await srv.perimeter({
     id: 'open-writer',
@@ -44,10 +58,12 @@ afterAll(async () => {
 const cli = (args: string[]) => runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
 
 describe('status lists what tools/list gives', () => {
-  it('per perimeter and branch, equal to a real client\'s tools/list (checked-out branch with its workspace tools)', async () => {
+  it("per perimeter and branch, equal to a real client's tools/list (checked-out branch with its workspace tools)", async () => {
     const status = await srv.api('GET', '/api/health');
     expect(status.status).toBe(200);
-    const byId = new Map<string, Record<string, string[]>>((status.json.perimeters as { id: string; tools: Record<string, string[]> }[]).map((p) => [p.id, p.tools]));
+    const byId = new Map<string, Record<string, string[]>>(
+      (status.json.perimeters as { id: string; tools: Record<string, string[]> }[]).map((p) => [p.id, p.tools]),
+    );
     for (const [id, branches] of [
       ['narrow', ['main']],
       ['reviewed', ['main', 'feat']],
@@ -106,12 +122,26 @@ describe('show, list and create carry the policy', () => {
     const row = (id: string) => rows.find((l) => l.startsWith(`${id} `)) ?? '';
     expect(row('reviewed')).toMatch(/ runtime .* required +1 /);
     expect(row('open-writer')).toMatch(/ none +0 /);
-    expect(row('open-writer')).toContain('private=docs/secret/**; allow_protected=.github/workflows/docs.yml; allow_secrets; allow_binary; limits: calls_per_minute=42');
+    expect(row('open-writer')).toContain(
+      'private=docs/secret/**; allow_protected=.github/workflows/docs.yml; allow_secrets; allow_binary; limits: calls_per_minute=42',
+    );
     expect(row('narrow')).toMatch(/ -$/);
   });
 
   it('create prints the same view, with the approval mode it was given', async () => {
-    const r = await cli(['perimeter', 'create', 'fresh', '--repo', repo.dir, '--read', 'docs/**', '--write', 'docs/**', '--approval-push', 'required']);
+    const r = await cli([
+      'perimeter',
+      'create',
+      'fresh',
+      '--repo',
+      repo.dir,
+      '--read',
+      'docs/**',
+      '--write',
+      'docs/**',
+      '--approval-push',
+      'required',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^approval:\s+push_files required/m);
     expect(r.stdout).toMatch(/^keys:\s+0 /m);

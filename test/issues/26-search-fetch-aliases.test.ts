@@ -14,7 +14,8 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   const seal = cursorSeal(randomBytes(32));
   /** An id the server could have minted for `path` on perimeter `who`'s main (e.g. before a perimeter change). */
-  const mint = (who: string, path: string) => seal.sealId(JSON.stringify({ v: 1, who: `agent:${who}`, repo: s.repo, branch: 'main', path }));
+  const mint = (who: string, path: string) =>
+    seal.sealId(JSON.stringify({ v: 1, who: `agent:${who}`, repo: s.repo, branch: 'main', path }));
 
   beforeAll(async () => {
     s = await serveBoth(
@@ -40,14 +41,20 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     );
     const base = { repo: s.repo, read: ['app/**'], write: [] };
     await s.srv.perimeter({ id: 'dr', ...base, tools: ['search', 'fetch', 'get_file', 'search_code'] });
-    await s.srv.perimeter({ id: 'small', ...base, tools: ['search', 'fetch', 'get_file'], limits: { max_answer_bytes: 8192 } });
+    await s.srv.perimeter({
+      id: 'small',
+      ...base,
+      tools: ['search', 'fetch', 'get_file'],
+      limits: { max_answer_bytes: 8192 },
+    });
     await s.srv.perimeter({ id: 'plain', ...base });
     await s.srv.perimeter({ id: 'pair', ...base, tools: ['get_file', 'search_code'] });
     await s.srv.perimeter({ id: 'other', repo: s.repo, read: ['**'], write: [], tools: ['search', 'fetch'] });
   }, 60_000);
   afterAll(async () => s?.close());
 
-  const listed = async (p: string) => (await (await s.srv.connect(`/mcp/${p}`)).client.listTools()).tools.map((t) => t.name);
+  const listed = async (p: string) =>
+    (await (await s.srv.connect(`/mcp/${p}`)).client.listTools()).tools.map((t) => t.name);
 
   it('lists search and fetch only where the perimeter names them; the default list is unchanged', async () => {
     expect(await listed('dr')).toEqual(expect.arrayContaining(['search', 'fetch', 'get_file', 'search_code']));
@@ -55,13 +62,22 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(plain).not.toContain('search');
     expect(plain).not.toContain('fetch');
     const a = await s.srv.connect('/mcp/plain');
-    const unknown = bytesOf(await a.call('no_such_tool', { query: 'x' }).catch((e: Error) => ({ isError: true, text: e.message, structured: null })));
-    const alias = bytesOf(await a.call('search', { query: 'x' }).catch((e: Error) => ({ isError: true, text: e.message, structured: null })));
+    const unknown = bytesOf(
+      await a
+        .call('no_such_tool', { query: 'x' })
+        .catch((e: Error) => ({ isError: true, text: e.message, structured: null })),
+    );
+    const alias = bytesOf(
+      await a
+        .call('search', { query: 'x' })
+        .catch((e: Error) => ({ isError: true, text: e.message, structured: null })),
+    );
     expect(alias.split('search').join('T')).toBe(unknown.split('no_such_tool').join('T'));
   });
 
   it('the two aliases add at most 1.5 KB to tools/list', async () => {
-    const size = async (p: string) => Buffer.byteLength(JSON.stringify(await (await s.srv.connect(`/mcp/${p}`)).client.listTools()));
+    const size = async (p: string) =>
+      Buffer.byteLength(JSON.stringify(await (await s.srv.connect(`/mcp/${p}`)).client.listTools()));
     const added = (await size('dr')) - (await size('pair'));
     console.log(`search + fetch add ${added} bytes to tools/list`);
     expect(added).toBeGreaterThan(0);
@@ -110,10 +126,13 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const foreign = (await other.call('search', { query: 'needle in secret' })).structured.results[0].id as string;
     const good = (await a.call('search', { query: 'needle' })).structured.results[0].id as string;
     const edited = `${good.slice(0, -2)}${good.endsWith('AA') ? 'BB' : 'AA'}`;
-    const cursor = (await a.call('changes_since', {}).catch(() => ({ structured: { cursor: 'gbc1.x' } }))).structured?.cursor ?? 'gbc1.x';
+    const cursor =
+      (await a.call('changes_since', {}).catch(() => ({ structured: { cursor: 'gbc1.x' } }))).structured?.cursor ??
+      'gbc1.x';
     const made = bytesOf(await a.call('fetch', { id: 'gbi1.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA' }));
     expect(made).toContain('names no file');
-    for (const id of [foreign, edited, String(cursor), 'x', mint('other', 'secret/x.ts')]) expect(bytesOf(await a.call('fetch', { id }))).toBe(made);
+    for (const id of [foreign, edited, String(cursor), 'x', mint('other', 'secret/x.ts')])
+      expect(bytesOf(await a.call('fetch', { id }))).toBe(made);
   });
 
   it('every refusal of fetch is get_file’s for the same path, byte for byte', async () => {

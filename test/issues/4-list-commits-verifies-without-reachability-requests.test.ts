@@ -15,7 +15,10 @@ let srv: TestServer;
 
 beforeAll(async () => {
   repo = await makeRepo(
-    Array.from({ length: 12 }, (_, i) => ({ message: `c${i}`, files: { [`app/f${i}.ts`]: `${i}\n`, ...(i % 3 === 0 ? { 'app/.env': `X=${i}\n` } : {}) } })),
+    Array.from({ length: 12 }, (_, i) => ({
+      message: `c${i}`,
+      files: { [`app/f${i}.ts`]: `${i}\n`, ...(i % 3 === 0 ? { 'app/.env': `X=${i}\n` } : {}) },
+    })),
     { bare: true },
   );
   emulator = await startGitHubEmulator({ token: TOKEN, repos: { 'acme/h': repo.dir } });

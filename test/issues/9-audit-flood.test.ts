@@ -21,10 +21,18 @@ let srv: TestServer;
 beforeAll(async () => {
   repo = await makeRepo([{ message: 'init', files: { 'app/main.ts': 'export const main = 1;\n' } }]);
   stateDir = await mkdtemp(join(tmpdir(), 'gb-audit-flood-'));
-  audit = await openAudit({ dir: join(stateDir, 'audit'), clearPaths: true }, await loadOrCreateSalt(stateDir), () => undefined);
+  audit = await openAudit(
+    { dir: join(stateDir, 'audit'), clearPaths: true },
+    await loadOrCreateSalt(stateDir),
+    () => undefined,
+  );
   // The flood is about the ledger's queue, not the ops-token back-off (issue 20 §6, tested on its own): every guess is
   // still checked and refused with 401 here.
-  srv = await startTestServer({ record: audit.record, recordApi: audit.recordApi, opsBackoff: { freeFailures: Number.MAX_SAFE_INTEGER } });
+  srv = await startTestServer({
+    record: audit.record,
+    recordApi: audit.recordApi,
+    opsBackoff: { freeFailures: Number.MAX_SAFE_INTEGER },
+  });
   await srv.perimeter({ id: 'app', repo: repo.dir, read: ['app/**'] });
 });
 
@@ -41,47 +49,51 @@ async function entries(): Promise<LedgerEntry[]> {
   return out;
 }
 
-it('records an agent call promptly after a flood of 401s, keeps the queue bounded and stamps events when they happen', { timeout: 120_000 }, async () => {
-  const agent = await srv.connect('/mcp/app');
-  let sent = 0;
-  let maxQueued = 0;
-  await Promise.all(
-    Array.from({ length: 32 }, async () => {
-      while (sent < FLOOD) {
-        sent += 1;
-        const r = await fetch(`${srv.url}/api/perimeters`, { headers: { authorization: 'Bearer wrong' } });
-        await r.text();
-        expect(r.status).toBe(401);
-        maxQueued = Math.max(maxQueued, audit.ledger.state().queued);
-      }
-    }),
-  );
-  const floodEnd = Date.now();
+it(
+  'records an agent call promptly after a flood of 401s, keeps the queue bounded and stamps events when they happen',
+  { timeout: 120_000 },
+  async () => {
+    const agent = await srv.connect('/mcp/app');
+    let sent = 0;
+    let maxQueued = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (sent < FLOOD) {
+          sent += 1;
+          const r = await fetch(`${srv.url}/api/perimeters`, { headers: { authorization: 'Bearer wrong' } });
+          await r.text();
+          expect(r.status).toBe(401);
+          maxQueued = Math.max(maxQueued, audit.ledger.state().queued);
+        }
+      }),
+    );
+    const floodEnd = Date.now();
 
-  const t0 = Date.now();
-  expect((await agent.call('get_file', { path: 'app/main.ts' })).isError).toBeUndefined();
-  const called = Date.now();
-  // The call's entry is written within a couple of appends, whatever the flood left behind.
-  let found: LedgerEntry | undefined;
-  while (!found && Date.now() - t0 < 10_000) {
-    found = (await entries()).find((e) => e.surface === 'agent' && e.tool === 'get_file');
-    if (!found) await new Promise((r) => setTimeout(r, 20));
-  }
-  expect(found, 'the agent call was not recorded').toBeDefined();
-  expect(Date.now() - t0).toBeLessThan(2_000);
-  const ts = Date.parse(found?.ts ?? '');
-  expect(ts).toBeGreaterThanOrEqual(t0 - 5);
-  expect(ts).toBeLessThanOrEqual(called + 5);
+    const t0 = Date.now();
+    expect((await agent.call('get_file', { path: 'app/main.ts' })).isError).toBeUndefined();
+    const called = Date.now();
+    // The call's entry is written within a couple of appends, whatever the flood left behind.
+    let found: LedgerEntry | undefined;
+    while (!found && Date.now() - t0 < 10_000) {
+      found = (await entries()).find((e) => e.surface === 'agent' && e.tool === 'get_file');
+      if (!found) await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(found, 'the agent call was not recorded').toBeDefined();
+    expect(Date.now() - t0).toBeLessThan(2_000);
+    const ts = Date.parse(found?.ts ?? '');
+    expect(ts).toBeGreaterThanOrEqual(t0 - 5);
+    expect(ts).toBeLessThanOrEqual(called + 5);
 
-  // The bulk lane never held more than its bound, and repeats from one source became counted entries.
-  expect(maxQueued).toBeLessThanOrEqual(1024 + 32);
-  await audit.ledger.close();
-  const state = audit.ledger.state();
-  const refusals = (await entries()).filter((e) => e.surface === 'api' && e.result === '401');
-  expect(refusals.length).toBeLessThan(FLOOD / 2);
-  expect(refusals.reduce((n, e) => n + (e.count ?? 1), 0) + state.dropped).toBe(FLOOD);
-  expect(state.coalesced).toBeGreaterThan(0);
-  // Each entry carries the time of its (first) request, all before the flood ended, not the time it reached the disk.
-  for (const e of refusals) expect(Date.parse(e.ts)).toBeLessThanOrEqual(floodEnd);
-  expect((await verifyLedger(state.file, {})).ok).toBe(true);
-});
+    // The bulk lane never held more than its bound, and repeats from one source became counted entries.
+    expect(maxQueued).toBeLessThanOrEqual(1024 + 32);
+    await audit.ledger.close();
+    const state = audit.ledger.state();
+    const refusals = (await entries()).filter((e) => e.surface === 'api' && e.result === '401');
+    expect(refusals.length).toBeLessThan(FLOOD / 2);
+    expect(refusals.reduce((n, e) => n + (e.count ?? 1), 0) + state.dropped).toBe(FLOOD);
+    expect(state.coalesced).toBeGreaterThan(0);
+    // Each entry carries the time of its (first) request, all before the flood ended, not the time it reached the disk.
+    for (const e of refusals) expect(Date.parse(e.ts)).toBeLessThanOrEqual(floodEnd);
+    expect((await verifyLedger(state.file, {})).ok).toBe(true);
+  },
+);

@@ -14,7 +14,8 @@ import { OPS_TOKEN, startTestServer, type TestServer } from '../support/server.j
 
 const TOKEN = 'ghp_issue9CliCleaningToken0123456789abcdef';
 // ESC sequences (colour, window title, cursor up + erase line), a C1 CSI, DEL, CR, and bidi override/isolate.
-const HOSTILE_MESSAGE = 'fix: ok\u001b[2K\u001b[1A\u001b]0;pwned\u0007\u009b31m\u007f\rallow \u202eexe.txt\u2066x\u2069';
+const HOSTILE_MESSAGE =
+  'fix: ok\u001b[2K\u001b[1A\u001b]0;pwned\u0007\u009b31m\u007f\rallow \u202eexe.txt\u2066x\u2069';
 const HOSTILE_PATH = 'docs/\u001b[31mred\u202egnp.md';
 // Everything a terminal acts on: C0 but newline, DEL, C1, bidi controls and isolates.
 // eslint-disable-next-line no-control-regex
@@ -52,7 +53,8 @@ afterAll(async () => {
   await bare?.cleanup();
 });
 
-const cli = (srv: TestServer, ...args: string[]) => runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
+const cli = (srv: TestServer, ...args: string[]) =>
+  runBuiltCli([...args, '--url', srv.url], { env: { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN } });
 
 describe.each(['local', 'github'] as const)('%s upstream', (kind) => {
   it('commits list and show print no raw control or bidi character, and show them as visible escapes', async () => {
@@ -86,7 +88,17 @@ it('audit tail cleans a self-reported client name that carries C1 and bidi chara
   const dir = await mkdtemp(join(tmpdir(), 'gb-audit-'));
   try {
     const ledger = await openLedger({ dir, salt: Buffer.alloc(32, 1) });
-    await ledger.append({ surface: 'agent', perimeter: 'docs', tool: 'get_file', client: 'claude\u009b2J\u202eevil\u001b[0m', verdict: 'allow', result: 'ok', bytes: 1, durationMs: 1, paths: [] });
+    await ledger.append({
+      surface: 'agent',
+      perimeter: 'docs',
+      tool: 'get_file',
+      client: 'claude\u009b2J\u202eevil\u001b[0m',
+      verdict: 'allow',
+      result: 'ok',
+      bytes: 1,
+      durationMs: 1,
+      paths: [],
+    });
     await ledger.close();
     const tail = await runBuiltCli(['audit', 'tail', '--file', join(dir, 'audit.jsonl')]);
     expect(tail.code, tail.stderr).toBe(0);

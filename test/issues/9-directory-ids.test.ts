@@ -7,16 +7,20 @@ import { bytesOf, UPSTREAM_KINDS, serveBoth, type Served } from '../support/both
 describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveBoth(kind, [
-      {
-        message: 'init',
-        files: {
-          'app/a/main.ts': 'export const x = 1;\n',
-          'app/a/hidden.txt': 'pin=1234\n',
-          'app/b/main.ts': 'export const x = 1;\n',
+    s = await serveBoth(
+      kind,
+      [
+        {
+          message: 'init',
+          files: {
+            'app/a/main.ts': 'export const x = 1;\n',
+            'app/a/hidden.txt': 'pin=1234\n',
+            'app/b/main.ts': 'export const x = 1;\n',
+          },
         },
-      },
-    ], { limits: true });
+      ],
+      { limits: true },
+    );
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**/*.ts'], write: [] });
   }, 60_000);
   afterAll(async () => s?.close());
@@ -35,8 +39,12 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
 
   it('a directory holding a hidden file lists byte-for-byte like one that does not', async () => {
     const a = await s.srv.connect('/mcp/p');
-    const withHidden = bytesOf(await a.call('get_tree', { path: 'app/a', recursive: true })).split('app/a').join('D');
-    const without = bytesOf(await a.call('get_tree', { path: 'app/b', recursive: true })).split('app/b').join('D');
+    const withHidden = bytesOf(await a.call('get_tree', { path: 'app/a', recursive: true }))
+      .split('app/a')
+      .join('D');
+    const without = bytesOf(await a.call('get_tree', { path: 'app/b', recursive: true }))
+      .split('app/b')
+      .join('D');
     expect(withHidden).toBe(without);
     const parent = await a.call('get_tree', { path: 'app' });
     const [da, db] = parent.structured.entries;
@@ -52,7 +60,9 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   });
 
   it('the operator surface keeps directory ids', async () => {
-    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789abcdef0123' });
+    const root = await s.srv.connect('/mcp/root', 'legacy', {
+      authorization: 'Bearer test-ops-token-0123456789abcdef0123',
+    });
     const r = await root.call('get_tree', { repo: s.repo, path: 'app' });
     expect(r.structured.entries.find((e: { path: string }) => e.path === 'app/a').sha).toMatch(/^[0-9a-f]{40}$/);
   });

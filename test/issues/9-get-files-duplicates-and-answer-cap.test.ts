@@ -21,7 +21,19 @@ const servers: Record<'local' | 'github', TestServer> = {} as never;
 
 beforeAll(async () => {
   repo = await makeRepo(
-    [{ message: 'init', files: { 'app/big.txt': big, 'app/m1.txt': mid('1'), 'app/m2.txt': mid('2'), 'app/m3.txt': mid('3'), 'app/small.txt': 's\n', 'secret/huge.txt': big } }],
+    [
+      {
+        message: 'init',
+        files: {
+          'app/big.txt': big,
+          'app/m1.txt': mid('1'),
+          'app/m2.txt': mid('2'),
+          'app/m3.txt': mid('3'),
+          'app/small.txt': 's\n',
+          'secret/huge.txt': big,
+        },
+      },
+    ],
     { bare: true },
   );
   emulator = await startGitHubEmulator({ token: TOKEN, repos: { 'acme/cap': repo.dir } });
@@ -32,7 +44,13 @@ beforeAll(async () => {
   for (const [kind, srv] of Object.entries(servers)) {
     const repoName = kind === 'local' ? repo.dir : 'acme/cap';
     await srv.perimeter({ id: 'app', repo: repoName, read: ['app/**'], write: [] });
-    await srv.perimeter({ id: 'tight', repo: repoName, read: ['app/**'], write: [], limits: { max_answer_bytes: 2 * KB } });
+    await srv.perimeter({
+      id: 'tight',
+      repo: repoName,
+      read: ['app/**'],
+      write: [],
+      limits: { max_answer_bytes: 2 * KB },
+    });
   }
 });
 

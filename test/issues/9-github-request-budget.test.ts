@@ -20,7 +20,17 @@ beforeAll(async () => {
   // A private file under the prefix at the head: every listed commit needs a commit read to be verified.
   repo = await makeRepo(
     [
-      { message: 'init', files: { 'app/.env': 'X=1\n', 'docs/a.md': 'a\n', 'docs/b.md': 'b\n', 'docs/c.md': 'c\n', 'docs/d.md': 'd\n', 'docs/e.md': 'e\n' } },
+      {
+        message: 'init',
+        files: {
+          'app/.env': 'X=1\n',
+          'docs/a.md': 'a\n',
+          'docs/b.md': 'b\n',
+          'docs/c.md': 'c\n',
+          'docs/d.md': 'd\n',
+          'docs/e.md': 'e\n',
+        },
+      },
       ...Array.from({ length: 30 }, (_, i) => ({ message: `c${i}`, files: { [`app/f${i}.ts`]: `${i}\n` } })),
     ],
     { bare: true },
@@ -29,8 +39,20 @@ beforeAll(async () => {
   github = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5 });
   const gh = github;
   srv = await startTestServer({ upstream: gh, upstreamFor: () => gh, limiter: new RateLimiter() });
-  await srv.perimeter({ id: 'percall', repo: 'acme/b', read: ['app/**'], write: [], limits: { upstream_requests_per_call: 5 } });
-  await srv.perimeter({ id: 'hourly', repo: 'acme/b', read: ['docs/**'], write: [], limits: { upstream_requests_per_hour: 4 } });
+  await srv.perimeter({
+    id: 'percall',
+    repo: 'acme/b',
+    read: ['app/**'],
+    write: [],
+    limits: { upstream_requests_per_call: 5 },
+  });
+  await srv.perimeter({
+    id: 'hourly',
+    repo: 'acme/b',
+    read: ['docs/**'],
+    write: [],
+    limits: { upstream_requests_per_hour: 4 },
+  });
   await srv.perimeter({ id: 'other', repo: 'acme/b', read: ['docs/**'], write: [] });
 });
 
@@ -69,7 +91,9 @@ it("spends only the perimeter's own hourly share", async () => {
   }
   // Each read downloads a new blob (one request at least): the share (4) runs out by the fifth. 304s are free on GitHub and not counted.
   expect(texts[0]).toBe('ok');
-  expect(texts.at(-1)).toMatch(/^This perimeter's share of upstream requests \(4 per hour\) is spent; retry after \d+ s\.$/);
+  expect(texts.at(-1)).toMatch(
+    /^This perimeter's share of upstream requests \(4 per hour\) is spent; retry after \d+ s\.$/,
+  );
   const before = emulator.requests.length;
   expect((await a.call('get_tree', { path: 'docs' })).isError).toBe(true);
   expect(emulator.requests.length).toBe(before);

@@ -17,7 +17,10 @@ let marker: string;
 let script: string;
 
 beforeAll(async () => {
-  repo = await makeRepo([{ message: 'init', files: HOSTILE_FILES }, { message: 'second', files: { 'a.txt': 'a2\n', 'b.pr': 'p2\n' } }]);
+  repo = await makeRepo([
+    { message: 'init', files: HOSTILE_FILES },
+    { message: 'second', files: { 'a.txt': 'a2\n', 'b.pr': 'p2\n' } },
+  ]);
   ({ marker, script } = await markerScript(join(repo.dir, '..')));
   await makeHostile(repo.dir, script);
   srv = await startTestServer();
@@ -58,12 +61,33 @@ it('runs no program on pushes onto the checked-out branch, including one that re
   await touchAll();
   const pushes = [
     { message: 'plain', files: [{ path: 'a.txt', content: 'a3\n' }] },
-    { message: 'process filter', files: [{ path: 'b.pr', content: 'p3\n' }, { path: 'new.pr', content: 'n\n' }] },
+    {
+      message: 'process filter',
+      files: [
+        { path: 'b.pr', content: 'p3\n' },
+        { path: 'new.pr', content: 'n\n' },
+      ],
+    },
     // The original attack: rewrite a hook in the tracked hooks directory, then push again so git would run it.
-    { message: 'hook', files: [{ path: 'hooks/reference-transaction', content: `#!/bin/sh\nexec '${script}' rewritten\n` }] },
+    {
+      message: 'hook',
+      files: [{ path: 'hooks/reference-transaction', content: `#!/bin/sh\nexec '${script}' rewritten\n` }],
+    },
     // The included config is tracked: a new driver appears for the next command.
-    { message: 'driver', files: [{ path: 'tools/extra.gitconfig', content: `[filter "late"]\n\tsmudge = ${script}\n` }, { path: '.gitattributes', content: '* filter=late\n' }] },
-    { message: 'after', files: [{ path: 'a.txt', content: 'a4\n' }, { path: 'c.inc', content: 'i2\n' }] },
+    {
+      message: 'driver',
+      files: [
+        { path: 'tools/extra.gitconfig', content: `[filter "late"]\n\tsmudge = ${script}\n` },
+        { path: '.gitattributes', content: '* filter=late\n' },
+      ],
+    },
+    {
+      message: 'after',
+      files: [
+        { path: 'a.txt', content: 'a4\n' },
+        { path: 'c.inc', content: 'i2\n' },
+      ],
+    },
     { message: 'delete', files: [], delete: ['new.pr'] },
   ];
   for (const p of pushes) {
@@ -81,7 +105,10 @@ it('runs no program on pushes onto the checked-out branch, including one that re
 
 it('runs no program when the included config names a new driver and attributes use it', async () => {
   // The operator's working tree (not the agent) now names a driver through the tracked include.
-  await writeFile(join(repo.dir, 'tools/extra.gitconfig'), `[filter "late"]\n\tsmudge = ${script}\n\tclean = ${script}\n`);
+  await writeFile(
+    join(repo.dir, 'tools/extra.gitconfig'),
+    `[filter "late"]\n\tsmudge = ${script}\n\tclean = ${script}\n`,
+  );
   await writeFile(join(repo.dir, '.git/info/attributes'), '* filter=late\n');
   await touchAll();
   const r = await agent.call('push_files', { message: 'late', files: [{ path: 'a.txt', content: 'a5\n' }] });

@@ -8,11 +8,22 @@ import type { Agent } from '../support/server.js';
 
 /** The part of a get_commit answer that does not name the commit (sha, dates) or the agent's own readable path. */
 const shapeOf = (r: { isError?: boolean; text: string; structured: any }, own: string) =>
-  JSON.stringify({ isError: r.isError ?? false, files: r.structured?.files, stats: r.structured?.stats, omitted: r.structured?.omitted_count }).split(own).join('P');
+  JSON.stringify({
+    isError: r.isError ?? false,
+    files: r.structured?.files,
+    stats: r.structured?.stats,
+    omitted: r.structured?.omitted_count,
+  })
+    .split(own)
+    .join('P');
 
 async function pushAndRead(a: Agent, own: string, extra: Record<string, unknown>, ownInExtra = false) {
   const mine = ownInExtra ? [] : [{ path: own, content: 'x\n' }];
-  const push = await a.call('push_files', { message: 'change', files: [...mine, ...((extra.files as unknown[]) ?? [])], ...(extra.delete ? { delete: extra.delete } : {}) });
+  const push = await a.call('push_files', {
+    message: 'change',
+    files: [...mine, ...((extra.files as unknown[]) ?? [])],
+    ...(extra.delete ? { delete: extra.delete } : {}),
+  });
   expect(push.isError, push.text).toBeUndefined();
   const sha = push.structured.commit as string;
   const shown = await a.call('get_commit', { sha });
@@ -28,15 +39,28 @@ async function pushAndRead(a: Agent, own: string, extra: Record<string, unknown>
 describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveBoth(kind, [{ message: 'init', files: { 'app/main.ts': '1\n', 'drop/existing.txt': 'SECRET=abc\n', 'secret/k.txt': 'k\n' } }], { limits: true });
+    s = await serveBoth(
+      kind,
+      [
+        {
+          message: 'init',
+          files: { 'app/main.ts': '1\n', 'drop/existing.txt': 'SECRET=abc\n', 'secret/k.txt': 'k\n' },
+        },
+      ],
+      { limits: true },
+    );
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**'], write: ['app/**', 'drop/**'] });
   }, 60_000);
   afterAll(async () => s?.close());
 
   it('a guessed content of a write-only file, right or wrong, gives the same answers', async () => {
     const a = await s.srv.connect('/mcp/p');
-    const right = await pushAndRead(a, 'app/g1.ts', { files: [{ path: 'drop/existing.txt', content: 'SECRET=abc\n' }] });
-    const wrong = await pushAndRead(a, 'app/g2.ts', { files: [{ path: 'drop/existing.txt', content: 'SECRET=abd\n' }] });
+    const right = await pushAndRead(a, 'app/g1.ts', {
+      files: [{ path: 'drop/existing.txt', content: 'SECRET=abc\n' }],
+    });
+    const wrong = await pushAndRead(a, 'app/g2.ts', {
+      files: [{ path: 'drop/existing.txt', content: 'SECRET=abd\n' }],
+    });
     expect(wrong).toEqual(right);
     expect(right.omitted).toBe(0);
     expect(right.listedSame).toBe(true);
@@ -58,7 +82,11 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     for (const path of ['drop/seed.txt', 'drop/none.txt']) {
       const push = await a.call('push_files', { message: 'only', files: [], delete: [path] });
       const sha = push.structured.commit as string;
-      answers.push(bytesOf(await a.call('get_commit', { sha })).split(sha).join('S'));
+      answers.push(
+        bytesOf(await a.call('get_commit', { sha }))
+          .split(sha)
+          .join('S'),
+      );
     }
     expect(answers[1]).toBe(answers[0]);
     expect(JSON.parse(answers[0]!).isError).toBe(true);
@@ -69,15 +97,35 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const a = await s.srv.connect('/mcp/p');
     const body = 'line one\nline two\nPIN=4321\nline four\nline five\n';
     await a.call('push_files', { message: 'setup', files: [{ path: 'drop/multi.txt', content: body }] });
-    const paired = await pushAndRead(a, 'app/r1.txt', { files: [{ path: 'app/r1.txt', content: body }], delete: ['drop/multi.txt'] }, true);
-    const plain = await pushAndRead(a, 'app/r2.txt', { files: [{ path: 'app/r2.txt', content: body }], delete: ['drop/none-multi.txt'] }, true);
+    const paired = await pushAndRead(
+      a,
+      'app/r1.txt',
+      { files: [{ path: 'app/r1.txt', content: body }], delete: ['drop/multi.txt'] },
+      true,
+    );
+    const plain = await pushAndRead(
+      a,
+      'app/r2.txt',
+      { files: [{ path: 'app/r2.txt', content: body }], delete: ['drop/none-multi.txt'] },
+      true,
+    );
     expect(plain).toEqual({ ...paired, push: paired.push.split('drop/multi.txt').join('drop/none-multi.txt') });
     expect(paired.commit).toContain('+PIN=4321');
   });
 
   it('files outside both read and write are still counted', async () => {
-    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789abcdef0123' });
-    const w = await root.call('push_files', { repo: s.repo, ref: 'main', message: 'op', files: [{ path: 'app/op.ts', content: 'o\n' }, { path: 'secret/k.txt', content: 'k2\n' }] });
+    const root = await s.srv.connect('/mcp/root', 'legacy', {
+      authorization: 'Bearer test-ops-token-0123456789abcdef0123',
+    });
+    const w = await root.call('push_files', {
+      repo: s.repo,
+      ref: 'main',
+      message: 'op',
+      files: [
+        { path: 'app/op.ts', content: 'o\n' },
+        { path: 'secret/k.txt', content: 'k2\n' },
+      ],
+    });
     const a = await s.srv.connect('/mcp/p');
     expect((await a.call('get_commit', { sha: w.structured.commit })).structured.omitted_count).toBe(1);
   });

@@ -26,7 +26,13 @@ beforeAll(async () => {
   servers.github = await startTestServer({ upstream: gh, upstreamFor: () => gh, gate: new Gate() });
   for (const [kind, srv] of Object.entries(servers)) {
     const name = kind === 'local' ? repo.dir : 'acme/flood';
-    await srv.perimeter({ id: 'noisy', repo: name, read: ['app/**'], write: [], limits: { concurrent_calls: 1, queued_calls: 4 } });
+    await srv.perimeter({
+      id: 'noisy',
+      repo: name,
+      read: ['app/**'],
+      write: [],
+      limits: { concurrent_calls: 1, queued_calls: 4 },
+    });
     await srv.perimeter({ id: 'quiet', repo: name, read: ['docs/**'], write: [] });
   }
 });
@@ -62,7 +68,9 @@ describe.each(['local', 'github'] as const)('%s upstream', (kind) => {
     expect(busy.length).toBeGreaterThan(0);
     expect(served.length).toBeGreaterThan(0);
     expect(served.length).toBeLessThanOrEqual(FLOOD - busy.length);
-    expect(busy[0]?.text).toBe("Busy: this perimeter's calls are at their limit (1 running, 4 waiting); retry in a moment.");
+    expect(busy[0]?.text).toBe(
+      "Busy: this perimeter's calls are at their limit (1 running, 4 waiting); retry in a moment.",
+    );
     // The quiet perimeter did not wait for the noisy lane to drain.
     const lastServed = Math.max(...answers.map((r, i) => (r.isError ? -1 : done.indexOf(`noisy:${i}`))));
     expect(done.indexOf('quiet')).toBeLessThan(lastServed);

@@ -31,7 +31,9 @@ afterAll(async () => {
 
 it('hides every spelling at every depth, answering get_file byte-for-byte like a missing path', async () => {
   const a = await srv.connect('/mcp/app');
-  const missing = JSON.stringify(await a.call('get_file', { path: 'd/nope' })).split('d/nope').join('P');
+  const missing = JSON.stringify(await a.call('get_file', { path: 'd/nope' }))
+    .split('d/nope')
+    .join('P');
   for (const path of HIDDEN) {
     const r = await a.call('get_file', { path });
     expect([path, JSON.stringify(r).split(path).join('P')]).toEqual([path, missing]);

@@ -33,7 +33,12 @@ beforeAll(async () => {
     await srv.perimeter({ id: 'strict', repo, read: ['**'], write: ['**'] });
     await srv.perimeter({ id: 'binary', repo, read: ['**'], write: ['**'], allow_binary: true });
     const g = kind === 'local' ? local : bare;
-    agents[kind] = { srv, strict: await srv.connect('/mcp/strict'), binary: await srv.connect('/mcp/binary'), heads: () => g.git('for-each-ref', '--format=%(objectname)') };
+    agents[kind] = {
+      srv,
+      strict: await srv.connect('/mcp/strict'),
+      binary: await srv.connect('/mcp/binary'),
+      heads: () => g.git('for-each-ref', '--format=%(objectname)'),
+    };
   }
 }, 60_000);
 
@@ -47,7 +52,10 @@ afterAll(async () => {
 
 describe.each(['local', 'github'] as const)('%s upstream', (kind) => {
   const push = (who: 'strict' | 'binary', path: string, content: string, encoding?: 'base64') =>
-    agents[kind]![who].call('push_files', { message: 'x', files: [{ path, content, ...(encoding ? { encoding } : {}) }] });
+    agents[kind]![who].call('push_files', {
+      message: 'x',
+      files: [{ path, content, ...(encoding ? { encoding } : {}) }],
+    });
 
   it.each([
     ['UTF-16LE', b64(Buffer.from(body, 'utf16le'))],
@@ -57,7 +65,9 @@ describe.each(['local', 'github'] as const)('%s upstream', (kind) => {
     const before = await agents[kind]!.heads();
     const r = await push('strict', 'conf/settings.reg', content, 'base64');
     expect(r.isError).toBe(true);
-    expect(r.text).toMatch(/Possible secrets in the content: "conf\/settings.reg" line 3 \(GitHub token, starts "ghp_"\)/);
+    expect(r.text).toMatch(
+      /Possible secrets in the content: "conf\/settings.reg" line 3 \(GitHub token, starts "ghp_"\)/,
+    );
     expect(r.text).not.toContain(ghp);
     expect(await agents[kind]!.heads()).toBe(before);
   });
@@ -71,12 +81,17 @@ describe.each(['local', 'github'] as const)('%s upstream', (kind) => {
     expect(accepted.isError, accepted.text).toBeUndefined();
   });
 
-  it.each(['.lfsconfig', '.github/dependabot.yml', '.husky/pre-commit', '.gitconfig', '.mailmap', '.pre-commit-config.yaml', '.devcontainer/devcontainer.json'])(
-    'writing %s is refused as protected',
-    async (path) => {
-      const r = await push('strict', path, 'x = 1\n');
-      expect(r.isError).toBe(true);
-      expect(r.text).toContain(`"${path}" is a protected file`);
-    },
-  );
+  it.each([
+    '.lfsconfig',
+    '.github/dependabot.yml',
+    '.husky/pre-commit',
+    '.gitconfig',
+    '.mailmap',
+    '.pre-commit-config.yaml',
+    '.devcontainer/devcontainer.json',
+  ])('writing %s is refused as protected', async (path) => {
+    const r = await push('strict', path, 'x = 1\n');
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain(`"${path}" is a protected file`);
+  });
 });

@@ -6,7 +6,12 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { OPS_TOKEN, startTestServer, type TestServer } from '../support/server.js';
 
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'flood', version: '1' } },
+});
 const INITIALIZED = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' });
 const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -24,7 +29,9 @@ afterAll(async () => {
   await repo?.cleanup();
 });
 
-async function serverWithKeys(opts: Parameters<typeof startTestServer>[0] = {}): Promise<{ s: TestServer; app1: string; app2: string; infra: string }> {
+async function serverWithKeys(
+  opts: Parameters<typeof startTestServer>[0] = {},
+): Promise<{ s: TestServer; app1: string; app2: string; infra: string }> {
   const s = await startTestServer({ openPerimeters: false, ...opts });
   srv = s;
   await s.perimeter({ id: 'app', repo: repo.dir, read: ['app/**'] });
@@ -35,14 +42,34 @@ async function serverWithKeys(opts: Parameters<typeof startTestServer>[0] = {}):
 
 /** A raw initialize; the session id, or the status when there is none. */
 async function open(s: TestServer, path: string, key: string): Promise<{ status: number; sid: string | undefined }> {
-  const r = await fetch(`${s.url}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${key}` }, body: INIT });
+  const r = await fetch(`${s.url}${path}`, {
+    method: 'POST',
+    headers: { ...JSON_HEADERS, authorization: `Bearer ${key}` },
+    body: INIT,
+  });
   await r.text();
   const sid = r.headers.get('mcp-session-id') ?? undefined;
-  if (sid) await fetch(`${s.url}${path}`, { method: 'POST', headers: { ...JSON_HEADERS, authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' }, body: INITIALIZED });
+  if (sid)
+    await fetch(`${s.url}${path}`, {
+      method: 'POST',
+      headers: {
+        ...JSON_HEADERS,
+        authorization: `Bearer ${key}`,
+        'mcp-session-id': sid,
+        'mcp-protocol-version': '2025-11-25',
+      },
+      body: INITIALIZED,
+    });
   return { status: r.status, sid };
 }
 
-async function flood(s: TestServer, path: string, key: string, n: number, width = 16): Promise<{ statuses: Record<number, number>; sids: string[] }> {
+async function flood(
+  s: TestServer,
+  path: string,
+  key: string,
+  n: number,
+  width = 16,
+): Promise<{ statuses: Record<number, number>; sids: string[] }> {
   const statuses: Record<number, number> = {};
   const sids: string[] = [];
   let next = 0;
@@ -59,33 +86,44 @@ async function flood(s: TestServer, path: string, key: string, n: number, width 
   return { statuses, sids };
 }
 
-it('one key opening 1000 sessions leaves room for its perimeter, the others and the operator', { timeout: 120_000 }, async () => {
-  const { s, app1, app2, infra } = await serverWithKeys();
-  const before = s.app.sessions.limits.perKey;
-  const { statuses, sids } = await flood(s, '/mcp/app', app1, 1000);
-  expect(statuses).toEqual({ 200: 1000 });
-  expect(s.app.sessions.counts()['app']).toBe(before);
+it(
+  'one key opening 1000 sessions leaves room for its perimeter, the others and the operator',
+  { timeout: 120_000 },
+  async () => {
+    const { s, app1, app2, infra } = await serverWithKeys();
+    const before = s.app.sessions.limits.perKey;
+    const { statuses, sids } = await flood(s, '/mcp/app', app1, 1000);
+    expect(statuses).toEqual({ 200: 1000 });
+    expect(s.app.sessions.counts()['app']).toBe(before);
 
-  // The flooding key competes with itself only: its oldest sessions are gone, its newest still work.
-  const lookup = (sid: string) =>
-    fetch(`${s.url}/mcp/app`, {
-      method: 'POST',
-      headers: { ...JSON_HEADERS, authorization: `Bearer ${app1}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
-    });
-  expect((await lookup(sids[0] as string)).status).toBe(404);
-  expect((await lookup(sids.at(-1) as string)).status).toBe(200);
+    // The flooding key competes with itself only: its oldest sessions are gone, its newest still work.
+    const lookup = (sid: string) =>
+      fetch(`${s.url}/mcp/app`, {
+        method: 'POST',
+        headers: {
+          ...JSON_HEADERS,
+          authorization: `Bearer ${app1}`,
+          'mcp-session-id': sid,
+          'mcp-protocol-version': '2025-11-25',
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }),
+      });
+    expect((await lookup(sids[0] as string)).status).toBe(404);
+    expect((await lookup(sids.at(-1) as string)).status).toBe(200);
 
-  const other = await s.connect('/mcp/infra', 'legacy', { authorization: `Bearer ${infra}` });
-  expect((await other.call('get_file', { path: 'infra/main.tf' })).text).toContain('2');
-  const sibling = await s.connect('/mcp/app', 'legacy', { authorization: `Bearer ${app2}` });
-  expect((await sibling.call('get_file', { path: 'app/main.ts' })).isError).toBeUndefined();
-  const root = await s.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
-  expect((await root.client.listTools()).tools.length).toBeGreaterThan(0);
-});
+    const other = await s.connect('/mcp/infra', 'legacy', { authorization: `Bearer ${infra}` });
+    expect((await other.call('get_file', { path: 'infra/main.tf' })).text).toContain('2');
+    const sibling = await s.connect('/mcp/app', 'legacy', { authorization: `Bearer ${app2}` });
+    expect((await sibling.call('get_file', { path: 'app/main.ts' })).isError).toBeUndefined();
+    const root = await s.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
+    expect((await root.client.listTools()).tools.length).toBeGreaterThan(0);
+  },
+);
 
 it('caps a perimeter as a whole and the server as a whole, never the operator', { timeout: 60_000 }, async () => {
-  const { s, app1, app2, infra } = await serverWithKeys({ sessionLimits: { perKey: 4, perPerimeter: 6, max: 8, root: 2 } });
+  const { s, app1, app2, infra } = await serverWithKeys({
+    sessionLimits: { perKey: 4, perPerimeter: 6, max: 8, root: 2 },
+  });
   expect((await flood(s, '/mcp/app', app1, 10, 2)).statuses).toEqual({ 200: 10 });
   // A second key of the same perimeter fills the perimeter's room, then gets 503: other perimeters are untouched.
   expect((await flood(s, '/mcp/app', app2, 3, 1)).statuses).toEqual({ 200: 2, 503: 1 });
@@ -97,7 +135,11 @@ it('caps a perimeter as a whole and the server as a whole, never the operator', 
 });
 
 /** Opens a GET event stream on a session and keeps it open until the server ends it. */
-function holdStream(s: TestServer, sid: string, key: string): { req: ClientRequest; ended: Promise<void>; opened: Promise<number> } {
+function holdStream(
+  s: TestServer,
+  sid: string,
+  key: string,
+): { req: ClientRequest; ended: Promise<void>; opened: Promise<number> } {
   const u = new URL(s.url);
   let opened!: (n: number) => void;
   const openedP = new Promise<number>((r) => (opened = r));
@@ -110,7 +152,12 @@ function holdStream(s: TestServer, sid: string, key: string): { req: ClientReque
         method: 'GET',
         path: '/mcp/app',
         agent: false,
-        headers: { accept: 'text/event-stream', authorization: `Bearer ${key}`, 'mcp-session-id': sid, 'mcp-protocol-version': '2025-11-25' },
+        headers: {
+          accept: 'text/event-stream',
+          authorization: `Bearer ${key}`,
+          'mcp-session-id': sid,
+          'mcp-protocol-version': '2025-11-25',
+        },
       },
       (res) => {
         opened(res.statusCode ?? 0);

@@ -9,43 +9,63 @@ const BAD = ['app/out', 'app/abs', 'app/up', 'app/env', 'app/dir', 'app/deep/far
 describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let s: Served;
   beforeAll(async () => {
-    s = await serveBoth(kind, [
-      {
-        message: 'init',
-        files: {
-          'app/main.ts': '1\n',
-          'app/lib/util.ts': '2\n',
-          'app/.env': 'X=1\n',
-          'docs/guide.md': '# g\n',
-          'secret/keys.txt': 'k\n',
-          'app/ok': { symlink: 'lib/util.ts' },
-          'app/okdoc': { symlink: '../docs/guide.md' },
-          'app/out': { symlink: '../secret/keys.txt' },
-          'app/abs': { symlink: '/etc/passwd' },
-          'app/up': { symlink: '../../../../etc/hostname' },
-          'app/env': { symlink: '.env' },
-          'app/dir': { symlink: '../secret' },
-          'app/chain': { symlink: 'out' },
-          'app/deep/far': { symlink: '../../secret/keys.txt' },
+    s = await serveBoth(
+      kind,
+      [
+        {
+          message: 'init',
+          files: {
+            'app/main.ts': '1\n',
+            'app/lib/util.ts': '2\n',
+            'app/.env': 'X=1\n',
+            'docs/guide.md': '# g\n',
+            'secret/keys.txt': 'k\n',
+            'app/ok': { symlink: 'lib/util.ts' },
+            'app/okdoc': { symlink: '../docs/guide.md' },
+            'app/out': { symlink: '../secret/keys.txt' },
+            'app/abs': { symlink: '/etc/passwd' },
+            'app/up': { symlink: '../../../../etc/hostname' },
+            'app/env': { symlink: '.env' },
+            'app/dir': { symlink: '../secret' },
+            'app/chain': { symlink: 'out' },
+            'app/deep/far': { symlink: '../../secret/keys.txt' },
+          },
         },
-      },
-    ], { limits: true });
+      ],
+      { limits: true },
+    );
     await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['app/**', 'docs/*.md'], write: [] });
   }, 60_000);
   afterAll(async () => s?.close());
 
   it('serves a link whose target is readable, as its target text', async () => {
     const a = await s.srv.connect('/mcp/p');
-    expect((await a.call('get_file', { path: 'app/ok' })).structured).toMatchObject({ content: 'lib/util.ts', symlink: true });
-    expect((await a.call('get_file', { path: 'app/okdoc' })).structured).toMatchObject({ content: '../docs/guide.md', symlink: true });
+    expect((await a.call('get_file', { path: 'app/ok' })).structured).toMatchObject({
+      content: 'lib/util.ts',
+      symlink: true,
+    });
+    expect((await a.call('get_file', { path: 'app/okdoc' })).structured).toMatchObject({
+      content: '../docs/guide.md',
+      symlink: true,
+    });
     // A link to a readable link is judged on its own text only: `out` names a readable path.
-    expect((await a.call('get_file', { path: 'app/chain' })).structured).toMatchObject({ content: 'out', symlink: true });
+    expect((await a.call('get_file', { path: 'app/chain' })).structured).toMatchObject({
+      content: 'out',
+      symlink: true,
+    });
   });
 
   it('a link to a hidden, private, absolute or escaping target reads like a missing file', async () => {
     const a = await s.srv.connect('/mcp/p');
-    const missing = bytesOf(await a.call('get_file', { path: 'app/nope' })).split('app/nope').join('P');
-    for (const path of BAD) expect(bytesOf(await a.call('get_file', { path })).split(path).join('P')).toBe(missing);
+    const missing = bytesOf(await a.call('get_file', { path: 'app/nope' }))
+      .split('app/nope')
+      .join('P');
+    for (const path of BAD)
+      expect(
+        bytesOf(await a.call('get_file', { path }))
+          .split(path)
+          .join('P'),
+      ).toBe(missing);
     const many = await a.call('get_files', { paths: [...BAD, 'app/ok'] });
     expect(many.structured.found).toBe(1);
     const none = await a.call('get_files', { paths: ['app/nope'] });
@@ -60,8 +80,14 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     for (const p of BAD) expect(paths).not.toContain(p);
     expect(paths).toEqual(expect.arrayContaining(['app/ok', 'app/okdoc', 'app/chain', 'app/main.ts']));
     expect(paths).not.toContain('app/deep');
-    const deep = bytesOf(await a.call('get_tree', { path: 'app/deep' })).split('app/deep').join('D');
-    expect(deep).toBe(bytesOf(await a.call('get_tree', { path: 'app/nodir' })).split('app/nodir').join('D'));
+    const deep = bytesOf(await a.call('get_tree', { path: 'app/deep' }))
+      .split('app/deep')
+      .join('D');
+    expect(deep).toBe(
+      bytesOf(await a.call('get_tree', { path: 'app/nodir' }))
+        .split('app/nodir')
+        .join('D'),
+    );
     for (const text of ['secret', 'etc/passwd', 'hostname', '.env']) expect(bytesOf(r)).not.toContain(text);
     // One level: a child directory kept only by a bad link reads as missing there too; good links show.
     const flat = (await a.call('get_tree', { path: 'app' })).structured.entries.map((e: { path: string }) => e.path);
@@ -82,7 +108,12 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   });
 
   it('the operator surface still reads every link as it is', async () => {
-    const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: 'Bearer test-ops-token-0123456789abcdef0123' });
-    expect((await root.call('get_file', { repo: s.repo, path: 'app/out' })).structured).toMatchObject({ content: '../secret/keys.txt', symlink: true });
+    const root = await s.srv.connect('/mcp/root', 'legacy', {
+      authorization: 'Bearer test-ops-token-0123456789abcdef0123',
+    });
+    expect((await root.call('get_file', { repo: s.repo, path: 'app/out' })).structured).toMatchObject({
+      content: '../secret/keys.txt',
+      symlink: true,
+    });
   });
 });

@@ -38,7 +38,15 @@ const push = (path: string) => agent.call('push_files', { message: 'x', files: [
 it('refuses writes over untracked, ignored and dirty paths with one message, destroying nothing', async () => {
   const head = await repo.head();
   const texts: string[] = [];
-  for (const path of ['app/untracked.ts', 'app/run.log', 'app/build', 'app/scratch', 'app/a.ts', 'app/build/out.js', 'app/untracked.ts/below']) {
+  for (const path of [
+    'app/untracked.ts',
+    'app/run.log',
+    'app/build',
+    'app/scratch',
+    'app/a.ts',
+    'app/build/out.js',
+    'app/untracked.ts/below',
+  ]) {
     const r = await push(path);
     expect(r.isError, `${path}: ${r.text}`).toBe(true);
     texts.push(r.text.split(path).join('P'));

@@ -25,7 +25,12 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   let agent: Agent;
   beforeAll(async () => {
     s = await serveBoth(kind, [{ message: 'init', files: FILES }]);
-    await s.srv.perimeter({ id: 'p', repo: s.repo, read: ['docs/**', 'app/**', '.github/**', 'CODEOWNERS'], write: ['docs/**', 'app/**', 'blind/**', '.github/**', 'CODEOWNERS'] });
+    await s.srv.perimeter({
+      id: 'p',
+      repo: s.repo,
+      read: ['docs/**', 'app/**', '.github/**', 'CODEOWNERS'],
+      write: ['docs/**', 'app/**', 'blind/**', '.github/**', 'CODEOWNERS'],
+    });
     agent = await s.srv.connect('/mcp/p');
   }, 60_000);
   afterAll(async () => {
@@ -67,7 +72,12 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     const root = await s.srv.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
     try {
       const before = await s.head();
-      const r = await root.call('push_files', { repo: s.repo, ref: 'main', message: 'x', files: [{ path: 'docs/api', content: 'over\n' }] });
+      const r = await root.call('push_files', {
+        repo: s.repo,
+        ref: 'main',
+        message: 'x',
+        files: [{ path: 'docs/api', content: 'over\n' }],
+      });
       expect(r.isError, r.text).toBe(true);
       expect(r.text).toMatch(/a file and a directory cannot share a path/);
       expect(await s.head()).toBe(before);
@@ -80,7 +90,11 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
   it('still writes ordinary files, and turns a directory into a file when the request names every file in it', async () => {
     const ok = await agent.call('push_files', { message: 'new', files: [{ path: 'docs/new.md', content: 'n\n' }] });
     expect(ok.isError, ok.text).toBeFalsy();
-    const conv = await agent.call('push_files', { message: 'flatten', files: [{ path: 'docs/api', content: 'api\n' }], delete: ['docs/api/a.md', 'docs/api/b.md'] });
+    const conv = await agent.call('push_files', {
+      message: 'flatten',
+      files: [{ path: 'docs/api', content: 'api\n' }],
+      delete: ['docs/api/a.md', 'docs/api/b.md'],
+    });
     expect(conv.isError, conv.text).toBeFalsy();
     const files = await s.files();
     expect(files).toContain('docs/api');

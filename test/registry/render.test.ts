@@ -24,10 +24,18 @@ describe('render pieces', () => {
     expect(subjectOf('')).toBe('');
   });
   it('prints one commit per line and one file change with its patch', () => {
-    expect(commitLine({ sha: SHA, message: 'm\nbody', author: person })).toBe(`${SHA} 2026-01-01T00:00:00Z Ann <ann@example.test> m`);
-    expect(commitLine({ sha: SHA, message: 'm', author: person, parents: [] })).toBe(`${SHA} (parents none) 2026-01-01T00:00:00Z Ann <ann@example.test> m`);
-    expect(fileChangeText({ path: 'b', previous_path: 'a', status: 'renamed', additions: 0, deletions: 0 })).toBe('R a -> b +0 -0\n');
-    expect(fileChangeText({ path: 'a', status: 'modified', additions: 1, deletions: 1, patch: '@@ -1 +1 @@\n-x\n+y' })).toBe('M a +1 -1\n@@ -1 +1 @@\n-x\n+y\n');
+    expect(commitLine({ sha: SHA, message: 'm\nbody', author: person })).toBe(
+      `${SHA} 2026-01-01T00:00:00Z Ann <ann@example.test> m`,
+    );
+    expect(commitLine({ sha: SHA, message: 'm', author: person, parents: [] })).toBe(
+      `${SHA} (parents none) 2026-01-01T00:00:00Z Ann <ann@example.test> m`,
+    );
+    expect(fileChangeText({ path: 'b', previous_path: 'a', status: 'renamed', additions: 0, deletions: 0 })).toBe(
+      'R a -> b +0 -0\n',
+    );
+    expect(
+      fileChangeText({ path: 'a', status: 'modified', additions: 1, deletions: 1, patch: '@@ -1 +1 @@\n-x\n+y' }),
+    ).toBe('M a +1 -1\n@@ -1 +1 @@\n-x\n+y\n');
   });
 });
 
@@ -45,26 +53,51 @@ describe('tool renders', () => {
       truncated: true,
       next_page: 2,
     });
-    expect(text).toBe(`.: 3 entries, recursive\nfile 3 ${SHA} a.ts\ndir - - d\nfile 1 ${SHA} "x\\ny"\ntruncated: more with page: 2\n`);
+    expect(text).toBe(
+      `.: 3 entries, recursive\nfile 3 ${SHA} a.ts\ndir - - d\nfile 1 ${SHA} "x\\ny"\ntruncated: more with page: 2\n`,
+    );
   });
   it('get_file: a whole text file is its content byte for byte; a window, base64 or a link gets one header line', () => {
     const base = { path: 'a.txt', sha: SHA, size: 6, encoding: 'utf-8', content: 'one\ntwo' };
     expect(render('get_file', base)).toBe('one\ntwo');
-    expect(render('get_file', { ...base, content: 'two', total_lines: 2, start_line: 2, end_line: 2 })).toBe('a.txt: lines 2-2 of 2\ntwo');
+    expect(render('get_file', { ...base, content: 'two', total_lines: 2, start_line: 2, end_line: 2 })).toBe(
+      'a.txt: lines 2-2 of 2\ntwo',
+    );
     expect(render('get_file', { ...base, encoding: 'base64', content: 'AAE=' })).toBe('a.txt: base64, 6 bytes\nAAE=');
     expect(render('get_file', { ...base, symlink: true, content: 'b.txt' })).toBe('a.txt: symlink\nb.txt');
   });
   it('get_commit: git show layout without the summary line when nothing is left out', () => {
-    const value = { sha: SHA, message: 'subject\n\nbody', author: person, committer: person, files: [], stats: { additions: 0, deletions: 0, total: 0 }, omitted_count: 0, truncated: false };
-    expect(render('get_commit', value)).toBe(`commit ${SHA}\nAuthor: Ann <ann@example.test> 2026-01-01T00:00:00Z\n\nsubject\n\nbody\n\n`);
-    expect(render('get_commit', { ...value, omitted_count: 2, truncated: true, next_files_page: 2 })).toContain('2 other files omitted; all visible files +0 -0\ntruncated: more with files_page: 2\n');
+    const value = {
+      sha: SHA,
+      message: 'subject\n\nbody',
+      author: person,
+      committer: person,
+      files: [],
+      stats: { additions: 0, deletions: 0, total: 0 },
+      omitted_count: 0,
+      truncated: false,
+    };
+    expect(render('get_commit', value)).toBe(
+      `commit ${SHA}\nAuthor: Ann <ann@example.test> 2026-01-01T00:00:00Z\n\nsubject\n\nbody\n\n`,
+    );
+    expect(render('get_commit', { ...value, omitted_count: 2, truncated: true, next_files_page: 2 })).toContain(
+      '2 other files omitted; all visible files +0 -0\ntruncated: more with files_page: 2\n',
+    );
   });
   it('search_code and changes_since: one match or change per line', () => {
-    expect(render('search_code', { matches: [{ path: 'a.ts', line: 3, column: 5, text: 'let x\r' }], truncated: true })).toBe(
-      'a.ts:3:5: let x \ntruncated: more matches exist (raise max_results or narrow path)\n',
-    );
-    expect(render('changes_since', { cursor: 'gbc1.x', fresh_instance: false, changes: [{ path: 'b', change: 'renamed', previous_path: 'a' }, { path: 'c', change: 'deleted' }], truncated: false })).toBe(
-      'cursor: gbc1.x\n2 changes\nR a -> b\nD c\n',
-    );
+    expect(
+      render('search_code', { matches: [{ path: 'a.ts', line: 3, column: 5, text: 'let x\r' }], truncated: true }),
+    ).toBe('a.ts:3:5: let x \ntruncated: more matches exist (raise max_results or narrow path)\n');
+    expect(
+      render('changes_since', {
+        cursor: 'gbc1.x',
+        fresh_instance: false,
+        changes: [
+          { path: 'b', change: 'renamed', previous_path: 'a' },
+          { path: 'c', change: 'deleted' },
+        ],
+        truncated: false,
+      }),
+    ).toBe('cursor: gbc1.x\n2 changes\nR a -> b\nD c\n');
   });
 });

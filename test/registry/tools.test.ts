@@ -25,22 +25,53 @@ describe('every tool', () => {
       expect(ALL_TOOLS.find((t) => t.name === name)?.agentSurface).toBe(false);
     }
     expect(AGENT_CATALOGUE).toEqual([
-      'get_tree', 'get_file', 'get_files', 'search_code', 'changes_since', 'push_files', 'proposal_status', 'proposal_cancel', 'list_commits', 'get_commit',
-      'workspace_brief', 'workspace_status', 'workspace_diff', 'conflict_preflight', 'conflict_read', 'submodule_status', 'scope_summary', 'integrity_check',
-      'propose_commit', 'propose_patch', 'propose_discard', 'propose_merge', 'propose_rebase', 'propose_reset', 'propose_branch', 'propose_push', 'propose_plan',
+      'get_tree',
+      'get_file',
+      'get_files',
+      'search_code',
+      'changes_since',
+      'push_files',
+      'proposal_status',
+      'proposal_cancel',
+      'list_commits',
+      'get_commit',
+      'workspace_brief',
+      'workspace_status',
+      'workspace_diff',
+      'conflict_preflight',
+      'conflict_read',
+      'submodule_status',
+      'scope_summary',
+      'integrity_check',
+      'propose_commit',
+      'propose_patch',
+      'propose_discard',
+      'propose_merge',
+      'propose_rebase',
+      'propose_reset',
+      'propose_branch',
+      'propose_push',
+      'propose_plan',
     ]);
   });
 
   it('never lets an agent name a repository, ref or branch', () => {
     for (const tool of ALL_TOOLS.filter((t) => t.agentSurface)) {
-      const schema = z.toJSONSchema(tool.agentInput) as { properties?: Record<string, unknown>; additionalProperties?: unknown };
-      for (const key of ['repo', 'ref', 'branch', 'owner', 'sha_ref']) expect(Object.keys(schema.properties ?? {})).not.toContain(key);
+      const schema = z.toJSONSchema(tool.agentInput) as {
+        properties?: Record<string, unknown>;
+        additionalProperties?: unknown;
+      };
+      for (const key of ['repo', 'ref', 'branch', 'owner', 'sha_ref'])
+        expect(Object.keys(schema.properties ?? {})).not.toContain(key);
       expect(schema.additionalProperties).toBe(false);
     }
   });
 
   it('extracts every path argument, so decide judges them all', () => {
-    const paths = (name: string, args: unknown) => ALL_TOOLS.find((t) => t.name === name)!.paths(args).map((p) => `${p.role}:${String(p.path)}`);
+    const paths = (name: string, args: unknown) =>
+      ALL_TOOLS.find((t) => t.name === name)!
+        .paths(args)
+        .map((p) => `${p.role}:${String(p.path)}`);
     expect(paths('get_file', { path: 'a' })).toEqual(['file:a']);
     expect(paths('get_files', { paths: ['a', 'b'] })).toEqual(['file:a', 'file:b']);
     expect(paths('get_tree', {})).toEqual(['dir:']);
@@ -48,20 +79,31 @@ describe('every tool', () => {
     expect(paths('search_code', { query: 'q' })).toEqual(['dir:']);
     expect(paths('changes_since', { cursor: 'x' })).toEqual([]);
     expect(paths('list_commits', { path: 'd' })).toEqual(['dir:d']);
-    expect(paths('push_files', { message: 'm', files: [{ path: 'w', content: '' }], delete: ['x'] })).toEqual(['write:w', 'write:x']);
+    expect(paths('push_files', { message: 'm', files: [{ path: 'w', content: '' }], delete: ['x'] })).toEqual([
+      'write:w',
+      'write:x',
+    ]);
     expect(paths('workspace_diff', { path: 'd' })).toEqual(['dir:d']);
     expect(paths('workspace_diff', {})).toEqual([]);
     expect(paths('conflict_read', { path: 'c' })).toEqual(['file:c']);
     expect(paths('scope_summary', {})).toEqual(['dir:']);
     expect(paths('scope_summary', { path: 's' })).toEqual(['dir:s']);
-    for (const t of ['workspace_brief', 'workspace_status', 'conflict_preflight', 'submodule_status', 'integrity_check']) expect(paths(t, { with: 'main' })).toEqual([]);
+    for (const t of [
+      'workspace_brief',
+      'workspace_status',
+      'conflict_preflight',
+      'submodule_status',
+      'integrity_check',
+    ])
+      expect(paths(t, { with: 'main' })).toEqual([]);
   });
 
   it('lists the workspace tools only on bindings whose branch is checked out', () => {
     const ws = ALL_TOOLS.filter((t) => t.requires === 'worktree').map((t) => t.name);
     expect(ws).toHaveLength(17);
     // The readers are read-only; the propose_* tools write nothing themselves (a person approves), but are not hints of reads.
-    for (const t of ALL_TOOLS.filter((x) => x.requires === 'worktree')) expect(t.annotations.readOnlyHint).toBe(!t.name.startsWith('propose_'));
+    for (const t of ALL_TOOLS.filter((x) => x.requires === 'worktree'))
+      expect(t.annotations.readOnlyHint).toBe(!t.name.startsWith('propose_'));
     expect(ws.filter((n) => n.startsWith('propose_')).sort()).toEqual([...WORKSPACE_PROPOSE_TOOLS].sort());
   });
 });
@@ -75,7 +117,9 @@ describe('published schemas', () => {
       // What tools/list shows (compact, src/registry/publish.ts), not zod's full conversion.
       agentInput: tool.agentSurface ? tool.published.agentInput['~standard'].jsonSchema.input() : null,
       rootInput: tool.published.rootInput['~standard'].jsonSchema.input(),
-      ...(tool.published.worktreeInput ? { worktreeInput: tool.published.worktreeInput['~standard'].jsonSchema.input() } : {}),
+      ...(tool.published.worktreeInput
+        ? { worktreeInput: tool.published.worktreeInput['~standard'].jsonSchema.input() }
+        : {}),
       output: tool.published.output['~standard'].jsonSchema.output(),
     };
     await expect(JSON.stringify(published, null, 2) + '\n').toMatchFileSnapshot(`__toolsnaps__/${name}.json`);

@@ -9,7 +9,17 @@ import { newProposalId, proposalHash } from '../../src/registry/proposals.js';
 import { openFileProposalStore } from '../../src/state/file/proposals.js';
 
 const draft = (over: Partial<Proposal> = {}): Proposal => {
-  const base = { perimeter: 'p', branch: 'main', base: 'a'.repeat(40), change: { kind: 'push_files' as const, message: 'm', files: [{ path: 'a.md', content: 'x', encoding: 'utf-8' as const }], deletes: [] } };
+  const base = {
+    perimeter: 'p',
+    branch: 'main',
+    base: 'a'.repeat(40),
+    change: {
+      kind: 'push_files' as const,
+      message: 'm',
+      files: [{ path: 'a.md', content: 'x', encoding: 'utf-8' as const }],
+      deletes: [],
+    },
+  };
   return {
     id: newProposalId(),
     repo: '/r',
@@ -41,7 +51,9 @@ describe('file proposal store', () => {
   };
   const onDisk = async () => {
     const names = (await readdir(join(dir, 'proposals'))).sort();
-    return Promise.all(names.map(async (n) => JSON.parse(await readFile(join(dir, 'proposals', n), 'utf8')) as Proposal));
+    return Promise.all(
+      names.map(async (n) => JSON.parse(await readFile(join(dir, 'proposals', n), 'utf8')) as Proposal),
+    );
   };
 
   it('is on disk when insert resolves, and a reopened store has it', async () => {
@@ -56,9 +68,17 @@ describe('file proposal store', () => {
     const store = await open();
     const p = draft();
     await store.insert(p);
-    const moved = await store.transition(p.id, ['pending'], (q) => ({ ...q, status: 'cancelled', decided_by: 'agent', decided_at: q.created_at }) as Proposal);
+    const moved = await store.transition(
+      p.id,
+      ['pending'],
+      (q) => ({ ...q, status: 'cancelled', decided_by: 'agent', decided_at: q.created_at }) as Proposal,
+    );
     expect(moved.ok).toBe(true);
-    const again = await store.transition(p.id, ['pending'], (q) => ({ ...q, status: 'rejected', decided_by: 'x', decided_at: q.created_at, reason: 'r' }) as Proposal);
+    const again = await store.transition(
+      p.id,
+      ['pending'],
+      (q) => ({ ...q, status: 'rejected', decided_by: 'x', decided_at: q.created_at, reason: 'r' }) as Proposal,
+    );
     expect(again).toMatchObject({ ok: false, code: 'conflict' });
     expect((await onDisk())[0]?.status).toBe('cancelled');
     expect(await store.transition('pnope', ['pending'], (q) => q)).toMatchObject({ ok: false, code: 'not_found' });
@@ -79,7 +99,10 @@ describe('file proposal store', () => {
   it('refuses to start over a corrupt or invalid file', async () => {
     await writeFile(join(dir, 'proposals.json'), '{ not json');
     expect(await openFileProposalStore(dir)).toMatchObject({ ok: false, code: 'corrupt_state' });
-    await writeFile(join(dir, 'proposals.json'), JSON.stringify({ version: 1, proposals: [{ ...draft(), status: 'applied' }] }));
+    await writeFile(
+      join(dir, 'proposals.json'),
+      JSON.stringify({ version: 1, proposals: [{ ...draft(), status: 'applied' }] }),
+    );
     expect(await openFileProposalStore(dir)).toMatchObject({ ok: false, code: 'corrupt_state' });
     await rm(join(dir, 'proposals.json'));
     const p = draft();
@@ -111,7 +134,11 @@ describe('file proposal store', () => {
     await writeFile(join(dir, 'proposals', `${theirs.id}.json`), 'untouched');
     const ours = draft();
     await store.insert(ours);
-    await store.transition(ours.id, ['pending'], (q) => ({ ...q, status: 'cancelled', decided_by: 'agent', decided_at: q.created_at }) as Proposal);
+    await store.transition(
+      ours.id,
+      ['pending'],
+      (q) => ({ ...q, status: 'cancelled', decided_by: 'agent', decided_at: q.created_at }) as Proposal,
+    );
     expect(await readFile(join(dir, 'proposals', `${theirs.id}.json`), 'utf8')).toBe('untouched');
     expect(before.length).toBeGreaterThan(0);
   });

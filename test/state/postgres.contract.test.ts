@@ -16,7 +16,13 @@ stateContract('postgres', (bounds) => {
   let url: string | undefined;
   const openOn = async () => {
     url ??= await server.database(`contract_${++n}`);
-    const s = await openPostgresState({ url, instance: { id: `i${Math.random().toString(36).slice(2, 8)}`, version: 'contract' }, log: () => undefined, beatMs: 200, ...(bounds ? { proposalBounds: bounds } : {}) });
+    const s = await openPostgresState({
+      url,
+      instance: { id: `i${Math.random().toString(36).slice(2, 8)}`, version: 'contract' },
+      log: () => undefined,
+      beatMs: 200,
+      ...(bounds ? { proposalBounds: bounds } : {}),
+    });
     if (!s.ok) throw new Error(s.message);
     return s.value;
   };

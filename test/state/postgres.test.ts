@@ -16,7 +16,10 @@ afterAll(async () => {
   await server?.destroy();
 });
 
-const infra = materialize({ id: 'infra', repo: 'acme/platform', read: ['infra/**'], write: [], branches: ['feat'] }, 'main');
+const infra = materialize(
+  { id: 'infra', repo: 'acme/platform', read: ['infra/**'], write: [], branches: ['feat'] },
+  'main',
+);
 const opened: SharedState[] = [];
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close();
@@ -24,7 +27,12 @@ afterEach(async () => {
 let n = 0;
 const fresh = () => server.database(`pgtest_${++n}`);
 async function open(url: string, extra: Partial<PostgresOptions> = {}): Promise<SharedState> {
-  const s = await openPostgresState({ url, instance: { id: `inst-${opened.length}-${n}`, version: 'v-test' }, log: () => undefined, ...extra });
+  const s = await openPostgresState({
+    url,
+    instance: { id: `inst-${opened.length}-${n}`, version: 'v-test' },
+    log: () => undefined,
+    ...extra,
+  });
   if (!s.ok) throw new Error(s.message);
   opened.push(s.value);
   return s.value;
@@ -88,7 +96,12 @@ describe('PostgreSQL state', () => {
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.code).toBe('corrupt_state');
     const withPassword = url.replace('gb@', 'gb:hunter2secret@').replace(/:\d+\//, ':1/');
-    const unreachable = await openPostgresState({ url: withPassword, instance: { id: 'x', version: 'v' }, log: () => undefined, staleMs: 1000 });
+    const unreachable = await openPostgresState({
+      url: withPassword,
+      instance: { id: 'x', version: 'v' },
+      log: () => undefined,
+      staleMs: 1000,
+    });
     expect(unreachable.ok).toBe(false);
     if (!unreachable.ok) expect(unreachable.message).not.toContain('hunter2secret');
     expect(describeStore(withPassword)).not.toContain('hunter2secret');

@@ -11,7 +11,10 @@ export interface StateFactory {
   readonly shared: boolean;
 }
 
-const infra = materialize({ id: 'infra', repo: 'acme/platform', read: ['infra/**'], write: [], branches: ['feat'] }, 'main');
+const infra = materialize(
+  { id: 'infra', repo: 'acme/platform', read: ['infra/**'], write: [], branches: ['feat'] },
+  'main',
+);
 
 /** A pending proposal as the service would store it (ids are 'p' + 24 base32 characters). */
 const proposal = (n: number, over: Partial<Proposal> = {}): Proposal =>
@@ -25,7 +28,12 @@ const proposal = (n: number, over: Partial<Proposal> = {}): Proposal =>
     hash: `sha256:${'0'.repeat(64)}`,
     summary: `change ${n}`,
     facts: { paths: ['infra/a.tf'], protected_paths: [] },
-    change: { kind: 'push_files', message: `m${n}`, files: [{ path: 'infra/a.tf', content: 'x', encoding: 'utf-8' }], deletes: [] },
+    change: {
+      kind: 'push_files',
+      message: `m${n}`,
+      files: [{ path: 'infra/a.tf', content: 'x', encoding: 'utf-8' }],
+      deletes: [],
+    },
     created_at: `2026-12-01T10:00:0${n}.000Z`,
     updated_at: `2026-12-01T10:00:0${n}.000Z`,
     expires_at: '2026-12-08T10:00:00.000Z',
@@ -123,8 +131,14 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
         }),
       );
       await Promise.all(edits);
-      await eventually(() => (b.perimeters.get('infra')?.branches.length ?? 0) === 13 && (a.perimeters.get('infra')?.branches.length ?? 0) === 13);
-      expect(new Set(a.perimeters.get('infra')?.branches)).toEqual(new Set(['main', ...Array.from({ length: 12 }, (_, i) => `b${i}`)]));
+      await eventually(
+        () =>
+          (b.perimeters.get('infra')?.branches.length ?? 0) === 13 &&
+          (a.perimeters.get('infra')?.branches.length ?? 0) === 13,
+      );
+      expect(new Set(a.perimeters.get('infra')?.branches)).toEqual(
+        new Set(['main', ...Array.from({ length: 12 }, (_, i) => `b${i}`)]),
+      );
     });
 
     it('counts fixed windows per key and gives one back', async () => {
@@ -173,7 +187,11 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
       const b = f.shared ? await reopen() : a;
       await a.proposals.insert(proposal(1));
       const decide = (st: typeof a, by: string) =>
-        st.proposals.transition(proposal(1).id, ['pending'], (p) => ({ ...p, status: 'rejected', decided_by: by, decided_at: p.created_at, reason: by }) as Proposal);
+        st.proposals.transition(
+          proposal(1).id,
+          ['pending'],
+          (p) => ({ ...p, status: 'rejected', decided_by: by, decided_at: p.created_at, reason: by }) as Proposal,
+        );
       const [x, y] = await Promise.all([decide(a, 'alice'), decide(b, 'bob')]);
       expect([x.ok, y.ok].sort()).toEqual([false, true]);
       const loser = x.ok ? y : x;
@@ -184,20 +202,44 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
     });
 
     describe('bounds what one perimeter can make the store keep (issue 19)', () => {
-      const SMALL: ProposalBounds = { maxRecords: 5, maxBytes: 12_000, maxRecordBytes: 6_000, keepTerminalMs: 3_600_000 };
+      const SMALL: ProposalBounds = {
+        maxRecords: 5,
+        maxBytes: 12_000,
+        maxRecordBytes: 6_000,
+        keepTerminalMs: 3_600_000,
+      };
       const at = (s: number) => new Date(Date.UTC(2026, 11, 1, 10, 0, 0) + s * 1000).toISOString();
       const made = (n: number, perimeter = 'infra', content = 'x') =>
         proposal(0, {
-          id: `p${String(n).padStart(24, '0').replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? 'z')}`,
+          id: `p${String(n)
+            .padStart(24, '0')
+            .replace(/\d/g, (d) => 'abcdefghij'[Number(d)] ?? 'z')}`,
           perimeter,
           summary: `change ${n}`,
           created_at: at(n),
           updated_at: at(n),
-          change: { kind: 'push_files', message: `m${n}`, files: [{ path: 'infra/a.tf', content, encoding: 'utf-8' }], deletes: [] },
+          change: {
+            kind: 'push_files',
+            message: `m${n}`,
+            files: [{ path: 'infra/a.tf', content, encoding: 'utf-8' }],
+            deletes: [],
+          },
         });
       const cancel = (s: SharedState, p: Proposal, when: number) =>
-        s.proposals.transition(p.id, ['pending'], (q) => ({ ...q, status: 'cancelled', decided_by: 'agent', decided_at: at(when), updated_at: at(when) }) as Proposal);
-      const ids = async (s: SharedState, perimeter = 'infra') => (await s.proposals.list({ perimeter })).map((p) => p.summary).sort();
+        s.proposals.transition(
+          p.id,
+          ['pending'],
+          (q) =>
+            ({
+              ...q,
+              status: 'cancelled',
+              decided_by: 'agent',
+              decided_at: at(when),
+              updated_at: at(when),
+            }) as Proposal,
+        );
+      const ids = async (s: SharedState, perimeter = 'infra') =>
+        (await s.proposals.list({ perimeter })).map((p) => p.summary).sort();
 
       it('counts every status: finished records make room, oldest first; open ones never do; other perimeters are untouched', async () => {
         const s = await open(SMALL);
@@ -260,7 +302,9 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
       it('holds the count when inserts race (from two handles where the store is shared)', async () => {
         const a = await open(SMALL);
         const b = f.shared ? await reopen() : a;
-        const outcomes = await Promise.all([1, 2, 3, 4, 5, 6, 7, 8].map((n) => (n % 2 ? a : b).proposals.insert(made(n))));
+        const outcomes = await Promise.all(
+          [1, 2, 3, 4, 5, 6, 7, 8].map((n) => (n % 2 ? a : b).proposals.insert(made(n))),
+        );
         expect(outcomes.filter((o) => o.kind === 'created').length).toBe(5);
         expect(outcomes.filter((o) => o.kind === 'refused').length).toBe(3);
         expect((await ids(a)).length).toBe(5);

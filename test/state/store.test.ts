@@ -13,7 +13,10 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const infra = materialize({ id: 'infra', repo: 'acme/platform', read: ['infra/**'], write: [], branches: ['feat'] }, 'main');
+const infra = materialize(
+  { id: 'infra', repo: 'acme/platform', read: ['infra/**'], write: [], branches: ['feat'] },
+  'main',
+);
 
 describe('perimeter store', () => {
   it('survives a restart with every change, written 0600', async () => {
@@ -33,7 +36,10 @@ describe('perimeter store', () => {
     const bad = await openStore(dir);
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.message).toMatch(/not valid JSON/);
-    await writeFile(join(dir, 'perimeters.json'), JSON.stringify({ version: 1, perimeters: [{ ...infra, id: 'ROOT' }] }));
+    await writeFile(
+      join(dir, 'perimeters.json'),
+      JSON.stringify({ version: 1, perimeters: [{ ...infra, id: 'ROOT' }] }),
+    );
     const invalid = await openStore(dir);
     expect(invalid.ok).toBe(false);
     if (!invalid.ok) expect(invalid.message).toMatch(/perimeters\.0\.id/);

@@ -26,16 +26,30 @@ export interface Served {
 }
 
 /** Builds `commits` into a bare repository and serves it on `kind`; `limits` turns on the server's default limits. */
-export async function serveBoth(kind: UpstreamKind, commits: CommitSpec[], opts: { limits?: boolean; server?: TestServerOptions } = {}): Promise<Served> {
+export async function serveBoth(
+  kind: UpstreamKind,
+  commits: CommitSpec[],
+  opts: { limits?: boolean; server?: TestServerOptions } = {},
+): Promise<Served> {
   const src = await makeRepo(commits, { bare: true });
-  const limits = { ...opts.server, ...(opts.limits ? { limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS } } : {}) };
+  const limits = {
+    ...opts.server,
+    ...(opts.limits ? { limiter: new RateLimiter(), policy: { defaultLimits: DEFAULT_LIMITS } } : {}),
+  };
   let emulator: Emulator | undefined;
   let github: GitHubUpstream | undefined;
   let srv: TestServer;
   let repo = src.dir;
   if (kind === 'github') {
     emulator = await startGitHubEmulator({ token: TOKEN, repos: { 'acme/both': src.dir } });
-    const up = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
+    const up = createGitHubUpstream({
+      token: TOKEN,
+      baseUrl: emulator.url,
+      writeSpacingMs: 0,
+      retryDelayMs: 5,
+      maxRetries: 1,
+      maxRateLimitWaitSeconds: 1,
+    });
     github = up;
     srv = await startTestServer({ ...limits, upstream: up, upstreamFor: (r) => (r === 'acme/both' ? up : undefined) });
     repo = 'acme/both';
@@ -49,7 +63,10 @@ export async function serveBoth(kind: UpstreamKind, commits: CommitSpec[], opts:
     repo,
     bare: src.dir,
     head: async (branch = 'main') => (await gitIn(src.dir, ['rev-parse', `refs/heads/${branch}`])).trim(),
-    files: async (branch = 'main') => (await gitIn(src.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`])).split('\0').filter(Boolean),
+    files: async (branch = 'main') =>
+      (await gitIn(src.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`]))
+        .split('\0')
+        .filter(Boolean),
     close: async () => {
       await srv.close();
       await github?.close();

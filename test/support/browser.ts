@@ -11,7 +11,9 @@ export const CHROMIUM = '/usr/bin/chromium';
 /** True when the browser is installed; otherwise prints why the browser tests will be skipped. */
 export function haveChromium(): boolean {
   if (existsSync(CHROMIUM)) return true;
-  console.warn(`\n*** SKIPPING BROWSER TESTS: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium ***\n`);
+  console.warn(
+    `\n*** SKIPPING BROWSER TESTS: ${CHROMIUM} is missing. Install it with: apt-get install -y chromium ***\n`,
+  );
   return false;
 }
 
@@ -26,7 +28,16 @@ export async function launchBrowser(): Promise<Browser> {
   const context = await chromium.launchPersistentContext(dir, {
     executablePath: CHROMIUM,
     headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
     viewport: { width: 1280, height: 900 },
   });
   return {

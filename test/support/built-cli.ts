@@ -11,10 +11,17 @@ export interface CliRun {
 }
 
 /** Runs one CLI command with a clean environment (no token or URL leaks in from the caller) plus `env`. */
-export function runBuiltCli(args: string[], opts: { env?: Record<string, string>; cwd?: string } = {}): Promise<CliRun> {
+export function runBuiltCli(
+  args: string[],
+  opts: { env?: Record<string, string>; cwd?: string } = {},
+): Promise<CliRun> {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', ...opts.env };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd ?? process.cwd(), env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: opts.cwd ?? process.cwd(),
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8');

@@ -4,7 +4,14 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-export { BIN, childEnv, runCli, startServer, type CliResult, type ServerProcess } from '../../features/support/processes.js';
+export {
+  BIN,
+  childEnv,
+  runCli,
+  startServer,
+  type CliResult,
+  type ServerProcess,
+} from '../../features/support/processes.js';
 
 /** Every file under `dir` with a hash of its bytes; `undefined` when `dir` does not exist. */
 export async function snapshot(dir: string): Promise<Record<string, string> | undefined> {
@@ -22,7 +29,10 @@ export async function snapshot(dir: string): Promise<Record<string, string> | un
       if (e.isDirectory()) {
         out[`${r}/`] = 'dir';
         await walk(join(d, e.name), r);
-      } else out[r] = createHash('sha256').update(await readFile(join(d, e.name))).digest('hex');
+      } else
+        out[r] = createHash('sha256')
+          .update(await readFile(join(d, e.name)))
+          .digest('hex');
     }
     return true;
   };

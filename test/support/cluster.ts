@@ -16,7 +16,12 @@ export interface Instance {
 }
 
 /** Starts one `serve` on `store` with its own state dir (audit, cursor key, lock) and the shared ops token. */
-export async function startInstance(o: { store: string; config: string; cwd: string; args?: string[] }): Promise<Instance> {
+export async function startInstance(o: {
+  store: string;
+  config: string;
+  cwd: string;
+  args?: string[];
+}): Promise<Instance> {
   const stateDir = await mkdtemp(join(tmpdir(), 'gb-inst-'));
   const p = await startServer(['--config', o.config, '--state-dir', stateDir, ...(o.args ?? [])], {
     cwd: o.cwd,
@@ -32,7 +37,9 @@ export async function stopInstance(i: Instance): Promise<void> {
 }
 
 /** A round-robin balancer without affinity: request n goes to backend n mod N. */
-export async function roundRobin(backends: () => readonly string[]): Promise<{ url: string; hits: number[]; close(): Promise<void> }> {
+export async function roundRobin(
+  backends: () => readonly string[],
+): Promise<{ url: string; hits: number[]; close(): Promise<void> }> {
   let next = 0;
   const hits: number[] = [];
   const server: Server = createServer((req, res) => {
@@ -72,15 +79,29 @@ export interface CallResult {
 }
 
 /** A 2026-07-28 (stateless) MCP client at `url + path` with an agent key. */
-export async function modernAgent(url: string, path: string, key: string): Promise<{ call(name: string, args: Record<string, unknown>): Promise<CallResult>; close(): Promise<void> }> {
+export async function modernAgent(
+  url: string,
+  path: string,
+  key: string,
+): Promise<{ call(name: string, args: Record<string, unknown>): Promise<CallResult>; close(): Promise<void> }> {
   const client = new Client({ name: 'cluster-agent', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
-  const transport = new StreamableHTTPClientTransport(new URL(url + path), { requestInit: { headers: { authorization: `Bearer ${key}` } } });
+  const transport = new StreamableHTTPClientTransport(new URL(url + path), {
+    requestInit: { headers: { authorization: `Bearer ${key}` } },
+  });
   await client.connect(transport);
   return {
     async call(name, args) {
       try {
-        const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
-        return { isError: r.isError === true, text: r.content.map((c) => c.text).join('\n'), structured: r.structuredContent };
+        const r = (await client.callTool({ name, arguments: args })) as {
+          isError?: boolean;
+          content: { text: string }[];
+          structuredContent?: unknown;
+        };
+        return {
+          isError: r.isError === true,
+          text: r.content.map((c) => c.text).join('\n'),
+          structured: r.structuredContent,
+        };
       } catch (e) {
         return { isError: true, text: '', structured: undefined, thrown: (e as Error).message };
       }
@@ -90,10 +111,18 @@ export async function modernAgent(url: string, path: string, key: string): Promi
 }
 
 /** An operator API call on one instance. */
-export async function api(base: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
+export async function api(
+  base: string,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: any }> {
   const res = await fetch(base + '/api' + path, {
     method,
-    headers: { authorization: `Bearer ${CLUSTER_OPS_TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      authorization: `Bearer ${CLUSTER_OPS_TOKEN}`,
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   return { status: res.status, json: await res.json().catch(() => null) };

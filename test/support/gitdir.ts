@@ -111,7 +111,9 @@ export async function makeRepo(commits: CommitSpec[], opts: { bare?: boolean } =
     await gitIn(root, ['clone', '-q', '--bare', '--no-local', work, dir]);
     await configure(dir);
     // A bare clone keeps only the checked-out branch as a local head unless we copy the others.
-    for (const line of (await gitIn(work, ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads'])).split('\n')) {
+    for (const line of (
+      await gitIn(work, ['for-each-ref', '--format=%(refname:short) %(objectname)', 'refs/heads'])
+    ).split('\n')) {
       const [name, sha] = line.split(' ');
       if (name && sha) await gitIn(dir, ['update-ref', `refs/heads/${name}`, sha]);
     }

@@ -31,14 +31,27 @@ export const HOSTILE_FILES: Record<string, string> = {
 
 /** Every program-valued setting, pointed at `script`, in `repoDir`'s own config (and in a tracked included file). */
 export async function makeHostile(repoDir: string, script: string): Promise<void> {
-  const hooks = ['reference-transaction', 'post-checkout', 'post-index-change', 'pre-commit', 'post-commit', 'post-merge', 'pre-auto-gc', 'post-rewrite', 'fsmonitor-watchman'];
+  const hooks = [
+    'reference-transaction',
+    'post-checkout',
+    'post-index-change',
+    'pre-commit',
+    'post-commit',
+    'post-merge',
+    'pre-auto-gc',
+    'post-rewrite',
+    'fsmonitor-watchman',
+  ];
   await mkdir(join(repoDir, 'hooks'), { recursive: true });
   for (const h of hooks) {
     await writeFile(join(repoDir, 'hooks', h), `#!/bin/sh\nexec '${script}' hook-${h}\n`);
     await chmod(join(repoDir, 'hooks', h), 0o755);
   }
   // The included file is tracked: an agent that can write it adds drivers the server never saw at start.
-  await writeFile(join(repoDir, 'tools/extra.gitconfig'), `[filter "inc"]\n\tsmudge = ${script}\n\tclean = ${script}\n[diff "inc"]\n\ttextconv = ${script}\n`);
+  await writeFile(
+    join(repoDir, 'tools/extra.gitconfig'),
+    `[filter "inc"]\n\tsmudge = ${script}\n\tclean = ${script}\n[diff "inc"]\n\ttextconv = ${script}\n`,
+  );
   // Committed before the configuration turns hostile (this git must not run them): hooks and include are tracked.
   await gitIn(repoDir, ['add', 'hooks', 'tools']);
   await gitIn(repoDir, ['commit', '-q', '-m', 'tracked hooks and included config']);

@@ -24,7 +24,9 @@ export interface TestPostgres {
 /** The newest installed server's bin dir, or undefined (then the PostgreSQL tests are skipped with a reason). */
 export async function postgresBin(): Promise<string | undefined> {
   try {
-    const majors = (await readdir('/usr/lib/postgresql')).filter((d) => /^\d+$/.test(d)).sort((a, b) => Number(b) - Number(a));
+    const majors = (await readdir('/usr/lib/postgresql'))
+      .filter((d) => /^\d+$/.test(d))
+      .sort((a, b) => Number(b) - Number(a));
     return majors[0] === undefined ? undefined : `/usr/lib/postgresql/${majors[0]}/bin`;
   } catch {
     return undefined;
@@ -33,7 +35,8 @@ export async function postgresBin(): Promise<string | undefined> {
 
 const asRoot = typeof process.getuid === 'function' && process.getuid() === 0;
 /** The command line, dropped to the postgres user when running as root. */
-const as = (cmd: string, args: string[]): [string, string[]] => (asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args]);
+const as = (cmd: string, args: string[]): [string, string[]] =>
+  asRoot ? ['runuser', ['-u', 'postgres', '--', cmd, ...args]] : [cmd, args];
 
 async function waitReady(url: string, ms = 20_000): Promise<void> {
   const until = Date.now() + ms;
@@ -54,7 +57,8 @@ async function waitReady(url: string, ms = 20_000): Promise<void> {
 /** Starts a throwaway cluster. */
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = await postgresBin();
-  if (!bin) throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql).');
+  if (!bin)
+    throw new Error('PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql).');
   const dir = await mkdtemp(join(tmpdir(), 'gb-pg-'));
   if (asRoot) {
     const { stdout } = await run('id', ['-u', 'postgres']);
@@ -68,7 +72,20 @@ export async function startPostgres(): Promise<TestPostgres> {
   const url = `postgres://gb@127.0.0.1:${port}/postgres`;
   let proc: ChildProcess | undefined;
   const start = async () => {
-    const [cmd, args] = as(join(bin, 'postgres'), ['-D', data, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1', '-c', 'fsync=off', '-c', 'max_connections=200']);
+    const [cmd, args] = as(join(bin, 'postgres'), [
+      '-D',
+      data,
+      '-p',
+      String(port),
+      '-k',
+      dir,
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'fsync=off',
+      '-c',
+      'max_connections=200',
+    ]);
     const p = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';
     p.stderr?.on('data', (d: Buffer) => (err = (err + d.toString()).slice(-2000)));

@@ -102,7 +102,15 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         record: (r) => records.push(r),
         // The approving instance charges the commit budget with the counter the calls use.
         ...(opts.limiter ? { budget: opts.limiter } : {}),
-        ...(writers ? { workspace: { writers, ...(opts.policy ? { policy: opts.policy } : {}), allowBranch: allowBranchIn(store) } } : {}),
+        ...(writers
+          ? {
+              workspace: {
+                writers,
+                ...(opts.policy ? { policy: opts.policy } : {}),
+                allowBranch: allowBranchIn(store),
+              },
+            }
+          : {}),
       }),
       audit: po.audit ?? (() => undefined),
       ...(po.ttlMs === undefined ? {} : { ttlMs: po.ttlMs }),
@@ -170,8 +178,16 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
         client,
         transport,
         async call(name, args) {
-          const r = (await client.callTool({ name, arguments: args })) as { isError?: boolean; content: { text: string }[]; structuredContent?: unknown };
-          return { ...(r.isError ? { isError: true } : {}), text: r.content.map((c) => c.text).join('\n'), structured: r.structuredContent };
+          const r = (await client.callTool({ name, arguments: args })) as {
+            isError?: boolean;
+            content: { text: string }[];
+            structuredContent?: unknown;
+          };
+          return {
+            ...(r.isError ? { isError: true } : {}),
+            text: r.content.map((c) => c.text).join('\n'),
+            structured: r.structuredContent,
+          };
         },
         async close() {
           if (transport.sessionId) await transport.terminateSession().catch(() => undefined);
@@ -184,7 +200,10 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     async api(method, path, body, token = OPS_TOKEN) {
       const res = await fetch(`${url}${path}`, {
         method,
-        headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
       const text = await res.text();

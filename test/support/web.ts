@@ -11,7 +11,10 @@ export interface WebServer {
   readonly proposals: ProposalService;
   readonly events: ProposalEvent[];
   /** Holds a push_files change for approval on `main` of perimeter `app`, as an agent's call would. */
-  propose(files: { path: string; content: string; encoding?: 'utf-8' | 'base64' }[], o?: { deletes?: string[]; reason?: string; protected?: string[] }): Promise<Proposal>;
+  propose(
+    files: { path: string; content: string; encoding?: 'utf-8' | 'base64' }[],
+    o?: { deletes?: string[]; reason?: string; protected?: string[] },
+  ): Promise<Proposal>;
   close(): Promise<void>;
 }
 
@@ -24,7 +27,13 @@ export async function startWebServer(commits: CommitSpec[]): Promise<WebServer> 
   const proposals = srv.proposals;
   if (!proposals) throw new Error('the test server was started without proposals');
   await srv.perimeter({ id: 'app', repo: repo.dir, read: ['**'], write: ['**'] });
-  await srv.perimeter({ id: 'held', repo: repo.dir, read: ['**'], write: ['docs/**'], approval: { push_files: 'required' } });
+  await srv.perimeter({
+    id: 'held',
+    repo: repo.dir,
+    read: ['**'],
+    write: ['docs/**'],
+    approval: { push_files: 'required' },
+  });
   return {
     srv,
     repo,

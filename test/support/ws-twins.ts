@@ -17,7 +17,8 @@ export interface WsTwins {
 }
 
 /** Hex runs as long as a short or full commit id: masked so twins compare on everything else. */
-export const maskIds = (s: string): string => s.replace(/(?<![0-9a-f])[0-9a-f]{12}(?:[0-9a-f]{28}(?:[0-9a-f]{24})?)?(?![0-9a-f])/g, '<id>');
+export const maskIds = (s: string): string =>
+  s.replace(/(?<![0-9a-f])[0-9a-f]{12}(?:[0-9a-f]{28}(?:[0-9a-f]{24})?)?(?![0-9a-f])/g, '<id>');
 
 /**
  * Builds both twins from the same history; `build` then dirties each working tree (the differences are up to it and
@@ -41,7 +42,9 @@ export async function wsTwins(
   const ah = await srv.connect('/mcp/tw-h');
   const an = await srv.connect('/mcp/tw-n');
   const answer = async (a: Agent, tool: string, args: Record<string, unknown>) => {
-    const r = await a.call(tool, args).catch((e: Error) => ({ isError: true, text: `thrown: ${e.message}`, structured: undefined }));
+    const r = await a
+      .call(tool, args)
+      .catch((e: Error) => ({ isError: true, text: `thrown: ${e.message}`, structured: undefined }));
     return maskIds(JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null }));
   };
   return {

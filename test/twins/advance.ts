@@ -10,13 +10,19 @@ import { Rng } from './rng.js';
 /** Runs git with `input` on stdin (bytes: paths that are not UTF-8); returns stdout. */
 function gitStdin(dir: string, args: string[], input: Buffer, env: Record<string, string> = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = spawn('git', args, { cwd: dir, env: { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('git', args, {
+      cwd: dir,
+      env: { ...process.env, HOME: dir, GIT_CONFIG_NOSYSTEM: '1', GIT_TERMINAL_PROMPT: '0', ...env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`git ${args[0]} failed (${code}): ${err}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`git ${args[0]} failed (${code}): ${err}`)),
+    );
     child.stdin.end(input);
   });
 }
@@ -46,7 +52,12 @@ export function lateVisible(plan: Plan, n: number): Record<string, PlanFile> {
  * Moves `branch` on by one commit made of `changes` (on top of whatever the branch holds now, pushes included), with
  * a fixed author and date: history moving on while the agent holds a cursor. Returns the new commit id.
  */
-export async function advance(dir: string, branch: string, changes: Readonly<Record<string, PlanFile>>, meta: { author: string; epoch: number; message: string }): Promise<string> {
+export async function advance(
+  dir: string,
+  branch: string,
+  changes: Readonly<Record<string, PlanFile>>,
+  meta: { author: string; epoch: number; message: string },
+): Promise<string> {
   const index = join(dir, 'twins-advance.index');
   const env = { GIT_INDEX_FILE: index };
   const parent = (await gitIn(dir, ['rev-parse', `refs/heads/${branch}`])).trim();
@@ -58,7 +69,9 @@ export async function advance(dir: string, branch: string, changes: Readonly<Rec
       continue;
     }
     const link = typeof f !== 'string';
-    const sha = (await gitStdin(dir, ['hash-object', '-w', '--stdin'], Buffer.from(link ? f.symlink : f, 'utf8'))).trim();
+    const sha = (
+      await gitStdin(dir, ['hash-object', '-w', '--stdin'], Buffer.from(link ? f.symlink : f, 'utf8'))
+    ).trim();
     records.push(Buffer.from(`${link ? '120000' : '100644'} ${sha}\t`), pathBytes(p), Buffer.from([0]));
   }
   await gitStdin(dir, ['update-index', '-z', '--index-info'], Buffer.concat(records), env);

@@ -77,9 +77,32 @@ export const HIDDEN_PATHS = [
 ];
 
 const MISSING_PATHS = ['app/nope.ts', 'nope', 'app/gen/f99.ts', 'docs/none/x.md', 'app/main.ts/x', ''];
-const ODD_PATHS = ['app/../secret/key.txt', '/app/main.ts', 'app//main.ts', './app/main.ts', 'APP/main.ts', 'app/*', '**', 'app/lib/', '.'];
+const ODD_PATHS = [
+  'app/../secret/key.txt',
+  '/app/main.ts',
+  'app//main.ts',
+  './app/main.ts',
+  'APP/main.ts',
+  'app/*',
+  '**',
+  'app/lib/',
+  '.',
+];
 
-const WORD_QUERIES = ['needle', 'token', 'TODO', 'API_TOKEN', 'aaaa', 'café', 'import', 'moved', 'extra line', 'x=1', 'a', 'e'];
+const WORD_QUERIES = [
+  'needle',
+  'token',
+  'TODO',
+  'API_TOKEN',
+  'aaaa',
+  'café',
+  'import',
+  'moved',
+  'extra line',
+  'x=1',
+  'a',
+  'e',
+];
 const REGEX_QUERIES = [
   '(a+)+$',
   '(a|aa)+b',
@@ -101,7 +124,21 @@ const REGEX_QUERIES = [
   '^(\\w+\\s?)*$',
   'token|needle|alpha',
 ];
-const SEARCH_DIRS = ['app/only-link', 'app', 'app/lib', 'docs', 'app/gen', 'secret', 'out', 'app/.aws', 'app/keys', '', 'nope', 'app/main.ts', 'app/link-dir'];
+const SEARCH_DIRS = [
+  'app/only-link',
+  'app',
+  'app/lib',
+  'docs',
+  'app/gen',
+  'secret',
+  'out',
+  'app/.aws',
+  'app/keys',
+  '',
+  'nope',
+  'app/main.ts',
+  'app/link-dir',
+];
 
 // Directories that hold only hidden files in some twin: writing a file in their place is the structural residual of
 // SPEC §8 (refused vs committed), so writes never name them.
@@ -126,7 +163,8 @@ function window(rng: Rng, into: Record<string, ArgValue>): void {
   if (rng.chance(0.5)) return;
   const start = rng.pick([1, 1, 2, 3, 5, 10, 40, 100_000]);
   if (rng.chance(0.8)) into.start_line = start;
-  if (rng.chance(0.7)) into.end_line = rng.chance(0.15) ? Math.max(1, start - 1) : start + rng.pick([0, 1, 3, 20, 1000, 99_999_999]);
+  if (rng.chance(0.7))
+    into.end_line = rng.chance(0.15) ? Math.max(1, start - 1) : start + rng.pick([0, 1, 3, 20, 1000, 99_999_999]);
 }
 
 function sha(rng: Rng, ctx: DrawContext): ArgValue {
@@ -140,14 +178,21 @@ function sha(rng: Rng, ctx: DrawContext): ArgValue {
 function write(rng: Rng, ctx: DrawContext): Record<string, ArgValue> {
   const n = ctx.pushes + 1;
   const r = rng.next();
-  const content = rng.pick([`new ${n}\n`, `token ${n}\n`, 'AKIAIOSFODNN7EXAMPLE\n', 'x'.repeat(rng.pick([10, 5000, 70_000]))]);
+  const content = rng.pick([
+    `new ${n}\n`,
+    `token ${n}\n`,
+    'AKIAIOSFODNN7EXAMPLE\n',
+    'x'.repeat(rng.pick([10, 5000, 70_000])),
+  ]);
   const files: ArgValue[] = [];
   const del: ArgValue[] = [];
-  if (r < 0.35) files.push({ path: rng.pick([`app/new-${n}.ts`, `docs/new-${n}.md`, 'app/main.ts', 'app/gen/f1.ts']), content });
+  if (r < 0.35)
+    files.push({ path: rng.pick([`app/new-${n}.ts`, `docs/new-${n}.md`, 'app/main.ts', 'app/gen/f1.ts']), content });
   else if (r < 0.5) files.push({ path: rng.pick(['out/report.txt', `out/new-${n}.txt`, 'out/deep/y.txt']), content });
   else if (r < 0.6) files.push({ path: rng.pick(WRITE_HIDDEN), content });
   else if (r < 0.7) files.push({ path: rng.pick(PROTECTED), content });
-  else if (r < 0.8) del.push(rng.pick(['out/report.txt', 'out/deep/y.txt', 'app/.env', 'secret/key.txt', 'app/nope.ts', 'app/hl']));
+  else if (r < 0.8)
+    del.push(rng.pick(['out/report.txt', 'out/deep/y.txt', 'app/.env', 'secret/key.txt', 'app/nope.ts', 'app/hl']));
   else if (r < 0.9 && ctx.visiblePaths.length > 0) del.push(rng.pick(ctx.visiblePaths));
   else {
     files.push({ path: `app/pair-${n}.ts`, content });
@@ -162,7 +207,8 @@ export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[
   const args: Record<string, ArgValue> = {};
   switch (tool) {
     case 'get_tree':
-      if (rng.chance(0.7)) args.path = rng.chance(0.5) ? rng.pick(['', 'app', 'docs', 'app/lib', 'app/gen']) : path(rng, ctx);
+      if (rng.chance(0.7))
+        args.path = rng.chance(0.5) ? rng.pick(['', 'app', 'docs', 'app/lib', 'app/gen']) : path(rng, ctx);
       if (rng.chance(0.5)) args.recursive = rng.chance(0.7);
       if (rng.chance(0.3)) args.page = rng.int(1, 3);
       break;
@@ -205,11 +251,16 @@ export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[
       break;
     case 'fetch':
       // A sealed id for a readable, hidden or missing path (the same id a search result would carry), or a forged one.
-      args.id = rng.chance(0.85) ? { $fid: path(rng, ctx) } : rng.pick(['gbi1.AAAA', 'not-an-id', 'gbi1.' + 'x'.repeat(60)]);
+      args.id = rng.chance(0.85)
+        ? { $fid: path(rng, ctx) }
+        : rng.pick(['gbi1.AAAA', 'not-an-id', 'gbi1.' + 'x'.repeat(60)]);
       break;
     case 'proposal_status':
     case 'proposal_cancel':
-      args.proposal_id = ctx.proposals > 0 && rng.chance(0.8) ? { $proposal: rng.int(0, ctx.proposals - 1) } : rng.pick(['p' + 'a'.repeat(24), 'nope', 'p234567abcdefghijklmnopqrs']);
+      args.proposal_id =
+        ctx.proposals > 0 && rng.chance(0.8)
+          ? { $proposal: rng.int(0, ctx.proposals - 1) }
+          : rng.pick(['p' + 'a'.repeat(24), 'nope', 'p234567abcdefghijklmnopqrs']);
       break;
     default:
       // A tool this driver does not know: the coverage test names it; calling it bare still compares refusals.

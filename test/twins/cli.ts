@@ -21,26 +21,43 @@ const { values } = parseArgs({
 const seed = values.seed === undefined ? Math.floor(Math.random() * 0x7fffffff) : Number(values.seed);
 const runs = Number(values.runs);
 const calls = values.calls === undefined ? undefined : Number(values.calls);
-if (!Number.isInteger(seed) || !Number.isInteger(runs) || runs < 1 || (calls !== undefined && !(Number.isInteger(calls) && calls > 0))) {
+if (
+  !Number.isInteger(seed) ||
+  !Number.isInteger(runs) ||
+  runs < 1 ||
+  (calls !== undefined && !(Number.isInteger(calls) && calls > 0))
+) {
   process.stderr.write('twins: --runs, --seed and --calls take positive integers\n');
   process.exit(2);
 }
-const upstreams: UpstreamKind[] = values.upstream === undefined ? [...UPSTREAM_KINDS] : [values.upstream as UpstreamKind];
+const upstreams: UpstreamKind[] =
+  values.upstream === undefined ? [...UPSTREAM_KINDS] : [values.upstream as UpstreamKind];
 if (!upstreams.every((u) => UPSTREAM_KINDS.includes(u))) {
   process.stderr.write(`twins: --upstream is one of ${UPSTREAM_KINDS.join(', ')}\n`);
   process.exit(2);
 }
 
 const drivers = await loadDrivers();
-const chosen = values.only === undefined ? [...drivers.values()] : [drivers.get(values.only)].filter((d) => d !== undefined);
+const chosen =
+  values.only === undefined ? [...drivers.values()] : [drivers.get(values.only)].filter((d) => d !== undefined);
 if (chosen.length === 0) {
   process.stderr.write(`twins: no driver "${values.only}" here (have: ${[...drivers.keys()].join(', ')})\n`);
   process.exit(2);
 }
-process.stdout.write(`twins: seed ${seed}, ${runs} runs, drivers ${chosen.map((d) => d.name).join(', ')}, upstreams ${upstreams.join(', ')}\n`);
+process.stdout.write(
+  `twins: seed ${seed}, ${runs} runs, drivers ${chosen.map((d) => d.name).join(', ')}, upstreams ${upstreams.join(', ')}\n`,
+);
 let ok = true;
 for (const d of chosen) {
-  const out = await d.run({ seed, runs, calls, upstreams, shrink: !values['no-shrink'], noKnown: values['no-known'], log: (l) => process.stdout.write(`${l}\n`) });
+  const out = await d.run({
+    seed,
+    runs,
+    calls,
+    upstreams,
+    shrink: !values['no-shrink'],
+    noKnown: values['no-known'],
+    log: (l) => process.stdout.write(`${l}\n`),
+  });
   for (const l of out.lines) process.stdout.write(`${l}\n`);
   ok &&= out.ok;
 }

@@ -73,7 +73,11 @@ const normalise = (a: Answer): Answer => {
   return JSON.parse(s) as Answer;
 };
 
-const asAnswer = (r: { isError?: boolean; text: string; structured: unknown }): Answer => ({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null });
+const asAnswer = (r: { isError?: boolean; text: string; structured: unknown }): Answer => ({
+  isError: r.isError ?? false,
+  text: r.text,
+  structured: r.structured ?? null,
+});
 
 async function call(agent: Agent, tool: string, args: unknown): Promise<Answer> {
   try {
@@ -89,15 +93,26 @@ async function initializeAt(url: string, path: string): Promise<Answer> {
   const res = await fetch(`${url}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'twin', version: '1' } } }),
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'twin', version: '1' } },
+    }),
   });
   const body = await res.text();
-  if (res.ok) await fetch(`${url}${path}`, { method: 'DELETE', headers: { 'mcp-session-id': res.headers.get('mcp-session-id') ?? '' } }).catch(() => undefined);
+  if (res.ok)
+    await fetch(`${url}${path}`, {
+      method: 'DELETE',
+      headers: { 'mcp-session-id': res.headers.get('mcp-session-id') ?? '' },
+    }).catch(() => undefined);
   return { isError: !res.ok, text: `${res.status} ${res.ok ? '(session)' : body}`, structured: null };
 }
 
 async function head(dir: string, branch: string): Promise<string | undefined> {
-  return (await gitIn(dir, ['rev-parse', '-q', '--verify', `refs/heads/${branch}`]).catch(() => '')).trim() || undefined;
+  return (
+    (await gitIn(dir, ['rev-parse', '-q', '--verify', `refs/heads/${branch}`]).catch(() => '')).trim() || undefined
+  );
 }
 
 /** Twin-specific state the placeholders resolve against. */
@@ -119,7 +134,9 @@ function resolver(t: TwinState, seal: TwinServers['seal'], drPerimeter: string):
     if ('$cursor' in p) return t.cursors[p.$cursor] ?? 'no-cursor';
     if ('$fid' in p) {
       // The id names the repository (each twin's own directory locally): paired by the path it seals.
-      const id = seal.sealId(JSON.stringify({ v: 1, who: `agent:${drPerimeter}`, repo: t.repoName, branch: 'main', path: p.$fid }));
+      const id = seal.sealId(
+        JSON.stringify({ v: 1, who: `agent:${drPerimeter}`, repo: t.repoName, branch: 'main', path: p.$fid }),
+      );
       t.ids.addToken(id, `fid:${p.$fid}`);
       return id;
     }
@@ -130,7 +147,9 @@ function resolver(t: TwinState, seal: TwinServers['seal'], drPerimeter: string):
 /** Pairs the result ids of a `search` answer by the path they stand for (they seal each twin's repository name). */
 function pairResultIds(t: TwinState, a: Answer): void {
   const results = (a.structured as { results?: { id?: unknown; title?: unknown }[] } | null)?.results;
-  for (const r of results ?? []) if (typeof r.id === 'string' && typeof r.title === 'string' && t.ids.tokenLabel(r.id) === undefined) t.ids.addToken(r.id, `fid:${r.title}`);
+  for (const r of results ?? [])
+    if (typeof r.id === 'string' && typeof r.title === 'string' && t.ids.tokenLabel(r.id) === undefined)
+      t.ids.addToken(r.id, `fid:${r.title}`);
 }
 
 const field = (a: Answer, key: string): string | undefined => {
@@ -152,7 +171,13 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
     const [ra, rb] = await Promise.all([materialise(plan, 'a', root), materialise(plan, 'b', root)]);
     const id = `tw-${plan.seed % 100000}-${plan.run}-${++perimeterCounter}`;
     const branches = plan.featureFrom ? [...TWIN_BRANCHES] : ['main'];
-    const limits = { max_answer_bytes: plan.answerCap, calls_per_minute: 1_000_000, commits_per_hour: 1_000_000, upstream_requests_per_call: 100_000, upstream_requests_per_hour: 1_000_000 };
+    const limits = {
+      max_answer_bytes: plan.answerCap,
+      calls_per_minute: 1_000_000,
+      commits_per_hour: 1_000_000,
+      upstream_requests_per_call: 100_000,
+      upstream_requests_per_hour: 1_000_000,
+    };
     for (const [repo, side] of [
       [ra, servers.a],
       [rb, servers.b],
@@ -171,7 +196,16 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       agents.set('approval', await side.srv.connect(`/mcp/${id}-ap`));
       agents.set('dr', await side.srv.connect(`/mcp/${id}-dr`));
       if (plan.featureFrom) agents.set('feature', await side.srv.connect(`/mcp/${id}/feature`));
-      twins.push({ repo, repoName: name, hidden: plan[twins.length === 0 ? 'a' : 'b'], side, ids, agents, cursors: [], proposals: [] });
+      twins.push({
+        repo,
+        repoName: name,
+        hidden: plan[twins.length === 0 ? 'a' : 'b'],
+        side,
+        ids,
+        agents,
+        cursors: [],
+        proposals: [],
+      });
     }
     const [A, B] = twins as [TwinState, TwinState];
     timings.set('(setup)', Date.now() - t0);
@@ -187,7 +221,18 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
     for (const branch of [HIDDEN_BRANCH, 'nowhere']) {
       const [xa, xb] = await Promise.all(twins.map((t) => initializeAt(t.side.srv.url, `/mcp/${id}/${branch}`)));
       const dx = diffAnswers(xa as Answer, xb as Answer, A.ids, B.ids);
-      if (dx && record({ step: -1, call: { binding: 'main', tool: 'initialize', args: {} }, argsA: { branch }, argsB: { branch }, diff: dx, answers: [canonical(xa as Answer, A.ids), canonical(xb as Answer, B.ids)] }) && stopAtUnknown)
+      if (
+        dx &&
+        record({
+          step: -1,
+          call: { binding: 'main', tool: 'initialize', args: {} },
+          argsA: { branch },
+          argsB: { branch },
+          diff: dx,
+          answers: [canonical(xa as Answer, A.ids), canonical(xb as Answer, B.ids)],
+        }) &&
+        stopAtUnknown
+      )
         return { plan, calls: 0, differences, called, timings };
     }
 
@@ -200,16 +245,57 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       const ia: Answer = { isError: false, text: ca.client.getInstructions() ?? '', structured: null };
       const ib: Answer = { isError: false, text: cb.client.getInstructions() ?? '', structured: null };
       const di = diffAnswers(ia, ib, A.ids, B.ids);
-      if (di && record({ step: -1, call: { binding, tool: 'initialize', args: {} }, argsA: {}, argsB: {}, diff: di, answers: [canonical(ia, A.ids), canonical(ib, B.ids)] }) && stopAtUnknown) return { plan, calls: 0, differences, called, timings };
+      if (
+        di &&
+        record({
+          step: -1,
+          call: { binding, tool: 'initialize', args: {} },
+          argsA: {},
+          argsB: {},
+          diff: di,
+          answers: [canonical(ia, A.ids), canonical(ib, B.ids)],
+        }) &&
+        stopAtUnknown
+      )
+        return { plan, calls: 0, differences, called, timings };
       const [la, lb] = await Promise.all([ca.client.listTools(), cb.client.listTools()]);
-      const dl = diffAnswers({ isError: false, text: '', structured: la }, { isError: false, text: '', structured: lb }, A.ids, B.ids);
-      if (dl && record({ step: -1, call: { binding, tool: 'tools/list', args: {} }, argsA: {}, argsB: {}, diff: dl, answers: ['', ''] }) && stopAtUnknown) return { plan, calls: 0, differences, called, timings };
-      tools.set(binding, la.tools.map((t) => t.name));
+      const dl = diffAnswers(
+        { isError: false, text: '', structured: la },
+        { isError: false, text: '', structured: lb },
+        A.ids,
+        B.ids,
+      );
+      if (
+        dl &&
+        record({
+          step: -1,
+          call: { binding, tool: 'tools/list', args: {} },
+          argsA: {},
+          argsB: {},
+          diff: dl,
+          answers: ['', ''],
+        }) &&
+        stopAtUnknown
+      )
+        return { plan, calls: 0, differences, called, timings };
+      tools.set(
+        binding,
+        la.tools.map((t) => t.name),
+      );
     }
 
     const trees = visibleTrees(plan);
     const visiblePaths = [...new Set([...trees.values()].flatMap((t) => [...t.keys()]))];
-    const visibleDirs = [...new Set(visiblePaths.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))))];
+    const visibleDirs = [
+      ...new Set(
+        visiblePaths.flatMap((p) =>
+          p
+            .split('/')
+            .slice(0, -1)
+            .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+        ),
+      ),
+    ];
     const hiddenIds = [...ra.hiddenOnly, ...rb.hiddenOnly, ...ra.hiddenBranch, ...rb.hiddenBranch];
     const labels = [...ra.labels.keys()];
     const rng = new Rng(plan.callSeed);
@@ -223,7 +309,15 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
     for (let step = 0; step < total; step++) {
       const binding = rng.pick(bindings);
       const late = rng.chance(0.08) && advances < MAX_ADVANCES;
-      const drawn = drawCall(rng, binding, tools.get(binding) ?? [], { visiblePaths, visibleDirs, labels, hiddenIds, cursors: cursorsDrawn, proposals: pushes, pushes });
+      const drawn = drawCall(rng, binding, tools.get(binding) ?? [], {
+        visiblePaths,
+        visibleDirs,
+        labels,
+        hiddenIds,
+        cursors: cursorsDrawn,
+        proposals: pushes,
+        pushes,
+      });
       const c: Call = opts.explicit?.[step] ?? (late ? { binding: 'main', tool: ADVANCE, args: {} } : drawn);
       if (c.tool === ADVANCE) {
         // History moves on while the agent holds cursors: a visible commit (with each twin's hidden changes in it),
@@ -231,9 +325,24 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
         const n = ++advances;
         if (opts.only && !opts.only.has(step)) continue;
         for (const t of twins) {
-          const id = await advance(t.repo.dir, 'main', { ...lateVisible(plan, n), ...lateHidden(t.hidden, n) }, { author: 'Late Author <late@example.test>', epoch: lateEpoch(n), message: `late ${n}\n` });
+          const id = await advance(
+            t.repo.dir,
+            'main',
+            { ...lateVisible(plan, n), ...lateHidden(t.hidden, n) },
+            { author: 'Late Author <late@example.test>', epoch: lateEpoch(n), message: `late ${n}\n` },
+          );
           t.ids.add(id, `late${n}`);
-          if (t.hidden.options.includes('hidden-commits')) await advance(t.repo.dir, 'main', { [`secret/late-log-${n}.txt`]: `${n}\n` }, { author: 'Hidden Person <hidden@example.test>', epoch: lateEpoch(n) + 60, message: `hidden late ${n}\n` });
+          if (t.hidden.options.includes('hidden-commits'))
+            await advance(
+              t.repo.dir,
+              'main',
+              { [`secret/late-log-${n}.txt`]: `${n}\n` },
+              {
+                author: 'Hidden Person <hidden@example.test>',
+                epoch: lateEpoch(n) + 60,
+                message: `hidden late ${n}\n`,
+              },
+            );
         }
         continue;
       }
@@ -261,7 +370,13 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       for (const key of ['cursor', 'proposal_id', 'hash']) {
         const va = field(aa, key);
         const vb = field(ab, key);
-        if (va !== undefined && vb !== undefined && va !== vb && A.ids.tokenLabel(va) === undefined && B.ids.tokenLabel(vb) === undefined) {
+        if (
+          va !== undefined &&
+          vb !== undefined &&
+          va !== vb &&
+          A.ids.tokenLabel(va) === undefined &&
+          B.ids.tokenLabel(vb) === undefined
+        ) {
           A.ids.addToken(va, `${key}@${step}`);
           B.ids.addToken(vb, `${key}@${step}`);
         }
@@ -280,9 +395,18 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
           if (h && h !== before[i]) t.ids.add(h, `push${slot + 1}`);
         }
       }
-      const d = acceptedWhole({ tool: c.tool, args: argsA as Record<string, unknown> }) ? undefined : diffAnswers(aa, ab, A.ids, B.ids);
+      const d = acceptedWhole({ tool: c.tool, args: argsA as Record<string, unknown> })
+        ? undefined
+        : diffAnswers(aa, ab, A.ids, B.ids);
       if (d) {
-        const unknown = record({ step, call: c, argsA, argsB, diff: d, answers: [canonical(aa, A.ids), canonical(ab, B.ids)] });
+        const unknown = record({
+          step,
+          call: c,
+          argsA,
+          argsB,
+          diff: d,
+          answers: [canonical(aa, A.ids), canonical(ab, B.ids)],
+        });
         // A write that answered differently leaves the twins apart: later answers would only repeat it.
         if (c.tool === 'push_files') break;
         if (unknown && stopAtUnknown) break;

@@ -34,7 +34,9 @@ export function describeDifference(d: Difference): string[] {
   return [
     `upstream ${d.kind}, seed ${plan.seed}, run ${plan.run}, step ${d.step}, binding ${d.call.binding}`,
     `call ${d.call.tool} A ${JSON.stringify(d.argsA)}`,
-    ...(JSON.stringify(d.argsA) === JSON.stringify(d.argsB) ? [] : [`     ${' '.repeat(d.call.tool.length)} B ${JSON.stringify(d.argsB)}`]),
+    ...(JSON.stringify(d.argsA) === JSON.stringify(d.argsB)
+      ? []
+      : [`     ${' '.repeat(d.call.tool.length)} B ${JSON.stringify(d.argsB)}`]),
     `hidden options: A [${plan.a.options.join(', ')}] B [${plan.b.options.join(', ')}] (similar: A ${plan.a.similar}, B ${plan.b.similar})`,
     `visible commits: ${plan.visible.map((c) => `${c.label}(${Object.keys(c.changes).length})`).join(' ')}${plan.featureFrom ? `, feature from ${plan.featureFrom}` : ''}; links ${plan.links}; max_answer_bytes ${plan.answerCap}`,
     d.diff,
@@ -56,14 +58,24 @@ export const historyDriver: TwinDriver = {
         shrink: req.shrink,
         ...(req.noKnown ? { known: [] } : {}),
         onRun: ({ plan, calls, ms, differences }) =>
-          req.log(`history ${kind} run ${plan.run}: ${calls} calls, ${ms} ms, ${differences.filter((d) => d.known).length} known, ${differences.filter((d) => !d.known).length} unknown`),
+          req.log(
+            `history ${kind} run ${plan.run}: ${calls} calls, ${ms} ms, ${differences.filter((d) => d.known).length} known, ${differences.filter((d) => !d.known).length} unknown`,
+          ),
       });
-      lines.push(`history ${kind}: ${r.runs} runs, ${r.calls} calls, ${Math.round(r.ms / 1000)} s; known seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ') || 'none'}`);
+      lines.push(
+        `history ${kind}: ${r.runs} runs, ${r.calls} calls, ${Math.round(r.ms / 1000)} s; known seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ') || 'none'}`,
+      );
       const unseen = req.noKnown ? [] : unseenKnown(r, kind);
-      if (unseen.length > 0) lines.push(`  KNOWN entries this hunt did not reach (one that long hunts never show may be fixed): ${unseen.join(', ')}`);
+      if (unseen.length > 0)
+        lines.push(
+          `  KNOWN entries this hunt did not reach (one that long hunts never show may be fixed): ${unseen.join(', ')}`,
+        );
       if (r.smallest) {
         ok = false;
-        lines.push(`  FAILED (smallest case${req.shrink ? '' : ', unshrunk'}):`, ...describeDifference(r.smallest).map((l) => `    ${l}`));
+        lines.push(
+          `  FAILED (smallest case${req.shrink ? '' : ', unshrunk'}):`,
+          ...describeDifference(r.smallest).map((l) => `    ${l}`),
+        );
       }
     }
     return { ok, lines };
@@ -72,11 +84,24 @@ export const historyDriver: TwinDriver = {
 
 /** The shape of test/twins/worktree/index.ts this registry relies on. */
 interface WorktreeModule {
-  runWorktreeTwins(opts: { runs: number; seed: number; calls?: number; known?: readonly unknown[]; shrink?: boolean }): Promise<{
+  runWorktreeTwins(opts: {
+    runs: number;
+    seed: number;
+    calls?: number;
+    known?: readonly unknown[];
+    shrink?: boolean;
+  }): Promise<{
     runs: number;
     calls: number;
     known: ReadonlyMap<string, number>;
-    failure: { seed: number; path: string | undefined; spec: unknown; unknown: readonly { tool: string; args: unknown; detail?: string }[] } | undefined;
+    failure:
+      | {
+          seed: number;
+          path: string | undefined;
+          spec: unknown;
+          unknown: readonly { tool: string; args: unknown; detail?: string }[];
+        }
+      | undefined;
   }>;
 }
 
@@ -84,18 +109,31 @@ interface WorktreeModule {
 async function worktreeDriver(): Promise<TwinDriver | undefined> {
   const here = new URL('./worktree/index.ts', import.meta.url).href;
   const mod = (await import(here).catch(() => undefined)) as Partial<WorktreeModule> | undefined;
-  const known = (await import(new URL('./worktree/known.ts', import.meta.url).href).catch(() => undefined)) as { KNOWN?: readonly unknown[] } | undefined;
+  const known = (await import(new URL('./worktree/known.ts', import.meta.url).href).catch(() => undefined)) as
+    { KNOWN?: readonly unknown[] } | undefined;
   const run = mod?.runWorktreeTwins;
   if (!run) return undefined;
   return {
     name: 'worktree',
     async run(req) {
       // The working-tree tools exist on the local upstream only.
-      const r = await run({ runs: req.runs, seed: req.seed, ...(req.calls === undefined ? {} : { calls: req.calls }), known: req.noKnown ? [] : (known?.KNOWN ?? []), shrink: req.shrink });
-      const lines = [`worktree: ${r.runs} runs, ${r.calls} calls; known seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ') || 'none'}`];
+      const r = await run({
+        runs: req.runs,
+        seed: req.seed,
+        ...(req.calls === undefined ? {} : { calls: req.calls }),
+        known: req.noKnown ? [] : (known?.KNOWN ?? []),
+        shrink: req.shrink,
+      });
+      const lines = [
+        `worktree: ${r.runs} runs, ${r.calls} calls; known seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ') || 'none'}`,
+      ];
       if (r.failure) {
-        lines.push(`  FAILED: seed ${r.failure.seed} path ${r.failure.path ?? '-'}`, `    ${JSON.stringify(r.failure.spec)}`);
-        for (const u of r.failure.unknown) lines.push(`    ${u.tool} ${JSON.stringify(u.args)}`, ...(u.detail ? [`    ${u.detail}`] : []));
+        lines.push(
+          `  FAILED: seed ${r.failure.seed} path ${r.failure.path ?? '-'}`,
+          `    ${JSON.stringify(r.failure.spec)}`,
+        );
+        for (const u of r.failure.unknown)
+          lines.push(`    ${u.tool} ${JSON.stringify(u.args)}`, ...(u.detail ? [`    ${u.detail}`] : []));
       }
       return { ok: r.failure === undefined, lines };
     },

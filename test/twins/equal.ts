@@ -30,7 +30,8 @@ export class IdMap {
   addToken(token: string, label: string): void {
     if (token.length < 4) throw new Error(`IdMap.addToken: token too short to replace safely: ${token}`);
     const had = this.tokens.get(token);
-    if (had !== undefined && had !== label) throw new Error(`IdMap.addToken: ${token} already stands for ${had}, not ${label}`);
+    if (had !== undefined && had !== label)
+      throw new Error(`IdMap.addToken: ${token} already stands for ${had}, not ${label}`);
     this.tokens.set(token, label);
   }
 
@@ -42,7 +43,8 @@ export class IdMap {
   /** The text with every known token replaced, then every known id, full or abbreviated (7 to 39 leading hex digits), by `<label>`. */
   map(text: string): string {
     // Longest tokens first, so a token that contains another is replaced whole.
-    for (const [token, label] of [...this.tokens].sort(([x], [y]) => y.length - x.length)) text = text.split(token).join(`<${label}>`);
+    for (const [token, label] of [...this.tokens].sort(([x], [y]) => y.length - x.length))
+      text = text.split(token).join(`<${label}>`);
     if (this.labels.size === 0) return text;
     return text.replace(/\b[0-9a-f]{7,40}\b/g, (hex) => {
       for (const [id, label] of this.labels) if (id.startsWith(hex)) return `<${label}>`;
@@ -65,7 +67,8 @@ export function canonical(a: Answer, ids: IdMap): string {
 function mapDeep(v: unknown, ids: IdMap): unknown {
   if (typeof v === 'string') return ids.map(v);
   if (Array.isArray(v)) return v.map((x) => mapDeep(x, ids));
-  if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [ids.map(k), mapDeep(x, ids)]));
+  if (v !== null && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [ids.map(k), mapDeep(x, ids)]));
   return v;
 }
 

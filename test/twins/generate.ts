@@ -71,7 +71,21 @@ export interface Plan {
   readonly calls: number;
 }
 
-const WORDS = ['alpha', 'beta', 'gamma', 'TODO', 'token', 'needle', 'config', 'return', 'import', 'café', 'aaaa', 'x=1', 'export'];
+const WORDS = [
+  'alpha',
+  'beta',
+  'gamma',
+  'TODO',
+  'token',
+  'needle',
+  'config',
+  'return',
+  'import',
+  'café',
+  'aaaa',
+  'x=1',
+  'export',
+];
 const VISIBLE_BASE = ['app/main.ts', 'app/lib/util.ts', 'app/README.md', 'docs/guide.md', 'docs/api/ref.md'];
 const AUTHORS = ['Ana Lima <ana@example.test>', 'Bo Chen <bo@example.test>'];
 
@@ -83,7 +97,11 @@ export function lines(rng: Rng, n: number): string {
 }
 
 /** The visible history: main commits c1..cN, optionally a feature branch f1..fM, drawn from `rng`. */
-function visibleHistory(rng: Rng, mainCount: number, featureCount: number): { commits: VisibleCommit[]; featureFrom: string | undefined } {
+function visibleHistory(
+  rng: Rng,
+  mainCount: number,
+  featureCount: number,
+): { commits: VisibleCommit[]; featureFrom: string | undefined } {
   const commits: VisibleCommit[] = [];
   const live = new Map<string, string>();
   let fresh = 0;
@@ -123,7 +141,13 @@ function visibleHistory(rng: Rng, mainCount: number, featureCount: number): { co
       }
       live.set(add, changes[add] as string);
     }
-    return { label, branch, message: `${label}: ${rng.pick(WORDS)} ${rng.pick(WORDS)}\n\nbody ${rng.int(0, 999)}\n`, author: rng.pick(AUTHORS), changes };
+    return {
+      label,
+      branch,
+      message: `${label}: ${rng.pick(WORDS)} ${rng.pick(WORDS)}\n\nbody ${rng.int(0, 999)}\n`,
+      author: rng.pick(AUTHORS),
+      changes,
+    };
   };
   for (let i = 1; i <= mainCount; i++) commits.push(step(`c${i}`, 'main', i === 1));
   const featureFrom = featureCount > 0 ? `c${rng.int(1, mainCount)}` : undefined;
@@ -150,7 +174,8 @@ export const EXTRA_LINKS: Readonly<Record<string, { symlink: string }>> = {
 /** The shape of a plan, drawn by fast-check (contents come from seeds it draws). */
 export function planArbitrary(seed: number, run: number): fc.Arbitrary<Plan> {
   const opts = fc.subarray([...HIDDEN_OPTIONS], { minLength: 0 });
-  const twin = (o: fc.Arbitrary<HiddenOption[]>) => fc.record({ options: o, seed: fc.integer({ min: 1, max: 0x7fffffff }), similar: fc.boolean() });
+  const twin = (o: fc.Arbitrary<HiddenOption[]>) =>
+    fc.record({ options: o, seed: fc.integer({ min: 1, max: 0x7fffffff }), similar: fc.boolean() });
   return fc
     .record({
       historySeed: fc.integer({ min: 1, max: 0x7fffffff }),
@@ -165,7 +190,18 @@ export function planArbitrary(seed: number, run: number): fc.Arbitrary<Plan> {
     })
     .map((r) => {
       const { commits, featureFrom } = visibleHistory(new Rng(r.historySeed), r.mainCount, r.featureCount);
-      return { seed, run, visible: commits, featureFrom, links: r.links, answerCap: r.answerCap, a: r.a, b: r.b, callSeed: r.callSeed, calls: 0 };
+      return {
+        seed,
+        run,
+        visible: commits,
+        featureFrom,
+        links: r.links,
+        answerCap: r.answerCap,
+        a: r.a,
+        b: r.b,
+        callSeed: r.callSeed,
+        calls: 0,
+      };
     });
 }
 

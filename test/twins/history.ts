@@ -37,7 +37,8 @@ export interface HistoryHuntReport {
   readonly smallest: Difference | undefined;
 }
 
-const sameFinding = (a: Difference, b: Difference): boolean => a.step === b.step && a.call.tool === b.call.tool && a.known === undefined && b.known === undefined;
+const sameFinding = (a: Difference, b: Difference): boolean =>
+  a.step === b.step && a.call.tool === b.call.tool && a.known === undefined && b.known === undefined;
 
 /** Every step up to and including `step` (the earlier writes and cursors it may depend on). */
 const prefix = (step: number): Set<number> => new Set(Array.from({ length: step + 1 }, (_, i) => i));
@@ -57,7 +58,11 @@ export async function shrink(servers: TwinServers, d: Difference, known?: readon
   else only = prefix(d.step);
   for (const twin of ['b', 'a'] as const) {
     for (const option of [...plan[twin].options]) {
-      const fewer = withOptions(plan, twin, plan[twin].options.filter((o) => o !== option));
+      const fewer = withOptions(
+        plan,
+        twin,
+        plan[twin].options.filter((o) => o !== option),
+      );
       const still = await reproduces(fewer, only);
       if (still) {
         plan = fewer;
@@ -81,7 +86,10 @@ export async function runHistoryTwins(opts: HistoryHuntOptions): Promise<History
     for (let run = 0; run < opts.runs; run++) {
       const plan = planFor(opts.seed, run, opts.calls);
       const t1 = Date.now();
-      const r = await runPlan(servers, plan, { stopAtUnknown: !opts.all, ...(opts.known ? { known: opts.known } : {}) });
+      const r = await runPlan(servers, plan, {
+        stopAtUnknown: !opts.all,
+        ...(opts.known ? { known: opts.known } : {}),
+      });
       runs++;
       calls += r.calls;
       for (const t of r.called) called.add(t);
@@ -102,5 +110,7 @@ export async function runHistoryTwins(opts: HistoryHuntOptions): Promise<History
 
 /** KNOWN entries no run of this hunt showed (candidates for removal once a fix has merged). */
 export function unseenKnown(report: HistoryHuntReport, kind: UpstreamKind): string[] {
-  return KNOWN.filter((k) => (k.upstream === undefined || k.upstream === kind) && !report.known.has(k.id)).map((k) => k.id);
+  return KNOWN.filter((k) => (k.upstream === undefined || k.upstream === kind) && !report.known.has(k.id)).map(
+    (k) => k.id,
+  );
 }

@@ -28,7 +28,11 @@ const PROBES: readonly Call[] = [
   { binding: 'main', tool: 'get_tree', args: { path: 'app', recursive: true, page: 2 } },
   { binding: 'main', tool: 'get_file', args: { path: 'app/link-key' } },
   { binding: 'main', tool: 'get_file', args: { path: 'app/.env', start_line: 1, end_line: 1 } },
-  { binding: 'main', tool: 'get_files', args: { paths: ['app/main.ts', 'app/hl', 'out/report.txt', 'secret/key.txt', 'app/README.md'] } },
+  {
+    binding: 'main',
+    tool: 'get_files',
+    args: { paths: ['app/main.ts', 'app/hl', 'out/report.txt', 'secret/key.txt', 'app/README.md'] },
+  },
   { binding: 'main', tool: 'search_code', args: { query: 'token' } },
   { binding: 'main', tool: 'search_code', args: { query: '(a+)+$', regex: true } },
   { binding: 'main', tool: 'search_code', args: { query: 'alpha', path: 'app/only-link' } },
@@ -44,15 +48,33 @@ const PROBES: readonly Call[] = [
   { binding: 'main', tool: ADVANCE, args: {} },
   { binding: 'main', tool: 'changes_since', args: { cursor: { $cursor: 0 } } },
   { binding: 'main', tool: 'list_commits', args: {} },
-  { binding: 'approval', tool: 'push_files', args: { message: 'probe\n', files: [{ path: 'app/probe.ts', content: 'probe\n' }] } },
+  {
+    binding: 'approval',
+    tool: 'push_files',
+    args: { message: 'probe\n', files: [{ path: 'app/probe.ts', content: 'probe\n' }] },
+  },
   { binding: 'approval', tool: 'proposal_status', args: { proposal_id: { $proposal: 0 } } },
   { binding: 'approval', tool: 'proposal_cancel', args: { proposal_id: { $proposal: 0 } } },
-  { binding: 'main', tool: 'push_files', args: { message: 'probe\n', files: [{ path: 'app/probe.ts', content: 'probe\n' }, { path: 'out/report.txt', content: 'blind\n' }] } },
+  {
+    binding: 'main',
+    tool: 'push_files',
+    args: {
+      message: 'probe\n',
+      files: [
+        { path: 'app/probe.ts', content: 'probe\n' },
+        { path: 'out/report.txt', content: 'blind\n' },
+      ],
+    },
+  },
   { binding: 'main', tool: 'get_commit', args: { sha: { $label: 'push2' } } },
 ];
 
 /** A plan whose twin B carries `options` (A none), with the readable links and a small answer cap. */
-const probePlan = (options: Plan['b']['options'], seed: number): Plan => ({ ...withOptions(withOptions(planFor(seed, 0, 0), 'a', []), 'b', options), links: true, answerCap: 4096 });
+const probePlan = (options: Plan['b']['options'], seed: number): Plan => ({
+  ...withOptions(withOptions(planFor(seed, 0, 0), 'a', []), 'b', options),
+  links: true,
+  answerCap: 4096,
+});
 
 describe.each(UPSTREAM_KINDS)('twin check, committed history, %s upstream', (kind) => {
   let servers: TwinServers;
@@ -71,7 +93,9 @@ describe.each(UPSTREAM_KINDS)('twin check, committed history, %s upstream', (kin
     );
     const r = await runPlan(servers, plan, { explicit: PROBES, stopAtUnknown: false });
     for (const t of r.called) called.add(t);
-    const seen = r.differences.flatMap((d) => (d.known ? [`${d.known.id} (${d.call.tool} ${JSON.stringify(d.argsA)})`] : []));
+    const seen = r.differences.flatMap((d) =>
+      d.known ? [`${d.known.id} (${d.call.tool} ${JSON.stringify(d.argsA)})`] : [],
+    );
     if (seen.length > 0) console.log(`twins ${kind} probes: known differences seen:\n  ${seen.join('\n  ')}`);
     expect(report(r.differences.filter((d) => !d.known))).toEqual([]);
   }, 120_000);
@@ -79,7 +103,8 @@ describe.each(UPSTREAM_KINDS)('twin check, committed history, %s upstream', (kin
   it(`answers alike on ${RUNS[kind]} random pairs (seed ${SEED}), known differences aside`, async () => {
     const r = await runHistoryTwins({ kind, seed: SEED, runs: RUNS[kind], calls: CALLS, all: true });
     for (const t of r.called) called.add(t);
-    if (r.known.size > 0) console.log(`twins ${kind}: known differences seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ')}`);
+    if (r.known.size > 0)
+      console.log(`twins ${kind}: known differences seen: ${[...r.known].map(([k, n]) => `${k}×${n}`).join(', ')}`);
     expect(report(r.unknown)).toEqual([]);
   }, 180_000);
 

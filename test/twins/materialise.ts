@@ -6,7 +6,17 @@ import { spawn } from 'node:child_process';
 import { mkdir, readFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { gitIn } from '../support/gitdir.js';
-import { EXTRA_LINKS, HIDDEN_BRANCH, lines, PLAN_LINKS, type HiddenOption, type Plan, type PlanFile, type TwinHidden, type VisibleCommit } from './generate.js';
+import {
+  EXTRA_LINKS,
+  HIDDEN_BRANCH,
+  lines,
+  PLAN_LINKS,
+  type HiddenOption,
+  type Plan,
+  type PlanFile,
+  type TwinHidden,
+  type VisibleCommit,
+} from './generate.js';
 import { Rng } from './rng.js';
 
 type Entry = string | { symlink: string };
@@ -77,7 +87,13 @@ const bomb = (): string => `${'a'.repeat(30_000)}\ntoken=${'a'.repeat(8_000)}!\n
 function hiddenFiles(option: HiddenOption, rng: Rng): Record<string, Entry> {
   switch (option) {
     case 'outside':
-      return { 'secret/key.txt': lines(rng, 3), 'secret/dir/notes.md': lines(rng, 5), 'lib/internal.ts': lines(rng, 8), 'README.md': lines(rng, 4), 'app2/x.ts': lines(rng, 2) };
+      return {
+        'secret/key.txt': lines(rng, 3),
+        'secret/dir/notes.md': lines(rng, 5),
+        'lib/internal.ts': lines(rng, 8),
+        'README.md': lines(rng, 4),
+        'app2/x.ts': lines(rng, 2),
+      };
     case 'privacy':
       return {
         'app/.env': `API_TOKEN=${rng.int(1e6, 9e6)}\n${lines(rng, 4)}`,
@@ -88,7 +104,11 @@ function hiddenFiles(option: HiddenOption, rng: Rng): Record<string, Entry> {
         'docs/Prod.DB': lines(rng, 2),
       };
     case 'privacy-gap':
-      return { 'app/credentials.csv': lines(rng, 2), 'app/.aws/sso/cache/x.json': lines(rng, 2), 'app/app.sqlite.bak': lines(rng, 2) };
+      return {
+        'app/credentials.csv': lines(rng, 2),
+        'app/.aws/sso/cache/x.json': lines(rng, 2),
+        'app/app.sqlite.bak': lines(rng, 2),
+      };
     case 'write-only':
       return { 'out/report.txt': lines(rng, 4), 'out/deep/y.txt': lines(rng, 2) };
     case 'link-targets':
@@ -96,7 +116,12 @@ function hiddenFiles(option: HiddenOption, rng: Rng): Record<string, Entry> {
     case 'large':
       return { 'secret/big.log': big(rng, 1_200_000), 'app/.env.big': big(rng, 1_100_000) };
     case 'non-utf8':
-      return { 'secret/%ff%fe.txt': lines(rng, 2), 'app/%ff.env': lines(rng, 2), 'app/%c3%28.pem': lines(rng, 2), 'secret/%fe/x.txt': lines(rng, 2) };
+      return {
+        'secret/%ff%fe.txt': lines(rng, 2),
+        'app/%ff.env': lines(rng, 2),
+        'app/%c3%28.pem': lines(rng, 2),
+        'secret/%fe/x.txt': lines(rng, 2),
+      };
     case 'bomb':
       return { 'app/.env.bomb': bomb(), 'secret/bomb.txt': bomb() };
     case 'extra-link':
@@ -165,12 +190,16 @@ export function pairingPoints(plan: Plan): { addAt: VisibleCommit | undefined; d
 }
 
 /** The commits of one twin, in stream order (main, feature, hidden branch). */
-function commitsOf(plan: Plan, twin: TwinHidden): { commits: CommitOut[]; labels: Map<number, string>; hiddenOnly: number[]; hiddenBranch: number[] } {
+function commitsOf(
+  plan: Plan,
+  twin: TwinHidden,
+): { commits: CommitOut[]; labels: Map<number, string>; hiddenOnly: number[]; hiddenBranch: number[] } {
   const rng = new Rng(twin.seed);
   const has = (o: HiddenOption): boolean => twin.options.includes(o);
   const trees = visibleTrees(plan);
   let hidden: Tree = new Map();
-  for (const o of twin.options) for (const [p, e] of Object.entries(hiddenFiles(o, rng.fork(o.length)))) hidden.set(p, e);
+  for (const o of twin.options)
+    for (const [p, e] of Object.entries(hiddenFiles(o, rng.fork(o.length)))) hidden.set(p, e);
   if (twin.canary) hidden.set('app/canary.ts', 'canary\n');
 
   const commits: CommitOut[] = [];
@@ -189,7 +218,14 @@ function commitsOf(plan: Plan, twin: TwinHidden): { commits: CommitOut[]; labels
     const count = has('hidden-commits') ? rng.int(0, 2) : 0;
     for (let i = 0; i < count; i++) {
       hidden = mutateHidden(hidden, rng, ++n);
-      p = push({ branch, parent: p, author: HIDDEN_AUTHOR, epoch: epoch + 60 * (i + 1), message: `hidden ${n}\n`, tree: merged(visible, hidden) });
+      p = push({
+        branch,
+        parent: p,
+        author: HIDDEN_AUTHOR,
+        epoch: epoch + 60 * (i + 1),
+        message: `hidden ${n}\n`,
+        tree: merged(visible, hidden),
+      });
       hiddenOnly.push(p);
     }
     return p;
@@ -198,7 +234,9 @@ function commitsOf(plan: Plan, twin: TwinHidden): { commits: CommitOut[]; labels
   // Cross-boundary pairings target the first main commit after c1 that adds (rename-in, copy-in) or deletes (rename-out).
   const mains = plan.visible.filter((c) => c.branch === 'main');
   const { addAt, delAt } = pairingPoints(plan);
-  const added = addAt ? Object.entries(addAt.changes).find(([p, f]) => typeof f === 'string' && p.startsWith('app/gen/')) : undefined;
+  const added = addAt
+    ? Object.entries(addAt.changes).find(([p, f]) => typeof f === 'string' && p.startsWith('app/gen/'))
+    : undefined;
 
   let parent: number | undefined = hiddenRun('main', undefined, new Map(), BASE_EPOCH - HOUR);
   let slot = 0;
@@ -222,7 +260,8 @@ function commitsOf(plan: Plan, twin: TwinHidden): { commits: CommitOut[]; labels
       const before = trees.get(mains[mains.indexOf(delAt) - 1]?.label ?? '') ?? new Map<string, Entry>();
       for (const [p, f] of Object.entries(delAt.changes)) {
         const old = before.get(p);
-        if (f === null && typeof old === 'string') hidden.set(`secret/moved/${basename(p)}`, twin.similar ? old : lines(rng, 4));
+        if (f === null && typeof old === 'string')
+          hidden.set(`secret/moved/${basename(p)}`, twin.similar ? old : lines(rng, 4));
       }
     }
     const visible = trees.get(c.label) ?? new Map<string, Entry>();
@@ -240,10 +279,24 @@ function commitsOf(plan: Plan, twin: TwinHidden): { commits: CommitOut[]; labels
     const epoch = BASE_EPOCH + (mains.indexOf(mains.find((c) => c.label === from) ?? mains[0]!) + 1) * HOUR + 1800;
     const v1 = applyChanges(base, { 'app/main.ts': lines(rng, 4), 'app/wip.ts': lines(rng, 3) });
     hidden = mutateHidden(hidden, rng, ++n);
-    p = push({ branch: HIDDEN_BRANCH, parent: p, author: HIDDEN_AUTHOR, epoch, message: 'wip: visible paths on a hidden branch\n', tree: merged(v1, hidden) });
+    p = push({
+      branch: HIDDEN_BRANCH,
+      parent: p,
+      author: HIDDEN_AUTHOR,
+      epoch,
+      message: 'wip: visible paths on a hidden branch\n',
+      tree: merged(v1, hidden),
+    });
     hiddenBranch.push(p);
     hidden = mutateHidden(hidden, rng, ++n);
-    p = push({ branch: HIDDEN_BRANCH, parent: p, author: HIDDEN_AUTHOR, epoch: epoch + 60, message: 'wip: hidden only\n', tree: merged(v1, hidden) });
+    p = push({
+      branch: HIDDEN_BRANCH,
+      parent: p,
+      author: HIDDEN_AUTHOR,
+      epoch: epoch + 60,
+      message: 'wip: hidden only\n',
+      tree: merged(v1, hidden),
+    });
     hiddenBranch.push(p);
   }
   return { commits, labels, hiddenOnly, hiddenBranch };
@@ -292,7 +345,9 @@ async function fastImport(dir: string, input: Buffer, marks: string): Promise<vo
     let err = '';
     child.stderr.on('data', (d: Buffer) => (err += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git fast-import failed (${code}): ${err}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve() : reject(new Error(`git fast-import failed (${code}): ${err}`)),
+    );
     child.stdin.end(input);
   });
 }
@@ -328,4 +383,3 @@ export async function materialise(plan: Plan, which: 'a' | 'b', root: string): P
     hiddenBranch: hiddenBranch.map(id),
   };
 }
-

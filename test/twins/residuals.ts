@@ -19,7 +19,8 @@ interface Shape {
 function omittedCount(a: Shape): Shape {
   const text = a.text.replace(/^\d+ other files omitted(?:; |\n)/m, '');
   const s = a.structured as Record<string, unknown> | null;
-  const structured = s && typeof s === 'object' && typeof s.omitted_count === 'number' ? { ...s, omitted_count: 0 } : a.structured;
+  const structured =
+    s && typeof s === 'object' && typeof s.omitted_count === 'number' ? { ...s, omitted_count: 0 } : a.structured;
   return { ...a, text, structured };
 }
 
@@ -32,10 +33,16 @@ export function acceptedWhole(call: { tool: string; args: Record<string, unknown
   if (call.tool !== 'list_commits' || typeof call.args.path !== 'string') return false;
   const asked = normalisedPath(call.args.path);
   // The link's own path, or the directory that holds nothing else (its history is the link's).
-  return Object.keys(EXTRA_LINKS).some((p) => asked === p || (asked === p.slice(0, p.lastIndexOf('/')) && asked !== 'app'));
+  return Object.keys(EXTRA_LINKS).some(
+    (p) => asked === p || (asked === p.slice(0, p.lastIndexOf('/')) && asked !== 'app'),
+  );
 }
 
-const normalisedPath = (p: string): string => p.replace(/^\.?\/+/, '').replace(/\/+/g, '/').replace(/\/$/, '');
+const normalisedPath = (p: string): string =>
+  p
+    .replace(/^\.?\/+/, '')
+    .replace(/\/+/g, '/')
+    .replace(/\/$/, '');
 
 /** The answer of `tool` with the accepted channels blanked. */
 export function withoutAccepted<T extends Shape>(tool: string, a: T): T {

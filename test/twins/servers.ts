@@ -41,7 +41,14 @@ async function side(kind: UpstreamKind, key: Buffer): Promise<{ side: TwinSide; 
     return { side: { srv, repoFor: (_name, dir) => dir }, close: () => srv.close() };
   }
   const emulator: Emulator = await startGitHubEmulator({ token: TOKEN, rateLimit: { limit: 100_000_000 } });
-  const up: GitHubUpstream = createGitHubUpstream({ token: TOKEN, baseUrl: emulator.url, writeSpacingMs: 0, retryDelayMs: 5, maxRetries: 1, maxRateLimitWaitSeconds: 1 });
+  const up: GitHubUpstream = createGitHubUpstream({
+    token: TOKEN,
+    baseUrl: emulator.url,
+    writeSpacingMs: 0,
+    retryDelayMs: 5,
+    maxRetries: 1,
+    maxRateLimitWaitSeconds: 1,
+  });
   const names = new Set<string>();
   const srv = await startTestServer({ ...common, upstream: up, upstreamFor: (r) => (names.has(r) ? up : undefined) });
   return {

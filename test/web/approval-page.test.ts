@@ -21,7 +21,9 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
   let agentKey = '';
 
   beforeAll(async () => {
-    web = await startWebServer([{ message: 'init', files: { 'docs/readme.md': 'hello\nworld\n', 'docs/big.txt': 'old\n' } }]);
+    web = await startWebServer([
+      { message: 'init', files: { 'docs/readme.md': 'hello\nworld\n', 'docs/big.txt': 'old\n' } },
+    ]);
     const k = await web.srv.api('POST', '/api/perimeters/app/keys');
     agentKey = k.json.key;
     browser = await launchBrowser();
@@ -29,7 +31,9 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     evil = createServer((req, res) => {
       const target = decodeURIComponent((req.url ?? '/').slice(1));
       res.setHeader('content-type', 'text/html');
-      res.end(`<form id="f" method="post" action="${target}"><input name="reason" value="forged"><input name="hash" value="x"></form><button id="go" onclick="document.getElementById('f').submit()">go</button>`);
+      res.end(
+        `<form id="f" method="post" action="${target}"><input name="reason" value="forged"><input name="hash" value="x"></form><button id="go" onclick="document.getElementById('f').submit()">go</button>`,
+      );
     });
     await new Promise<void>((r) => evil.listen(0, '127.0.0.1', () => r()));
     const addr = evil.address();
@@ -65,7 +69,10 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     const cookies = await browser.context.cookies(`${web.srv.url}/ui/`);
     expect(cookies.map((c) => c.name)).not.toContain('gb_ui_session');
     for (const token of [agentKey, OPS_TOKEN]) {
-      const r = await fetch(`${web.srv.url}/ui/proposals`, { headers: { authorization: `Bearer ${token}` }, redirect: 'manual' });
+      const r = await fetch(`${web.srv.url}/ui/proposals`, {
+        headers: { authorization: `Bearer ${token}` },
+        redirect: 'manual',
+      });
       expect(r.status).toBe(303);
       expect(r.headers.get('location')).toBe('/ui/signin');
     }
@@ -73,7 +80,9 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
   });
 
   it('signs in, lists pending proposals newest first with their flags, and renders hostile names and content as text', async () => {
-    const first = await web.propose([{ path: 'docs/readme.md', content: 'hello\nthere\n' }], { reason: 'Fix the greeting.' });
+    const first = await web.propose([{ path: 'docs/readme.md', content: 'hello\nthere\n' }], {
+      reason: 'Fix the greeting.',
+    });
     const hostile = await web.propose(
       [
         { path: HOSTILE_NAME, content: HOSTILE_CONTENT },
@@ -94,7 +103,9 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     expect(await rows.nth(0).getAttribute('data-id')).toBe(hostile.id);
     expect(await rows.nth(1).getAttribute('data-id')).toBe(first.id);
     const flags = await rows.nth(0).locator('.flag').allTextContents();
-    expect(flags).toEqual(expect.arrayContaining(['protected paths: 1', 'hidden characters in names', 'overlaps 1 pending']));
+    expect(flags).toEqual(
+      expect.arrayContaining(['protected paths: 1', 'hidden characters in names', 'overlaps 1 pending']),
+    );
     expect(await rows.nth(0).textContent()).toContain('app');
     expect(await rows.nth(0).textContent()).toContain('test-agent');
     if (process.env.GB_UI_SCREENSHOTS) await page.screenshot({ path: 'docs/ui-proposals.png', fullPage: true });
@@ -112,7 +123,9 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     expect(await page.evaluate('window.__pwned')).toBeUndefined();
     expect(dialogs).toEqual([]);
     // The agent's words are labelled as the agent's; the server's facts stand apart.
-    expect(await page.locator('.agent-reason').textContent()).toBe('<script>window.__pwned=4</script> Trust me ⟨U+202E⟩, approve');
+    expect(await page.locator('.agent-reason').textContent()).toBe(
+      '<script>window.__pwned=4</script> Trust me ⟨U+202E⟩, approve',
+    );
     expect(await page.locator('.facts .protected').textContent()).toBe('docs/readme.md');
     expect(await page.locator('.facts .conflicts').textContent()).toContain(first.id);
     expect(await page.locator('.facts').textContent()).toContain(await web.repo.head('main'));
@@ -120,10 +133,15 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     const big = page.locator('section.file', { hasText: 'docs/big.txt' });
     expect(await big.locator('.diff .l').count()).toBeLessThanOrEqual(401);
     expect(await page.locator('table.diffstat').textContent()).toContain('+10000');
-    if (process.env.GB_UI_SCREENSHOTS) await page.screenshot({ path: 'docs/ui-proposal.png', fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1500 } });
+    if (process.env.GB_UI_SCREENSHOTS)
+      await page.screenshot({
+        path: 'docs/ui-proposal.png',
+        fullPage: true,
+        clip: { x: 0, y: 0, width: 1280, height: 1500 },
+      });
     await big.locator('a', { hasText: 'Show lines 401' }).click();
     expect(await page.locator('.diff .l').count()).toBe(1_000);
-    expect(await page.locator('.diff .l').first().textContent()).toBe('+line 399') // diff line 401: after the hunk header and the removed 'old';
+    expect(await page.locator('.diff .l').first().textContent()).toBe('+line 399'); // diff line 401: after the hunk header and the removed 'old';
     await page.locator('a', { hasText: 'next 1000' }).click();
     expect(await page.locator('.diff .l').first().textContent()).toBe('+line 1399');
     await page.close();
@@ -148,9 +166,15 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     await page.goto(`${web.srv.url}/ui/proposals/${hostile.id}`);
     await page.fill('#reason', 'Touches a protected file and hides its name.');
     await page.click('button.reject');
-    expect(await page.locator('main > p').first().textContent()).toContain('rejected by operator (web): Touches a protected file and hides its name.');
+    expect(await page.locator('main > p').first().textContent()).toContain(
+      'rejected by operator (web): Touches a protected file and hides its name.',
+    );
     const rejected = await web.proposals.get(hostile.id);
-    expect(rejected).toMatchObject({ status: 'rejected', reason: 'Touches a protected file and hides its name.', decided_by: 'operator (web)' });
+    expect(rejected).toMatchObject({
+      status: 'rejected',
+      reason: 'Touches a protected file and hides its name.',
+      decided_by: 'operator (web)',
+    });
     expect(await web.repo.head('main')).toBe(after);
     expect(web.events.map((e) => `${e.event}:${e.proposal.id === first.id ? 'first' : 'hostile'}`)).toEqual(
       expect.arrayContaining(['approved:first', 'applied:first', 'rejected:hostile']),
@@ -166,11 +190,16 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     await page.goto(`${web.srv.url}/ui/proposals/${p.id}`);
     // Our own form with its token removed: the session cookie alone is not enough.
     await page.evaluate("document.querySelectorAll('section.decide input[name=csrf]').forEach((e) => e.remove())");
-    const [noToken] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/approve')), page.click('button.approve')]);
+    const [noToken] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/approve')),
+      page.click('button.approve'),
+    ]);
     expect(noToken.status()).toBe(403);
     expect(await noToken.text()).toContain('This form has expired or did not come from this page');
     // The same request from the browser's request context, cookie attached, a wrong token.
-    const forged = await browser.context.request.post(`${web.srv.url}/ui/proposals/${p.id}/approve`, { form: { csrf: 'x'.repeat(43), hash: p.hash } });
+    const forged = await browser.context.request.post(`${web.srv.url}/ui/proposals/${p.id}/approve`, {
+      form: { csrf: 'x'.repeat(43), hash: p.hash },
+    });
     expect(forged.status()).toBe(403);
     expect(await forged.text()).toContain('This form has expired or did not come from this page');
     // Another site's page posting at us: Origin refused (and SameSite=Strict keeps the cookie home anyway).
@@ -186,7 +215,10 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     const key = (await web.srv.api('POST', '/api/perimeters/held/keys')).json.key;
     const agent = await web.srv.connect('/mcp/held', 'legacy', { authorization: `Bearer ${key}` });
     const before = await web.repo.head('main');
-    const held = await agent.call('push_files', { message: 'docs: held change', files: [{ path: 'docs/held.md', content: 'held\n' }] });
+    const held = await agent.call('push_files', {
+      message: 'docs: held change',
+      files: [{ path: 'docs/held.md', content: 'held\n' }],
+    });
     expect(held.isError).toBeUndefined();
     expect(held.structured).toMatchObject({ status: 'pending' });
     const id = held.structured.proposal_id as string;
@@ -194,7 +226,9 @@ describe.skipIf(!browserReady)('approval page in chromium', { timeout: 60_000 },
     const page = await browser.context.newPage();
     await page.goto(`${web.srv.url}/ui/proposals`);
     await page.locator(`tr[data-id="${id}"] a`).click();
-    expect(await page.locator('section.file', { hasText: 'docs/held.md' }).locator('.diff .l.add').allTextContents()).toEqual(['+held']);
+    expect(
+      await page.locator('section.file', { hasText: 'docs/held.md' }).locator('.diff .l.add').allTextContents(),
+    ).toEqual(['+held']);
     await page.click('button.approve');
     expect(await page.locator('main > p').first().textContent()).toContain('applied');
     expect(await web.repo.git('show', 'main:docs/held.md')).toBe('held\n');

@@ -24,10 +24,15 @@ describe('line diff', () => {
   it('turns a into b, minimal on small inputs and exact past the budget', () => {
     const line = fc.constantFrom('a', 'b', 'c', 'd', '');
     fc.assert(
-      fc.property(fc.array(line, { maxLength: 40 }), fc.array(line, { maxLength: 40 }), fc.integer({ min: 0, max: 30 }), (a, b, maxD) => {
-        expect(apply(a, editScript(a, b))).toEqual(b);
-        expect(apply(a, editScript(a, b, maxD))).toEqual(b);
-      }),
+      fc.property(
+        fc.array(line, { maxLength: 40 }),
+        fc.array(line, { maxLength: 40 }),
+        fc.integer({ min: 0, max: 30 }),
+        (a, b, maxD) => {
+          expect(apply(a, editScript(a, b))).toEqual(b);
+          expect(apply(a, editScript(a, b, maxD))).toEqual(b);
+        },
+      ),
     );
   });
 

@@ -7,7 +7,15 @@ import { hunks } from '../../src/http/web/linediff.js';
 
 const file = (after: string): FileDiff => {
   const lines = hunks('', after);
-  return { path: 'min.js', change: 'added', lines, added: lines.length - 1, removed: 0, notes: [], symlinkChange: false };
+  return {
+    path: 'min.js',
+    change: 'added',
+    lines,
+    added: lines.length - 1,
+    removed: 0,
+    notes: [],
+    symlinkChange: false,
+  };
 };
 
 describe('diff rendering bounds', () => {
@@ -36,7 +44,15 @@ describe('console', () => {
       sessions: { root: 1 },
       webSessions: 1,
       upstreams: [{ kind: 'local', ok: false, detail: '<i>git</i> missing' }],
-      audit: [{ ts: '2026-12-01T00:00:00.000Z', surface: 'api', tool: 'GET /api/<script>alert(1)</script>\u202E', verdict: 'deny', result: '401' }],
+      audit: [
+        {
+          ts: '2026-12-01T00:00:00.000Z',
+          surface: 'api',
+          tool: 'GET /api/<script>alert(1)</script>\u202E',
+          verdict: 'deny',
+          result: '401',
+        },
+      ],
       pending: 0,
     }).toString();
     expect(out).toContain('GET /api/&lt;script&gt;alert(1)&lt;/script&gt;⟨U+202E⟩');

@@ -28,7 +28,8 @@ const proposal = (change: ProposalChange, paths: string[]): Proposal => ({
 
 describe('workspace proposal page', () => {
   it('shows a hostile patch escaped, per file, with its diffstat', () => {
-    const patch = 'diff --git a/app/<script>.ts b/app/<script>.ts\n--- a/app/<script>.ts\n+++ b/app/<script>.ts\n@@ -1 +1,2 @@\n-old\n+<script>alert(1)</script>\n+\u202Eevil\n';
+    const patch =
+      'diff --git a/app/<script>.ts b/app/<script>.ts\n--- a/app/<script>.ts\n+++ b/app/<script>.ts\n@@ -1 +1,2 @@\n-old\n+<script>alert(1)</script>\n+\u202Eevil\n';
     const p = proposal({ kind: 'patch', patch, fingerprint: 'f' }, ['app/<script>.ts']);
     const files = patchDiffs(patch, p.facts.paths);
     expect(files).toHaveLength(1);
@@ -41,13 +42,23 @@ describe('workspace proposal page', () => {
 
   it('lists the paths of other operations and flags a hard reset', () => {
     const p = proposal({ kind: 'reset', mode: 'hard', to: 'c'.repeat(40), fingerprint: 'f' }, ['app/a.ts', 'app/b.ts']);
-    const html = proposalPage({ proposal: p, files: previewDiffs(p.facts.paths), all: [p], csrf: 'c', now: Date.parse(at) }).toString();
+    const html = proposalPage({
+      proposal: p,
+      files: previewDiffs(p.facts.paths),
+      all: [p],
+      csrf: 'c',
+      now: Date.parse(at),
+    }).toString();
     expect(html).toContain('app/a.ts');
     expect(html).toContain('reset --hard to ' + 'c'.repeat(40));
     expect(riskFlags(p, [p]).map((f) => f.label)).toContain('hard reset');
   });
 
   it('a delete of a path the base does not have is a no-op, never an added file', () => {
-    expect(diffOf('gone.txt', { kind: 'absent' }, { kind: 'absent' }, [], false)).toMatchObject({ change: 'no-op delete', added: 0, removed: 0 });
+    expect(diffOf('gone.txt', { kind: 'absent' }, { kind: 'absent' }, [], false)).toMatchObject({
+      change: 'no-op delete',
+      added: 0,
+      removed: 0,
+    });
   });
 });

@@ -42,7 +42,7 @@ async function read(path: string): Promise<unknown> {
   return r.value.kind === 'unresolvable' ? `unresolvable:${r.value.reason}` : r.value.kind;
 }
 
-it('never reads the repository\'s own files, through a link or a case variant', async () => {
+it("never reads the repository's own files, through a link or a case variant", async () => {
   expect(await read('cfg')).toBe('unresolvable:outside');
   expect(await read('g/config')).toBe('unresolvable:outside');
   expect(await read('head-via-dir')).toBe('unresolvable:outside');

@@ -53,7 +53,8 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
         ['feat', false],
       ]);
       expect(list[1]?.path).toBe(repo.featDir);
-      for (const b of ['other', 'nope', '-x', '--all', 'refs/heads/main', '']) expect(value(await ws.open(repo.dir, b)), b).toBeUndefined();
+      for (const b of ['other', 'nope', '-x', '--all', 'refs/heads/main', ''])
+        expect(value(await ws.open(repo.dir, b)), b).toBeUndefined();
       expect(await ws.open('relative/path', 'main')).toMatchObject({ ok: false, error: { code: 'invalid' } });
       expect(await ws.open(join(repo.dir, 'src'), 'main')).toMatchObject({ ok: false, error: { code: 'not_found' } });
     });
@@ -64,8 +65,19 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       expect(byPath(s.entries, 'src/a.ts')).toMatchObject({ kind: 'ordinary', staged: '.', unstaged: 'M' });
       expect(byPath(s.entries, 'src/b.ts')).toMatchObject({ kind: 'ordinary', staged: 'M', unstaged: '.' });
       expect(byPath(s.entries, 'del.txt')).toMatchObject({ kind: 'ordinary', staged: '.', unstaged: 'D' });
-      expect(byPath(s.entries, 'bin/run.sh')).toMatchObject({ kind: 'ordinary', unstaged: 'M', modeIndex: '100644', modeWorktree: '100755' });
-      expect(byPath(s.entries, 'docs/new.md')).toMatchObject({ kind: 'renamed', origPath: 'docs/old.md', op: 'rename', staged: 'R', score: 100 });
+      expect(byPath(s.entries, 'bin/run.sh')).toMatchObject({
+        kind: 'ordinary',
+        unstaged: 'M',
+        modeIndex: '100644',
+        modeWorktree: '100755',
+      });
+      expect(byPath(s.entries, 'docs/new.md')).toMatchObject({
+        kind: 'renamed',
+        origPath: 'docs/old.md',
+        op: 'rename',
+        staged: 'R',
+        score: 100,
+      });
       expect(byPath(s.entries, 'conf.txt')).toMatchObject({ kind: 'unmerged', xy: 'UU' });
       expect(byPath(s.entries, 'sub')).toMatchObject({ kind: 'ordinary', submodule: { commitChanged: true } });
       for (const p of ['notes.txt', 'untracked-dir/x.txt', 'link-out', 'link-dangling', 'link-dir']) {
@@ -74,7 +86,9 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       expect(byPath(s.entries, 'build/out.o')).toBeUndefined();
       expect(byPath(s.entries, 'README.md')).toBeUndefined();
       const ordinary = byPath(s.entries, 'src/a.ts');
-      expect(ordinary?.kind === 'ordinary' && ordinary.oidHead).toBe((await repo.git.git('rev-parse', 'HEAD:src/a.ts')).trim());
+      expect(ordinary?.kind === 'ordinary' && ordinary.oidHead).toBe(
+        (await repo.git.git('rev-parse', 'HEAD:src/a.ts')).trim(),
+      );
     });
 
     it('diffs the working tree against the index with raw per-file patches, stat-dirty files dropped', async () => {
@@ -85,23 +99,49 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       expect(paths).not.toContain('README.md');
       const a = d.files.find((f) => f.path === 'src/a.ts');
       expect(a).toMatchObject({ status: 'modified', additions: 2, deletions: 1, binary: false, origPath: null });
-      expect(text(a?.patch ?? new Uint8Array())).toMatch(/^diff --git a\/src\/a\.ts b\/src\/a\.ts\n[\s\S]*\n\+export const more = 4;\n$/);
+      expect(text(a?.patch ?? new Uint8Array())).toMatch(
+        /^diff --git a\/src\/a\.ts b\/src\/a\.ts\n[\s\S]*\n\+export const more = 4;\n$/,
+      );
       expect(d.files.find((f) => f.path === 'del.txt')).toMatchObject({ status: 'deleted', deletions: 1 });
-      expect(d.files.find((f) => f.path === 'img.bin')).toMatchObject({ status: 'modified', binary: true, additions: 0 });
-      expect(d.files.find((f) => f.path === 'bin/run.sh')).toMatchObject({ oldMode: '100644', newMode: '100755', additions: 0 });
+      expect(d.files.find((f) => f.path === 'img.bin')).toMatchObject({
+        status: 'modified',
+        binary: true,
+        additions: 0,
+      });
+      expect(d.files.find((f) => f.path === 'bin/run.sh')).toMatchObject({
+        oldMode: '100644',
+        newMode: '100755',
+        additions: 0,
+      });
       expect(d.files.find((f) => f.path === 'link-in')).toMatchObject({ status: 'modified', oldMode: '120000' });
       expect(d.files.find((f) => f.path === 'conf.txt')).toMatchObject({ status: 'unmerged' });
       // A name git quotes in patch headers (quote, tab; non-ASCII left as is) is parsed back to the same path.
-      expect(d.files.find((f) => f.path === 'odd/we"ird\tname é.txt')).toMatchObject({ status: 'modified', additions: 1, deletions: 1 });
-      expect(byPath(value(await main.status()).entries, 'odd/we"ird\tname é.txt')).toMatchObject({ kind: 'ordinary', unstaged: 'M' });
+      expect(d.files.find((f) => f.path === 'odd/we"ird\tname é.txt')).toMatchObject({
+        status: 'modified',
+        additions: 1,
+        deletions: 1,
+      });
+      expect(byPath(value(await main.status()).entries, 'odd/we"ird\tname é.txt')).toMatchObject({
+        kind: 'ordinary',
+        unstaged: 'M',
+      });
       // Every patch belongs to its own file.
-      for (const f of d.files) if (f.patch.length > 0 && !f.path.startsWith('odd/')) expect(text(f.patch).split('\n')[0]).toContain(`b/${f.path}`);
+      for (const f of d.files)
+        if (f.patch.length > 0 && !f.path.startsWith('odd/'))
+          expect(text(f.patch).split('\n')[0]).toContain(`b/${f.path}`);
     });
 
     it('diffs the index against HEAD (staged) with renames, and the working tree against HEAD or a commit', async () => {
       const staged = value(await main.diff({ against: 'head', staged: true }));
-      expect(staged.files.find((f) => f.path === 'src/b.ts')).toMatchObject({ status: 'modified', additions: 1, deletions: 1 });
-      expect(staged.files.find((f) => f.path === 'docs/new.md')).toMatchObject({ status: 'renamed', origPath: 'docs/old.md' });
+      expect(staged.files.find((f) => f.path === 'src/b.ts')).toMatchObject({
+        status: 'modified',
+        additions: 1,
+        deletions: 1,
+      });
+      expect(staged.files.find((f) => f.path === 'docs/new.md')).toMatchObject({
+        status: 'renamed',
+        origPath: 'docs/old.md',
+      });
       expect(staged.files.map((f) => f.path)).not.toContain('src/a.ts');
       const head = value(await main.diff({ against: 'head', staged: false }));
       expect(head.files.map((f) => f.path)).toEqual(expect.arrayContaining(['src/a.ts', 'src/b.ts', 'del.txt']));
@@ -111,10 +151,22 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
     });
 
     it('refuses diffs git would misread, before git runs', async () => {
-      expect(await main.diff({ against: 'index', staged: true })).toMatchObject({ ok: false, error: { code: 'invalid' } });
-      expect(await main.diff({ against: { commit: '--output=/tmp/x' }, staged: false })).toMatchObject({ ok: false, error: { code: 'invalid' } });
-      expect(await main.diff({ against: { commit: 'HEAD' }, staged: false })).toMatchObject({ ok: false, error: { code: 'invalid' } });
-      expect(await main.diff({ against: { commit: 'f'.repeat(40) }, staged: false })).toMatchObject({ ok: false, error: { code: 'not_found' } });
+      expect(await main.diff({ against: 'index', staged: true })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid' },
+      });
+      expect(await main.diff({ against: { commit: '--output=/tmp/x' }, staged: false })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid' },
+      });
+      expect(await main.diff({ against: { commit: 'HEAD' }, staged: false })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid' },
+      });
+      expect(await main.diff({ against: { commit: 'f'.repeat(40) }, staged: false })).toMatchObject({
+        ok: false,
+        error: { code: 'not_found' },
+      });
     });
 
     it('reads HEAD, counts ahead/behind the upstream per prefix, and names the operation in progress', async () => {
@@ -134,9 +186,14 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       expect(value(await feat.mergePreflight('clean'))).toMatchObject({ kind: 'clean' });
       expect(value(await feat.mergePreflight('lone'))).toEqual({ kind: 'no_merge_base' });
       expect(await feat.mergePreflight('nope')).toMatchObject({ ok: false, error: { code: 'not_found' } });
-      for (const b of ['-x', '--output=x', 'refs/heads/other', 'a..b']) expect(await feat.mergePreflight(b), b).toMatchObject({ ok: false, error: { code: 'invalid' } });
+      for (const b of ['-x', '--output=x', 'refs/heads/other', 'a..b'])
+        expect(await feat.mergePreflight(b), b).toMatchObject({ ok: false, error: { code: 'invalid' } });
       expect(await readFile(join(repo.dir, '.git/index'))).toEqual(before);
-      expect(value(await feat.status()).entries.map((e) => e.path).sort()).toEqual(['feat-untracked.txt', 'feat.txt']);
+      expect(
+        value(await feat.status())
+          .entries.map((e) => e.path)
+          .sort(),
+      ).toEqual(['feat-untracked.txt', 'feat.txt']);
     });
 
     it('reads the three sides of a conflict, capped', async () => {
@@ -145,7 +202,9 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       expect(c.base.present && text(c.base.bytes)).toBe('base\n');
       expect(c.ours.present && text(c.ours.bytes)).toBe('main\n');
       expect(c.theirs.present && text(c.theirs.bytes)).toBe('other\n');
-      expect(c.worktree.kind === 'file' && text(c.worktree.bytes)).toMatch(/^<<<<<<< HEAD\nmain\n=======\nother\n>>>>>>> other\n$/);
+      expect(c.worktree.kind === 'file' && text(c.worktree.bytes)).toMatch(
+        /^<<<<<<< HEAD\nmain\n=======\nother\n>>>>>>> other\n$/,
+      );
       const capped = value(await main.conflictSides('conf.txt', 2));
       expect(capped.ours).toMatchObject({ present: true, truncated: true, size: 5 });
       expect(capped.ours.present && text(capped.ours.bytes)).toBe('ma');
@@ -155,7 +214,9 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
     });
 
     it('lists submodules with recorded and checked-out commits', async () => {
-      expect(value(await main.submodules())).toEqual([{ path: 'sub', recorded: repo.subRecorded, checkedOut: repo.subCheckedOut }]);
+      expect(value(await main.submodules())).toEqual([
+        { path: 'sub', recorded: repo.subRecorded, checkedOut: repo.subCheckedOut },
+      ]);
       expect(value(await feat.submodules())).toEqual([]);
     });
 
@@ -181,7 +242,11 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       const link = i.entries.find((e) => e.path === 'link-out');
       expect(link).toMatchObject({ worktreeMode: '120000', headOid: null });
       expect(link?.worktreeOid).toBe(hashText(repo.dir, '../outside.txt'));
-      expect(i.entries.find((e) => e.path === 'link-in')).toMatchObject({ headMode: '120000', worktreeMode: '120000', worktreeOid: hashText(repo.dir, 'src/b.ts') });
+      expect(i.entries.find((e) => e.path === 'link-in')).toMatchObject({
+        headMode: '120000',
+        worktreeMode: '120000',
+        worktreeOid: hashText(repo.dir, 'src/b.ts'),
+      });
       expect(i.entries.map((e) => e.path)).toEqual([...i.entries.map((e) => e.path)].sort());
     });
 
@@ -189,19 +254,39 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       const a = value(await main.readFile('src/a.ts', 1024));
       expect(a).toMatchObject({ kind: 'file', resolvedPath: 'src/a.ts', executable: false });
       expect(a.kind === 'file' && text(a.bytes)).toBe('export const a = 3;\nexport const more = 4;\n');
-      expect(value(await main.readFile('link-in', 1024))).toMatchObject({ kind: 'file', path: 'link-in', resolvedPath: 'src/b.ts' });
-      expect(value(await main.readFile('link-dir/a.ts', 1024))).toMatchObject({ kind: 'file', resolvedPath: 'src/a.ts' });
+      expect(value(await main.readFile('link-in', 1024))).toMatchObject({
+        kind: 'file',
+        path: 'link-in',
+        resolvedPath: 'src/b.ts',
+      });
+      expect(value(await main.readFile('link-dir/a.ts', 1024))).toMatchObject({
+        kind: 'file',
+        resolvedPath: 'src/a.ts',
+      });
       expect(value(await main.readFile('bin/run.sh', 1024))).toMatchObject({ kind: 'file', executable: true });
-      expect(value(await main.readFile('link-out', 1024))).toEqual({ kind: 'unresolvable', path: 'link-out', reason: 'outside' });
-      expect(value(await main.readFile('link-dangling', 1024))).toEqual({ kind: 'unresolvable', path: 'link-dangling', reason: 'dangling' });
-      expect(value(await main.readFile('loop-a', 1024))).toEqual({ kind: 'unresolvable', path: 'loop-a', reason: 'loop' });
+      expect(value(await main.readFile('link-out', 1024))).toEqual({
+        kind: 'unresolvable',
+        path: 'link-out',
+        reason: 'outside',
+      });
+      expect(value(await main.readFile('link-dangling', 1024))).toEqual({
+        kind: 'unresolvable',
+        path: 'link-dangling',
+        reason: 'dangling',
+      });
+      expect(value(await main.readFile('loop-a', 1024))).toEqual({
+        kind: 'unresolvable',
+        path: 'loop-a',
+        reason: 'loop',
+      });
       expect(value(await main.readFile('src', 1024))).toMatchObject({ kind: 'directory' });
       expect(value(await main.readFile('del.txt', 1024))).toEqual({ kind: 'missing', path: 'del.txt' });
       // The repository's own files are not content: identical to a path that does not exist.
       expect(value(await main.readFile('.git/config', 1024))).toEqual({ kind: 'missing', path: '.git/config' });
       expect(value(await main.readFile('sub/.git', 1024))).toEqual({ kind: 'missing', path: 'sub/.git' });
       expect(value(await main.readFile('src/a.ts', 5))).toMatchObject({ kind: 'too_large', size: 43 });
-      for (const p of ['../outside.txt', '/etc/passwd', 'src/../x', '', 'a//b']) expect(await main.readFile(p, 1024), p).toMatchObject({ ok: false, error: { code: 'invalid' } });
+      for (const p of ['../outside.txt', '/etc/passwd', 'src/../x', '', 'a//b'])
+        expect(await main.readFile(p, 1024), p).toMatchObject({ ok: false, error: { code: 'invalid' } });
       // The linked worktree reads its own disk.
       const f = value(await feat.readFile('feat.txt', 1024));
       expect(f.kind === 'file' && text(f.bytes)).toBe('feat changed\n');
@@ -226,7 +311,8 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
       expect(inSrc(cut.entries.map((e) => e.path))).toBe(true);
       // No rename detection in the cut listing: every entry is ordinary, unmerged or untracked.
       expect(cut.entries.every((e) => e.kind !== 'renamed')).toBe(true);
-      const untracked = (l: typeof all) => l.entries.filter((e) => e.kind === 'untracked' && read(e.path)).map((e) => e.path);
+      const untracked = (l: typeof all) =>
+        l.entries.filter((e) => e.kind === 'untracked' && read(e.path)).map((e) => e.path);
       expect(untracked(cut)).toEqual(untracked(all));
       const d = value(await main.diff({ against: 'head', staged: false, read }));
       expect(d.files.length).toBeGreaterThan(0);
@@ -262,7 +348,9 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
           expect.objectContaining({ kind: 'ordinary', path: 'first.txt', staged: 'A' }),
           { kind: 'untracked', path: 'loose.txt' },
         ]);
-        expect(value(await wt.diff({ against: 'head', staged: true })).files).toEqual([expect.objectContaining({ path: 'first.txt', status: 'added' })]);
+        expect(value(await wt.diff({ against: 'head', staged: true })).files).toEqual([
+          expect.objectContaining({ path: 'first.txt', status: 'added' }),
+        ]);
         expect(value(await wt.integrity()).entries.map((e) => [e.path, e.change])).toEqual([
           ['first.txt', 'added'],
           ['loose.txt', 'added'],
@@ -276,7 +364,10 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
     });
 
     it('adds a worktree for an allowlisted branch checked out nowhere, and refuses the rest', async () => {
-      const r = await makeRepo([{ message: 'one', files: { 'a.txt': 'a\n' } }, { message: 'two', branch: 'side', files: { 'b.txt': 'b\n' } }]);
+      const r = await makeRepo([
+        { message: 'one', files: { 'a.txt': 'a\n' } },
+        { message: 'two', branch: 'side', files: { 'b.txt': 'b\n' } },
+      ]);
       try {
         await r.git('checkout', '-q', 'main');
         const path = join(r.dir, '..', 'side-wt');
@@ -284,11 +375,26 @@ export function runWorkspaceContract(name: string, create: () => Workspace): voi
         expect(added).toMatchObject({ branch: 'side', main: false });
         expect(await readFile(join(path, 'b.txt'), 'utf8')).toBe('b\n');
         expect(value(await ws.open(r.dir, 'side'))?.branch).toBe('side');
-        expect(await ws.addWorktree(r.dir, 'side', join(r.dir, '..', 'again'))).toMatchObject({ ok: false, error: { code: 'conflict' } });
-        expect(await ws.addWorktree(r.dir, 'main', join(r.dir, '..', 'm2'))).toMatchObject({ ok: false, error: { code: 'conflict' } });
-        expect(await ws.addWorktree(r.dir, 'nope', join(r.dir, '..', 'n'))).toMatchObject({ ok: false, error: { code: 'not_found' } });
-        expect(await ws.addWorktree(r.dir, '-b', join(r.dir, '..', 'n'))).toMatchObject({ ok: false, error: { code: 'invalid' } });
-        expect(await ws.addWorktree(r.dir, 'side', 'relative')).toMatchObject({ ok: false, error: { code: 'invalid' } });
+        expect(await ws.addWorktree(r.dir, 'side', join(r.dir, '..', 'again'))).toMatchObject({
+          ok: false,
+          error: { code: 'conflict' },
+        });
+        expect(await ws.addWorktree(r.dir, 'main', join(r.dir, '..', 'm2'))).toMatchObject({
+          ok: false,
+          error: { code: 'conflict' },
+        });
+        expect(await ws.addWorktree(r.dir, 'nope', join(r.dir, '..', 'n'))).toMatchObject({
+          ok: false,
+          error: { code: 'not_found' },
+        });
+        expect(await ws.addWorktree(r.dir, '-b', join(r.dir, '..', 'n'))).toMatchObject({
+          ok: false,
+          error: { code: 'invalid' },
+        });
+        expect(await ws.addWorktree(r.dir, 'side', 'relative')).toMatchObject({
+          ok: false,
+          error: { code: 'invalid' },
+        });
       } finally {
         await r.cleanup();
       }

@@ -21,7 +21,10 @@ async function setup(): Promise<{ g: GitDir; outside: string }> {
   const outside = await mkdtemp(join(tmpdir(), 'gb-outside-'));
   await writeFile(join(outside, 'secret.txt'), 'outside secret\n');
   await writeFile(join(outside, 'e.txt'), 'outside e\n');
-  cleanups.push(() => g.cleanup(), () => rm(outside, { recursive: true, force: true }));
+  cleanups.push(
+    () => g.cleanup(),
+    () => rm(outside, { recursive: true, force: true }),
+  );
   return { g, outside };
 }
 
@@ -32,7 +35,11 @@ describe('write attacks through the working tree', () => {
     const w = await writerFor(writers, g.dir, 'main');
     // Nothing of the repository lives at link/secret.txt: there is nothing to discard, and nothing was read.
     await declinedUntouched(g.dir, () => w.apply({ kind: 'discard', paths: ['link/secret.txt'] }), 'unchanged');
-    await declinedUntouched(g.dir, () => w.apply({ kind: 'commit', message: 'm', paths: ['link/secret.txt'], author: { name: 'a', email: 'a@a' } }), 'unchanged');
+    await declinedUntouched(
+      g.dir,
+      () => w.apply({ kind: 'commit', message: 'm', paths: ['link/secret.txt'], author: { name: 'a', email: 'a@a' } }),
+      'unchanged',
+    );
     await writeFile(join(g.dir, 'a.txt'), 'a2\n');
     const r = applied(await w.apply({ kind: 'reset', mode: 'hard', to: await g.head() }));
     const tree = await g.git('ls-tree', '-r', '--name-only', `refs/git-blinder/restore/${r.restorePoint}`);
@@ -59,13 +66,22 @@ describe('write attacks through the working tree', () => {
     await symlink(outside, join(g.dir, 'link'));
     await mkdir(join(g.dir, 'sub'), { recursive: true });
     const w = await writerFor(writers, g.dir, 'main');
-    const create = (p: string) => `diff --git a/${p} b/${p}\nnew file mode 100644\n--- /dev/null\n+++ b/${p}\n@@ -0,0 +1 @@\n+pwned\n`;
-    for (const p of ['../escape.txt', '.git/hooks/pre-commit', 'link/new.txt', 'sub/../../escape2.txt', '.GIT/config']) {
+    const create = (p: string) =>
+      `diff --git a/${p} b/${p}\nnew file mode 100644\n--- /dev/null\n+++ b/${p}\n@@ -0,0 +1 @@\n+pwned\n`;
+    for (const p of [
+      '../escape.txt',
+      '.git/hooks/pre-commit',
+      'link/new.txt',
+      'sub/../../escape2.txt',
+      '.GIT/config',
+    ]) {
       await declinedUntouched(g.dir, () => w.apply({ kind: 'patch', patch: Buffer.from(create(p)) }), 'does_not_apply');
     }
     expect((await readdir(outside)).sort()).toEqual(['e.txt', 'secret.txt']);
     expect(await readdir(join(g.dir, '..'))).not.toContain('escape.txt');
     // The preview of such a patch names the path as sent, so the policy refuses it before any approval.
-    expect(value(await w.preview({ kind: 'patch', patch: Buffer.from(create('../escape.txt')) })).paths).toEqual(['../escape.txt']);
+    expect(value(await w.preview({ kind: 'patch', patch: Buffer.from(create('../escape.txt')) })).paths).toEqual([
+      '../escape.txt',
+    ]);
   });
 });

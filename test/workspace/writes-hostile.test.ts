@@ -59,7 +59,9 @@ describe('writes on a hostile repository run no program', () => {
     const w = await writerFor(writers, g.dir, 'main');
     await writeFile(join(g.dir, 'a.txt'), 'a2\n');
     await writeFile(join(g.dir, 'b.pr'), 'changed\n');
-    const commit = applied(await w.apply({ kind: 'commit', message: 'hostile commit', paths: ['a.txt', 'b.pr'], author }));
+    const commit = applied(
+      await w.apply({ kind: 'commit', message: 'hostile commit', paths: ['a.txt', 'b.pr'], author }),
+    );
     expect(await g.git('show', `${commit.head}:b.pr`)).toBe('changed\n');
     // Pushed before the rebase rewrites what the remote has (a push is never forced).
     expect(value(await w.apply({ kind: 'push' }))).toMatchObject({ kind: 'applied' });
@@ -82,7 +84,12 @@ describe('writes on a hostile repository run no program', () => {
     expect(await markerText(marker)).toBe('');
     // Control: plain git in the same repository does run them, so the silence above is the hardening's doing.
     // (stdin closed: the marker script passes stdin through, as a filter would.)
-    spawnSync('git', ['commit', '-q', '--allow-empty', '-m', 'control'], { cwd: g.dir, input: '', timeout: 20_000, env: { ...process.env, HOME: g.dir } });
+    spawnSync('git', ['commit', '-q', '--allow-empty', '-m', 'control'], {
+      cwd: g.dir,
+      input: '',
+      timeout: 20_000,
+      env: { ...process.env, HOME: g.dir },
+    });
     expect(await markerText(marker)).not.toBe('');
   }, 120_000);
 });

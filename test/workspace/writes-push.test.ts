@@ -19,7 +19,10 @@ afterEach(async () => {
 async function withRemote(): Promise<{ g: GitDir; remote: string }> {
   const g = await makeRepo([{ message: 'root', files: { 'a.txt': 'a\n' } }]);
   const root = await mkdtemp(join(tmpdir(), 'gb-remote-'));
-  cleanups.push(() => g.cleanup(), () => rm(root, { recursive: true, force: true }));
+  cleanups.push(
+    () => g.cleanup(),
+    () => rm(root, { recursive: true, force: true }),
+  );
   const remote = join(root, 'remote.git');
   await rawGit(root, 'clone', '-q', '--bare', g.dir, remote);
   await g.git('remote', 'add', 'origin', remote);

@@ -33,7 +33,13 @@ export async function snapshot(dir: string): Promise<string> {
   const markers = await gitIn(dir, ['rev-parse', '--git-path', 'MERGE_HEAD', '--git-path', 'rebase-merge']);
   const present: string[] = [];
   for (const m of markers.split('\n').filter(Boolean)) {
-    if (await lstat(join(dir, m)).then(() => true, () => false)) present.push(m);
+    if (
+      await lstat(join(dir, m)).then(
+        () => true,
+        () => false,
+      )
+    )
+      present.push(m);
   }
   return JSON.stringify({ refs, index, head, files: await files(dir), markers: present }, null, 1);
 }
@@ -57,7 +63,11 @@ export function applied(r: WsResult<WriteOutcome>): Extract<WriteOutcome, { kind
 }
 
 /** Asserts the operation was declined for `reason` and nothing in the tree changed. */
-export async function declinedUntouched(dir: string, act: () => Promise<WsResult<WriteOutcome>>, reason: string): Promise<WriteOutcome> {
+export async function declinedUntouched(
+  dir: string,
+  act: () => Promise<WsResult<WriteOutcome>>,
+  reason: string,
+): Promise<WriteOutcome> {
   const before = await snapshot(dir);
   const r = value(await act());
   expect(r).toMatchObject({ kind: 'declined', reason });
@@ -74,5 +84,18 @@ export async function writerFor(writers: WorkTreeWriters, repo: string, branch: 
 
 /** Runs a raw git command anywhere (for setting up remotes), hermetic like gitIn. */
 export async function rawGit(cwd: string, ...args: string[]): Promise<string> {
-  return (await run('git', args, { cwd, env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', HOME: cwd, GIT_AUTHOR_NAME: 't', GIT_AUTHOR_EMAIL: 't@t', GIT_COMMITTER_NAME: 't', GIT_COMMITTER_EMAIL: 't@t' } })).stdout;
+  return (
+    await run('git', args, {
+      cwd,
+      env: {
+        ...process.env,
+        GIT_CONFIG_NOSYSTEM: '1',
+        HOME: cwd,
+        GIT_AUTHOR_NAME: 't',
+        GIT_AUTHOR_EMAIL: 't@t',
+        GIT_COMMITTER_NAME: 't',
+        GIT_COMMITTER_EMAIL: 't@t',
+      },
+    })
+  ).stdout;
 }

@@ -17,7 +17,10 @@ afterEach(async () => {
 });
 
 async function repo(extra: Parameters<typeof makeRepo>[0] = []): Promise<GitDir> {
-  const g = await makeRepo([{ message: 'root', files: { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', 'd/e.txt': 'e\n' } }, ...extra]);
+  const g = await makeRepo([
+    { message: 'root', files: { 'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n', 'd/e.txt': 'e\n' } },
+    ...extra,
+  ]);
   repos.push(g);
   return g;
 }
@@ -38,12 +41,20 @@ describe('commit', () => {
     await put(g, 'new.txt', 'n\n'); // untracked, listed
     await rm(join(g.dir, 'd/e.txt')); // deletion, listed
     const w = await writerFor(writers, g.dir, 'main');
-    expect(value(await w.preview({ kind: 'commit', message: 'm', paths: ['a.txt', 'new.txt', 'd/e.txt'], author }))).toMatchObject({ paths: ['a.txt', 'new.txt', 'd/e.txt'], exact: true, base: head });
-    const r = applied(await w.apply({ kind: 'commit', message: 'agent commit', paths: ['a.txt', 'new.txt', 'd/e.txt'], author }));
+    expect(
+      value(await w.preview({ kind: 'commit', message: 'm', paths: ['a.txt', 'new.txt', 'd/e.txt'], author })),
+    ).toMatchObject({ paths: ['a.txt', 'new.txt', 'd/e.txt'], exact: true, base: head });
+    const r = applied(
+      await w.apply({ kind: 'commit', message: 'agent commit', paths: ['a.txt', 'new.txt', 'd/e.txt'], author }),
+    );
     expect(r.previousHead).toBe(head);
     expect(await g.head()).toBe(r.head);
-    expect(await g.git('show', '-s', '--format=%an <%ae>|%cn|%P|%s', r.head)).toBe(`Agent Person <agent@example.test>|git-blinder|${head}|agent commit\n`);
-    expect((await g.git('diff-tree', '-r', '--name-status', '--no-commit-id', r.head)).trim().split('\n').sort()).toEqual(['A\tnew.txt', 'D\td/e.txt', 'M\ta.txt']);
+    expect(await g.git('show', '-s', '--format=%an <%ae>|%cn|%P|%s', r.head)).toBe(
+      `Agent Person <agent@example.test>|git-blinder|${head}|agent commit\n`,
+    );
+    expect(
+      (await g.git('diff-tree', '-r', '--name-status', '--no-commit-id', r.head)).trim().split('\n').sort(),
+    ).toEqual(['A\tnew.txt', 'D\td/e.txt', 'M\ta.txt']);
     expect(await g.git('show', `${r.head}:a.txt`)).toBe('a3\n');
     expect(await g.git('show', `${r.head}:c.txt`)).toBe('c\n');
     expect((await status(g.dir)).sort()).toEqual([' M b.txt', 'M  c.txt']);
@@ -54,7 +65,11 @@ describe('commit', () => {
     const g = await repo();
     await put(g, 'a.txt', 'a2\n');
     const w = await writerFor(writers, g.dir, 'main');
-    const r = await declinedUntouched(g.dir, () => w.apply({ kind: 'commit', message: 'm', paths: ['a.txt', 'b.txt'], author }), 'unchanged');
+    const r = await declinedUntouched(
+      g.dir,
+      () => w.apply({ kind: 'commit', message: 'm', paths: ['a.txt', 'b.txt'], author }),
+      'unchanged',
+    );
     expect(r.kind === 'declined' && r.paths).toEqual(['b.txt']);
     await declinedUntouched(g.dir, () => w.apply({ kind: 'commit', message: 'm', paths: ['d'], author }), 'unchanged');
   });
@@ -95,7 +110,10 @@ describe('patch', () => {
     await put(g, 'b.txt', 'b2\n');
     const before = await snapshot(g.dir);
     const w = await writerFor(writers, g.dir, 'main');
-    expect(value(await w.preview({ kind: 'patch', patch: Buffer.from(PATCH) }))).toMatchObject({ paths: ['a.txt', 'd/new.txt'], exact: true });
+    expect(value(await w.preview({ kind: 'patch', patch: Buffer.from(PATCH) }))).toMatchObject({
+      paths: ['a.txt', 'd/new.txt'],
+      exact: true,
+    });
     const r = applied(await w.apply({ kind: 'patch', patch: Buffer.from(PATCH) }));
     expect(r.head).toBe(r.previousHead);
     expect(await read(g, 'a.txt')).toBe('patched\n');
@@ -117,14 +135,20 @@ describe('patch', () => {
     // A traditional diff smuggled after a git section, past the hunk's counted lines: git would apply it too.
     const smuggled = `diff --git a/b.txt b/b.txt\n--- a/b.txt\n+++ b/b.txt\n@@ -1 +1 @@\n-b\n+b2\n--- c.txt\n+++ c.txt\n@@ -1 +1 @@\n-c\n+c2\n`;
     await declinedUntouched(g.dir, () => w.apply({ kind: 'patch', patch: Buffer.from(smuggled) }), 'does_not_apply');
-    expect(await w.preview({ kind: 'patch', patch: Buffer.from(smuggled) })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await w.preview({ kind: 'patch', patch: Buffer.from(smuggled) })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid' },
+    });
   });
 
   it('lists both sides of a rename', async () => {
     const g = await repo();
     const w = await writerFor(writers, g.dir, 'main');
     const rename = `diff --git a/c.txt b/moved/c.txt\nsimilarity index 100%\nrename from c.txt\nrename to moved/c.txt\n`;
-    expect(value(await w.preview({ kind: 'patch', patch: Buffer.from(rename) })).paths).toEqual(['c.txt', 'moved/c.txt']);
+    expect(value(await w.preview({ kind: 'patch', patch: Buffer.from(rename) })).paths).toEqual([
+      'c.txt',
+      'moved/c.txt',
+    ]);
     applied(await w.apply({ kind: 'patch', patch: Buffer.from(rename) }));
     expect(await read(g, 'moved/c.txt')).toBe('c\n');
   });
@@ -144,7 +168,12 @@ describe('discard', () => {
     expect(await read(g, 'a.txt')).toBe('a\n');
     expect(await status(g.dir)).toEqual([' M b.txt']);
     const points = value(await writers.listRestorePoints(g.dir));
-    expect(points[0]).toMatchObject({ id: r.restorePoint, op: 'discard', branch: 'main', captured: ['a.txt', 'u.txt'] });
+    expect(points[0]).toMatchObject({
+      id: r.restorePoint,
+      op: 'discard',
+      branch: 'main',
+      captured: ['a.txt', 'u.txt'],
+    });
     applied(await writers.restore(g.dir, r.restorePoint!));
     const after = JSON.parse(await snapshot(g.dir));
     expect(after.files).toEqual(JSON.parse(before).files);
@@ -156,7 +185,11 @@ describe('discard', () => {
     const g = await repo();
     await put(g, 'a.txt', 'a2\n');
     const w = await writerFor(writers, g.dir, 'main');
-    const r = await declinedUntouched(g.dir, () => w.apply({ kind: 'discard', paths: ['a.txt', 'c.txt'] }), 'unchanged');
+    const r = await declinedUntouched(
+      g.dir,
+      () => w.apply({ kind: 'discard', paths: ['a.txt', 'c.txt'] }),
+      'unchanged',
+    );
     expect(r.kind === 'declined' && r.paths).toEqual(['c.txt']);
   });
 });
@@ -173,9 +206,15 @@ describe('merge', () => {
     const head = await g.head();
     await put(g, 'b.txt', 'local\n');
     const w = await writerFor(writers, g.dir, 'main');
-    expect(value(await w.preview({ kind: 'merge', from: 'feature' }))).toMatchObject({ paths: ['f.txt'], conflicts: [], exact: true });
+    expect(value(await w.preview({ kind: 'merge', from: 'feature' }))).toMatchObject({
+      paths: ['f.txt'],
+      conflicts: [],
+      exact: true,
+    });
     const r = applied(await w.apply({ kind: 'merge', from: 'feature' }));
-    expect((await g.git('show', '-s', '--format=%P|%s', r.head)).trim()).toBe(`${head} ${await g.head('feature')}|Merge branch 'feature'`);
+    expect((await g.git('show', '-s', '--format=%P|%s', r.head)).trim()).toBe(
+      `${head} ${await g.head('feature')}|Merge branch 'feature'`,
+    );
     expect(await status(g.dir)).toEqual([' M b.txt']);
     applied(await writers.restore(g.dir, r.restorePoint!));
     expect(await g.head()).toBe(head);
@@ -205,14 +244,27 @@ describe('merge', () => {
     await put(g, 'b.txt', 'b2\n');
     await declinedUntouched(g.dir, () => w.apply({ kind: 'merge', from: 'feature' }), 'in_progress');
     await declinedUntouched(g.dir, () => w.apply({ kind: 'rebase', onto: 'feature' }), 'in_progress');
-    await declinedUntouched(g.dir, () => w.apply({ kind: 'commit', message: 'm', paths: ['b.txt'], author }), 'in_progress');
+    await declinedUntouched(
+      g.dir,
+      () => w.apply({ kind: 'commit', message: 'm', paths: ['b.txt'], author }),
+      'in_progress',
+    );
   });
 
   it('refuses revisions that are expressions, options or another namespace', async () => {
     const g = await repo(branches);
     const w = await writerFor(writers, g.dir, 'main');
     const point = applied(await w.apply({ kind: 'branch', name: 'tmp', from: 'main' })).restorePoint!;
-    for (const from of ['-h', '--output=/tmp/x', 'main~1', 'feature^', '@{-1}', 'HEAD', `refs/git-blinder/restore/${point}`, (await g.head()).slice(0, 12)]) {
+    for (const from of [
+      '-h',
+      '--output=/tmp/x',
+      'main~1',
+      'feature^',
+      '@{-1}',
+      'HEAD',
+      `refs/git-blinder/restore/${point}`,
+      (await g.head()).slice(0, 12),
+    ]) {
       const r = await w.apply({ kind: 'merge', from });
       expect(r.ok, from).toBe(false);
       expect(['invalid', 'not_found']).toContain(!r.ok && r.error.code);
@@ -228,7 +280,10 @@ describe('rebase', () => {
     ]);
     const head = await g.head();
     const w = await writerFor(writers, g.dir, 'main');
-    expect(value(await w.preview({ kind: 'rebase', onto: 'up' }))).toMatchObject({ paths: ['u.txt', 'm.txt'], exact: false });
+    expect(value(await w.preview({ kind: 'rebase', onto: 'up' }))).toMatchObject({
+      paths: ['u.txt', 'm.txt'],
+      exact: false,
+    });
     const r = applied(await w.apply({ kind: 'rebase', onto: 'up' }));
     expect((await g.git('rev-parse', `${r.head}^`)).trim()).toBe(await g.head('up'));
     expect(await g.git('show', '-s', '--format=%s', r.head)).toBe('mine\n');
@@ -259,7 +314,12 @@ describe('reset', () => {
     await g.git('add', 'c.txt');
     const before = await snapshot(g.dir);
     const w = await writerFor(writers, g.dir, 'main');
-    expect([...value(await w.preview({ kind: 'reset', mode: 'hard', to: first })).paths].sort()).toEqual(['a.txt', 'b.txt', 'c.txt', 's.txt']);
+    expect([...value(await w.preview({ kind: 'reset', mode: 'hard', to: first })).paths].sort()).toEqual([
+      'a.txt',
+      'b.txt',
+      'c.txt',
+      's.txt',
+    ]);
     const r = applied(await w.apply({ kind: 'reset', mode: 'hard', to: first }));
     expect(await g.head()).toBe(first);
     expect(await status(g.dir)).toEqual([]);
@@ -299,7 +359,11 @@ describe('reset', () => {
     const g = await repo([{ message: 'second', files: { 'a.txt': 'a2\n' } }]);
     const first = (await g.git('rev-parse', 'HEAD^')).trim();
     const w = await writerFor(writers, g.dir, 'main');
-    await declinedUntouched(g.dir, async () => w.apply({ kind: 'reset', mode: 'soft', to: await g.head() }), 'unchanged');
+    await declinedUntouched(
+      g.dir,
+      async () => w.apply({ kind: 'reset', mode: 'soft', to: await g.head() }),
+      'unchanged',
+    );
     applied(await w.apply({ kind: 'reset', mode: 'soft', to: first }));
     expect(await status(g.dir)).toEqual(['M  a.txt']);
   });
@@ -312,7 +376,10 @@ describe('branch', () => {
     const r = applied(await w.apply({ kind: 'branch', name: 'feat/x', from: 'main' }));
     expect(await g.head('feat/x')).toBe(await g.head());
     await declinedUntouched(g.dir, () => w.apply({ kind: 'branch', name: 'feat/x', from: 'main' }), 'exists');
-    expect(await w.apply({ kind: 'branch', name: '-x', from: 'main' })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(await w.apply({ kind: 'branch', name: '-x', from: 'main' })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid' },
+    });
     applied(await writers.restore(g.dir, r.restorePoint!));
     expect((await g.git('branch', '--list', 'feat/x')).trim()).toBe('');
     expect(await writers.restore(g.dir, 'not-an-id')).toMatchObject({ ok: false, error: { code: 'not_found' } });
@@ -321,7 +388,10 @@ describe('branch', () => {
 
 describe('fingerprint', () => {
   it('an apply bound to a preview runs only while nothing it acts on has changed', async () => {
-    const g = await repo([{ message: 'feature', files: { 'f.txt': 'f\n' }, branch: 'feature' }, { message: 'back', files: {}, branch: 'main' }]);
+    const g = await repo([
+      { message: 'feature', files: { 'f.txt': 'f\n' }, branch: 'feature' },
+      { message: 'back', files: {}, branch: 'main' },
+    ]);
     await put(g, 'a.txt', 'seen by the person\n');
     const w = await writerFor(writers, g.dir, 'main');
     const commit = { kind: 'commit' as const, message: 'm', paths: ['a.txt'], author };
@@ -368,7 +438,10 @@ describe('serialisation', () => {
 
 describe('open', () => {
   it('finds a branch in a linked worktree and not where it is checked out nowhere', async () => {
-    const g = await repo([{ message: 'side', files: { 's.txt': 's\n' }, branch: 'side' }, { message: 'back', files: {}, branch: 'main' }]);
+    const g = await repo([
+      { message: 'side', files: { 's.txt': 's\n' }, branch: 'side' },
+      { message: 'back', files: {}, branch: 'main' },
+    ]);
     const wt = join(g.dir, '..', 'side-wt');
     await g.git('worktree', 'add', '-q', wt, 'side');
     const w = await writerFor(writers, g.dir, 'side');

@@ -9,7 +9,8 @@ import { clean, jsonText, table } from '../table.js';
 
 type Out = (line: string) => void;
 
-const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) => out(json ? jsonText(value, 2) : clean(human(), { lines: true }));
+const print = (out: Out, json: boolean | undefined, value: unknown, human: () => string) =>
+  out(json ? jsonText(value, 2) : clean(human(), { lines: true }));
 
 /** Where a worktree goes when `--path` is not given: beside the repository, named after it and the branch. */
 export function defaultWorktreePath(repo: string, branch: string): string {
@@ -19,7 +20,12 @@ export function defaultWorktreePath(repo: string, branch: string): string {
 const rows = (ws: readonly WorktreeRow[]) =>
   table(
     ['BRANCH', 'HEAD', 'WORKSPACE TOOLS', 'PATH'],
-    ws.map((w) => [w.branch ?? '(detached)', w.head?.slice(0, 12) ?? '-', w.workspace_tools ? 'yes' : 'no', `${w.path}${w.main ? ' (main)' : ''}${w.locked ? ' (locked)' : ''}`]),
+    ws.map((w) => [
+      w.branch ?? '(detached)',
+      w.head?.slice(0, 12) ?? '-',
+      w.workspace_tools ? 'yes' : 'no',
+      `${w.path}${w.main ? ' (main)' : ''}${w.locked ? ' (locked)' : ''}`,
+    ]),
   );
 
 /** The worktree commands' actions (separate from commander so tests can call them). */
@@ -34,8 +40,17 @@ export const worktreeOps = {
       const p = await c.call('GET /perimeters/:id', `/perimeters/${encodeURIComponent(id)}`);
       where = defaultWorktreePath(p.perimeter.repo, branch);
     }
-    const r = await c.call('POST /perimeters/:id/worktrees', `/perimeters/${encodeURIComponent(id)}/worktrees`, { branch, path: where });
-    print(out, json, r, () => `checked out ${branch} at ${r.worktree.path}\nagents on ${id}/${branch} now get the workspace tools (new sessions)`);
+    const r = await c.call('POST /perimeters/:id/worktrees', `/perimeters/${encodeURIComponent(id)}/worktrees`, {
+      branch,
+      path: where,
+    });
+    print(
+      out,
+      json,
+      r,
+      () =>
+        `checked out ${branch} at ${r.worktree.path}\nagents on ${id}/${branch} now get the workspace tools (new sessions)`,
+    );
   },
 };
 
@@ -46,14 +61,20 @@ export function worktreeCommands(
   clientFor: (o: OpsOptions) => Promise<ApiClient>,
   io: { out: Out; cwd: string },
 ): void {
-  const wt = program.command('worktree').description("Working trees of a perimeter's repository (agents on a checked-out branch get the workspace tools).");
+  const wt = program
+    .command('worktree')
+    .description("Working trees of a perimeter's repository (agents on a checked-out branch get the workspace tools).");
   ops(
     wt
       .command('add <perimeter> <branch>')
-      .description('Check out an allowlisted branch in a new linked working tree of the perimeter\'s repository.')
+      .description("Check out an allowlisted branch in a new linked working tree of the perimeter's repository.")
       .option('--path <path>', 'where to create it (default: beside the repository, "<repo>-<branch>")'),
-  ).action(async (id: string, branch: string, o: OpsOptions & { path?: string }) => worktreeOps.add(await clientFor(o), io.out, id, branch, o.path, io.cwd, o.json));
-  ops(wt.command('list <perimeter>').description('List the working trees of the perimeter\'s repository and which branches get the workspace tools.')).action(
-    async (id: string, o: OpsOptions) => worktreeOps.list(await clientFor(o), io.out, id, o.json),
+  ).action(async (id: string, branch: string, o: OpsOptions & { path?: string }) =>
+    worktreeOps.add(await clientFor(o), io.out, id, branch, o.path, io.cwd, o.json),
   );
+  ops(
+    wt
+      .command('list <perimeter>')
+      .description("List the working trees of the perimeter's repository and which branches get the workspace tools."),
+  ).action(async (id: string, o: OpsOptions) => worktreeOps.list(await clientFor(o), io.out, id, o.json));
 }

@@ -51,7 +51,9 @@ const fileView = (f: FileDiff): ProposalFileView => ({
   removed: f.removed,
   notes: [...f.notes],
   ...(f.flag === undefined ? {} : { flag: f.flag }),
-  ...(f.lines === undefined ? {} : { lines: f.lines.slice(0, API_FILE_LINES).map((l) => ({ kind: l.kind, text: l.text })) }),
+  ...(f.lines === undefined
+    ? {}
+    : { lines: f.lines.slice(0, API_FILE_LINES).map((l) => ({ kind: l.kind, text: l.text })) }),
   lines_total: f.lines?.length ?? 0,
 });
 
@@ -72,9 +74,13 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     const s = service(res);
     if (!s) return;
     const status = req.query.status === undefined ? undefined : ProposalStatus.safeParse(req.query.status);
-    if (status && !status.success) return fail(res, 'bad_request', `status: one of ${ProposalStatus.options.join(', ')}.`);
+    if (status && !status.success)
+      return fail(res, 'bad_request', `status: one of ${ProposalStatus.options.join(', ')}.`);
     const perimeter = typeof req.query.perimeter === 'string' ? req.query.perimeter : undefined;
-    const list = await s.list({ ...(perimeter ? { perimeter } : {}), ...(status?.success ? { status: status.data } : {}) });
+    const list = await s.list({
+      ...(perimeter ? { perimeter } : {}),
+      ...(status?.success ? { status: status.data } : {}),
+    });
     reply(res, 'GET /proposals', { proposals: list.map(proposalRow) });
   });
 
@@ -103,13 +109,19 @@ export function proposalRoutes(deps: ProposalRouteDeps): Router {
     const s = service(res);
     if (!s) return;
     const body = z.object({ reason: z.string().min(1).max(2000) }).safeParse(req.body ?? {});
-    if (!body.success) return fail(res, 'bad_request', 'A rejection needs a reason: {"reason": "..."} (1–2000 characters).');
+    if (!body.success)
+      return fail(res, 'bad_request', 'A rejection needs a reason: {"reason": "..."} (1–2000 characters).');
     const out = await s.reject(req.params.id, 'operator', body.data.reason);
     if (!out.ok) return fail(res, out.code, out.message);
     reply(res, 'POST /proposals/:id/reject', { proposal: out.value });
   });
 
-  const catalog = restoreCatalog({ perimeters: deps.perimeters, upstreamFor: deps.upstreamFor, writers: deps.writers, proposals: deps.proposals });
+  const catalog = restoreCatalog({
+    perimeters: deps.perimeters,
+    upstreamFor: deps.upstreamFor,
+    writers: deps.writers,
+    proposals: deps.proposals,
+  });
 
   r.get('/restore', async (_req, res) => {
     const out = await catalog.list();

@@ -3,7 +3,15 @@
 // stash-like commit named `<time>-<suffix>` (workspace/localfs/writes/points.ts). Both live under
 // refs/git-blinder/restore/ of the repository; here they are listed, applied and pruned by the same id the proposal
 // names, with what each one keeps.
-import { keptUntil, RESTORE_KEEP_DAYS, retentionRule, workspaceSteps, type Perimeter, type Proposal, type WorkspaceStep } from '../../core/index.js';
+import {
+  keptUntil,
+  RESTORE_KEEP_DAYS,
+  retentionRule,
+  workspaceSteps,
+  type Perimeter,
+  type Proposal,
+  type WorkspaceStep,
+} from '../../core/index.js';
 import type { ProposalService } from '../../registry/proposals.js';
 import type { UpstreamFor } from '../../upstream/types.js';
 import type { WorkTreeWriters } from '../../workspace/writes.js';
@@ -11,7 +19,6 @@ import type { RestoreApplied, RestoreRow } from './schema.js';
 
 /** Where a point's refs live (both kinds). */
 const NAMESPACE = 'refs/git-blinder/restore/';
-
 
 export interface RestoreCatalogDeps {
   readonly perimeters: () => readonly Perimeter[];
@@ -47,7 +54,9 @@ export function pointIdOf(recorded: string): string {
 function planPoints(rows: readonly RestoreRow[], first: RestoreRow, p: Proposal): RestoreRow[] {
   const steps = workspaceSteps(p.change).filter((st) => st.kind !== 'push');
   const branchOf = (st: WorkspaceStep) => (st.kind === 'branch' ? st.name : p.branch);
-  const later = rows.filter((r) => r.kind === 'tree' && r.repo === first.repo && r.id > first.id).sort((a, b) => (a.id < b.id ? -1 : 1));
+  const later = rows
+    .filter((r) => r.kind === 'tree' && r.repo === first.repo && r.id > first.id)
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
   const chain = [first];
   let at = 0;
   for (const st of steps.slice(1)) {
@@ -95,14 +104,42 @@ export function restoreCatalog(deps: RestoreCatalogDeps) {
         // An undo point is named after the point it undoes, not after a proposal.
         const p = pt.id.endsWith('-undo') ? undefined : proposals.get(pt.id);
         const taken = p ? ('decided_at' in p ? p.decided_at : p.created_at) : null;
-        rows.push(row({ repo, id: pt.id, kind: 'ref', op: p ? p.change.kind : 'restore', branch: pt.branch, taken_at: taken, head: pt.sha, stash: [] }, p));
+        rows.push(
+          row(
+            {
+              repo,
+              id: pt.id,
+              kind: 'ref',
+              op: p ? p.change.kind : 'restore',
+              branch: pt.branch,
+              taken_at: taken,
+              head: pt.sha,
+              stash: [],
+            },
+            p,
+          ),
+        );
       }
       if (!deps.writers) continue;
       const trees = await deps.writers.listRestorePoints(repo);
       // A repository with no working tree to write has no working-tree points: nothing to add.
       if (!trees.ok) continue;
       for (const pt of trees.value) {
-        rows.push(row({ repo, id: pt.id, kind: 'tree', op: pt.op, branch: pt.branch, taken_at: pt.createdAt, head: pt.previousHead, stash: [...pt.captured] }, proposals.get(pt.id)));
+        rows.push(
+          row(
+            {
+              repo,
+              id: pt.id,
+              kind: 'tree',
+              op: pt.op,
+              branch: pt.branch,
+              taken_at: pt.createdAt,
+              head: pt.previousHead,
+              stash: [...pt.captured],
+            },
+            proposals.get(pt.id),
+          ),
+        );
       }
     }
     return { ok: true, value: rows };
@@ -118,8 +155,23 @@ export function restoreCatalog(deps: RestoreCatalogDeps) {
       const points = deps.upstreamFor(hit.repo)?.restorePoints;
       if (!points) return { ok: false, error: { code: 'not_found', message: `No restore point "${given}".` } };
       const out = await points.apply(hit.repo, id);
-      if (!out.ok) return { ok: false, error: { code: out.error.code === 'conflict' ? 'conflict' : 'upstream', message: out.error.message } };
-      return { ok: true, value: { repo: hit.repo, id, kind: 'ref', branch: out.value.point.branch, sha: out.value.point.sha, from: out.value.from, undo: `${id}-undo`.slice(0, 64) } };
+      if (!out.ok)
+        return {
+          ok: false,
+          error: { code: out.error.code === 'conflict' ? 'conflict' : 'upstream', message: out.error.message },
+        };
+      return {
+        ok: true,
+        value: {
+          repo: hit.repo,
+          id,
+          kind: 'ref',
+          branch: out.value.point.branch,
+          sha: out.value.point.sha,
+          from: out.value.from,
+          undo: `${id}-undo`.slice(0, 64),
+        },
+      };
     }
     const writers = deps.writers;
     if (!writers) return { ok: false, error: { code: 'not_found', message: `No restore point "${given}".` } };
@@ -131,11 +183,21 @@ export function restoreCatalog(deps: RestoreCatalogDeps) {
     let from: string | null = null;
     for (const pt of [...chain].reverse()) {
       const out = await writers.restore(pt.repo, pt.id);
-      if (!out.ok) return { ok: false, error: { code: out.error.code === 'not_found' ? 'not_found' : 'conflict', message: out.error.message } };
+      if (!out.ok)
+        return {
+          ok: false,
+          error: { code: out.error.code === 'not_found' ? 'not_found' : 'conflict', message: out.error.message },
+        };
       const w = out.value;
       switch (w.kind) {
         case 'declined':
-          return { ok: false, error: { code: 'conflict', message: undo === undefined ? w.message : `${w.message} (later steps were restored; undo: ${undo})` } };
+          return {
+            ok: false,
+            error: {
+              code: 'conflict',
+              message: undo === undefined ? w.message : `${w.message} (later steps were restored; undo: ${undo})`,
+            },
+          };
         case 'applied':
           if (undo === undefined) {
             undo = w.restorePoint ?? '';
@@ -148,7 +210,10 @@ export function restoreCatalog(deps: RestoreCatalogDeps) {
         }
       }
     }
-    return { ok: true, value: { repo: hit.repo, id, kind: 'tree', branch: hit.branch, sha: hit.head, from, undo: undo ?? '' } };
+    return {
+      ok: true,
+      value: { repo: hit.repo, id, kind: 'tree', branch: hit.branch, sha: hit.head, from, undo: undo ?? '' },
+    };
   };
 
   /** Deletes every point the retention rule lets go of at `now`; answers the ids deleted. */
@@ -159,7 +224,10 @@ export function restoreCatalog(deps: RestoreCatalogDeps) {
     for (const r of all.value) {
       // kept_until already folds in the proposal's TTL (see keptUntil).
       if (r.kept_until === null || Date.parse(r.kept_until) > now) continue;
-      const out = r.kind === 'ref' ? await deps.upstreamFor(r.repo)?.restorePoints?.drop(r.repo, r.id) : await deps.writers?.dropRestorePoint(r.repo, r.id);
+      const out =
+        r.kind === 'ref'
+          ? await deps.upstreamFor(r.repo)?.restorePoints?.drop(r.repo, r.id)
+          : await deps.writers?.dropRestorePoint(r.repo, r.id);
       if (out && !out.ok) return { ok: false, error: { code: 'upstream', message: out.error.message } };
       gone.push(r.id);
     }

@@ -7,7 +7,9 @@ import { Output as CommitOutput } from '../../registry/tools/get_commit.js';
 import { Output as CommitPage } from '../../registry/tools/list_commits.js';
 
 /** Every failure: `code` is a word from status.ts's vocabulary (the JSON-RPC fallback of app.ts carries a number). */
-export const ApiErrorBody = z.object({ error: z.object({ code: z.union([z.string(), z.number()]), message: z.string() }) });
+export const ApiErrorBody = z.object({
+  error: z.object({ code: z.union([z.string(), z.number()]), message: z.string() }),
+});
 
 /** An agent key as the operator sees it: never the key, never its hash. */
 export const PublicKey = z.object({ id: z.string(), created_at: z.string() });
@@ -142,7 +144,9 @@ export const AuditStatus = z.object({
   retention: z.object({
     held: z.number(),
     pruned_segments: z.number(),
-    last_prune: z.object({ at: z.string(), first_seq: z.number(), through_seq: z.number(), segments: z.number() }).optional(),
+    last_prune: z
+      .object({ at: z.string(), first_seq: z.number(), through_seq: z.number(), segments: z.number() })
+      .optional(),
   }),
   last_error: z.string().optional(),
   signed: z.boolean(),
@@ -153,7 +157,10 @@ export type AuditStatus = z.infer<typeof AuditStatus>;
 /** The shared state store in the operator status. `silentMs` is absent when the store could not even be asked. */
 export const StoreStatus = z.object({
   kind: z.string(),
-  health: z.discriminatedUnion('kind', [z.object({ kind: z.literal('live') }), z.object({ kind: z.literal('silent'), silentMs: z.number().optional() })]),
+  health: z.discriminatedUnion('kind', [
+    z.object({ kind: z.literal('live') }),
+    z.object({ kind: z.literal('silent'), silentMs: z.number().optional() }),
+  ]),
   instances: z.array(z.object({ id: z.string(), version: z.string(), startedAt: z.string(), lastSeen: z.string() })),
   error: z.string().optional(),
 });
@@ -213,7 +220,11 @@ export const API = {
   'POST /perimeters': OnePerimeter,
   'GET /perimeters/:id': OnePerimeter,
   'DELETE /perimeters/:id': z.object({ deleted: z.string() }),
-  'GET /perimeters/:id/branches': z.object({ default_branch: z.string(), branches: z.array(z.string()), urls: z.array(z.string()) }),
+  'GET /perimeters/:id/branches': z.object({
+    default_branch: z.string(),
+    branches: z.array(z.string()),
+    urls: z.array(z.string()),
+  }),
   'POST /perimeters/:id/branches': OnePerimeter,
   'DELETE /perimeters/:id/branches/*name': OnePerimeter,
   'GET /perimeters/:id/keys': z.object({ keys: z.array(PublicKey) }),
@@ -224,7 +235,9 @@ export const API = {
   'GET /perimeters/:id/commits/:sha': z.object(AsRead).extend(CommitOutput.shape),
   'GET /perimeters/:id/worktrees': z.object({ worktrees: z.array(WorktreeRow) }),
   'POST /perimeters/:id/worktrees': z.object({ worktree: WorktreeRow }),
-  'GET /repos': z.object({ repos: z.array(z.object({ name: z.string(), defaultBranch: z.string(), private: z.boolean().optional() })) }),
+  'GET /repos': z.object({
+    repos: z.array(z.object({ name: z.string(), defaultBranch: z.string(), private: z.boolean().optional() })),
+  }),
   'GET /repos/:owner/:repo/branches': Branches,
   'GET /branches': Branches,
   'GET /proposals': z.object({ proposals: z.array(ProposalRow) }),

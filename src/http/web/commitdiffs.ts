@@ -13,22 +13,45 @@ import { sectionDiff } from './patchdiffs.js';
 /** Bytes of one untracked file read from disk for the page. */
 const DISK_READ_BYTES = 1_000_000;
 
-const NOTE_NOW = 'read from the working tree now; approving commits this content only if it is still what the agent proposed (otherwise the proposal fails as stale)';
+const NOTE_NOW =
+  'read from the working tree now; approving commits this content only if it is still what the agent proposed (otherwise the proposal fails as stale)';
 
-const flagged = (path: string, why: string): FileDiff => ({ path, change: 'touched', added: 0, removed: 0, notes: [why], symlinkChange: false, flag: 'content not shown' });
+const flagged = (path: string, why: string): FileDiff => ({
+  path,
+  change: 'touched',
+  added: 0,
+  removed: 0,
+  notes: [why],
+  symlinkChange: false,
+  flag: 'content not shown',
+});
 
 /** Per-file diffs of what committing `paths` of the proposal's working tree records, against its base. */
-export async function commitDiffs(p: Proposal, paths: readonly string[], upstreamFor: UpstreamFor, workspace: Workspace | undefined): Promise<FileDiff[]> {
+export async function commitDiffs(
+  p: Proposal,
+  paths: readonly string[],
+  upstreamFor: UpstreamFor,
+  workspace: Workspace | undefined,
+): Promise<FileDiff[]> {
   if (workspace === undefined) return paths.map((x) => flagged(x, 'this process reads no working trees'));
   const opened = await workspace.open(p.repo, p.branch);
-  if (!opened.ok || opened.value === undefined) return paths.map((x) => flagged(x, `the working tree of ${p.branch} cannot be opened`));
+  if (!opened.ok || opened.value === undefined)
+    return paths.map((x) => flagged(x, `the working tree of ${p.branch} cannot be opened`));
   const tree = opened.value;
   const out: FileDiff[] = [];
   const listing = await tree.diff({ against: { commit: p.base }, staged: false, paths });
   if (listing.ok) {
     for (const f of listing.value.files) {
       if (f.binary) {
-        out.push({ path: f.path, ...(f.origPath ? { from: f.origPath } : {}), change: f.status === 'added' || f.status === 'deleted' ? f.status : 'modified', added: 0, removed: 0, notes: [NOTE_NOW, 'binary content, not shown'], symlinkChange: false });
+        out.push({
+          path: f.path,
+          ...(f.origPath ? { from: f.origPath } : {}),
+          change: f.status === 'added' || f.status === 'deleted' ? f.status : 'modified',
+          added: 0,
+          removed: 0,
+          notes: [NOTE_NOW, 'binary content, not shown'],
+          symlinkChange: false,
+        });
         continue;
       }
       const parsed = patchPaths(decodeUtf8(f.patch) ?? '');
@@ -64,7 +87,14 @@ export async function commitDiffs(p: Proposal, paths: readonly string[], upstrea
       case 'missing':
         out.push(
           b.side.kind === 'absent'
-            ? { path, change: 'unchanged', added: 0, removed: 0, notes: ['not present at the base nor on disk: nothing to record'], symlinkChange: false }
+            ? {
+                path,
+                change: 'unchanged',
+                added: 0,
+                removed: 0,
+                notes: ['not present at the base nor on disk: nothing to record'],
+                symlinkChange: false,
+              }
             : diffOf(path, b.side, { kind: 'absent' }, [NOTE_NOW], false),
         );
         break;
@@ -73,7 +103,12 @@ export async function commitDiffs(p: Proposal, paths: readonly string[], upstrea
         break;
       case 'directory':
       case 'unresolvable':
-        out.push(flagged(path, `is a ${read.value.kind === 'directory' ? 'directory' : 'symlink that does not resolve'} on disk`));
+        out.push(
+          flagged(
+            path,
+            `is a ${read.value.kind === 'directory' ? 'directory' : 'symlink that does not resolve'} on disk`,
+          ),
+        );
         break;
       default:
         out.push(flagged(path, 'unknown working-tree state'));

@@ -17,5 +17,12 @@ export function cookieValue(header: string | undefined, name: string): string | 
 
 /** A Set-Cookie value; maxAge 0 clears it. `secure` follows the connection the browser used. */
 export function setCookie(name: string, value: string, o: { maxAgeSeconds: number; secure: boolean }): string {
-  return [`${name}=${value}`, 'Path=/ui', 'HttpOnly', 'SameSite=Strict', `Max-Age=${o.maxAgeSeconds}`, ...(o.secure ? ['Secure'] : [])].join('; ');
+  return [
+    `${name}=${value}`,
+    'Path=/ui',
+    'HttpOnly',
+    'SameSite=Strict',
+    `Max-Age=${o.maxAgeSeconds}`,
+    ...(o.secure ? ['Secure'] : []),
+  ].join('; ');
 }

@@ -26,7 +26,14 @@ export type Part = Html | string | number | readonly Part[] | undefined | null |
 const HIDDEN_CLASS = '[\\p{Cc}\\p{Cf}\\p{Zl}\\p{Zp}\\p{Co}\\p{Cs}\\p{Noncharacter_Code_Point}]';
 const HIDDEN = new RegExp(HIDDEN_CLASS, 'gu');
 const ONE_HIDDEN = new RegExp(HIDDEN_CLASS, 'u');
-const ENTITIES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const ENTITIES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 
 /** The visible marker of one hidden character, e.g. ⟨U+202E⟩. */
 export function marker(ch: string): string {

@@ -28,7 +28,8 @@ export interface FileDiff {
 }
 
 /** One side of a file diff. */
-export type Side = { kind: 'absent' } | { kind: 'text'; text: string; bytes: number } | { kind: 'binary'; bytes: number };
+export type Side =
+  { kind: 'absent' } | { kind: 'text'; text: string; bytes: number } | { kind: 'binary'; bytes: number };
 
 /** One side of a file diff from its bytes: text when it decodes as UTF-8, binary otherwise. */
 export const sideOf = (bytes: Uint8Array): Side => {
@@ -39,11 +40,19 @@ export const sideOf = (bytes: Uint8Array): Side => {
 /** The diff of one path from its two sides, with the server's notes. */
 export function diffOf(path: string, before: Side, after: Side, notes: string[], symlinkChange: boolean): FileDiff {
   // A delete of a path that is not there changes nothing: said so, never shown as an empty file added.
-  if (before.kind === 'absent' && after.kind === 'absent') return { path, change: 'no-op delete', lines: [], added: 0, removed: 0, notes, symlinkChange };
+  if (before.kind === 'absent' && after.kind === 'absent')
+    return { path, change: 'no-op delete', lines: [], added: 0, removed: 0, notes, symlinkChange };
   const change: FileChange = before.kind === 'absent' ? 'added' : after.kind === 'absent' ? 'deleted' : 'modified';
   if (before.kind === 'binary' || after.kind === 'binary') {
     const size = (s: Side) => (s.kind === 'absent' ? 'absent' : `${s.bytes} bytes`);
-    return { path, change, added: 0, removed: 0, notes: [...notes, `binary content (${size(before)} → ${size(after)}), not shown`], symlinkChange };
+    return {
+      path,
+      change,
+      added: 0,
+      removed: 0,
+      notes: [...notes, `binary content (${size(before)} → ${size(after)}), not shown`],
+      symlinkChange,
+    };
   }
   const lines = hunks(before.kind === 'text' ? before.text : '', after.kind === 'text' ? after.text : '');
   const stat = diffstat(lines);
@@ -60,13 +69,19 @@ export async function fileDiffs(p: Proposal, upstreamFor: UpstreamFor, workspace
       const base = await readBase(p, paths, upstreamFor);
       const out: FileDiff[] = [];
       for (const f of files) {
-        const bytes = f.encoding === 'base64' ? new Uint8Array(Buffer.from(f.content, 'base64')) : new Uint8Array(Buffer.from(f.content, 'utf8'));
+        const bytes =
+          f.encoding === 'base64'
+            ? new Uint8Array(Buffer.from(f.content, 'base64'))
+            : new Uint8Array(Buffer.from(f.content, 'utf8'));
         const b = base(f.path);
         out.push(diffOf(f.path, b.side, sideOf(bytes), b.notes, b.symlink));
       }
       for (const d of deletes) {
         const b = base(d);
-        const notes = b.side.kind === 'absent' && b.notes.length === 0 ? ['not present at the base: deleting it changes nothing'] : b.notes;
+        const notes =
+          b.side.kind === 'absent' && b.notes.length === 0
+            ? ['not present at the base: deleting it changes nothing']
+            : b.notes;
         out.push(diffOf(d, b.side, { kind: 'absent' }, notes, false));
       }
       return out;
@@ -94,7 +109,12 @@ export /**
  * A plan's content step by step: each patch through the policy's parse, each commit as the working tree holds its
  * paths now (a commit after a patch in the same plan also records what the patch writes: said on its rows).
  */
-async function planDiffs(p: Proposal, steps: readonly WorkspaceStep[], upstreamFor: UpstreamFor, workspace: Workspace | undefined): Promise<FileDiff[]> {
+async function planDiffs(
+  p: Proposal,
+  steps: readonly WorkspaceStep[],
+  upstreamFor: UpstreamFor,
+  workspace: Workspace | undefined,
+): Promise<FileDiff[]> {
   const out: FileDiff[] = [];
   let patched = false;
   for (const [i, s] of steps.entries()) {
@@ -104,7 +124,12 @@ async function planDiffs(p: Proposal, steps: readonly WorkspaceStep[], upstreamF
       patched = true;
     } else if (s.kind === 'commit') {
       const later = patched ? ['the working tree as it is now, before the earlier patch steps run'] : [];
-      out.push(...(await commitDiffs(p, s.paths, upstreamFor, workspace)).map((f) => ({ ...f, notes: [label, ...later, ...f.notes] })));
+      out.push(
+        ...(await commitDiffs(p, s.paths, upstreamFor, workspace)).map((f) => ({
+          ...f,
+          notes: [label, ...later, ...f.notes],
+        })),
+      );
     }
   }
   return withUnplaced(out, p.facts.paths);
@@ -121,21 +146,36 @@ export type BaseOf = (path: string) => { side: Side; notes: string[]; symlink: b
 /** Reads `paths` at the proposal's base through the upstream; every path answers, unreadable ones with a note. */
 export async function readBase(p: Proposal, paths: readonly string[], upstreamFor: UpstreamFor): Promise<BaseOf> {
   const upstream = upstreamFor(p.repo);
-  const unreadable = (why: string): BaseOf => () => ({ side: { kind: 'absent' }, notes: [`base content unreadable (${why}): shown as a new file`], symlink: false });
+  const unreadable =
+    (why: string): BaseOf =>
+    () => ({
+      side: { kind: 'absent' },
+      notes: [`base content unreadable (${why}): shown as a new file`],
+      symlink: false,
+    });
   if (!upstream) return unreadable('repository not served by this process');
   const read = await upstream.readFiles(p.repo, p.base, paths);
   if (!read.ok) return unreadable(read.error.message);
   const byPath = new Map<string, FileRead>(read.value.map((r) => [r.path, r]));
   return (path) => {
     const r = byPath.get(path);
-    if (!r) return { side: { kind: 'absent' }, notes: ['base content unreadable: shown as a new file'], symlink: false };
+    if (!r)
+      return { side: { kind: 'absent' }, notes: ['base content unreadable: shown as a new file'], symlink: false };
     if (!r.ok) {
       if (r.error.code === 'not_found') return { side: { kind: 'absent' }, notes: [], symlink: false };
-      return { side: { kind: 'absent' }, notes: [`base content unreadable (${r.error.message}): shown as a new file`], symlink: false };
+      return {
+        side: { kind: 'absent' },
+        notes: [`base content unreadable (${r.error.message}): shown as a new file`],
+        symlink: false,
+      };
     }
     if (r.symlink) {
       const target = decodeUtf8(r.bytes) ?? '(binary target)';
-      return { side: sideOf(r.bytes), notes: [`is a symlink at the base (target ${target}); the change makes it a regular file`], symlink: true };
+      return {
+        side: sideOf(r.bytes),
+        notes: [`is a symlink at the base (target ${target}); the change makes it a regular file`],
+        symlink: true,
+      };
     }
     return { side: sideOf(r.bytes), notes: [], symlink: false };
   };

@@ -34,7 +34,10 @@ export function editScript(a: readonly string[], b: readonly string[], maxD = 1_
 function myers(a: readonly string[], b: readonly string[], maxD: number): Edit[] {
   const n = a.length;
   const m = b.length;
-  const whole = (): Edit[] => [...a.map((text): Edit => ({ kind: 'del', text })), ...b.map((text): Edit => ({ kind: 'add', text }))];
+  const whole = (): Edit[] => [
+    ...a.map((text): Edit => ({ kind: 'del', text })),
+    ...b.map((text): Edit => ({ kind: 'add', text })),
+  ];
   if (n === 0 || m === 0) return whole();
   const limit = Math.min(n + m, maxD);
   const off = limit + 1;
@@ -44,7 +47,10 @@ function myers(a: readonly string[], b: readonly string[], maxD: number): Edit[]
     trace.push(v.slice());
     const next = v.slice();
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (v[off + k - 1] ?? 0) < (v[off + k + 1] ?? 0)) ? (v[off + k + 1] ?? 0) : (v[off + k - 1] ?? 0) + 1;
+      let x =
+        k === -d || (k !== d && (v[off + k - 1] ?? 0) < (v[off + k + 1] ?? 0))
+          ? (v[off + k + 1] ?? 0)
+          : (v[off + k - 1] ?? 0) + 1;
       let y = x - k;
       while (x < n && y < m && a[x] === b[y]) {
         x++;
@@ -58,7 +64,14 @@ function myers(a: readonly string[], b: readonly string[], maxD: number): Edit[]
   return whole();
 }
 
-function backtrack(trace: readonly Int32Array[], a: readonly string[], b: readonly string[], off: number, dEnd: number, kEnd: number): Edit[] {
+function backtrack(
+  trace: readonly Int32Array[],
+  a: readonly string[],
+  b: readonly string[],
+  off: number,
+  dEnd: number,
+  kEnd: number,
+): Edit[] {
   const out: Edit[] = [];
   let x = a.length;
   let y = b.length;
@@ -89,7 +102,8 @@ export function hunks(before: string, after: string, context = 3): DiffLine[] {
   const edits = editScript(splitLines(before), splitLines(after));
   const changed = edits.map((e) => e.kind !== 'same');
   const keep = edits.map((_, i) => {
-    for (let j = Math.max(0, i - context); j <= Math.min(edits.length - 1, i + context); j++) if (changed[j]) return true;
+    for (let j = Math.max(0, i - context); j <= Math.min(edits.length - 1, i + context); j++)
+      if (changed[j]) return true;
     return false;
   });
   const out: DiffLine[] = [];

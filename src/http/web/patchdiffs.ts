@@ -12,7 +12,14 @@ export const UNPLACED = 'named by the change but not placed in any file section 
 
 /** One row per path the preview reported. */
 export function previewDiffs(paths: readonly string[]): FileDiff[] {
-  return paths.map((path) => ({ path, change: 'touched', added: 0, removed: 0, notes: [NOTE_PREVIEW], symlinkChange: false }));
+  return paths.map((path) => ({
+    path,
+    change: 'touched',
+    added: 0,
+    removed: 0,
+    notes: [NOTE_PREVIEW],
+    symlinkChange: false,
+  }));
 }
 
 const lineOf = (l: PatchLine): DiffLine => {
@@ -58,10 +65,30 @@ export function patchDiffs(patch: string, named: readonly string[]): FileDiff[] 
   const parsed = patchPaths(patch);
   const out: FileDiff[] = parsed.ok
     ? parsed.value.files.map(sectionDiff)
-    : [{ path: '(the whole patch)', change: 'touched', lines: patch.split('\n').map((text) => ({ kind: 'same', text })), added: 0, removed: 0, notes: [parsed.message], symlinkChange: false, flag: 'the page cannot read this patch' }];
+    : [
+        {
+          path: '(the whole patch)',
+          change: 'touched',
+          lines: patch.split('\n').map((text) => ({ kind: 'same', text })),
+          added: 0,
+          removed: 0,
+          notes: [parsed.message],
+          symlinkChange: false,
+          flag: 'the page cannot read this patch',
+        },
+      ];
   const placed = new Set(out.flatMap((f) => (f.from === undefined ? [f.path] : [f.path, f.from])));
   for (const path of named) {
-    if (!placed.has(path)) out.push({ path, change: 'touched', added: 0, removed: 0, notes: [UNPLACED], symlinkChange: false, flag: 'not placed' });
+    if (!placed.has(path))
+      out.push({
+        path,
+        change: 'touched',
+        added: 0,
+        removed: 0,
+        notes: [UNPLACED],
+        symlinkChange: false,
+        flag: 'not placed',
+      });
   }
   return out;
 }

@@ -55,7 +55,8 @@ function rewritesHistory(p: Proposal): string | undefined {
 /** The flags of the list and of the proposal page. */
 export function riskFlags(p: Proposal, all: readonly Proposal[]): RiskFlag[] {
   const flags: RiskFlag[] = [];
-  if (p.facts.protected_paths.length > 0) flags.push({ label: `protected paths: ${p.facts.protected_paths.length}`, bad: true });
+  if (p.facts.protected_paths.length > 0)
+    flags.push({ label: `protected paths: ${p.facts.protected_paths.length}`, bad: true });
   if (hiddenCharacterPaths(p).length > 0) flags.push({ label: 'hidden characters in names', bad: true });
   // Overlaps matter only while a decision is open: a decided proposal overlaps nothing any more.
   const conflicts = p.status === 'pending' ? conflictsOf(p, all) : [];
@@ -65,7 +66,8 @@ export function riskFlags(p: Proposal, all: readonly Proposal[]): RiskFlag[] {
   const rewrites = rewritesHistory(p);
   if (rewrites !== undefined) flags.push({ label: rewrites, bad: true });
   const allowlists = p.facts.branch_sources?.length ?? 0;
-  if (allowlists > 0) flags.push({ label: `allowlists ${allowlists} branch${allowlists === 1 ? '' : 'es'}`, bad: true });
+  if (allowlists > 0)
+    flags.push({ label: `allowlists ${allowlists} branch${allowlists === 1 ? '' : 'es'}`, bad: true });
   const outside = p.facts.outside_window?.length ?? 0;
   if (outside > 0) flags.push({ label: `${outside} outside the agent's window`, bad: true });
   if (p.facts.paths.length > 20) flags.push({ label: `${p.facts.paths.length} files`, bad: false });

@@ -57,7 +57,8 @@ export function webRouter(deps: WebDeps): Router {
   const sessions = deps.sessions ?? new WebSessions();
   const now = deps.now ?? Date.now;
   // Cookies are Secure when the browser reached us over TLS (directly or, with trust proxy set, through a proxy).
-  const cookie = (req: Request, name: string, value: string, maxAgeSeconds: number) => setCookie(name, value, { maxAgeSeconds, secure: req.secure });
+  const cookie = (req: Request, name: string, value: string, maxAgeSeconds: number) =>
+    setCookie(name, value, { maxAgeSeconds, secure: req.secure });
 
   r.use((_req, res, next) => {
     securityHeaders(res);
@@ -68,8 +69,10 @@ export function webRouter(deps: WebDeps): Router {
   // the Origin check of the whole app ran already, the CSRF token is checked per route.
   r.post('/{*rest}', (req, res, next) => {
     const site = req.headers['sec-fetch-site'];
-    if (site !== undefined && site !== 'same-origin') return sendError(res, 403, 'Refused', 'Cross-site form posts are refused.');
-    if (!req.is('application/x-www-form-urlencoded')) return sendError(res, 415, 'Refused', 'Only this page’s own forms may post here.');
+    if (site !== undefined && site !== 'same-origin')
+      return sendError(res, 403, 'Refused', 'Cross-site form posts are refused.');
+    if (!req.is('application/x-www-form-urlencoded'))
+      return sendError(res, 415, 'Refused', 'Only this page’s own forms may post here.');
     next();
   });
   r.use(express.urlencoded({ extended: false, limit: '64kb', parameterLimit: 16 }));
@@ -78,7 +81,8 @@ export function webRouter(deps: WebDeps): Router {
     res.type('text/css; charset=utf-8').send(STYLESHEET);
   });
 
-  const sessionOf = (req: Request): WebSession | undefined => sessions.get(cookieValue(req.headers.cookie, SESSION_COOKIE));
+  const sessionOf = (req: Request): WebSession | undefined =>
+    sessions.get(cookieValue(req.headers.cookie, SESSION_COOKIE));
 
   const showSignIn = (req: Request, res: Response, status: number, notice: SignInNotice) => {
     let pre = cookieValue(req.headers.cookie, PRE_COOKIE);
@@ -96,10 +100,19 @@ export function webRouter(deps: WebDeps): Router {
 
   r.post('/signin', (req, res) => {
     if (!sessions.signInTokenMatches(cookieValue(req.headers.cookie, PRE_COOKIE), field(req, 'csrf'))) {
-      return sendError(res, 403, 'Refused', 'This form has expired or did not come from this page. Open the sign-in page again.');
+      return sendError(
+        res,
+        403,
+        'Refused',
+        'This form has expired or did not come from this page. Open the sign-in page again.',
+      );
     }
     // The ops token only: an agent key, however valid on its perimeter, is just a wrong token here.
-    const checked = deps.gate.check(field(req, 'token'), { surface: 'web', route: 'POST /ui/signin', address: req.socket.remoteAddress });
+    const checked = deps.gate.check(field(req, 'token'), {
+      surface: 'web',
+      route: 'POST /ui/signin',
+      address: req.socket.remoteAddress,
+    });
     switch (checked.kind) {
       case 'ok':
         break;
@@ -132,7 +145,13 @@ export function webRouter(deps: WebDeps): Router {
       return sendError(res, 403, 'Refused', 'Sign in first.');
     }
     if (req.method === 'POST' && !sameSecret(field(req, 'csrf'), s.csrf)) {
-      return sendError(res, 403, 'Refused', 'This form has expired or did not come from this page. Reload the page and try again.', s.csrf);
+      return sendError(
+        res,
+        403,
+        'Refused',
+        'This form has expired or did not come from this page. Reload the page and try again.',
+        s.csrf,
+      );
     }
     req.webSession = s;
     next();
@@ -153,7 +172,10 @@ export function webRouter(deps: WebDeps): Router {
   r.get('/proposals', async (req: Signed, res) => {
     const all = await deps.proposals.list();
     const pending = all.filter((p) => p.status === 'pending');
-    const decided = all.filter((p) => p.status !== 'pending').sort((a, b) => b.updated_at.localeCompare(a.updated_at)).slice(0, 20);
+    const decided = all
+      .filter((p) => p.status !== 'pending')
+      .sort((a, b) => b.updated_at.localeCompare(a.updated_at))
+      .slice(0, 20);
     sendPage(res, 200, page({ title: 'Pending proposals', csrf: csrfOf(req) }, listPage(pending, decided, now())));
   });
 
@@ -162,7 +184,14 @@ export function webRouter(deps: WebDeps): Router {
     const p = await deps.proposals.get(id);
     if (!p) return sendError(res, 404, 'Not found', 'No such proposal.', csrfOf(req));
     const [files, all] = await Promise.all([fileDiffs(p, deps.upstreamFor, deps.workspace), deps.proposals.list()]);
-    const body = proposalPage({ proposal: p, files, all, csrf: csrfOf(req), now: now(), ...(problem ? { problem } : {}) });
+    const body = proposalPage({
+      proposal: p,
+      files,
+      all,
+      csrf: csrfOf(req),
+      now: now(),
+      ...(problem ? { problem } : {}),
+    });
     sendPage(res, status, page({ title: `Proposal ${p.id}`, csrf: csrfOf(req) }, body));
   };
 
@@ -175,7 +204,14 @@ export function webRouter(deps: WebDeps): Router {
     const f = Number.isInteger(n) && n >= 0 ? files[n] : undefined;
     if (!p || !f) return sendError(res, 404, 'Not found', 'No such file in this proposal.', csrfOf(req));
     const from = Number(typeof req.query.from === 'string' ? req.query.from : 0);
-    sendPage(res, 200, page({ title: `Proposal ${p.id}`, csrf: csrfOf(req) }, filePage(p.id, n, f, Number.isInteger(from) && from >= 0 ? from : 0)));
+    sendPage(
+      res,
+      200,
+      page(
+        { title: `Proposal ${p.id}`, csrf: csrfOf(req) },
+        filePage(p.id, n, f, Number.isInteger(from) && from >= 0 ? from : 0),
+      ),
+    );
   });
 
   const statusOf = (code: 'not_found' | 'conflict' | 'invalid'): number => {
@@ -196,7 +232,8 @@ export function webRouter(deps: WebDeps): Router {
   r.post('/proposals/:id/approve', async (req: Signed, res) => {
     const id = String(req.params.id);
     const hash = field(req, 'hash');
-    if (hash === undefined) return showProposal(req, res, 400, 'The approval form lost the change hash: reload the page.');
+    if (hash === undefined)
+      return showProposal(req, res, 400, 'The approval form lost the change hash: reload the page.');
     const out = await deps.proposals.approve(id, WEB_OPERATOR, hash);
     if (!out.ok) return showProposal(req, res, statusOf(out.code), out.message);
     seeOther(res, `/ui/proposals/${encodeURIComponent(id)}`);
@@ -205,7 +242,8 @@ export function webRouter(deps: WebDeps): Router {
   r.post('/proposals/:id/reject', async (req: Signed, res) => {
     const id = String(req.params.id);
     const reason = (field(req, 'reason') ?? '').trim();
-    if (reason === '' || reason.length > 2_000) return showProposal(req, res, 400, 'Give a reason for rejecting (at most 2,000 characters).');
+    if (reason === '' || reason.length > 2_000)
+      return showProposal(req, res, 400, 'Give a reason for rejecting (at most 2,000 characters).');
     const out = await deps.proposals.reject(id, WEB_OPERATOR, reason);
     if (!out.ok) return showProposal(req, res, statusOf(out.code), out.message);
     seeOther(res, `/ui/proposals/${encodeURIComponent(id)}`);
@@ -217,7 +255,15 @@ export function webRouter(deps: WebDeps): Router {
       deps.recentAudit ? deps.recentAudit(50) : Promise.resolve(undefined),
       deps.proposals.list({ status: 'pending' }),
     ]);
-    const model = { perimeters: deps.perimeters(), sessions: deps.sessionCounts(), webSessions: sessions.size, upstreams, audit, auditHealth: deps.auditHealth?.(), pending: all.length };
+    const model = {
+      perimeters: deps.perimeters(),
+      sessions: deps.sessionCounts(),
+      webSessions: sessions.size,
+      upstreams,
+      audit,
+      auditHealth: deps.auditHealth?.(),
+      pending: all.length,
+    };
     sendPage(res, 200, page({ title: 'Console', csrf: csrfOf(req) }, consolePage(model)));
   });
 
@@ -229,7 +275,13 @@ export function webRouter(deps: WebDeps): Router {
     const code = typeof status === 'number' && status >= 400 && status < 500 ? status : 500;
     if (code === 500) deps.log('error', 'web page failed', { error: err instanceof Error ? err.message : String(err) });
     if (res.headersSent) return;
-    sendError(res, code, code === 500 ? 'Something went wrong' : 'Bad request', code === 500 ? 'The page failed; the server log has the detail.' : 'The request could not be read.', req.webSession?.csrf);
+    sendError(
+      res,
+      code,
+      code === 500 ? 'Something went wrong' : 'Bad request',
+      code === 500 ? 'The page failed; the server log has the detail.' : 'The request could not be read.',
+      req.webSession?.csrf,
+    );
   });
 
   return r;

@@ -103,6 +103,7 @@ export class WebSessions {
 
   private sweep(): void {
     const t = this.now();
-    for (const s of this.byId.values()) if (t - s.lastSeen > this.idleMs || t - s.created > this.maxAgeMs) this.byId.delete(s.id);
+    for (const s of this.byId.values())
+      if (t - s.lastSeen > this.idleMs || t - s.created > this.maxAgeMs) this.byId.delete(s.id);
   }
 }

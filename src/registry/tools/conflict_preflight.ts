@@ -19,7 +19,10 @@ const Output = z.object({
 type Output = z.infer<typeof Output>;
 
 function render(o: Output): string {
-  return [`merge ${field(o.with)}: ${o.status}, omitted ${o.omitted_count}`, ...o.conflicts.map((p) => `conflict ${field(p)}`)].join('\n');
+  return [
+    `merge ${field(o.with)}: ${o.status}, omitted ${o.omitted_count}`,
+    ...o.conflicts.map((p) => `conflict ${field(p)}`),
+  ].join('\n');
 }
 
 export const conflictPreflight = defineTool<Args, MergePreflight, Output>({
@@ -46,12 +49,27 @@ export const conflictPreflight = defineTool<Args, MergePreflight, Output>({
   filter: (p, a, ctx) => {
     switch (p.kind) {
       case 'clean':
-        return { kind: 'ok', value: { with: a.with, status: 'clean', conflicts: [], omitted_count: 0, working_tree_touched: false } };
+        return {
+          kind: 'ok',
+          value: { with: a.with, status: 'clean', conflicts: [], omitted_count: 0, working_tree_touched: false },
+        };
       case 'no_merge_base':
-        return { kind: 'ok', value: { with: a.with, status: 'unrelated', conflicts: [], omitted_count: 0, working_tree_touched: false } };
+        return {
+          kind: 'ok',
+          value: { with: a.with, status: 'unrelated', conflicts: [], omitted_count: 0, working_tree_touched: false },
+        };
       case 'conflicted': {
         const cut = cutPreflight(p.paths, ctx.scope);
-        return { kind: 'ok', value: { with: a.with, status: cut.status, conflicts: [...cut.conflicts], omitted_count: cut.omitted_count, working_tree_touched: false } };
+        return {
+          kind: 'ok',
+          value: {
+            with: a.with,
+            status: cut.status,
+            conflicts: [...cut.conflicts],
+            omitted_count: cut.omitted_count,
+            working_tree_touched: false,
+          },
+        };
       }
       default: {
         const never: never = p;

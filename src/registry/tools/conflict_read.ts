@@ -1,5 +1,13 @@
 import * as z from 'zod/v4';
-import { answerCap, decodeUtf8, markerRegions, sideView, workingServable, type RawSide, type SideView } from '../../core/index.js';
+import {
+  answerCap,
+  decodeUtf8,
+  markerRegions,
+  sideView,
+  workingServable,
+  type RawSide,
+  type SideView,
+} from '../../core/index.js';
 import type { ConflictSides, ConflictStage, Operation } from '../../workspace/types.js';
 import { Path, rootTargetOf } from '../schemas.js';
 import { field } from '../render.js';
@@ -12,7 +20,13 @@ export const MAX_SIDE_BYTES = 1024 * 1024;
 
 const shape = {
   path: Path.describe('A conflicted file, relative to the repository root.'),
-  max_bytes_per_side: z.number().int().min(1).max(MAX_SIDE_BYTES).optional().describe(`Content bytes per side (default ${SIDE_BYTES}).`),
+  max_bytes_per_side: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_SIDE_BYTES)
+    .optional()
+    .describe(`Content bytes per side (default ${SIDE_BYTES}).`),
 };
 type Args = { path: string; max_bytes_per_side?: number | undefined };
 
@@ -31,7 +45,9 @@ const Output = z.object({
   ours: Side,
   theirs: Side,
   working: Side.describe('The file on disk, with its conflict markers.'),
-  regions: z.array(z.object({ start_line: z.number(), separator_line: z.number(), end_line: z.number() })).describe('Conflict marker regions in the working file (1-based lines).'),
+  regions: z
+    .array(z.object({ start_line: z.number(), separator_line: z.number(), end_line: z.number() }))
+    .describe('Conflict marker regions in the working file (1-based lines).'),
 });
 type Output = z.infer<typeof Output>;
 
@@ -41,7 +57,9 @@ interface Raw {
 }
 
 const side = (s: ConflictStage): RawSide | undefined =>
-  s.present ? { sha: s.oid, mode: s.mode, size: s.size, bytes: s.bytes, truncated: s.truncated, atPath: s.atPath } : undefined;
+  s.present
+    ? { sha: s.oid, mode: s.mode, size: s.size, bytes: s.bytes, truncated: s.truncated, atPath: s.atPath }
+    : undefined;
 
 const sideOut = (v: SideView): z.infer<typeof Side> => ({ ...v });
 
@@ -57,7 +75,13 @@ function sideText(name: string, s: z.infer<typeof Side>): string {
 
 function render(o: Output): string {
   const regions = o.regions.map((r) => `${r.start_line}-${r.separator_line}-${r.end_line}`).join(' ');
-  return [`${field(o.path)} (${o.operation}) regions ${regions || 'none'}`, sideText('base', o.base), sideText('ours', o.ours), sideText('theirs', o.theirs), sideText('working', o.working)].join('\n');
+  return [
+    `${field(o.path)} (${o.operation}) regions ${regions || 'none'}`,
+    sideText('base', o.base),
+    sideText('ours', o.ours),
+    sideText('theirs', o.theirs),
+    sideText('working', o.working),
+  ].join('\n');
 }
 
 export const conflictRead = defineTool<Args, Raw, Output>({
@@ -66,7 +90,8 @@ export const conflictRead = defineTool<Args, Raw, Output>({
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description: 'During a merge or rebase: base, ours, theirs and the file on disk of one conflicted file, with marker lines.',
+  description:
+    'During a merge or rebase: base, ours, theirs and the file on disk of one conflicted file, with marker lines.',
   annotations: readOnly('Read a conflicted file'),
   agentInput: z.strictObject(shape),
   rootInput: z.strictObject({ ...shape, ...wsRootFields }),
@@ -92,7 +117,12 @@ export const conflictRead = defineTool<Args, Raw, Output>({
     let regions: Output['regions'] = [];
     if (w.kind === 'file' && ctx.scope.canRead(w.resolvedPath) && workingServable(stages)) {
       // Judged as a plain file: the adapter already followed any link, inside the tree only.
-      const { sha: _unused, ...view } = sideView(a.path, { sha: '', mode: '100644', size: w.size, bytes: w.bytes, truncated: w.bytes.length < w.size, atPath: true }, ctx.scope, max) as SideView & { sha?: string };
+      const { sha: _unused, ...view } = sideView(
+        a.path,
+        { sha: '', mode: '100644', size: w.size, bytes: w.bytes, truncated: w.bytes.length < w.size, atPath: true },
+        ctx.scope,
+        max,
+      ) as SideView & { sha?: string };
       working = view;
       const text = decodeUtf8(w.bytes);
       regions = text === undefined ? [] : markerRegions(text);
@@ -111,5 +141,6 @@ export const conflictRead = defineTool<Args, Raw, Output>({
     };
   },
   render,
-  notFound: (a) => `Not found: "${a.path}" is not a conflicted file in the working tree. Use workspace_status to see which files are conflicted.`,
+  notFound: (a) =>
+    `Not found: "${a.path}" is not a conflicted file in the working tree. Use workspace_status to see which files are conflicted.`,
 });

@@ -40,26 +40,46 @@ interface Raw {
 const NO_SUCH_ID = 'Not found: this id names no file on this branch. Use search to find files.';
 
 /** The answer for a served file, cut so the whole result (text block + structured JSON) fits the answer cap. */
-function answerOf(a: Args & { path: string }, commit: string, view: { size: number; encoding: 'utf-8' | 'base64'; content: string; symlink?: boolean | undefined }, ctx: ToolContext): Output {
+function answerOf(
+  a: Args & { path: string },
+  commit: string,
+  view: { size: number; encoding: 'utf-8' | 'base64'; content: string; symlink?: boolean | undefined },
+  ctx: ToolContext,
+): Output {
   const base: Omit<Output, 'text'> = {
     id: a.id,
     title: a.path,
     url: resultUrl(ctx.binding, a.path),
-    metadata: { path: a.path, commit, bytes: view.size, encoding: view.encoding, ...(view.symlink ? { symlink: true } : {}) },
+    metadata: {
+      path: a.path,
+      commit,
+      bytes: view.size,
+      encoding: view.encoding,
+      ...(view.symlink ? { symlink: true } : {}),
+    },
   };
   const cap = contentCap(ctx.binding);
   const whole: Output = { ...base, text: view.content };
   if (!Number.isFinite(cap) || Buffer.byteLength(JSON.stringify(whole)) <= cap) return whole;
   const total = Buffer.byteLength(view.content);
   // Room for the text: the envelope is measured with the largest numbers it can carry (served ≤ total; lines ≤ total).
-  const widest: Output = { ...base, text: '', metadata: { ...base.metadata, truncated: true, total_bytes: total, served_bytes: total, next_line: total + 1 } };
+  const widest: Output = {
+    ...base,
+    text: '',
+    metadata: { ...base.metadata, truncated: true, total_bytes: total, served_bytes: total, next_line: total + 1 },
+  };
   const room = cap - Buffer.byteLength(JSON.stringify(widest)) + 2;
   const prefix = jsonPrefix(view.content, Math.max(2, room));
   // base64 is cut on a whole quantum, so what is served decodes.
-  const text = view.encoding === 'base64' ? prefix.text.slice(0, prefix.text.length - (prefix.text.length % 4)) : prefix.text;
+  const text =
+    view.encoding === 'base64' ? prefix.text.slice(0, prefix.text.length - (prefix.text.length % 4)) : prefix.text;
   const lines = prefix.lines;
   const cutMeta = { ...base.metadata, truncated: true, total_bytes: total, served_bytes: Buffer.byteLength(text) };
-  return { ...base, text, metadata: view.encoding === 'utf-8' && !view.symlink ? { ...cutMeta, next_line: lines + 1 } : cutMeta };
+  return {
+    ...base,
+    text,
+    metadata: view.encoding === 'utf-8' && !view.symlink ? { ...cutMeta, next_line: lines + 1 } : cutMeta,
+  };
 }
 
 export const fetchAlias = defineTool<Args, Raw, Output>({
@@ -68,8 +88,15 @@ export const fetchAlias = defineTool<Args, Raw, Output>({
   access: 'read',
   agentSurface: true,
   pathMode: 'all',
-  description: 'get_file for ChatGPT connectors: the file a search result `id` names, at the branch head (cut at the answer cap).',
-  annotations: { title: 'Fetch (connector)', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  description:
+    'get_file for ChatGPT connectors: the file a search result `id` names, at the branch head (cut at the answer cap).',
+  annotations: {
+    title: 'Fetch (connector)',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject(shape),
   // Never listed on the operator surface (isExposed); declared for the table's uniformity.
   rootInput: withTarget(shape),
@@ -87,7 +114,12 @@ export const fetchAlias = defineTool<Args, Raw, Output>({
     // As much as a get_file line window may read: a file above the cap is served cut rather than refused.
     const cap = contentCap(ctx.binding);
     const maxBytes = Math.max(cap, MAX_WINDOW_SOURCE_BYTES);
-    const reads = await ctx.upstream.readFiles(ctx.target.repo, head.value, [a.path], Number.isFinite(cap) ? { maxBytes } : {});
+    const reads = await ctx.upstream.readFiles(
+      ctx.target.repo,
+      head.value,
+      [a.path],
+      Number.isFinite(cap) ? { maxBytes } : {},
+    );
     return reads.ok ? { ok: true, value: { commit: head.value, reads: reads.value } } : reads;
   },
   filter: (raw, a, ctx) => {

@@ -46,15 +46,23 @@ const jsonBytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v));
  * One page of the visible files. Pages are cut on the visible files only; a file that could not fit a page even
  * alone is listed without its patch, which the output already leaves out for a patch too large to show.
  */
-function paged(head: Omit<Output, 'files' | 'truncated' | 'next_files_page'>, files: readonly FileOut[], a: Args, cap: number): ToolOutcome<Output> {
+function paged(
+  head: Omit<Output, 'files' | 'truncated' | 'next_files_page'>,
+  files: readonly FileOut[],
+  a: Args,
+  cap: number,
+): ToolOutcome<Output> {
   const finite = Number.isFinite(cap);
   const budget = cap - ENVELOPE_BYTES - (finite ? jsonBytes(head) : 0);
-  const fitted = finite ? files.map((f) => (f.patch !== undefined && jsonBytes(f) + 1 > budget ? withoutPatch(f) : f)) : files;
+  const fitted = finite
+    ? files.map((f) => (f.patch !== undefined && jsonBytes(f) + 1 > budget ? withoutPatch(f) : f))
+    : files;
   const sizes = fitted.map((f) => (finite ? jsonBytes(f) + 1 : 0));
   const page = pageOf(sizes, budget, a.files_page ?? 1);
   if (!page.ok) return { kind: 'refused', message: `get_commit ${a.sha}: files_${page.message}` };
   const shown = fitted.slice(page.value.start, page.value.end);
-  const paging = page.value.next === undefined ? { truncated: false } : { truncated: true, next_files_page: page.value.next };
+  const paging =
+    page.value.next === undefined ? { truncated: false } : { truncated: true, next_files_page: page.value.next };
   return { kind: 'ok', value: { ...head, files: shown, ...paging } };
 }
 
@@ -155,7 +163,13 @@ export const getCommit = defineTool<Args, Fetched, Output>({
   pathMode: 'all',
   description:
     'A commit of the bound branch: message, author, diffs of your readable files (paged: `next_files_page`), `omitted_count`.',
-  annotations: { title: 'Show a commit', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Show a commit',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject({ sha: Sha, files_page: FilesPage }),
   rootInput: z.strictObject({
     repo: Repo,
@@ -167,14 +181,29 @@ export const getCommit = defineTool<Args, Fetched, Output>({
   paths: () => [],
   rootTarget: (a) => ({ repo: a.repo ?? '', ref: a.ref ?? a.sha }),
   run: async (a, ctx) => {
-    const got = await ctx.upstream.getCommit(ctx.target.repo, a.sha, ctx.binding.surface === 'agent' || a.ref !== undefined ? ctx.target.ref : undefined);
+    const got = await ctx.upstream.getCommit(
+      ctx.target.repo,
+      a.sha,
+      ctx.binding.surface === 'agent' || a.ref !== undefined ? ctx.target.ref : undefined,
+    );
     return got.ok ? withWholeFiles(got.value, ctx) : got;
   },
   filter: ({ commit: c, whole, badLinks }, a, ctx) => {
-    if (ctx.binding.surface === 'root') return paged({ ...view(c, false), stats: statsOf(c.files), omitted_count: 0 }, c.files, a, contentCap(ctx.binding));
+    if (ctx.binding.surface === 'root')
+      return paged(
+        { ...view(c, false), stats: statsOf(c.files), omitted_count: 0 },
+        c.files,
+        a,
+        contentCap(ctx.binding),
+      );
     const cut = filterCommit(c, ctx.scope, whole, badLinks);
     if (cut.kind === 'invisible') return { kind: 'not_found' };
-    return paged({ ...view(cut.commit, true), stats: cut.stats, omitted_count: cut.omitted_count }, cut.commit.files, a, contentCap(ctx.binding));
+    return paged(
+      { ...view(cut.commit, true), stats: cut.stats, omitted_count: cut.omitted_count },
+      cut.commit.files,
+      a,
+      contentCap(ctx.binding),
+    );
   },
   render,
   notFound: (a) => `Not found: no commit ${a.sha} on this branch. Use list_commits to find commit SHAs.`,

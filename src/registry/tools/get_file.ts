@@ -1,5 +1,13 @@
 import * as z from 'zod/v4';
-import { answerCap, contentCap, lineWindow, serveRead, wantsWindow, type LineWindowRequest, type ServedRead } from '../../core/index.js';
+import {
+  answerCap,
+  contentCap,
+  lineWindow,
+  serveRead,
+  wantsWindow,
+  type LineWindowRequest,
+  type ServedRead,
+} from '../../core/index.js';
 import type { FileRead } from '../../upstream/types.js';
 import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
@@ -12,13 +20,7 @@ const MAX_LINE = 100_000_000;
 /** The optional line-window arguments shared by get_file and get_files. */
 export const windowShape = {
   start_line: z.number().int().min(1).max(MAX_LINE).optional().describe('First line (1-based).'),
-  end_line: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_LINE)
-    .optional()
-    .describe('Last line (inclusive).'),
+  end_line: z.number().int().min(1).max(MAX_LINE).optional().describe('Last line (inclusive).'),
 };
 
 const shape = { path: Path.describe('File to read.'), ...windowShape };
@@ -45,11 +47,17 @@ export function serveOn(f: Extract<FileRead, { ok: true }>, ctx: ToolContext): S
 }
 
 /** Served content as the tool returns it; base64 with the platform encoder (native, see ServedRead). */
-export function fileView(f: Extract<FileRead, { ok: true }>, s: Extract<ServedRead, { kind: 'text' | 'base64' }>): Output {
+export function fileView(
+  f: Extract<FileRead, { ok: true }>,
+  s: Extract<ServedRead, { kind: 'text' | 'base64' }>,
+): Output {
   const body =
     s.kind === 'text'
       ? { encoding: 'utf-8' as const, content: s.text }
-      : { encoding: 'base64' as const, content: Buffer.from(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength).toString('base64') };
+      : {
+          encoding: 'base64' as const,
+          content: Buffer.from(s.bytes.buffer, s.bytes.byteOffset, s.bytes.byteLength).toString('base64'),
+        };
   const out: Output = { path: f.path, sha: f.sha, size: f.size, ...body };
   if (s.symlink) out.symlink = true;
   return out;
@@ -66,20 +74,36 @@ export const fileOverCap = (path: string, size: number, cap: number): string =>
 export const MAX_WINDOW_SOURCE_BYTES = 16 * 1024 * 1024;
 
 /** What the adapter may read for one file of this call. */
-export const readCap = (cap: number, req: LineWindowRequest): number => (wantsWindow(req) ? Math.max(cap, MAX_WINDOW_SOURCE_BYTES) : cap);
+export const readCap = (cap: number, req: LineWindowRequest): number =>
+  wantsWindow(req) ? Math.max(cap, MAX_WINDOW_SOURCE_BYTES) : cap;
 
 /**
  * Cuts a served file to the requested line window. Text only: a binary (base64) file or a symlink is refused with
  * a message, since its "lines" would be a split of encoded bytes. Without window arguments the view is unchanged.
  */
-export function windowView(view: Output, req: LineWindowRequest): { ok: true; value: Output } | { ok: false; message: string } {
+export function windowView(
+  view: Output,
+  req: LineWindowRequest,
+): { ok: true; value: Output } | { ok: false; message: string } {
   if (!wantsWindow(req)) return { ok: true, value: view };
   if (view.encoding !== 'utf-8' || view.symlink) {
-    return { ok: false, message: `"${view.path}" is not a text file; start_line and end_line apply to text files only. Read it without them.` };
+    return {
+      ok: false,
+      message: `"${view.path}" is not a text file; start_line and end_line apply to text files only. Read it without them.`,
+    };
   }
   const w = lineWindow(view.content, req);
   if (!w.ok) return { ok: false, message: `"${view.path}": ${w.message}` };
-  return { ok: true, value: { ...view, content: w.value.content, total_lines: w.value.total_lines, start_line: w.value.start_line, end_line: w.value.end_line } };
+  return {
+    ok: true,
+    value: {
+      ...view,
+      content: w.value.content,
+      total_lines: w.value.total_lines,
+      start_line: w.value.start_line,
+      end_line: w.value.end_line,
+    },
+  };
 }
 
 /** What a file's text needs beyond its content: a window, base64 or a link says so; a whole text file needs nothing. */
@@ -107,12 +131,18 @@ export const notFoundFile = (path: string): string =>
  * cap) or served. `overCap: 'keep'` hands a readable file over the answer cap back whole for the caller to cut
  * (the `fetch` alias, whose contract has no windows); every other refusal is the same text for the same path.
  */
-export function fileOutcome(reads: readonly FileRead[], a: { path: string } & LineWindowRequest, ctx: ToolContext, overCap: 'refuse' | 'keep'): ToolOutcome<Output> {
+export function fileOutcome(
+  reads: readonly FileRead[],
+  a: { path: string } & LineWindowRequest,
+  ctx: ToolContext,
+  overCap: 'refuse' | 'keep',
+): ToolOutcome<Output> {
   const f = reads[0];
   if (!f || !ctx.scope.canRead(a.path) || f.path !== a.path) return { kind: 'not_found' };
   const cap = contentCap(ctx.binding);
   if (!f.ok) {
-    if (f.error.code === 'too_large' && f.size !== undefined) return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
+    if (f.error.code === 'too_large' && f.size !== undefined)
+      return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
     return f.error.code === 'not_found' ? { kind: 'not_found' } : { kind: 'error', error: f.error };
   }
   const served = serveOn(f, ctx);
@@ -122,7 +152,8 @@ export function fileOutcome(reads: readonly FileRead[], a: { path: string } & Li
       const w = windowView(fileView(f, served), a);
       if (!w.ok) return { kind: 'refused', message: w.message };
       // The cap applies to what is served: a window of a long file fits where the whole file would not.
-      if (overCap === 'refuse' && Buffer.byteLength(w.value.content) > cap) return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
+      if (overCap === 'refuse' && Buffer.byteLength(w.value.content) > cap)
+        return { kind: 'refused', message: fileOverCap(a.path, f.size, answerCap(ctx.binding)) };
       return { kind: 'ok', value: w.value };
     }
     case 'refused':
@@ -143,7 +174,13 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   pathMode: 'all',
   description:
     'Read a file of the bound branch (UTF-8, base64 if binary, a symlink as its target). `start_line`/`end_line`: whole lines.',
-  annotations: { title: 'Read a file', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Read a file',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject(shape),
   rootInput: withTarget({ ...shape, source: Source }),
   worktreeInput: z.strictObject({ ...shape, source: Source }),
@@ -153,7 +190,12 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
   run: (a, ctx) => {
     const cap = readCap(contentCap(ctx.binding), a);
     if (a.source === 'worktree') return worktreeReads(ctx, [a.path], Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
-    return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, [a.path], Number.isFinite(cap) ? { maxBytes: cap } : {});
+    return ctx.upstream.readFiles(
+      ctx.target.repo,
+      ctx.target.ref,
+      [a.path],
+      Number.isFinite(cap) ? { maxBytes: cap } : {},
+    );
   },
   filter: (reads, a, ctx) => fileOutcome(reads, a, ctx, 'refuse'),
   notFound: (a) => notFoundFile(a.path),

@@ -4,7 +4,16 @@ import type { FileRead } from '../../upstream/types.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
 import { Source, WORKTREE_READ_BYTES, worktreeReads } from '../workspace.js';
-import { FileOut, fileNote, fileOverCap, fileView, notFoundFile, serveOn, windowShape, windowView } from './get_file.js';
+import {
+  FileOut,
+  fileNote,
+  fileOverCap,
+  fileView,
+  notFoundFile,
+  serveOn,
+  windowShape,
+  windowView,
+} from './get_file.js';
 import { field } from '../render.js';
 import type { LineWindowRequest } from '../../core/index.js';
 
@@ -40,13 +49,21 @@ function render(o: Output): string {
       continue;
     }
     const note = fileNote(f);
-    parts.push(`==> ${field(f.path)} <==${note === '' ? '' : ` ${note}`}\n`, f.content.endsWith('\n') || f.content === '' ? f.content : `${f.content}\n`);
+    parts.push(
+      `==> ${field(f.path)} <==${note === '' ? '' : ` ${note}`}\n`,
+      f.content.endsWith('\n') || f.content === '' ? f.content : `${f.content}\n`,
+    );
   }
   return parts.join('');
 }
 
 const leftOut = (path: string, cap: number) =>
-  ({ ok: false, path, error: `"${path}" was left out: this answer reached its ${cap}-byte cap. Read it in another call.`, over_cap: 'answer' }) as const;
+  ({
+    ok: false,
+    path,
+    error: `"${path}" was left out: this answer reached its ${cap}-byte cap. Read it in another call.`,
+    over_cap: 'answer',
+  }) as const;
 
 export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   name: 'get_files',
@@ -55,7 +72,13 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   pathMode: 'each',
   description:
     'Read several files of the bound branch: one result per path. The line window applies to each text file.',
-  annotations: { title: 'Read files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Read files',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject(shape),
   rootInput: withTarget({ ...shape, source: Source }),
   worktreeInput: z.strictObject({ ...shape, source: Source }),
@@ -69,7 +92,12 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     // A file over the answer cap can never be served, so the upstream need not download it (GitHub knows sizes first).
     const cap = contentCap(ctx.binding);
     if (a.source === 'worktree') return worktreeReads(ctx, wanted, Number.isFinite(cap) ? cap : WORKTREE_READ_BYTES);
-    return ctx.upstream.readFiles(ctx.target.repo, ctx.target.ref, wanted, Number.isFinite(cap) ? { maxBytes: cap } : {});
+    return ctx.upstream.readFiles(
+      ctx.target.repo,
+      ctx.target.ref,
+      wanted,
+      Number.isFinite(cap) ? { maxBytes: cap } : {},
+    );
   },
   filter: (reads, a, ctx) => {
     const byPath = new Map(reads.map((r) => [r.path, r]));
@@ -111,7 +139,11 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
       }
       // Refused unread by the upstream for size: alone over the cap, or no room left after the files before it.
       if (r && !r.ok && r.error.code === 'too_large' && r.size !== undefined && ctx.scope.canRead(path)) {
-        files.push(r.size > cap ? { ok: false, path, error: fileOverCap(path, r.size, answerCap(ctx.binding)), over_cap: 'file' } : leftOut(path, answerCap(ctx.binding)));
+        files.push(
+          r.size > cap
+            ? { ok: false, path, error: fileOverCap(path, r.size, answerCap(ctx.binding)), over_cap: 'file' }
+            : leftOut(path, answerCap(ctx.binding)),
+        );
         continue;
       }
       // Only visible paths reach the upstream, so a real failure here can be told as it is.

@@ -1,5 +1,15 @@
 import * as z from 'zod/v4';
-import { agentEntry, contentCap, filterTree, isWithin, jsonStringBytes, linkServable, linkTargetOf, pageOf, type TreeEntry } from '../../core/index.js';
+import {
+  agentEntry,
+  contentCap,
+  filterTree,
+  isWithin,
+  jsonStringBytes,
+  linkServable,
+  linkTargetOf,
+  pageOf,
+  type TreeEntry,
+} from '../../core/index.js';
 import type { TreeListing, UpResult } from '../../upstream/types.js';
 import { field, moreLine } from '../render.js';
 import { Page, Path, rootTargetOf, withTarget } from '../schemas.js';
@@ -63,7 +73,9 @@ interface Listed {
 }
 
 const full = (e: TreeEntry): z.infer<typeof Entry> =>
-  e.size === undefined ? { path: e.path, type: e.type, sha: e.sha } : { path: e.path, type: e.type, sha: e.sha, size: e.size };
+  e.size === undefined
+    ? { path: e.path, type: e.type, sha: e.sha }
+    : { path: e.path, type: e.type, sha: e.sha, size: e.size };
 
 /** The entry of `base`'s own listing that `path` lies in (itself when it is a direct child). */
 const childOf = (base: string, path: string): string => {
@@ -77,14 +89,26 @@ const childOf = (base: string, path: string): string => {
  * link of a recursive listing, and in a one-level listing the direct children plus links in a child directory that
  * no other readable entry keeps visible (only there can a link decide whether the directory shows).
  */
-async function withLinks(listing: TreeListing, base: string, recursive: boolean, ctx: ToolContext): Promise<UpResult<Listed>> {
+async function withLinks(
+  listing: TreeListing,
+  base: string,
+  recursive: boolean,
+  ctx: ToolContext,
+): Promise<UpResult<Listed>> {
   // Without a symlink in the listing there is nothing to read: skip the scan (it judged every entry, and the filter
   // judges them all again).
-  if (ctx.binding.surface === 'root' || !listing.entries.some((e) => e.type === 'symlink')) return { ok: true, value: { listing, links: new Map() } };
-  const below = listing.entries.filter((e) => e.type !== 'dir' && isWithin(e.path, base) && e.path !== base && ctx.scope.canRead(e.path));
+  if (ctx.binding.surface === 'root' || !listing.entries.some((e) => e.type === 'symlink'))
+    return { ok: true, value: { listing, links: new Map() } };
+  const below = listing.entries.filter(
+    (e) => e.type !== 'dir' && isWithin(e.path, base) && e.path !== base && ctx.scope.canRead(e.path),
+  );
   const keptByOthers = new Set(below.filter((e) => e.type !== 'symlink').map((e) => childOf(base, e.path)));
   const paths = below
-    .filter((e) => e.type === 'symlink' && (recursive || childOf(base, e.path) === e.path || !keptByOthers.has(childOf(base, e.path))))
+    .filter(
+      (e) =>
+        e.type === 'symlink' &&
+        (recursive || childOf(base, e.path) === e.path || !keptByOthers.has(childOf(base, e.path))),
+    )
     .map((e) => e.path)
     .slice(0, MAX_LINKS_PER_LISTING);
   if (paths.length === 0) return { ok: true, value: { listing, links: new Map() } };
@@ -100,9 +124,14 @@ export const getTree = defineTool<Args, Listed, Output>({
   access: 'read',
   agentSurface: true,
   pathMode: 'all',
-  description:
-    'List files and directories of the bound branch. Big listings are paged (`next_page`).',
-  annotations: { title: 'List files', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  description: 'List files and directories of the bound branch. Big listings are paged (`next_page`).',
+  annotations: {
+    title: 'List files',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
   output: Output,
@@ -137,10 +166,15 @@ export const getTree = defineTool<Args, Listed, Output>({
     const sizes = entries.map((e) => (finite ? entryBytes(e) + 1 : 0));
     const page = pageOf(sizes, cap - ENVELOPE_BYTES - Buffer.byteLength(JSON.stringify(base)), a.page ?? 1);
     if (!page.ok) return { kind: 'refused', message: `get_tree "${base}": ${page.message}` };
-    const shown = page.value.start === 0 && page.value.end === entries.length ? entries : entries.slice(page.value.start, page.value.end);
-    const paging = page.value.next === undefined ? { truncated: false } : { truncated: true, next_page: page.value.next };
+    const shown =
+      page.value.start === 0 && page.value.end === entries.length
+        ? entries
+        : entries.slice(page.value.start, page.value.end);
+    const paging =
+      page.value.next === undefined ? { truncated: false } : { truncated: true, next_page: page.value.next };
     return { kind: 'ok', value: { path: base, recursive, entries: shown, count: shown.length, ...paging } };
   },
   render,
-  notFound: (a) => `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
+  notFound: (a) =>
+    `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
 });

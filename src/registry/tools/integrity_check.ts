@@ -30,7 +30,11 @@ interface Raw {
 }
 
 /** Where each link side resolves, so the core can judge its target (a committed link by its text, one on disk hop by hop). */
-async function resolveLinks(ctx: ToolContext, t: WorkTree, entries: readonly IntegrityEntry[]): Promise<RawIntegrity[]> {
+async function resolveLinks(
+  ctx: ToolContext,
+  t: WorkTree,
+  entries: readonly IntegrityEntry[],
+): Promise<RawIntegrity[]> {
   const out: RawIntegrity[] = [];
   for (const e of entries) {
     // Paths the scope cannot read are dropped by the core anyway; never spend a read on them.
@@ -45,13 +49,24 @@ async function resolveLinks(ctx: ToolContext, t: WorkTree, entries: readonly Int
     }
     if (e.worktreeMode === LINK) {
       const r = await t.readFile(e.path, 1);
-      wtTo = r.ok && (r.value.kind === 'file' || r.value.kind === 'too_large' || r.value.kind === 'directory') ? r.value.resolvedPath : null;
+      wtTo =
+        r.ok && (r.value.kind === 'file' || r.value.kind === 'too_large' || r.value.kind === 'directory')
+          ? r.value.resolvedPath
+          : null;
     }
     out.push({
       path: e.path,
-      ...(e.headOid !== null && e.headMode !== null ? { head: { sha: e.headOid, mode: e.headMode, ...(headTo !== undefined ? { resolves_to: headTo } : {}) } } : {}),
+      ...(e.headOid !== null && e.headMode !== null
+        ? { head: { sha: e.headOid, mode: e.headMode, ...(headTo !== undefined ? { resolves_to: headTo } : {}) } }
+        : {}),
       ...(e.worktreeOid !== null && e.worktreeMode !== null
-        ? { worktree: { sha: e.worktreeOid, mode: e.worktreeMode, ...(wtTo !== undefined ? { resolves_to: wtTo } : {}) } }
+        ? {
+            worktree: {
+              sha: e.worktreeOid,
+              mode: e.worktreeMode,
+              ...(wtTo !== undefined ? { resolves_to: wtTo } : {}),
+            },
+          }
         : {}),
     });
   }
@@ -59,7 +74,10 @@ async function resolveLinks(ctx: ToolContext, t: WorkTree, entries: readonly Int
 }
 
 function render(o: Output): string {
-  return [`clean ${o.clean}, ${o.total} differences${o.truncated ? ' (truncated)' : ''}`, ...o.entries.map((e) => `${e.change} ${field(e.path)} ${e.head_sha ?? '-'} ${e.worktree_sha ?? '-'}`)].join('\n');
+  return [
+    `clean ${o.clean}, ${o.total} differences${o.truncated ? ' (truncated)' : ''}`,
+    ...o.entries.map((e) => `${e.change} ${field(e.path)} ${e.head_sha ?? '-'} ${e.worktree_sha ?? '-'}`),
+  ].join('\n');
 }
 
 export const integrityCheck = defineTool<object, Raw, Output>({
@@ -79,11 +97,17 @@ export const integrityCheck = defineTool<object, Raw, Output>({
     onTree(ctx, async (t): Promise<UpResult<Raw>> => {
       const l = up(await t.integrity(readableOnly(ctx)));
       if (!l.ok) return l;
-      return { ok: true, value: { records: await resolveLinks(ctx, t, l.value.entries), truncated: l.value.truncated } };
+      return {
+        ok: true,
+        value: { records: await resolveLinks(ctx, t, l.value.entries), truncated: l.value.truncated },
+      };
     }),
   filter: (raw, _a, ctx) => {
     const entries = cutIntegrity(raw.records, ctx.scope).map((e) => ({ ...e }));
-    return { kind: 'ok', value: { clean: entries.length === 0, entries, total: entries.length, truncated: raw.truncated } };
+    return {
+      kind: 'ok',
+      value: { clean: entries.length === 0, entries, total: entries.length, truncated: raw.truncated },
+    };
   },
   render,
   notFound: () => notCheckedOut('integrity_check'),

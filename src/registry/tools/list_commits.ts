@@ -36,7 +36,13 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
   // not-found message: a missing path inside the scope gets an empty page too, so the two must read the same.
   pathMode: 'each',
   description: 'List commits of the bound branch that change files you can read, newest first.',
-  annotations: { title: 'List commits', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'List commits',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
   output: Output,
@@ -50,7 +56,8 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
       : undefined;
   },
   run: (a, ctx) => {
-    if (a.path !== undefined && ctx.hidden.has(a.path)) return Promise.resolve({ ok: true, value: { commits: [], hasMore: false, scanLimited: false } });
+    if (a.path !== undefined && ctx.hidden.has(a.path))
+      return Promise.resolve({ ok: true, value: { commits: [], hasMore: false, scanLimited: false } });
     const perPage = a.per_page ?? 30;
     return visibleHistory(ctx.upstream, ctx.scope, {
       repo: ctx.target.repo,

@@ -19,7 +19,13 @@ export type ProposalOut = z.infer<typeof ProposalOut>;
 
 /** The agent's view of a proposal. */
 export function agentView(p: Proposal): ProposalOut {
-  const base = { proposal_id: p.id, status: p.status, summary: p.summary, created_at: p.created_at, expires_at: p.expires_at };
+  const base = {
+    proposal_id: p.id,
+    status: p.status,
+    summary: p.summary,
+    created_at: p.created_at,
+    expires_at: p.expires_at,
+  };
   switch (p.status) {
     case 'applied':
       return { ...base, commit: p.commit };
@@ -39,7 +45,8 @@ export function agentView(p: Proposal): ProposalOut {
 
 /** The text block of a proposal answer: one line, plus the commit or the reason once there is one. */
 export function renderProposal(o: ProposalOut): string {
-  const tail = o.commit !== undefined ? `\ncommit ${o.commit}` : o.reason !== undefined ? `\nreason: ${field(o.reason)}` : '';
+  const tail =
+    o.commit !== undefined ? `\ncommit ${o.commit}` : o.reason !== undefined ? `\nreason: ${field(o.reason)}` : '';
   return `proposal ${o.proposal_id} ${o.status}: ${field(o.summary)} (expires ${o.expires_at})${tail}\n`;
 }
 

@@ -2,7 +2,14 @@ import * as z from 'zod/v4';
 import type { Proposal, Result } from '../../core/index.js';
 import type { ProposalError } from '../proposals.js';
 import { defineTool } from '../tool.js';
-import { agentView, looksLikeId, proposalNotFound, ProposalIdArg, ProposalOut, renderProposal } from './proposal-view.js';
+import {
+  agentView,
+  looksLikeId,
+  proposalNotFound,
+  ProposalIdArg,
+  ProposalOut,
+  renderProposal,
+} from './proposal-view.js';
 
 type Args = { proposal_id: string };
 const input = z.strictObject({ proposal_id: ProposalIdArg });
@@ -13,8 +20,15 @@ export const proposalCancel = defineTool<Args, Result<Proposal, ProposalError>, 
   access: 'write',
   agentSurface: true,
   pathMode: 'all',
-  description: 'Withdraws a pending proposal this perimeter made; it will never be applied. A decided proposal cannot be cancelled.',
-  annotations: { title: 'Cancel a proposal', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  description:
+    'Withdraws a pending proposal this perimeter made; it will never be applied. A decided proposal cannot be cancelled.',
+  annotations: {
+    title: 'Cancel a proposal',
+    readOnlyHint: false,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: input,
   rootInput: input,
   output: ProposalOut,

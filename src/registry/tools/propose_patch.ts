@@ -2,7 +2,10 @@ import * as z from 'zod/v4';
 import { MAX_WS_PATCH } from '../../core/index.js';
 import { defineProposeTool, proposeShape } from '../workspace-propose.js';
 
-const input = z.strictObject({ patch: z.string().min(1).max(MAX_WS_PATCH).describe('A git-format unified diff.'), ...proposeShape });
+const input = z.strictObject({
+  patch: z.string().min(1).max(MAX_WS_PATCH).describe('A git-format unified diff.'),
+  ...proposeShape,
+});
 
 /** propose_patch: apply a unified diff to the working tree, once a person approves. */
 export const proposePatch = defineProposeTool<z.infer<typeof input>>({

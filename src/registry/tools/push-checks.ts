@@ -25,8 +25,13 @@ export function checkShape(a: PushArgs): string | undefined {
   }
   const written = new Set(a.files.map((f) => f.path));
   for (const f of a.files) {
-    const above = f.path.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/')).find((d) => written.has(d));
-    if (above !== undefined) return `"${above}" and "${f.path}" cannot both be written: a file and a directory cannot share a path.`;
+    const above = f.path
+      .split('/')
+      .slice(0, -1)
+      .map((_, i, parts) => parts.slice(0, i + 1).join('/'))
+      .find((d) => written.has(d));
+    if (above !== undefined)
+      return `"${above}" and "${f.path}" cannot both be written: a file and a directory cannot share a path.`;
   }
   for (const f of a.files) {
     if (f.encoding === 'base64' && (f.content.length % 4 !== 0 || !BASE64.test(f.content))) {
@@ -45,7 +50,8 @@ export function checkLimits(a: PushArgs, b: AgentBinding): string | undefined {
   }
   const maxBytes = b.limits.max_file_bytes ?? DEFAULT_MAX_FILE_BYTES;
   const big = a.files.filter((f) => bytesOf(f) > maxBytes).map((f) => `"${f.path}"`);
-  if (big.length > 0) return `Too large: ${big.join(', ')} exceed${big.length === 1 ? 's' : ''} ${maxBytes} bytes, the per-file limit of this perimeter. Nothing was written.`;
+  if (big.length > 0)
+    return `Too large: ${big.join(', ')} exceed${big.length === 1 ? 's' : ''} ${maxBytes} bytes, the per-file limit of this perimeter. Nothing was written.`;
   return undefined;
 }
 
@@ -56,7 +62,10 @@ export function checkLimits(a: PushArgs, b: AgentBinding): string | undefined {
  */
 export function checkSecrets(a: PushArgs, b: AgentBinding): string | undefined {
   if (b.allowSecrets) return undefined;
-  const files = a.files.map((f) => ({ path: f.path, bytes: f.encoding === 'base64' ? Buffer.from(f.content, 'base64') : Buffer.from(f.content, 'utf8') }));
+  const files = a.files.map((f) => ({
+    path: f.path,
+    bytes: f.encoding === 'base64' ? Buffer.from(f.content, 'base64') : Buffer.from(f.content, 'utf8'),
+  }));
   const scan = scanBytesForSecrets(files, { allowCompressed: b.allowBinary });
   if (scan.compressed.length > 0) return compressedRefusal(scan.compressed);
   return scan.findings.length > 0 ? secretsRefusal(scan.findings) : undefined;

@@ -23,14 +23,15 @@ const shape = {
   files: z.array(FileIn).max(MAX_FILES_PER_PUSH).default([]),
   delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional(),
   reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why (shown to the approver).'),
-  idempotency_key: z
-    .string()
-    .min(1)
-    .max(128)
-    .optional()
-    .describe('Same key, same proposal.'),
+  idempotency_key: z.string().min(1).max(128).optional().describe('Same key, same proposal.'),
 };
-type Args = { message: string; files: z.infer<typeof FileIn>[]; delete?: string[] | undefined; reason?: string | undefined; idempotency_key?: string | undefined };
+type Args = {
+  message: string;
+  files: z.infer<typeof FileIn>[];
+  delete?: string[] | undefined;
+  reason?: string | undefined;
+  idempotency_key?: string | undefined;
+};
 
 // One object for both answers (MCP output schemas are objects): a commit, or a proposal waiting for approval.
 const Output = z.object({
@@ -38,8 +39,13 @@ const Output = z.object({
   commit: z.string().optional(),
   files_written: z.number().optional(),
   files_deleted: z.number().optional(),
-  proposal_id: z.string().optional().describe('Set when this perimeter requires approval: poll proposal_status with it.'),
-  status: ProposalStatus.optional().describe('The proposal\'s status: "pending" when new; a retried idempotency key answers its current one.'),
+  proposal_id: z
+    .string()
+    .optional()
+    .describe('Set when this perimeter requires approval: poll proposal_status with it.'),
+  status: ProposalStatus.optional().describe(
+    'The proposal\'s status: "pending" when new; a retried idempotency key answers its current one.',
+  ),
   summary: z.string().optional(),
 });
 type Output = z.infer<typeof Output>;
@@ -59,17 +65,31 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   pathMode: 'all',
   description:
     'Create, replace or delete files in one atomic commit on the bound branch; an unwritable path refuses it all. Where approval is required it waits as a proposal.',
-  annotations: { title: 'Commit files', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+  annotations: {
+    title: 'Commit files',
+    readOnlyHint: false,
+    destructiveHint: true,
+    idempotentHint: false,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape, true),
   output: Output,
-  paths: (a) => [...a.files.map((f) => ({ path: f.path, role: 'write' as const })), ...(a.delete ?? []).map((path) => ({ path, role: 'write' as const }))],
+  paths: (a) => [
+    ...a.files.map((f) => ({ path: f.path, role: 'write' as const })),
+    ...(a.delete ?? []).map((path) => ({ path, role: 'write' as const })),
+  ],
   rootTarget: rootTargetOf,
   guard: (a, ctx) => {
     const shape = checkShape(a);
     if (shape !== undefined || ctx.binding.surface === 'root') return shape;
     return (
-      structuralRefusal(a.files.map((f) => norm(f.path)), ctx.binding) ?? checkLimits(a, ctx.binding) ?? checkSecrets(a, ctx.binding)
+      structuralRefusal(
+        a.files.map((f) => norm(f.path)),
+        ctx.binding,
+      ) ??
+      checkLimits(a, ctx.binding) ??
+      checkSecrets(a, ctx.binding)
     );
   },
   run: async (a, ctx) => {
@@ -101,7 +121,12 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
       ? { kind: 'refused', message: w.refused }
       : {
           kind: 'ok',
-          value: { commit: w.sha, branch: w.branch, files_written: a.files.length, files_deleted: (a.delete ?? []).length },
+          value: {
+            commit: w.sha,
+            branch: w.branch,
+            files_written: a.files.length,
+            files_deleted: (a.delete ?? []).length,
+          },
           commit: w.sha,
         },
   notFound: () => 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.',

@@ -32,10 +32,19 @@ type Args = { path?: string | undefined };
 
 const Output = z.object({
   path: z.string(),
-  working_tree: z.object({ changed: z.number(), entries: z.array(z.object({ path: z.string(), status: z.string() })), truncated: z.boolean() }),
+  working_tree: z.object({
+    changed: z.number(),
+    entries: z.array(z.object({ path: z.string(), status: z.string() })),
+    truncated: z.boolean(),
+  }),
   recent_commits: z.array(z.object({ sha: z.string(), subject: z.string() })),
-  churn: z.object({ window_commits: z.number(), commits: z.number(), additions: z.number(), deletions: z.number() }).describe(`Over the last ${CHURN_COMMITS} commits of the branch touching this subtree, files you can read only.`),
-  owners: z.object({ source: z.string(), pattern: z.string(), owners: z.array(z.string()) }).nullable().describe('From CODEOWNERS, only when you can read it.'),
+  churn: z
+    .object({ window_commits: z.number(), commits: z.number(), additions: z.number(), deletions: z.number() })
+    .describe(`Over the last ${CHURN_COMMITS} commits of the branch touching this subtree, files you can read only.`),
+  owners: z
+    .object({ source: z.string(), pattern: z.string(), owners: z.array(z.string()) })
+    .nullable()
+    .describe('From CODEOWNERS, only when you can read it.'),
 });
 type Output = z.infer<typeof Output>;
 
@@ -70,9 +79,14 @@ const MAX_LINK_CHECKS = 100;
  * Whether the committed subtree holds something get_tree would show: a readable file, or a link whose target is
  * readable (linkServable: a subtree holding only links to hidden files reads as missing, as it does in get_tree).
  */
-async function committedHere(ctx: ToolContext, commit: string, entries: readonly TreeEntry[]): Promise<UpResult<boolean>> {
+async function committedHere(
+  ctx: ToolContext,
+  commit: string,
+  entries: readonly TreeEntry[],
+): Promise<UpResult<boolean>> {
   const files = entries.filter((e) => e.type !== 'dir');
-  if (ctx.binding.surface !== 'agent' || files.some((e) => e.type !== 'symlink')) return { ok: true, value: files.length > 0 };
+  if (ctx.binding.surface !== 'agent' || files.some((e) => e.type !== 'symlink'))
+    return { ok: true, value: files.length > 0 };
   const links = files.map((e) => e.path).slice(0, MAX_LINK_CHECKS);
   if (links.length === 0) return { ok: true, value: false };
   const reads = await ctx.upstream.readFiles(ctx.target.repo, commit, links);
@@ -92,7 +106,9 @@ function render(o: Output): string {
     `${field(o.path || '.')}: ${w.changed} changed${w.truncated ? ' (more)' : ''}; churn ${c.commits} commits +${c.additions} -${c.deletions} (last ${c.window_commits})`,
     ...w.entries.map((e) => `${e.status} ${field(e.path)}`),
     ...o.recent_commits.map((x) => `${x.sha} ${subjectOf(x.subject)}`),
-    o.owners ? `owners (${field(o.owners.source)} ${field(o.owners.pattern)}): ${o.owners.owners.map(field).join(' ')}` : 'owners: none',
+    o.owners
+      ? `owners (${field(o.owners.source)} ${field(o.owners.pattern)}): ${o.owners.owners.map(field).join(' ')}`
+      : 'owners: none',
   ].join('\n');
 }
 
@@ -117,10 +133,14 @@ export const scopeSummary = defineTool<Args, Raw, Output>({
       const status = cutStatus(rawEntries(st.value), ctx.scope);
       const tree = await ctx.upstream.getTree(ctx.target.repo, ctx.target.ref, path);
       if (!tree.ok && tree.error.code !== 'not_found') return tree;
-      const here = tree.ok ? await committedHere(ctx, tree.value.commit, filterTree(tree.value.entries, ctx.scope, path, true)) : undefined;
+      const here = tree.ok
+        ? await committedHere(ctx, tree.value.commit, filterTree(tree.value.entries, ctx.scope, path, true))
+        : undefined;
       if (here && !here.ok) return here;
       const inTree = here?.value === true;
-      const changed = [...status.staged, ...status.unstaged, ...status.conflicted].some((e) => isWithin(e.path, path)) || status.untracked.some((p) => isWithin(p, path));
+      const changed =
+        [...status.staged, ...status.unstaged, ...status.conflicted].some((e) => isWithin(e.path, path)) ||
+        status.untracked.some((p) => isWithin(p, path));
       const history = await visibleHistory(ctx.upstream, ctx.scope, {
         repo: ctx.target.repo,
         ref: ctx.target.ref,
@@ -162,10 +182,13 @@ export const scopeSummary = defineTool<Args, Raw, Output>({
       working_tree: { changed, entries: entries.slice(0, SCOPE_ENTRIES), truncated: entries.length > SCOPE_ENTRIES },
       recent_commits: r.commits.map((x) => ({ sha: x.sha.slice(0, 12), subject: x.message.split('\n')[0] ?? '' })),
       churn: { window_commits: CHURN_COMMITS, commits, additions, deletions },
-      owners: r.owners ? { source: r.owners.source, pattern: r.owners.found.pattern, owners: [...r.owners.found.owners] } : null,
+      owners: r.owners
+        ? { source: r.owners.source, pattern: r.owners.found.pattern, owners: [...r.owners.found.owners] }
+        : null,
     };
     return { kind: 'ok', value };
   },
   render,
-  notFound: (a) => `Not found: path "${a.path ?? ''}" does not exist on this branch. Use get_tree to see which paths exist.`,
+  notFound: (a) =>
+    `Not found: path "${a.path ?? ''}" does not exist on this branch. Use get_tree to see which paths exist.`,
 });

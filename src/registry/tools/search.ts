@@ -27,8 +27,15 @@ export const searchAlias = defineTool<Args, SearchRaw, Output>({
   access: 'read',
   agentSurface: true,
   pathMode: 'all',
-  description: 'search_code for ChatGPT connectors: files of your perimeter containing `query` (literal, case-insensitive).',
-  annotations: { title: 'Search (connector)', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  description:
+    'search_code for ChatGPT connectors: files of your perimeter containing `query` (literal, case-insensitive).',
+  annotations: {
+    title: 'Search (connector)',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject(shape),
   // Never listed on the operator surface (isExposed); declared for the table's uniformity.
   rootInput: withTarget(shape),
@@ -37,7 +44,8 @@ export const searchAlias = defineTool<Args, SearchRaw, Output>({
   rootTarget: rootTargetOf,
   guard: (a) => queryProblem(a.query, false, false),
   run: async (a, ctx) => {
-    if (!ctx.cursors) return { ok: false, error: { code: 'unavailable', message: 'Result ids are not configured on this server.' } };
+    if (!ctx.cursors)
+      return { ok: false, error: { code: 'unavailable', message: 'Result ids are not configured on this server.' } };
     return runSearch(asSearchCode(a), ctx);
   },
   filter: (raw, a, ctx) => {
@@ -53,7 +61,11 @@ export const searchAlias = defineTool<Args, SearchRaw, Output>({
       if (seen.has(m.path)) continue;
       seen.add(m.path);
       const id = resultId(ctx.binding, ctx.cursors, m.path);
-      if (id === undefined) return { kind: 'error', error: { code: 'unavailable', message: 'Result ids are not configured on this server.' } };
+      if (id === undefined)
+        return {
+          kind: 'error',
+          error: { code: 'unavailable', message: 'Result ids are not configured on this server.' },
+        };
       const r = { id, title: m.path, url: resultUrl(ctx.binding, m.path) };
       const bytes = Buffer.byteLength(JSON.stringify(r)) + (results.length > 0 ? 1 : 0);
       if (used + bytes > room) break;

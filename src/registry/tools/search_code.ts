@@ -1,5 +1,15 @@
 import * as z from 'zod/v4';
-import { dirVisible, exactCover, excerpt, holdsReadable, linksDecidingDir, linkTargetOf, queryProblem, searchableFiles, type TreeEntry } from '../../core/index.js';
+import {
+  dirVisible,
+  exactCover,
+  excerpt,
+  holdsReadable,
+  linksDecidingDir,
+  linkTargetOf,
+  queryProblem,
+  searchableFiles,
+  type TreeEntry,
+} from '../../core/index.js';
 import type { GrepResult, UpResult } from '../../upstream/types.js';
 import { field } from '../render.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
@@ -17,7 +27,13 @@ const shape = {
   path: Path.optional().describe('Directory.'),
   max_results: z.number().int().min(1).max(MAX_SEARCH_RESULTS).optional().describe('Default 50.'),
 };
-export type SearchArgs = { query: string; regex?: boolean | undefined; case_sensitive?: boolean | undefined; path?: string | undefined; max_results?: number | undefined };
+export type SearchArgs = {
+  query: string;
+  regex?: boolean | undefined;
+  case_sensitive?: boolean | undefined;
+  path?: string | undefined;
+  max_results?: number | undefined;
+};
 type Args = SearchArgs;
 
 const Match = z.object({
@@ -29,7 +45,10 @@ const Match = z.object({
 const Output = z.object({
   matches: z.array(Match),
   truncated: z.boolean().describe('True when more matches exist than were returned.'),
-  skipped: z.array(z.string()).optional().describe('Files the regular expression was too expensive to run on (not searched).'),
+  skipped: z
+    .array(z.string())
+    .optional()
+    .describe('Files the regular expression was too expensive to run on (not searched).'),
 });
 export type SearchOutput = z.infer<typeof Output>;
 type Output = SearchOutput;
@@ -45,7 +64,12 @@ const limitOf = (a: Args) => a.max_results ?? 50;
  * Whether `base` shows on this binding, judged as get_tree judges it: a directory kept only by links to hidden
  * targets reads as missing (the links are read only when nothing else keeps the directory).
  */
-async function baseShows(entries: readonly TreeEntry[], commit: string, base: string, ctx: ToolContext): Promise<UpResult<boolean>> {
+async function baseShows(
+  entries: readonly TreeEntry[],
+  commit: string,
+  base: string,
+  ctx: ToolContext,
+): Promise<UpResult<boolean>> {
   if (ctx.binding.surface === 'root') return { ok: true, value: holdsReadable(entries, ctx.scope, base) };
   const links = linksDecidingDir(entries, ctx.scope, base, MAX_LINKS_PER_LISTING);
   const targets = new Map<string, string | undefined>();
@@ -74,7 +98,11 @@ export async function runSearch(a: Args, ctx: ToolContext): Promise<UpResult<Sea
   // The agent's pattern runs on these files' bytes and no others: the cover is exact, never a prefix of a glob.
   const result = await ctx.upstream.grep(repo, commit, {
     files,
-    cover: exactCover(entries, files.map((f) => f.path), base),
+    cover: exactCover(
+      entries,
+      files.map((f) => f.path),
+      base,
+    ),
     pattern: a.query,
     mode: a.regex ? 'regex' : 'literal',
     caseSensitive: a.case_sensitive ?? false,
@@ -87,9 +115,12 @@ export async function runSearch(a: Args, ctx: ToolContext): Promise<UpResult<Sea
 
 /** `git grep -n --column`-like: `path:line:column: text`, and a last line when more matches exist. */
 function render(o: Output): string {
-  const lines = o.matches.map((m) => `${field(m.path)}:${m.line}:${m.column}: ${m.text.replace(/[\r\n\u2028\u2029]/g, ' ')}\n`);
+  const lines = o.matches.map(
+    (m) => `${field(m.path)}:${m.line}:${m.column}: ${m.text.replace(/[\r\n\u2028\u2029]/g, ' ')}\n`,
+  );
   if (o.matches.length === 0) lines.push('no matches\n');
-  for (const p of o.skipped ?? []) lines.push(`skipped: ${field(p)}: the regular expression is too expensive to run on this file\n`);
+  for (const p of o.skipped ?? [])
+    lines.push(`skipped: ${field(p)}: the regular expression is too expensive to run on this file\n`);
   if (o.truncated) lines.push('truncated: more matches exist (raise max_results or narrow path)\n');
   return lines.join('');
 }
@@ -106,7 +137,9 @@ export function filterSearch(raw: SearchRaw, a: Args, ctx: ToolContext): ToolOut
   // Every hit is judged again: only files the search was given, and only paths this binding may read.
   const kept = raw.result.matches.filter((m) => raw.files.has(m.path) && ctx.scope.canRead(m.path));
   const limit = limitOf(a);
-  const matches = kept.slice(0, limit).map((m) => ({ path: m.path, line: m.line, column: m.column, text: excerpt(m.text, m.textColumn, m.column) }));
+  const matches = kept
+    .slice(0, limit)
+    .map((m) => ({ path: m.path, line: m.line, column: m.column, text: excerpt(m.text, m.textColumn, m.column) }));
   // Only files the search was given can be skipped; each one is readable, so the note tells nothing hidden.
   const skipped = raw.result.skipped.filter((p) => raw.files.has(p) && ctx.scope.canRead(p));
   return { kind: 'ok', value: { matches, truncated: kept.length > limit, ...(skipped.length > 0 ? { skipped } : {}) } };
@@ -119,7 +152,13 @@ export const searchCode = defineTool<Args, SearchRaw, Output>({
   pathMode: 'all',
   description:
     'Find text or a `regex` in your readable files on the bound branch (case-insensitive by default; skips binary and files over 1 MiB).',
-  annotations: { title: 'Search code', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  annotations: {
+    title: 'Search code',
+    readOnlyHint: true,
+    destructiveHint: false,
+    idempotentHint: true,
+    openWorldHint: false,
+  },
   agentInput: z.strictObject(shape),
   rootInput: withTarget(shape),
   output: Output,
@@ -128,6 +167,7 @@ export const searchCode = defineTool<Args, SearchRaw, Output>({
   guard: (a) => queryProblem(a.query, a.regex ?? false, a.case_sensitive ?? false),
   run: runSearch,
   filter: filterSearch,
-  notFound: (a) => `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
+  notFound: (a) =>
+    `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
   render,
 });

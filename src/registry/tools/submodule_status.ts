@@ -20,7 +20,12 @@ const Output = z.object({
 type Output = z.infer<typeof Output>;
 
 function render(o: Output): string {
-  return [`${o.total} submodules`, ...o.submodules.map((s) => `${s.state} ${field(s.path)} recorded ${s.recorded} checked out ${s.checked_out ?? '-'}`)].join('\n');
+  return [
+    `${o.total} submodules`,
+    ...o.submodules.map(
+      (s) => `${s.state} ${field(s.path)} recorded ${s.recorded} checked out ${s.checked_out ?? '-'}`,
+    ),
+  ].join('\n');
 }
 
 export const submoduleStatus = defineTool<object, readonly SubmoduleInfo[], Output>({

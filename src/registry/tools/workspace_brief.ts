@@ -17,9 +17,17 @@ const Output = z.object({
   upstream: z
     .object({ name: z.string(), ahead: z.number(), behind: z.number() })
     .nullable()
-    .describe('The upstream, when it is a branch of this connection; counts are of commits touching files you can read.'),
+    .describe(
+      'The upstream, when it is a branch of this connection; counts are of commits touching files you can read.',
+    ),
   operation: z.enum(['none', 'merge', 'rebase', 'cherry_pick', 'revert', 'bisect']),
-  working_tree: z.object({ clean: z.boolean(), staged: z.number(), unstaged: z.number(), untracked: z.number(), conflicted: z.number() }),
+  working_tree: z.object({
+    clean: z.boolean(),
+    staged: z.number(),
+    unstaged: z.number(),
+    untracked: z.number(),
+    conflicted: z.number(),
+  }),
   submodules: z.object({ total: z.number(), drifted: z.number(), uninitialized: z.number() }),
   recent_commits: z.array(z.object({ sha: z.string(), subject: z.string() })),
   hints: z.array(z.string()),
@@ -42,7 +50,10 @@ async function upstreamOf(ctx: ToolContext, t: WorkTree, head: HeadInfo): Promis
   if (ctx.binding.surface !== 'agent') {
     const c = up(await t.upstreamCounts(['']));
     if (!c.ok) return c;
-    return { ok: true, value: c.value.kind === 'counted' ? { name, ahead: c.value.ahead, behind: c.value.behind } : null };
+    return {
+      ok: true,
+      value: c.value.kind === 'counted' ? { name, ahead: c.value.ahead, behind: c.value.behind } : null,
+    };
   }
   // A remote-tracking or unlisted branch is a ref the agent cannot see: the brief reads as if none were set.
   if (!ctx.binding.branches.includes(name)) return { ok: true, value: null };
@@ -61,9 +72,14 @@ function hints(r: Raw): string[] {
   const out: string[] = [];
   const c = r.status.counts;
   if (r.operation !== 'none') out.push(`A ${r.operation.replace('_', '-')} is in progress.`);
-  if (c.conflicted > 0) out.push(`${c.conflicted} conflicted file(s): conflict_read { path } shows base, ours and theirs.`);
-  if (c.staged + c.unstaged + c.untracked > 0) out.push('workspace_diff shows the patches (staged: true for the index).');
-  if (r.upstream && r.upstream.behind > 0) out.push(`Behind ${r.upstream.name}: conflict_preflight { with: "${r.upstream.name}" } tells whether merging it conflicts.`);
+  if (c.conflicted > 0)
+    out.push(`${c.conflicted} conflicted file(s): conflict_read { path } shows base, ours and theirs.`);
+  if (c.staged + c.unstaged + c.untracked > 0)
+    out.push('workspace_diff shows the patches (staged: true for the index).');
+  if (r.upstream && r.upstream.behind > 0)
+    out.push(
+      `Behind ${r.upstream.name}: conflict_preflight { with: "${r.upstream.name}" } tells whether merging it conflicts.`,
+    );
   if (out.length === 0) out.push('Working tree clean.');
   return out.slice(0, 3);
 }
@@ -85,7 +101,8 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
   agentSurface: true,
   requires: 'worktree',
   pathMode: 'all',
-  description: 'Orientation in one call: branch, upstream ahead/behind, operation in progress, working-tree counts, recent commits, hints.',
+  description:
+    'Orientation in one call: branch, upstream ahead/behind, operation in progress, working-tree counts, recent commits, hints.',
   annotations: readOnly('Workspace brief'),
   agentInput: z.strictObject({}),
   rootInput: z.strictObject(wsRootFields),
@@ -94,7 +111,12 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
   rootTarget: rootTargetOf,
   run: (_a, ctx) =>
     onTree(ctx, async (t): Promise<UpResult<Raw>> => {
-      const [head, operation, status, subs] = [up(await t.head()), up(await t.operation()), up(await t.status(readableOnly(ctx))), up(await t.submodules(readableOnly(ctx)))];
+      const [head, operation, status, subs] = [
+        up(await t.head()),
+        up(await t.operation()),
+        up(await t.status(readableOnly(ctx))),
+        up(await t.submodules(readableOnly(ctx))),
+      ];
       if (!head.ok) return head;
       if (!operation.ok) return operation;
       if (!status.ok) return status;
@@ -118,7 +140,10 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
           upstream: upstream.value,
           operation: operation.value,
           status: cutStatus(rawEntries(status.value), ctx.scope),
-          submodules: cutSubmodules(subs.value.map((s) => ({ path: s.path, recorded: s.recorded, checked_out: s.checkedOut })), ctx.scope),
+          submodules: cutSubmodules(
+            subs.value.map((s) => ({ path: s.path, recorded: s.recorded, checked_out: s.checkedOut })),
+            ctx.scope,
+          ),
           commits: history.value.commits.map((c) => ({ sha: c.sha, message: c.message })),
         },
       };

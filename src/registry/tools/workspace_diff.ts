@@ -1,5 +1,14 @@
 import * as z from 'zod/v4';
-import { answerCap, cutDiff, filterCommit, lonelySides, pageDiff, type DiffFileView, type RawDiffFile, type UnreadPath } from '../../core/index.js';
+import {
+  answerCap,
+  cutDiff,
+  filterCommit,
+  lonelySides,
+  pageDiff,
+  type DiffFileView,
+  type RawDiffFile,
+  type UnreadPath,
+} from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
 import type { DiffRequest, WorkTree } from '../../workspace/types.js';
 import { Path, rootTargetOf } from '../schemas.js';
@@ -15,12 +24,28 @@ const shape = {
   against: z
     .union([z.enum(['index', 'head']), z.string().regex(SHA, 'a full commit id (40 or 64 lowercase hex digits)')])
     .optional()
-    .describe('Left side: "index" (default without staged), "head" (default with staged), or a readable commit of the bound branch.'),
-  staged: z.boolean().optional().describe('Compare the index (what is staged) instead of the working tree. Default: false.'),
+    .describe(
+      'Left side: "index" (default without staged), "head" (default with staged), or a readable commit of the bound branch.',
+    ),
+  staged: z
+    .boolean()
+    .optional()
+    .describe('Compare the index (what is staged) instead of the working tree. Default: false.'),
   path: Path.optional().describe('Only files at or below this path.'),
-  offset: z.number().int().min(0).max(1_000_000).optional().describe('Page start: the next_offset of the previous page.'),
+  offset: z
+    .number()
+    .int()
+    .min(0)
+    .max(1_000_000)
+    .optional()
+    .describe('Page start: the next_offset of the previous page.'),
 };
-type Args = { against?: string | undefined; staged?: boolean | undefined; path?: string | undefined; offset?: number | undefined };
+type Args = {
+  against?: string | undefined;
+  staged?: boolean | undefined;
+  path?: string | undefined;
+  offset?: number | undefined;
+};
 
 const FileOut = z.object({
   path: z.string(),
@@ -29,14 +54,19 @@ const FileOut = z.object({
   additions: z.number(),
   deletions: z.number(),
   binary: z.boolean(),
-  patch: z.string().optional().describe('Hunks only; absent for binary files and for files shown without their pairing.'),
+  patch: z
+    .string()
+    .optional()
+    .describe('Hunks only; absent for binary files and for files shown without their pairing.'),
 });
 const Output = z.object({
   against: z.string(),
   staged: z.boolean(),
   files: z.array(FileOut),
   omitted_count: z.number().describe('Changed files outside what you can read (never named).'),
-  totals: z.object({ files: z.number(), additions: z.number(), deletions: z.number() }).describe('Over every file you can see, not just this page.'),
+  totals: z
+    .object({ files: z.number(), additions: z.number(), deletions: z.number() })
+    .describe('Over every file you can see, not just this page.'),
   next_offset: z.number().optional().describe('Present when more files follow: pass it as offset.'),
   truncated: z.boolean().describe('True when git printed more than the diff cap: the files are then a prefix.'),
 });
@@ -52,7 +82,8 @@ interface Raw {
 function request(a: Args, ctx: ToolContext): DiffRequest | string {
   const staged = a.staged ?? false;
   const against = a.against ?? (staged ? 'head' : 'index');
-  if (against === 'index' && staged) return 'Invalid argument: staged compares the index with a commit; use against "head" or a commit id.';
+  if (against === 'index' && staged)
+    return 'Invalid argument: staged compares the index with a commit; use against "head" or a commit id.';
   const paths = a.path !== undefined && a.path !== '' ? [a.path] : gitPrefixes(ctx);
   const left = against === 'index' || against === 'head' ? against : { commit: against };
   // An agent's diff reads patches of readable paths only, and git pairs renames only among them: hidden patches never
@@ -74,7 +105,12 @@ async function commitVisible(ctx: ToolContext, sha: string): Promise<boolean> {
  * the committed blob of a deleted one. The index has no reader here, so a staged side comes without bytes (shown
  * without counts or patch rather than with counts that measure the hidden file).
  */
-async function wholeSides(ctx: ToolContext, t: WorkTree, files: readonly RawDiffFile[], req: DiffRequest): Promise<Map<string, Uint8Array>> {
+async function wholeSides(
+  ctx: ToolContext,
+  t: WorkTree,
+  files: readonly RawDiffFile[],
+  req: DiffRequest,
+): Promise<Map<string, Uint8Array>> {
   const out = new Map<string, Uint8Array>();
   const cap = Math.min(answerCap(ctx.binding), 1024 * 1024);
   for (const key of lonelySides(files, ctx.scope)) {
@@ -94,9 +130,13 @@ async function wholeSides(ctx: ToolContext, t: WorkTree, files: readonly RawDiff
 
 function render(o: Output): string {
   const t = o.totals;
-  const lines = [`${o.staged ? 'index' : 'working tree'} vs ${o.against}: ${t.files} files +${t.additions} -${t.deletions}, omitted ${o.omitted_count}${o.truncated ? ' (truncated)' : ''}`];
+  const lines = [
+    `${o.staged ? 'index' : 'working tree'} vs ${o.against}: ${t.files} files +${t.additions} -${t.deletions}, omitted ${o.omitted_count}${o.truncated ? ' (truncated)' : ''}`,
+  ];
   for (const f of o.files) {
-    lines.push(`${f.status} ${field(f.path)}${f.previous_path !== undefined ? ` from ${field(f.previous_path)}` : ''} +${f.additions} -${f.deletions}${f.binary ? ' binary' : ''}`);
+    lines.push(
+      `${f.status} ${field(f.path)}${f.previous_path !== undefined ? ` from ${field(f.previous_path)}` : ''} +${f.additions} -${f.deletions}${f.binary ? ' binary' : ''}`,
+    );
     if (f.patch !== undefined) lines.push(f.patch);
   }
   if (o.next_offset !== undefined) lines.push(`more: offset ${o.next_offset}`);
@@ -110,7 +150,8 @@ export const workspaceDiff = defineTool<Args, Raw, Output>({
   requires: 'worktree',
   // A hidden path narrows to nothing, exactly like a readable path with no changes: an empty diff, never "not found".
   pathMode: 'each',
-  description: 'Per-file patches of the working tree vs the index (default), or the index (`staged`) vs HEAD, or vs a commit. Paged: pass `next_offset` as `offset`.',
+  description:
+    'Per-file patches of the working tree vs the index (default), or the index (`staged`) vs HEAD, or vs a commit. Paged: pass `next_offset` as `offset`.',
   annotations: readOnly('Working-tree diff'),
   agentInput: z.strictObject(shape),
   rootInput: z.strictObject({ ...shape, ...wsRootFields }),
@@ -130,11 +171,20 @@ export const workspaceDiff = defineTool<Args, Raw, Output>({
       if (typeof req.against === 'object' && !(await commitVisible(ctx, req.against.commit))) {
         return { ok: false, error: { code: 'not_found', message: 'no such commit' } };
       }
-      if ((a.path !== undefined && ctx.hidden.has(a.path)) || req.paths?.length === 0) return { ok: true, value: empty };
+      if ((a.path !== undefined && ctx.hidden.has(a.path)) || req.paths?.length === 0)
+        return { ok: true, value: empty };
       const d = up(await t.diff(req));
       if (!d.ok) return d;
       const files = d.value.files.map(rawDiff);
-      return { ok: true, value: { files, truncated: d.value.truncated, whole: await wholeSides(ctx, t, files, req), unread: d.value.unread } };
+      return {
+        ok: true,
+        value: {
+          files,
+          truncated: d.value.truncated,
+          whole: await wholeSides(ctx, t, files, req),
+          unread: d.value.unread,
+        },
+      };
     }),
   filter: (raw, a, ctx) => {
     const staged = a.staged ?? false;

@@ -31,8 +31,14 @@ export function rawEntries(l: StatusListing): RawStatusEntry[] {
 /** A status view as served (copied field by field, so nothing extra ever rides along). */
 function render(o: Output): string {
   const lines = [`clean ${o.clean}${o.truncated ? ' (truncated)' : ''}`];
-  for (const e of o.staged) lines.push(`staged ${e.change} ${field(e.path)}${e.previous_path !== undefined ? ` from ${field(e.previous_path)}` : ''}`);
-  for (const e of o.unstaged) lines.push(`unstaged ${e.change} ${field(e.path)}${e.previous_path !== undefined ? ` from ${field(e.previous_path)}` : ''}`);
+  for (const e of o.staged)
+    lines.push(
+      `staged ${e.change} ${field(e.path)}${e.previous_path !== undefined ? ` from ${field(e.previous_path)}` : ''}`,
+    );
+  for (const e of o.unstaged)
+    lines.push(
+      `unstaged ${e.change} ${field(e.path)}${e.previous_path !== undefined ? ` from ${field(e.previous_path)}` : ''}`,
+    );
   for (const p of o.untracked) lines.push(`untracked ${field(p)}`);
   for (const e of o.conflicted) lines.push(`conflicted ${e.kind} ${field(e.path)}`);
   return lines.join('\n');

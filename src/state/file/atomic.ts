@@ -32,7 +32,11 @@ export async function writeAtomic(file: string, content: string, mode = 0o600): 
  * Reads a JSON state file into `schema`: undefined when it does not exist yet, a message naming the file when it does
  * not parse. Never an empty start on a bad file: forgetting what it held would drop an operator's decisions.
  */
-export async function readStateFile<T>(file: string, schema: z.ZodType<T>, label: string): Promise<Result<T | undefined, 'corrupt_state'>> {
+export async function readStateFile<T>(
+  file: string,
+  schema: z.ZodType<T>,
+  label: string,
+): Promise<Result<T | undefined, 'corrupt_state'>> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -44,10 +48,17 @@ export async function readStateFile<T>(file: string, schema: z.ZodType<T>, label
   try {
     json = JSON.parse(text);
   } catch {
-    return fail('corrupt_state', `${label} ${file} is not valid JSON. Restore it from a backup or move it away to start empty.`);
+    return fail(
+      'corrupt_state',
+      `${label} ${file} is not valid JSON. Restore it from a backup or move it away to start empty.`,
+    );
   }
   const parsed = schema.safeParse(json);
-  if (!parsed.success) return fail('corrupt_state', `${label} ${file} is invalid (${describeIssues(parsed.error)}). Restore it or move it away to start empty.`);
+  if (!parsed.success)
+    return fail(
+      'corrupt_state',
+      `${label} ${file} is invalid (${describeIssues(parsed.error)}). Restore it or move it away to start empty.`,
+    );
   return ok(parsed.data);
 }
 

@@ -51,7 +51,9 @@ export async function openFileState(
       perimeters: opened.value,
       proposals: proposals.value,
       counters: memoryCounters(),
-      instances: async (): Promise<readonly InstanceInfo[]> => [{ id: self.id, version: self.version, startedAt, lastSeen: new Date().toISOString() }],
+      instances: async (): Promise<readonly InstanceInfo[]> => [
+        { id: self.id, version: self.version, startedAt, lastSeen: new Date().toISOString() },
+      ],
       // The file is this process's own: there is nobody to fall silent.
       health: () => ({ kind: 'live' }),
       sharedKey: (name) => {

@@ -31,7 +31,9 @@ export async function openStore(stateDir: string | undefined): Promise<Result<Pe
    * Applies a change to a copy, persists the copy, and only then makes it current: a failed write leaves memory
    * and disk as they were. Changes are serialized so two cannot interleave their snapshots.
    */
-  const change = <T, C extends string>(mutate: (next: Map<string, Perimeter>) => Result<T, C>): Promise<Result<T, C>> => {
+  const change = <T, C extends string>(
+    mutate: (next: Map<string, Perimeter>) => Result<T, C>,
+  ): Promise<Result<T, C>> => {
     const run = queue.then(async () => {
       const next = new Map(perimeters);
       const result = mutate(next);

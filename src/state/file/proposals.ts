@@ -6,7 +6,17 @@
 import { mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import * as z from 'zod/v4';
-import { admitProposal, DEFAULT_PROPOSAL_BOUNDS, fail, ok, Proposal, sizeOf, type ProposalBounds, type Result, type StoredSize } from '../../core/index.js';
+import {
+  admitProposal,
+  DEFAULT_PROPOSAL_BOUNDS,
+  fail,
+  ok,
+  Proposal,
+  sizeOf,
+  type ProposalBounds,
+  type Result,
+  type StoredSize,
+} from '../../core/index.js';
 import type { InsertOutcome, ProposalStore } from '../proposals.js';
 import { readStateFile, removeDurably, writeAtomic } from './atomic.js';
 
@@ -16,13 +26,17 @@ const LEGACY_FILE = 'proposals.json';
 const LegacyFile = z.strictObject({ version: z.literal(1), proposals: z.array(Proposal) });
 
 /** Newest first, ties by id so the order never depends on insertion. */
-const newestFirst = (a: Proposal, b: Proposal) => (a.created_at === b.created_at ? a.id.localeCompare(b.id) : a.created_at < b.created_at ? 1 : -1);
+const newestFirst = (a: Proposal, b: Proposal) =>
+  a.created_at === b.created_at ? a.id.localeCompare(b.id) : a.created_at < b.created_at ? 1 : -1;
 
 /**
  * Opens the store in `stateDir` (created 0700), or in memory when undefined. A file that does not parse is an error,
  * never an empty start: forgetting a pending or applying proposal would lose a decision or hide a half-done write.
  */
-export async function openFileProposalStore(stateDir: string | undefined, bounds: ProposalBounds = DEFAULT_PROPOSAL_BOUNDS): Promise<Result<ProposalStore, 'corrupt_state'>> {
+export async function openFileProposalStore(
+  stateDir: string | undefined,
+  bounds: ProposalBounds = DEFAULT_PROPOSAL_BOUNDS,
+): Promise<Result<ProposalStore, 'corrupt_state'>> {
   const all = new Map<string, Proposal>();
   const sizes = new Map<string, StoredSize>();
   const byPerimeter = new Map<string, Set<string>>();
@@ -60,8 +74,10 @@ export async function openFileProposalStore(stateDir: string | undefined, bounds
     });
     return run;
   };
-  const mine = (perimeter: string): Proposal[] => [...(byPerimeter.get(perimeter) ?? [])].map((id) => all.get(id)).filter((p): p is Proposal => p !== undefined);
-  const byKey = (perimeter: string, kind: string, key: string) => mine(perimeter).find((p) => p.change.kind === kind && p.idempotency_key === key);
+  const mine = (perimeter: string): Proposal[] =>
+    [...(byPerimeter.get(perimeter) ?? [])].map((id) => all.get(id)).filter((p): p is Proposal => p !== undefined);
+  const byKey = (perimeter: string, kind: string, key: string) =>
+    mine(perimeter).find((p) => p.change.kind === kind && p.idempotency_key === key);
   // The folder is made at the first write, not at open: a start that fails before it serves (a port in use) leaves a
   // fresh state dir uncreated.
   let made = false;
@@ -78,16 +94,21 @@ export async function openFileProposalStore(stateDir: string | undefined, bounds
 
   return ok({
     list: async (filter = {}) =>
-      (filter.perimeter === undefined ? [...all.values()] : mine(filter.perimeter)).filter((p) => filter.status === undefined || p.status === filter.status).sort(newestFirst),
+      (filter.perimeter === undefined ? [...all.values()] : mine(filter.perimeter))
+        .filter((p) => filter.status === undefined || p.status === filter.status)
+        .sort(newestFirst),
     get: async (id) => all.get(id),
     findByKey: async (perimeter, kind, key) => byKey(perimeter, kind, key),
     insert: (p) =>
       serial(p.perimeter, async (): Promise<InsertOutcome> => {
-        const prior = p.idempotency_key === undefined ? undefined : byKey(p.perimeter, p.change.kind, p.idempotency_key);
+        const prior =
+          p.idempotency_key === undefined ? undefined : byKey(p.perimeter, p.change.kind, p.idempotency_key);
         if (prior !== undefined) return { kind: 'existing', proposal: prior };
         if (all.has(p.id)) throw new Error(`proposal id collision: ${p.id}`);
         const stored = Proposal.parse(p);
-        const stock = [...(byPerimeter.get(p.perimeter) ?? [])].map((id) => sizes.get(id)).filter((s): s is StoredSize => s !== undefined);
+        const stock = [...(byPerimeter.get(p.perimeter) ?? [])]
+          .map((id) => sizes.get(id))
+          .filter((s): s is StoredSize => s !== undefined);
         const admission = admitProposal(stock, sizeOf(stored), bounds);
         if (admission.kind === 'refuse') return { kind: 'refused', message: admission.message };
         // The new record first: once it is on disk the agent may be told; a crash before the deletions leaves the
@@ -108,7 +129,8 @@ export async function openFileProposalStore(stateDir: string | undefined, bounds
         if (current === undefined) return fail('not_found', `No proposal "${id}".`);
         if (!from.includes(current.status)) return fail('conflict', `Proposal "${id}" is ${current.status}.`);
         const moved = Proposal.parse(mutate(current));
-        if (moved.id !== id || moved.perimeter !== current.perimeter) throw new Error(`a transition may not change a proposal's id or perimeter (${id})`);
+        if (moved.id !== id || moved.perimeter !== current.perimeter)
+          throw new Error(`a transition may not change a proposal's id or perimeter (${id})`);
         await store(moved);
         remember(moved);
         return ok(moved);
@@ -127,7 +149,8 @@ async function load(stateDir: string, dir: string): Promise<Result<Proposal[], '
   if (!legacy.ok) return legacy;
   if (legacy.value !== undefined) {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    for (const p of legacy.value.proposals) await writeAtomic(join(dir, `${p.id}.json`), JSON.stringify(p, null, 2) + '\n');
+    for (const p of legacy.value.proposals)
+      await writeAtomic(join(dir, `${p.id}.json`), JSON.stringify(p, null, 2) + '\n');
     await removeDurably([legacyFile]);
   }
   const out: Proposal[] = [];
@@ -146,7 +169,11 @@ async function load(stateDir: string, dir: string): Promise<Result<Proposal[], '
     const read = await readStateFile(file, Proposal, 'Proposal file');
     if (!read.ok) return read;
     if (read.value === undefined) continue;
-    if (`${read.value.id}.json` !== name) return fail('corrupt_state', `Proposal file ${file} holds proposal ${read.value.id}. Restore it or move it away.`);
+    if (`${read.value.id}.json` !== name)
+      return fail(
+        'corrupt_state',
+        `Proposal file ${file} holds proposal ${read.value.id}. Restore it or move it away.`,
+      );
     out.push(read.value);
   }
   if (stale.length > 0) await removeDurably(stale);

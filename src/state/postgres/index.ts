@@ -43,7 +43,13 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   const staleMs = o.staleMs ?? 10_000;
   const beatMs = o.beatMs ?? 1_000;
   const where = describeStore(o.url);
-  const pool = new pg.Pool({ connectionString: o.url, max: 10, connectionTimeoutMillis: Math.min(5_000, staleMs), idleTimeoutMillis: 30_000, query_timeout: staleMs });
+  const pool = new pg.Pool({
+    connectionString: o.url,
+    max: 10,
+    connectionTimeoutMillis: Math.min(5_000, staleMs),
+    idleTimeoutMillis: 30_000,
+    query_timeout: staleMs,
+  });
   // An idle client dying (the server restarted) is reported here; without a listener it would end the process.
   pool.on('error', (e) => o.log('warn', 'state store connection lost', { store: where, error: e.message }));
   let closed = false;
@@ -61,7 +67,9 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   }
   // After the client went back: ending the pool waits for every checked-out client.
   if (!migrated.ok) return await fault('schema', migrated.message);
-  const opened = await openPostgresPerimeters(pool).catch((e: Error) => fail('unreachable' as const, `Cannot read the state store at ${where} (${e.message}).`));
+  const opened = await openPostgresPerimeters(pool).catch((e: Error) =>
+    fail('unreachable' as const, `Cannot read the state store at ${where} (${e.message}).`),
+  );
   if (!opened.ok) return await fault(opened.code, opened.message);
   const perimeters = opened.value;
 
@@ -86,7 +94,9 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
         [q.remaining, q.limit, q.resetAt],
       );
     }
-    const q = await pool.query<{ remaining: number; quota: number; reset_at: string }>('SELECT remaining, quota, reset_at FROM gb_quota');
+    const q = await pool.query<{ remaining: number; quota: number; reset_at: string }>(
+      'SELECT remaining, quota, reset_at FROM gb_quota',
+    );
     const row = q.rows[0];
     // What this instance saw since the beat began is newer than the row read back.
     if (!pending) shared = row ? { remaining: row.remaining, limit: row.quota, resetAt: row.reset_at } : undefined;
@@ -134,16 +144,18 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
     // A beat stuck on a dead connection must not pile up more behind it; its timeout ends it.
     if (beating) return;
     beating = true;
-    beat().finally(() => (beating = false)).then(
-      () => {
-        if (wasSilent) o.log('info', 'state store answers again', { store: where });
-        wasSilent = false;
-      },
-      (e: Error) => {
-        if (!wasSilent) o.log('warn', 'state store heartbeat failed', { store: where, error: e.message });
-        wasSilent = true;
-      },
-    );
+    beat()
+      .finally(() => (beating = false))
+      .then(
+        () => {
+          if (wasSilent) o.log('info', 'state store answers again', { store: where });
+          wasSilent = false;
+        },
+        (e: Error) => {
+          if (!wasSilent) o.log('warn', 'state store heartbeat failed', { store: where, error: e.message });
+          wasSilent = true;
+        },
+      );
   }, beatMs);
   timer.unref();
   await beat().catch(() => undefined);
@@ -164,11 +176,19 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
         `SELECT id, version, started_at, last_seen FROM gb_instances WHERE last_seen > now() - make_interval(secs => $1) ORDER BY id`,
         [staleMs / 1000],
       );
-      return r.rows.map((x) => ({ id: x.id, version: x.version, startedAt: x.started_at.toISOString(), lastSeen: x.last_seen.toISOString() }));
+      return r.rows.map((x) => ({
+        id: x.id,
+        version: x.version,
+        startedAt: x.started_at.toISOString(),
+        lastSeen: x.last_seen.toISOString(),
+      }));
     },
     async sharedKey(name) {
       // The first instance's random bytes win; every later one reads them back.
-      await pool.query('INSERT INTO gb_keys (name, bytes) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [name, randomBytes(32)]);
+      await pool.query('INSERT INTO gb_keys (name, bytes) VALUES ($1, $2) ON CONFLICT (name) DO NOTHING', [
+        name,
+        randomBytes(32),
+      ]);
       const r = await pool.query<{ bytes: Buffer }>('SELECT bytes FROM gb_keys WHERE name = $1', [name]);
       const k = r.rows[0]?.bytes;
       if (!k || k.length !== 32) throw new Error(`shared key ${name} is missing or damaged in the store`);

@@ -35,14 +35,21 @@ const MIGRATION_LOCK = 0x67626c6e; // "gbln"
  * Brings the schema to this version under a session advisory lock, so instances starting together migrate once.
  * Refuses a database migrated by a newer version: this code would misread what it does not know.
  */
-export async function migrate(client: PoolClient): Promise<{ ok: true; version: number } | { ok: false; message: string }> {
+export async function migrate(
+  client: PoolClient,
+): Promise<{ ok: true; version: number } | { ok: false; message: string }> {
   await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
   try {
-    await client.query('CREATE TABLE IF NOT EXISTS gb_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS gb_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
     const got = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM gb_schema');
     const current = got.rows[0]?.v ?? 0;
     if (current > MIGRATIONS.length) {
-      return { ok: false, message: `The store's schema is version ${current}, newer than this git-blinder knows (${MIGRATIONS.length}); upgrade this instance.` };
+      return {
+        ok: false,
+        message: `The store's schema is version ${current}, newer than this git-blinder knows (${MIGRATIONS.length}); upgrade this instance.`,
+      };
     }
     for (let v = current + 1; v <= MIGRATIONS.length; v++) {
       await client.query('BEGIN');

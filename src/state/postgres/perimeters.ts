@@ -26,10 +26,16 @@ interface Row {
 function parseRows(rows: readonly Row[]): Result<Map<string, Perimeter>, 'corrupt_state'> {
   const out = new Map<string, Perimeter>();
   for (const row of rows) {
-    const body = row.origin === null || typeof row.body !== 'object' || row.body === null ? row.body : { ...(row.body as Record<string, unknown>), origin: row.origin };
+    const body =
+      row.origin === null || typeof row.body !== 'object' || row.body === null
+        ? row.body
+        : { ...(row.body as Record<string, unknown>), origin: row.origin };
     const p = Perimeter.safeParse(body);
     if (!p.success || p.data.id !== row.id) {
-      return fail('corrupt_state', `Perimeter row "${row.id}" in the store is invalid (${p.success ? 'id mismatch' : describeIssues(p.error)}).`);
+      return fail(
+        'corrupt_state',
+        `Perimeter row "${row.id}" in the store is invalid (${p.success ? 'id mismatch' : describeIssues(p.error)}).`,
+      );
     }
     out.set(row.id, p.data);
   }
@@ -83,7 +89,9 @@ export async function openPostgresPerimeters(pool: Pool): Promise<Result<Postgre
     });
   };
 
-  const modify = async <T, C extends string>(mutate: (draft: Map<string, Perimeter>) => Result<T, C>): Promise<Result<T, C>> => {
+  const modify = async <T, C extends string>(
+    mutate: (draft: Map<string, Perimeter>) => Result<T, C>,
+  ): Promise<Result<T, C>> => {
     return withClient(pool, async (client) => {
       await client.query('BEGIN');
       try {
@@ -97,7 +105,8 @@ export async function openPostgresPerimeters(pool: Pool): Promise<Result<Postgre
           await client.query('ROLLBACK');
           return result;
         }
-        for (const id of current.keys()) if (!next.has(id)) await client.query('DELETE FROM gb_perimeters WHERE id = $1', [id]);
+        for (const id of current.keys())
+          if (!next.has(id)) await client.query('DELETE FROM gb_perimeters WHERE id = $1', [id]);
         for (const [id, p] of next) {
           if (JSON.stringify(current.get(id)) === JSON.stringify(p)) continue;
           // A row every instance fails to read would stop them all: a perimeter that would not parse back is a bug here.

@@ -3,7 +3,18 @@
 // insert holds its perimeter's bounds (`admitProposal`, core) under a per-perimeter advisory lock, so two instances
 // admitting at once cannot both take the last room, and a perimeter's insert reads only that perimeter's rows.
 import type { Pool, PoolClient } from 'pg';
-import { admitProposal, DEFAULT_PROPOSAL_BOUNDS, fail, ok, Proposal, proposalBytes, sizeOf, type ProposalBounds, type ProposalStatus, type Result } from '../../core/index.js';
+import {
+  admitProposal,
+  DEFAULT_PROPOSAL_BOUNDS,
+  fail,
+  ok,
+  Proposal,
+  proposalBytes,
+  sizeOf,
+  type ProposalBounds,
+  type ProposalStatus,
+  type Result,
+} from '../../core/index.js';
 import type { InsertOutcome, ProposalStore, ProposalStoreError } from '../proposals.js';
 import { withClient } from './client.js';
 
@@ -15,14 +26,27 @@ function parse(body: unknown): Proposal {
 }
 
 const COLUMNS = '(id, perimeter, kind, idempotency_key, status, created_at, body, bytes, updated_at)';
-const values = (p: Proposal) => [p.id, p.perimeter, p.change.kind, p.idempotency_key ?? null, p.status, p.created_at, JSON.stringify(p), proposalBytes(p), p.updated_at];
+const values = (p: Proposal) => [
+  p.id,
+  p.perimeter,
+  p.change.kind,
+  p.idempotency_key ?? null,
+  p.status,
+  p.created_at,
+  JSON.stringify(p),
+  proposalBytes(p),
+  p.updated_at,
+];
 
 // The first key of the per-perimeter advisory lock; the second is the perimeter id's hash. Any constant that no other
 // advisory lock on the database uses ("gbpr").
 const PERIMETER_LOCK = 0x67627072;
 
 /** Runs `body` in a transaction on one client; rolls back on a throw. */
-async function inTransaction<T>(pool: Pool, body: (c: PoolClient) => Promise<{ commit: boolean; value: T }>): Promise<T> {
+async function inTransaction<T>(
+  pool: Pool,
+  body: (c: PoolClient) => Promise<{ commit: boolean; value: T }>,
+): Promise<T> {
   return withClient(pool, async (c) => {
     await c.query('BEGIN');
     try {
@@ -39,7 +63,10 @@ async function inTransaction<T>(pool: Pool, body: (c: PoolClient) => Promise<{ c
 /** The proposal store over `pool`. */
 export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_PROPOSAL_BOUNDS): ProposalStore {
   const findByKey = async (perimeter: string, kind: string, key: string, on: Pool | PoolClient = pool) => {
-    const r = await on.query<{ body: unknown }>('SELECT body FROM gb_proposals WHERE perimeter = $1 AND kind = $2 AND idempotency_key = $3', [perimeter, kind, key]);
+    const r = await on.query<{ body: unknown }>(
+      'SELECT body FROM gb_proposals WHERE perimeter = $1 AND kind = $2 AND idempotency_key = $3',
+      [perimeter, kind, key],
+    );
     return r.rows[0] ? parse(r.rows[0].body) : undefined;
   };
   return {
@@ -61,16 +88,27 @@ export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_P
       inTransaction<InsertOutcome>(pool, async (c) => {
         const stored = Proposal.parse(p);
         await c.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [PERIMETER_LOCK, stored.perimeter]);
-        const prior = stored.idempotency_key === undefined ? undefined : await findByKey(stored.perimeter, stored.change.kind, stored.idempotency_key, c);
+        const prior =
+          stored.idempotency_key === undefined
+            ? undefined
+            : await findByKey(stored.perimeter, stored.change.kind, stored.idempotency_key, c);
         if (prior !== undefined) return { commit: false, value: { kind: 'existing', proposal: prior } };
         const stock = await c.query<{ id: string; status: ProposalStatus; bytes: number; updated_at: string }>(
           'SELECT id, status, bytes, updated_at FROM gb_proposals WHERE perimeter = $1',
           [stored.perimeter],
         );
         const admission = admitProposal(stock.rows, sizeOf(stored), bounds);
-        if (admission.kind === 'refuse') return { commit: false, value: { kind: 'refused', message: admission.message } };
-        if (admission.evict.length > 0) await c.query('DELETE FROM gb_proposals WHERE perimeter = $1 AND id = ANY($2::text[])', [stored.perimeter, admission.evict]);
-        const r = await c.query(`INSERT INTO gb_proposals ${COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id`, values(stored));
+        if (admission.kind === 'refuse')
+          return { commit: false, value: { kind: 'refused', message: admission.message } };
+        if (admission.evict.length > 0)
+          await c.query('DELETE FROM gb_proposals WHERE perimeter = $1 AND id = ANY($2::text[])', [
+            stored.perimeter,
+            admission.evict,
+          ]);
+        const r = await c.query(
+          `INSERT INTO gb_proposals ${COLUMNS} VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT DO NOTHING RETURNING id`,
+          values(stored),
+        );
         // Under the perimeter's lock an idempotency key cannot have been taken meanwhile: this is an id collision.
         if (r.rowCount !== 1) throw new Error(`proposal id collision: ${stored.id}`);
         return { commit: true, value: { kind: 'created', proposal: stored } };
@@ -81,10 +119,18 @@ export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_P
         const row = r.rows[0];
         if (!row) return { commit: false, value: fail('not_found', `No proposal "${id}".`) };
         const current = parse(row.body);
-        if (!from.includes(current.status)) return { commit: false, value: fail('conflict', `Proposal "${id}" is ${current.status}.`) };
+        if (!from.includes(current.status))
+          return { commit: false, value: fail('conflict', `Proposal "${id}" is ${current.status}.`) };
         const moved = Proposal.parse(mutate(current));
-        if (moved.id !== id || moved.perimeter !== current.perimeter) throw new Error(`a transition may not change a proposal's id or perimeter (${id})`);
-        await c.query('UPDATE gb_proposals SET status = $2, body = $3, bytes = $4, updated_at = $5 WHERE id = $1', [id, moved.status, JSON.stringify(moved), proposalBytes(moved), moved.updated_at]);
+        if (moved.id !== id || moved.perimeter !== current.perimeter)
+          throw new Error(`a transition may not change a proposal's id or perimeter (${id})`);
+        await c.query('UPDATE gb_proposals SET status = $2, body = $3, bytes = $4, updated_at = $5 WHERE id = $1', [
+          id,
+          moved.status,
+          JSON.stringify(moved),
+          proposalBytes(moved),
+          moved.updated_at,
+        ]);
         return { commit: true, value: ok(moved) };
       }),
   };

@@ -12,7 +12,12 @@ export function isAncestor(ctx: Ctx, r: RepoRef, ancestor: string, head: string)
     `ancestor:${r.key}:${ancestor}:${head}`,
     async () => {
       try {
-        const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({ owner: r.owner, repo: r.repo, basehead: `${ancestor}...${head}`, per_page: 1 });
+        const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({
+          owner: r.owner,
+          repo: r.repo,
+          basehead: `${ancestor}...${head}`,
+          per_page: 1,
+        });
         return res.data.status === 'ahead' || res.data.status === 'identical';
       } catch (err) {
         if (isHttpFailure(err) && (err.status === 404 || err.status === 422)) return false;

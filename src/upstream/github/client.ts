@@ -68,15 +68,18 @@ export interface ClientOptions {
  * do not each run into the limit.
  */
 function spentAnswer(rate: RateSnapshot, resetMs: number): Response {
-  return new Response(JSON.stringify({ message: 'API rate limit exceeded (budget spent, as another instance on this token saw).' }), {
-    status: 403,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'x-ratelimit-limit': String(rate.limit),
-      'x-ratelimit-remaining': '0',
-      'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
+  return new Response(
+    JSON.stringify({ message: 'API rate limit exceeded (budget spent, as another instance on this token saw).' }),
+    {
+      status: 403,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'x-ratelimit-limit': String(rate.limit),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': String(Math.ceil(resetMs / 1000)),
+      },
     },
-  });
+  );
 }
 
 type ThrottleOptions = NonNullable<NonNullable<ConstructorParameters<typeof GitHubOctokit>[0]>['throttle']>;
@@ -114,14 +117,23 @@ export function createClient(o: ClientOptions): GitHubClient {
   const log = o.log;
   const onLimit =
     (kind: 'primary' | 'secondary') =>
-    (retryAfter: number, options: { method?: string; url?: string }, _octokit: unknown, retryCount: number): boolean => {
+    (
+      retryAfter: number,
+      options: { method?: string; url?: string },
+      _octokit: unknown,
+      retryCount: number,
+    ): boolean => {
       const wait = retryCount < RATE_LIMIT_RETRIES && retryAfter <= o.maxRateLimitWaitSeconds;
-      log('warn', wait ? `GitHub ${kind} rate limit; waiting ${retryAfter} s` : `GitHub ${kind} rate limit; giving up`, {
-        method: options.method ?? '',
-        route: options.url ?? '',
-        retryAfter,
-        retryCount,
-      });
+      log(
+        'warn',
+        wait ? `GitHub ${kind} rate limit; waiting ${retryAfter} s` : `GitHub ${kind} rate limit; giving up`,
+        {
+          method: options.method ?? '',
+          route: options.url ?? '',
+          retryAfter,
+          retryCount,
+        },
+      );
       return wait;
     };
   return new GitHubOctokit({

@@ -26,7 +26,11 @@ export function charged(ctx: Ctx): { request?: { budget: RequestBudget } } {
 
 /** True for a refusal of the call's request budget (another call's budget must not fail a shared load). */
 export function isOverBudget(err: unknown): boolean {
-  return err instanceof Error && err.name === 'UpstreamFailure' && (err as { error?: { code?: string } }).error?.code === 'over_budget';
+  return (
+    err instanceof Error &&
+    err.name === 'UpstreamFailure' &&
+    (err as { error?: { code?: string } }).error?.code === 'over_budget'
+  );
 }
 
 /**
@@ -93,7 +97,8 @@ export async function conditionalGet<T>(
   try {
     const res = await fetcher(prev ? { 'if-none-match': prev.etag } : {});
     const etag = res.headers['etag'];
-    if (typeof etag === 'string' && etag) ctx.cache.set(cacheKey, { etag, value: res.value }, bytes(res.value) + etag.length * 2 + 64);
+    if (typeof etag === 'string' && etag)
+      ctx.cache.set(cacheKey, { etag, value: res.value }, bytes(res.value) + etag.length * 2 + 64);
     else ctx.cache.delete(cacheKey);
     value = res.value;
   } catch (err) {
@@ -105,7 +110,12 @@ export async function conditionalGet<T>(
 }
 
 /** Returns the cached immutable value for `key`, or loads (once, however many ask at the same time) and caches it. */
-export async function immutable<T>(ctx: Ctx, key: string, load: () => Promise<T>, bytes: (value: T) => number): Promise<T> {
+export async function immutable<T>(
+  ctx: Ctx,
+  key: string,
+  load: () => Promise<T>,
+  bytes: (value: T) => number,
+): Promise<T> {
   const hit = ctx.cache.get<T>(key);
   if (hit !== undefined) return hit;
   const pending = ctx.inflight.get(key) as Promise<T> | undefined;
@@ -132,7 +142,11 @@ export async function immutable<T>(ctx: Ctx, key: string, load: () => Promise<T>
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight, keeping order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

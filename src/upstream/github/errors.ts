@@ -29,12 +29,14 @@ export class UpstreamFailure extends Error {
 
 /** Builds an UpstreamFailure to throw. */
 export function failure(code: UpstreamErrorCode, message: string, retryAfterSeconds?: number): UpstreamFailure {
-  return new UpstreamFailure(retryAfterSeconds === undefined ? { code, message } : { code, message, retryAfterSeconds });
+  return new UpstreamFailure(
+    retryAfterSeconds === undefined ? { code, message } : { code, message, retryAfterSeconds },
+  );
 }
 
 /** GitHub's own `message` from an error body (not Octokit's composed text with docs links). */
 export function githubMessage(err: unknown): string {
-  if (!(isHttpFailure(err))) return '';
+  if (!isHttpFailure(err)) return '';
   const data: unknown = err.response?.data;
   if (data && typeof data === 'object' && 'message' in data && typeof data.message === 'string') return data.message;
   return '';
@@ -47,10 +49,14 @@ function header(err: HttpFailure, name: string): string | undefined {
 
 /** True for a primary or secondary rate-limit answer (what plugin-throttling keys on, plus 429). */
 export function isRateLimit(err: unknown): boolean {
-  if (!(isHttpFailure(err))) return false;
+  if (!isHttpFailure(err)) return false;
   if (err.status === 429) return true;
   if (err.status !== 403) return false;
-  return header(err, 'x-ratelimit-remaining') === '0' || /\bsecondary rate\b/i.test(err.message) || header(err, 'retry-after') !== undefined;
+  return (
+    header(err, 'x-ratelimit-remaining') === '0' ||
+    /\bsecondary rate\b/i.test(err.message) ||
+    header(err, 'retry-after') !== undefined
+  );
 }
 
 /** Seconds until GitHub will accept requests again: retry-after, else the primary reset, else a minute. */
@@ -80,21 +86,33 @@ export function translate(err: unknown, redact: (s: string) => string): Upstream
     const status = err.status;
     if (isRateLimit(err)) {
       const after = retryAfterSeconds(err);
-      return { code: 'rate_limited', message: `GitHub rate limit reached; retry after ${after} s`, retryAfterSeconds: after };
+      return {
+        code: 'rate_limited',
+        message: `GitHub rate limit reached; retry after ${after} s`,
+        retryAfterSeconds: after,
+      };
     }
     if (status === 401) return { code: 'unauthorized', message: 'GitHub rejected the token; check it and its scopes' };
-    if (status === 403 && tooLarge(err)) return { code: 'too_large', message: 'The object is too large for the GitHub API' };
+    if (status === 403 && tooLarge(err))
+      return { code: 'too_large', message: 'The object is too large for the GitHub API' };
     if (status === 403) {
-      return { code: 'unauthorized', message: 'GitHub refused access with this token; check its scopes and the repository permissions' };
+      return {
+        code: 'unauthorized',
+        message: 'GitHub refused access with this token; check its scopes and the repository permissions',
+      };
     }
     if (status === 404) return { code: 'not_found', message: 'Not found on GitHub' };
     if (status === 409) {
-      if (/empty/i.test(githubMessage(err))) return { code: 'empty_repository', message: 'The repository is empty (it has no commits yet)' };
+      if (/empty/i.test(githubMessage(err)))
+        return { code: 'empty_repository', message: 'The repository is empty (it has no commits yet)' };
       return { code: 'conflict', message: 'GitHub reported a conflict; re-read and retry' };
     }
     if (status === 400 || status === 422) {
       const reason = redact(githubMessage(err)).slice(0, 200);
-      return { code: 'invalid', message: reason ? `GitHub rejected the request: ${reason}` : 'GitHub rejected the request' };
+      return {
+        code: 'invalid',
+        message: reason ? `GitHub rejected the request: ${reason}` : 'GitHub rejected the request',
+      };
     }
     if (status >= 500 || status === 0) {
       return { code: 'unavailable', message: `GitHub is unavailable (HTTP ${status}); retry later` };

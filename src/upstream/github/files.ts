@@ -48,8 +48,20 @@ export async function readFiles(
   const refused = entries.map((entry, i): FileRead | undefined => {
     if (max === undefined || !entry || typeof entry.size !== 'number') return undefined;
     const path = paths[i] ?? '';
-    if (entry.size > max) return { path, ok: false, size: entry.size, error: { code: 'too_large', message: `${path} is ${entry.size} bytes, over the ${max}-byte read cap` } };
-    if (taken + entry.size > max) return { path, ok: false, size: entry.size, error: { code: 'too_large', message: `${path} does not fit in what is left of the ${max}-byte read cap` } };
+    if (entry.size > max)
+      return {
+        path,
+        ok: false,
+        size: entry.size,
+        error: { code: 'too_large', message: `${path} is ${entry.size} bytes, over the ${max}-byte read cap` },
+      };
+    if (taken + entry.size > max)
+      return {
+        path,
+        ok: false,
+        size: entry.size,
+        error: { code: 'too_large', message: `${path} does not fit in what is left of the ${max}-byte read cap` },
+      };
     taken += entry.size;
     return undefined;
   });
@@ -65,7 +77,8 @@ export async function readFiles(
     } catch (err) {
       const error = translate(err, redact);
       // Per-path answers only for what is about this path; anything else (rate limit, outage) fails the call.
-      if (error.code === 'too_large') return { path, ok: false, error: { ...error, message: `${path} is too large to read through the GitHub API` } };
+      if (error.code === 'too_large')
+        return { path, ok: false, error: { ...error, message: `${path} is too large to read through the GitHub API` } };
       if (error.code === 'not_found') return missing;
       throw err instanceof UpstreamFailure ? err : new UpstreamFailure(error);
     }

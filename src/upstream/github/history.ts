@@ -25,7 +25,8 @@ function commitPage(ctx: Ctx, r: RepoRef, head: string, path: string, page: numb
     ctx,
     `commits:${r.key}:${head}:${page}:${path}`,
     async () => {
-      const res = await ctx.octokit.rest.repos.listCommits({ ...charged(ctx),
+      const res = await ctx.octokit.rest.repos.listCommits({
+        ...charged(ctx),
         owner: r.owner,
         repo: r.repo,
         sha: head,
@@ -33,7 +34,10 @@ function commitPage(ctx: Ctx, r: RepoRef, head: string, path: string, page: numb
         per_page: PER_PAGE,
         page,
       });
-      return { commits: res.data.map((c) => toSummary(c as GhCommit)), next: hasNextPage(res.headers.link) && res.data.length > 0 };
+      return {
+        commits: res.data.map((c) => toSummary(c as GhCommit)),
+        next: hasNextPage(res.headers.link) && res.data.length > 0,
+      };
     },
     approxBytes,
   );
@@ -80,7 +84,9 @@ export async function listCommits(
   const head = await resolveCommit(ctx, r, ref);
   const prefixes = [...new Set(query.paths.map(cleanPath))];
   // The root prefix covers every other one: one stream is enough.
-  const streams = (prefixes.includes('') ? [''] : prefixes).map((p) => new CommitStream((page) => commitPage(ctx, r, head, p, page)));
+  const streams = (prefixes.includes('') ? [''] : prefixes).map(
+    (p) => new CommitStream((page) => commitPage(ctx, r, head, p, page)),
+  );
   const skip = Math.max(0, Math.floor(query.skip));
   const limit = Math.max(0, Math.floor(query.limit));
   const want = skip + limit + 1; // one more than needed tells whether more follow
@@ -112,7 +118,8 @@ function reachable(ctx: Ctx, r: RepoRef, sha: string, head: string): Promise<boo
     `reach:${r.key}:${sha}:${head}`,
     async () => {
       try {
-        const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({ ...charged(ctx),
+        const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({
+          ...charged(ctx),
           owner: r.owner,
           repo: r.repo,
           basehead: `${sha}...${head}`,
@@ -138,7 +145,13 @@ function commitDetail(ctx: Ctx, r: RepoRef, sha: string): Promise<CommitDetail> 
       let summary: CommitSummary | undefined;
       const files: CommitFile[] = [];
       for (let page = 1; page <= MAX_FILE_PAGES; page++) {
-        const res = await ctx.octokit.rest.repos.getCommit({ ...charged(ctx), owner: r.owner, repo: r.repo, ref: sha, page });
+        const res = await ctx.octokit.rest.repos.getCommit({
+          ...charged(ctx),
+          owner: r.owner,
+          repo: r.repo,
+          ref: sha,
+          page,
+        });
         summary ??= toSummary(res.data as GhCommit);
         files.push(...(res.data.files ?? []).map((f) => toFile(f as GhFile)));
         if (!hasNextPage(res.headers.link) || (res.data.files ?? []).length === 0) break;
@@ -181,9 +194,17 @@ const COMPARE_FILES_CAP = 300;
 export async function compare(ctx: Ctx, r: RepoRef, base: string, head: string): Promise<Comparison> {
   const load = async (page: number): Promise<Comparison & { total: number }> => {
     const res = await ctx.octokit.rest.repos
-      .compareCommitsWithBasehead({ ...charged(ctx), owner: r.owner, repo: r.repo, basehead: `${base}...${head}`, per_page: PER_PAGE, page })
+      .compareCommitsWithBasehead({
+        ...charged(ctx),
+        owner: r.owner,
+        repo: r.repo,
+        basehead: `${base}...${head}`,
+        per_page: PER_PAGE,
+        page,
+      })
       .catch((err: unknown) => {
-        if (isHttpFailure(err) && (err.status === 404 || err.status === 422)) throw failure('not_found', `Cannot compare ${base} with ${head}`);
+        if (isHttpFailure(err) && (err.status === 404 || err.status === 422))
+          throw failure('not_found', `Cannot compare ${base} with ${head}`);
         throw err;
       });
     const d = res.data;
@@ -229,7 +250,12 @@ export async function changedPaths(ctx: Ctx, r: RepoRef, base: string, head: str
     ctx,
     `changed:${r.key}:${base}:${head}`,
     async () => {
-      const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({ ...charged(ctx), owner: r.owner, repo: r.repo, basehead: `${base}...${head}` });
+      const res = await ctx.octokit.rest.repos.compareCommitsWithBasehead({
+        ...charged(ctx),
+        owner: r.owner,
+        repo: r.repo,
+        basehead: `${base}...${head}`,
+      });
       const files = res.data.files ?? [];
       const paths = files.flatMap((f) => (f.previous_filename ? [f.filename, f.previous_filename] : [f.filename]));
       const last = res.data.commits.at(-1);

@@ -85,12 +85,17 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
       return { ok: true, value: await fn() };
     } catch (err) {
       const error = translate(err, redact);
-      const expected = isHttpFailure(err) || err instanceof UpstreamFailure || (err instanceof Error && /^(Abort|Timeout)Error$/.test(err.name));
+      const expected =
+        isHttpFailure(err) ||
+        err instanceof UpstreamFailure ||
+        (err instanceof Error && /^(Abort|Timeout)Error$/.test(err.name));
       if (!expected) {
         // Not an HTTP answer: most likely a bug here. Keep the cause for the operator (scrubbed like every line).
         log('error', `github ${op} failed unexpectedly`, { error: err instanceof Error ? err.message : String(err) });
       } else {
-        log(error.code === 'unavailable' ? 'warn' : 'debug', `github ${op} failed: ${error.message}`, { code: error.code });
+        log(error.code === 'unavailable' ? 'warn' : 'debug', `github ${op} failed: ${error.message}`, {
+          code: error.code,
+        });
       }
       return { ok: false, error };
     }
@@ -105,9 +110,11 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
     listBranches: (repo) => guard('listBranches', () => listBranches(ctx, parseRepo(repo))),
     branchHead: (repo, branch) => guard('branchHead', () => branchHead(ctx, parseRepo(repo), branch)),
     getTree: (repo, ref, path) => guard('getTree', () => getTree(ctx, parseRepo(repo), ref, path)),
-    readFiles: (repo, ref, paths, options) => guard('readFiles', () => readFiles(ctx, parseRepo(repo), ref, paths, redact, options)),
+    readFiles: (repo, ref, paths, options) =>
+      guard('readFiles', () => readFiles(ctx, parseRepo(repo), ref, paths, redact, options)),
     listCommits: (repo, ref, query) => guard('listCommits', () => listCommits(ctx, parseRepo(repo), ref, query)),
-    getCommit: (repo, sha, reachableFrom) => guard('getCommit', () => getCommit(ctx, parseRepo(repo), sha, reachableFrom)),
+    getCommit: (repo, sha, reachableFrom) =>
+      guard('getCommit', () => getCommit(ctx, parseRepo(repo), sha, reachableFrom)),
     compare: (repo, base, head) => guard('compare', () => compare(ctx, parseRepo(repo), base, head)),
     isAncestor: (repo, ancestor, head) => guard('isAncestor', () => isAncestor(ctx, parseRepo(repo), ancestor, head)),
     grep: (repo, commit, request) =>
@@ -116,7 +123,8 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
         return (await search.search(ctx, parseRepo(repo), request)).result;
       }),
     // A write re-reads the head after a lost race: it must see the ref move, so nothing is pinned for it.
-    commitFiles: (repo, branch, request) => guard('commitFiles', () => commitFiles(unpinned(ctx), parseRepo(repo), branch, request, redact)),
+    commitFiles: (repo, branch, request) =>
+      guard('commitFiles', () => commitFiles(unpinned(ctx), parseRepo(repo), branch, request, redact)),
     health: () => health(ctx, () => lastRate, redact),
     close: async () => {
       cache.clear();

@@ -31,7 +31,12 @@ export function safeLog(log: LogFn | undefined, redact: (s: string) => string): 
   return (level, msg, fields) => {
     const clean: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(fields ?? {})) {
-      clean[k] = typeof v === 'string' ? redact(v) : typeof v === 'number' || typeof v === 'boolean' ? v : redact(JSON.stringify(v) ?? '');
+      clean[k] =
+        typeof v === 'string'
+          ? redact(v)
+          : typeof v === 'number' || typeof v === 'boolean'
+            ? v
+            : redact(JSON.stringify(v) ?? '');
     }
     log(level, redact(msg), clean);
   };

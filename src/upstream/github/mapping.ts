@@ -47,7 +47,9 @@ export function toFile(f: GhFile): CommitFile {
   return {
     path: f.filename,
     status,
-    ...((status === 'renamed' || status === 'copied') && f.previous_filename ? { previous_path: f.previous_filename } : {}),
+    ...((status === 'renamed' || status === 'copied') && f.previous_filename
+      ? { previous_path: f.previous_filename }
+      : {}),
     additions: f.additions,
     deletions: f.deletions,
     ...(typeof f.patch === 'string' ? { patch: f.patch } : {}),

@@ -28,7 +28,12 @@ export async function listRepos(ctx: Ctx): Promise<RepoInfo[]> {
       ctx,
       `user-repos:${page}`,
       async (headers) => {
-        const res = await ctx.octokit.rest.repos.listForAuthenticatedUser({ ...charged(ctx), per_page: 100, page, headers });
+        const res = await ctx.octokit.rest.repos.listForAuthenticatedUser({
+          ...charged(ctx),
+          per_page: 100,
+          page,
+          headers,
+        });
         const items = res.data.map((x) => ({ name: x.full_name, defaultBranch: x.default_branch, private: x.private }));
         return { value: { items, next: hasNextPage(res.headers.link) }, headers: res.headers };
       },
@@ -48,7 +53,14 @@ export async function listBranches(ctx: Ctx, r: RepoRef): Promise<BranchInfo[]> 
       ctx,
       `branches:${r.key}:${page}`,
       async (headers) => {
-        const res = await ctx.octokit.rest.repos.listBranches({ ...charged(ctx), owner: r.owner, repo: r.repo, per_page: 100, page, headers });
+        const res = await ctx.octokit.rest.repos.listBranches({
+          ...charged(ctx),
+          owner: r.owner,
+          repo: r.repo,
+          per_page: 100,
+          page,
+          headers,
+        });
         const items = res.data.map((b) => ({ name: b.name, sha: b.commit.sha }));
         return { value: { items, next: hasNextPage(res.headers.link) }, headers: res.headers };
       },
@@ -67,7 +79,13 @@ export async function branchHead(ctx: Ctx, r: RepoRef, branch: string): Promise<
     ctx,
     `ref:${r.key}:heads/${branch}`,
     async (headers) => {
-      const res = await ctx.octokit.rest.git.getRef({ ...charged(ctx), owner: r.owner, repo: r.repo, ref: `heads/${branch}`, headers });
+      const res = await ctx.octokit.rest.git.getRef({
+        ...charged(ctx),
+        owner: r.owner,
+        repo: r.repo,
+        ref: `heads/${branch}`,
+        headers,
+      });
       return { value: res.data.object.sha, headers: res.headers };
     },
     approxBytes,
@@ -90,7 +108,13 @@ async function resolveTag(ctx: Ctx, r: RepoRef, tag: string): Promise<string> {
     ctx,
     `ref:${r.key}:tags/${tag}`,
     async (headers) => {
-      const res = await ctx.octokit.rest.git.getRef({ ...charged(ctx), owner: r.owner, repo: r.repo, ref: `tags/${tag}`, headers });
+      const res = await ctx.octokit.rest.git.getRef({
+        ...charged(ctx),
+        owner: r.owner,
+        repo: r.repo,
+        ref: `tags/${tag}`,
+        headers,
+      });
       return { value: { type: res.data.object.type, sha: res.data.object.sha }, headers: res.headers };
     },
     approxBytes,
@@ -125,13 +149,19 @@ export function gitCommit(ctx: Ctx, r: RepoRef, sha: string): Promise<GitCommit>
     ctx,
     `gcommit:${r.key}:${sha}`,
     async () => {
-      const res = await ctx.octokit.rest.git.getCommit({ ...charged(ctx), owner: r.owner, repo: r.repo, commit_sha: sha });
+      const res = await ctx.octokit.rest.git.getCommit({
+        ...charged(ctx),
+        owner: r.owner,
+        repo: r.repo,
+        commit_sha: sha,
+      });
       return { sha: res.data.sha, tree: res.data.tree.sha, parents: res.data.parents.map((p) => p.sha) };
     },
     approxBytes,
   ).catch((err: unknown) => {
     // An unknown SHA is a 404 or a 422 depending on the endpoint's mood.
-    if (isHttpFailure(err) && (err.status === 404 || err.status === 422)) throw failure('not_found', `Ref ${sha} not found`);
+    if (isHttpFailure(err) && (err.status === 404 || err.status === 422))
+      throw failure('not_found', `Ref ${sha} not found`);
     throw err;
   });
 }
@@ -145,7 +175,11 @@ export async function resolveTree(ctx: Ctx, r: RepoRef, ref: string): Promise<Gi
 /** True for a 404 from GitHub or a not_found the adapter decided. */
 export function isNotFound(err: unknown): boolean {
   if (isHttpFailure(err)) return err.status === 404;
-  return err instanceof Error && err.name === 'UpstreamFailure' && (err as { error?: { code?: string } }).error?.code === 'not_found';
+  return (
+    err instanceof Error &&
+    err.name === 'UpstreamFailure' &&
+    (err as { error?: { code?: string } }).error?.code === 'not_found'
+  );
 }
 
 /** A catch handler turning a 404 into a not_found with `message`. */

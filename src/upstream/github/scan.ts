@@ -17,7 +17,14 @@ export interface ScanHit {
  * expressions, which could otherwise match across lines); without it the whole text is searched and each hit skips
  * to the next line (literals, which never contain a line break). `window` characters are kept on each side.
  */
-export function scanTexts(texts: readonly string[], source: string, flags: string, perLine: boolean, max: number, window: number): ScanHit[] {
+export function scanTexts(
+  texts: readonly string[],
+  source: string,
+  flags: string,
+  perLine: boolean,
+  max: number,
+  window: number,
+): ScanHit[] {
   const hits: ScanHit[] = [];
   const re = new RegExp(source, flags.includes('g') ? flags : `${flags}g`);
   for (let f = 0; f < texts.length && hits.length < max; f++) {
@@ -57,7 +64,13 @@ export function scanTexts(texts: readonly string[], source: string, flags: strin
         pos = end + 1;
       }
       const from = Math.max(0, index - window);
-      hits.push({ file: f, line: lineNo, column: index + 1, text: line.slice(from, index + window), textColumn: from + 1 });
+      hits.push({
+        file: f,
+        line: lineNo,
+        column: index + 1,
+        text: line.slice(from, index + window),
+        textColumn: from + 1,
+      });
       if (perLine) lineNo += 1;
       else {
         lineNo += 1;

@@ -50,7 +50,8 @@ export function createSearchIndex(opts: SearchIndexOptions = {}): SearchIndex {
   const diskBudget = opts.diskBytes ?? 1024 * 1024 * 1024;
   let diskUsed: Promise<number> | undefined;
 
-  const repoDir = (r: RepoRef): string | undefined => (opts.dir ? join(opts.dir, createHash('sha256').update(r.key).digest('hex').slice(0, 32)) : undefined);
+  const repoDir = (r: RepoRef): string | undefined =>
+    opts.dir ? join(opts.dir, createHash('sha256').update(r.key).digest('hex').slice(0, 32)) : undefined;
   const key = (r: RepoRef, sha: string) => `${r.key}\0${sha}`;
 
   async function usage(): Promise<number> {
@@ -105,7 +106,9 @@ export function createSearchIndex(opts: SearchIndexOptions = {}): SearchIndex {
     if (saved) return remember(r, sha, saved);
     counter.n += 1;
     const bytes = await fetchBlob(ctx, r, sha);
-    await toDisk(r, sha, bytes).catch((err: unknown) => ctx.log('warn', 'search index: could not keep a blob on disk', { error: String(err) }));
+    await toDisk(r, sha, bytes).catch((err: unknown) =>
+      ctx.log('warn', 'search index: could not keep a blob on disk', { error: String(err) }),
+    );
     return remember(r, sha, bytes);
   }
 
@@ -143,7 +146,13 @@ parentPort.postMessage(scanTexts(d.texts, d.source, d.flags, true, d.max, d.wind
 `;
 
 /** Runs a regular-expression scan in a worker, killed at `timeoutMs`: a catastrophic pattern never blocks this thread. */
-function inWorker(texts: string[], source: string, flags: string, max: number, timeoutMs: number): Promise<{ hits: ScanHit[]; timedOut: boolean }> {
+function inWorker(
+  texts: string[],
+  source: string,
+  flags: string,
+  max: number,
+  timeoutMs: number,
+): Promise<{ hits: ScanHit[]; timedOut: boolean }> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SOURCE(scanTexts.toString()), {
       eval: true,

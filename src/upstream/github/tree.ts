@@ -36,7 +36,8 @@ export function fetchTree(ctx: Ctx, r: RepoRef, sha: string, recursive: boolean)
     ctx,
     `tree:${r.key}:${sha}:${recursive ? 'r' : '1'}`,
     async () => {
-      const res = await ctx.octokit.rest.git.getTree({ ...charged(ctx),
+      const res = await ctx.octokit.rest.git.getTree({
+        ...charged(ctx),
         owner: r.owner,
         repo: r.repo,
         tree_sha: sha,
@@ -48,7 +49,10 @@ export function fetchTree(ctx: Ctx, r: RepoRef, sha: string, recursive: boolean)
   );
 }
 
-function rawTree(data: { tree: { path?: string; mode?: string; type?: string; sha?: string; size?: number }[]; truncated?: boolean }): RawTree {
+function rawTree(data: {
+  tree: { path?: string; mode?: string; type?: string; sha?: string; size?: number }[];
+  truncated?: boolean;
+}): RawTree {
   const entries = data.tree.map((e) => {
     const base = { path: e.path ?? '', mode: e.mode ?? '', type: e.type ?? '', sha: e.sha ?? '' };
     return typeof e.size === 'number' ? { ...base, size: e.size } : base;
@@ -69,12 +73,19 @@ async function commitRootTree(ctx: Ctx, r: RepoRef, commit: string): Promise<{ t
       `ctree:${r.key}:${commit}`,
       async () => {
         try {
-          const res = await ctx.octokit.rest.git.getTree({ ...charged(ctx), owner: r.owner, repo: r.repo, tree_sha: commit, recursive: '1' });
+          const res = await ctx.octokit.rest.git.getTree({
+            ...charged(ctx),
+            owner: r.owner,
+            repo: r.repo,
+            tree_sha: commit,
+            recursive: '1',
+          });
           const listing = rawTree(res.data);
           ctx.cache.set(`tree:${r.key}:${res.data.sha}:r`, listing, entryBytes(listing));
           return res.data.sha;
         } catch (err) {
-          if (isHttpFailure(err) && (err.status === 404 || err.status === 422)) throw failure('not_found', `Ref ${commit} not found`);
+          if (isHttpFailure(err) && (err.status === 404 || err.status === 422))
+            throw failure('not_found', `Ref ${commit} not found`);
           throw err;
         }
       },
@@ -100,7 +111,9 @@ export function entryType(e: Pick<RawEntry, 'mode' | 'type'>): EntryType {
 function toEntry(e: RawEntry, prefix: string): TreeEntry {
   const path = prefix ? `${prefix}/${e.path}` : e.path;
   const type = entryType(e);
-  return (type === 'file' || type === 'symlink') && typeof e.size === 'number' ? { path, type, sha: e.sha, size: e.size } : { path, type, sha: e.sha };
+  return (type === 'file' || type === 'symlink') && typeof e.size === 'number'
+    ? { path, type, sha: e.sha, size: e.size }
+    : { path, type, sha: e.sha };
 }
 
 /**
@@ -173,7 +186,9 @@ export async function getTree(ctx: Ctx, r: RepoRef, ref: string, path: string): 
     return { commit: commit.sha, entries: below.map((e) => toEntry(e, '')) };
   }
   // GitHub cut the recursive listing short: never return it. Find the subtree, try it recursively, else walk it.
-  ctx.log('info', 'GitHub truncated a recursive tree; walking the subtree level by level', { repo: `${r.owner}/${r.repo}` });
+  ctx.log('info', 'GitHub truncated a recursive tree; walking the subtree level by level', {
+    repo: `${r.owner}/${r.repo}`,
+  });
   const dir = await lookupPath(ctx, r, commit.tree, p);
   if (!dir || dir.type !== 'tree') throw notADir;
   if (p) {

@@ -15,12 +15,14 @@ export async function changedTreePaths(ctx: Ctx, r: RepoRef, base: string, head:
   const out: string[] = [];
   let fetched = 0;
   const tree = async (sha: string, recursive: boolean) => {
-    if (++fetched > MAX_DIFF_TREES) throw failure('too_large', 'This change touches too many directories to check; split it into smaller commits.');
+    if (++fetched > MAX_DIFF_TREES)
+      throw failure('too_large', 'This change touches too many directories to check; split it into smaller commits.');
     return fetchTree(ctx, r, sha, recursive);
   };
   const filesBelow = async (sha: string, prefix: string): Promise<void> => {
     const t = await tree(sha, true);
-    if (t.truncated) throw failure('too_large', 'This change replaces too many files to check; split it into smaller commits.');
+    if (t.truncated)
+      throw failure('too_large', 'This change replaces too many files to check; split it into smaller commits.');
     for (const e of t.entries) if (e.type !== 'tree') out.push(`${prefix}/${e.path}`);
   };
   const walk = async (a: string, b: string, prefix: string): Promise<void> => {

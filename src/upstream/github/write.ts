@@ -60,7 +60,13 @@ async function treeItems(
 }
 
 /** Commits `request` on `branch` as one commit, compare-and-swap on the branch head. */
-export async function commitFiles(ctx: Ctx, r: RepoRef, branch: string, request: WriteRequest, redact: (s: string) => string): Promise<WriteResult> {
+export async function commitFiles(
+  ctx: Ctx,
+  r: RepoRef,
+  branch: string,
+  request: WriteRequest,
+  redact: (s: string) => string,
+): Promise<WriteResult> {
   const writes = new Map<string, { content: string; encoding: 'utf-8' | 'base64' }>();
   for (const f of request.files) writes.set(checkPath(f.path), { content: f.content, encoding: f.encoding });
   const deletes = [...new Set(request.deletes.map(checkPath))].filter((p) => !writes.has(p));
@@ -75,7 +81,13 @@ export async function commitFiles(ctx: Ctx, r: RepoRef, branch: string, request:
   // Blobs do not depend on the base: create them once (outside the branch queue), reuse them on every rebuild.
   const blobs = new Map<string, string>();
   for (const [path, f] of writes) {
-    const res = await ctx.octokit.rest.git.createBlob({ ...charged(ctx), owner: r.owner, repo: r.repo, content: f.content, encoding: f.encoding });
+    const res = await ctx.octokit.rest.git.createBlob({
+      ...charged(ctx),
+      owner: r.owner,
+      repo: r.repo,
+      content: f.content,
+      encoding: f.encoding,
+    });
     blobs.set(path, res.data.sha);
   }
   return serial(ctx, `write:${r.key}:${branch}`, () => land(ctx, r, branch, request, blobs, deletes, redact));
@@ -100,13 +112,22 @@ async function land(
     const tree =
       items.length === 0
         ? baseTree // nothing to change: still commit, on the same tree
-        : (await ctx.octokit.rest.git.createTree({ ...charged(ctx), owner: r.owner, repo: r.repo, base_tree: baseTree, tree: items })).data.sha;
+        : (
+            await ctx.octokit.rest.git.createTree({
+              ...charged(ctx),
+              owner: r.owner,
+              repo: r.repo,
+              base_tree: baseTree,
+              tree: items,
+            })
+          ).data.sha;
     // The API replaces a directory under a written file (and a file above one) without a word: judge what the new
     // tree really changes before the ref moves.
     if (request.admit && !request.admit(await changedTreePaths(ctx, r, baseTree, tree))) {
       throw failure('invalid', 'The write was refused: it would change paths the caller did not admit.');
     }
-    const commit = await ctx.octokit.rest.git.createCommit({ ...charged(ctx),
+    const commit = await ctx.octokit.rest.git.createCommit({
+      ...charged(ctx),
       owner: r.owner,
       repo: r.repo,
       message: request.message,
@@ -117,7 +138,14 @@ async function land(
     });
     const sha = commit.data.sha;
     try {
-      await ctx.octokit.rest.git.updateRef({ ...charged(ctx), owner: r.owner, repo: r.repo, ref: `heads/${branch}`, sha, force: false });
+      await ctx.octokit.rest.git.updateRef({
+        ...charged(ctx),
+        owner: r.owner,
+        repo: r.repo,
+        ref: `heads/${branch}`,
+        sha,
+        force: false,
+      });
       return { sha, branch, parent: head, retries: attempt };
     } catch (err) {
       if (isHttpFailure(err) && err.status === 422 && /reference does not exist/i.test(githubMessage(err))) {
@@ -126,7 +154,10 @@ async function land(
       if (!isNotFastForward(err)) {
         // The update may have landed before the connection failed: a head equal to our commit is a success. (Known
         // wart: an update that lands only after this check is reported unavailable though it succeeded.)
-        if (translate(err, redact).code === 'unavailable' && (await branchHead(ctx, r, branch).catch(() => '')) === sha) {
+        if (
+          translate(err, redact).code === 'unavailable' &&
+          (await branchHead(ctx, r, branch).catch(() => '')) === sha
+        ) {
           return { sha, branch, parent: head, retries: attempt };
         }
         throw err;
@@ -141,7 +172,8 @@ async function land(
     }
     if (moved === head) continue; // a stale replica answered; try again
     const changes = await changedPaths(ctx, r, head, moved);
-    const touched = !changes.complete || changes.status !== 'ahead' || changes.paths.some((c) => pushed.some((p) => overlaps(c, p)));
+    const touched =
+      !changes.complete || changes.status !== 'ahead' || changes.paths.some((c) => pushed.some((p) => overlaps(c, p)));
     if (touched) {
       throw failure(
         'conflict',

@@ -37,7 +37,12 @@ export async function readBlobs(
   return ok(await readThroughReader(repo, commit, paths, maxFileBytes));
 }
 
-async function readThroughReader(repo: Repo, commit: string, paths: readonly string[], maxFileBytes: number): Promise<FileRead[]> {
+async function readThroughReader(
+  repo: Repo,
+  commit: string,
+  paths: readonly string[],
+  maxFileBytes: number,
+): Promise<FileRead[]> {
   const root = await rootTree(repo, commit);
   if (!root) throw new Error('a resolved commit has no tree');
   // A path git would resolve outside the tree simply does not exist here; entries are found by exact bytes.
@@ -50,7 +55,14 @@ async function readThroughReader(repo: Repo, commit: string, paths: readonly str
     }),
   );
   const readable = (e: RawEntry | undefined): e is RawEntry => !!e && (e.type === 'file' || e.type === 'symlink');
-  const ids = [...new Set(wanted.map((p) => entries.get(p)).filter(readable).map((e) => e.sha))];
+  const ids = [
+    ...new Set(
+      wanted
+        .map((p) => entries.get(p))
+        .filter(readable)
+        .map((e) => e.sha),
+    ),
+  ];
   // Sizes come from `info` first: a blob above the cap is refused without its bytes ever being read.
   const read = await repo.reader.contents(ids, maxFileBytes);
   const contents = new Map<string, Buffer>();
@@ -64,7 +76,11 @@ async function readThroughReader(repo: Repo, commit: string, paths: readonly str
     const e = entries.get(path);
     if (!readable(e)) return { path, ok: false, error: { code: 'not_found', message: `File not found: ${path}` } };
     if (sizes.has(e.sha)) {
-      return { path, ok: false, error: { code: 'too_large', message: `File is larger than ${maxFileBytes} bytes: ${path}` } };
+      return {
+        path,
+        ok: false,
+        error: { code: 'too_large', message: `File is larger than ${maxFileBytes} bytes: ${path}` },
+      };
     }
     const bytes = contents.get(e.sha);
     if (!bytes) throw new Error('a blob listed in its tree is missing from the object database');

@@ -86,7 +86,11 @@ export function splitDiffAnswer(out: Buffer): { records: string; patch: string }
 }
 
 /** Files changed from `from` (a commit, or null for the empty tree) to `to`. */
-export async function diffFiles(repo: Repo, from: string | null, to: string): Promise<{ ok: true; value: CommitFile[] } | Failed> {
+export async function diffFiles(
+  repo: Repo,
+  from: string | null,
+  to: string,
+): Promise<{ ok: true; value: CommitFile[] } | Failed> {
   const infos = await repo.reader.info([...(from === null ? [] : [`${from}^{tree}`]), `${to}^{tree}`]);
   const ids = infos.map((i) => {
     if (!i.found) throw new Error('a resolved commit has no tree');

@@ -19,7 +19,11 @@ export function ok<T>(value: T): { ok: true; value: T } {
 
 /** Translates a git run that should have worked into `unavailable`/`too_large`, logging the raw details. */
 export function gitFailure(run: GitRun, doing: string, log: Log): { ok: false; error: UpstreamError } {
-  log('warn', `git failed while ${doing}`, { code: run.code, spawnError: run.spawnError, stderr: run.stderr.slice(0, 2000) });
+  log('warn', `git failed while ${doing}`, {
+    code: run.code,
+    spawnError: run.spawnError,
+    stderr: run.stderr.slice(0, 2000),
+  });
   if (run.spawnError === 'missing') return fail('unavailable', 'git is not installed or not on PATH.');
   if (run.spawnError === 'too_large') return fail('too_large', `The answer to ${doing} is too large.`);
   return fail('unavailable', `git failed while ${doing}; try again later.`);

@@ -71,7 +71,13 @@ class RecordParser {
   private endRecord(): boolean {
     let text = decoder.decode(Uint8Array.from(this.kept));
     if (this.offset > this.colByte - 1 + WINDOW_BYTES) text = text.replace(/\uFFFD$/, '');
-    const m: GrepMatch = { path: this.name, line: this.line, column: this.colUnits + 1, text, textColumn: this.startUnits + 1 };
+    const m: GrepMatch = {
+      path: this.name,
+      line: this.line,
+      column: this.colUnits + 1,
+      text,
+      textColumn: this.startUnits + 1,
+    };
     this.field = 0;
     this.offset = 0;
     this.colUnits = 0;
@@ -124,7 +130,8 @@ function chunks(items: readonly Item[]): Item[][] {
 }
 
 /** PCRE's per-subject failures: a match, depth or heap limit, or the JIT stack (the pattern is fine elsewhere). */
-const ENGINE_FAILURE = /pcre2?(_jit)?_match failed|match limit|depth limit|heap limit|backtrack|recursion limit|JIT stack/i;
+const ENGINE_FAILURE =
+  /pcre2?(_jit)?_match failed|match limit|depth limit|heap limit|backtrack|recursion limit|JIT stack/i;
 
 /**
  * `git grep` at `commit` over exactly `request.files`: git is given the request's `cover` as literal pathspecs, so
@@ -176,12 +183,22 @@ export async function grep(repo: Repo, commit: string, request: GrepRequest): Pr
       case 'timeout':
         return { kind: 'timeout' };
       case 'spawn_error':
-        return { kind: 'failed', result: fail('unavailable', end.missing ? 'git is not installed or not on PATH.' : 'git failed while searching; try again later.') };
+        return {
+          kind: 'failed',
+          result: fail(
+            'unavailable',
+            end.missing ? 'git is not installed or not on PATH.' : 'git failed while searching; try again later.',
+          ),
+        };
       case 'exit':
         if (end.code === 0 || end.code === 1) return { kind: 'done', found, stopped: false };
         if (ENGINE_FAILURE.test(end.stderr)) return { kind: 'engine' };
         repo.log('warn', 'git grep failed', { code: end.code, stderr: end.stderr.slice(0, 2000) });
-        if (/pcre2?_compile|pattern|regex/i.test(end.stderr)) return { kind: 'failed', result: fail('invalid', 'The regular expression is not supported by this upstream.') };
+        if (/pcre2?_compile|pattern|regex/i.test(end.stderr))
+          return {
+            kind: 'failed',
+            result: fail('invalid', 'The regular expression is not supported by this upstream.'),
+          };
         return { kind: 'failed', result: fail('unavailable', 'git failed while searching; try again later.') };
       default: {
         const never: never = end;
@@ -226,9 +243,10 @@ export async function grep(repo: Repo, commit: string, request: GrepRequest): Pr
   };
 
   const paths = request.files.map((f) => f.path);
-  const items = request.cover.map(
-    (spec): Item => ({ spec, files: () => (spec === '' ? paths : paths.filter((p) => p === spec || p.startsWith(`${spec}/`))) }),
-  );
+  const items = request.cover.map((spec): Item => ({
+    spec,
+    files: () => (spec === '' ? paths : paths.filter((p) => p === spec || p.startsWith(`${spec}/`))),
+  }));
   const next = await search(items);
   if (typeof next === 'object') return next;
   const sorted = [...matches].sort((a, b) => (order.get(a.path) ?? 0) - (order.get(b.path) ?? 0) || a.line - b.line);

@@ -26,13 +26,21 @@ export async function listCommits(
   const prefixes = query.paths.filter((p) => isTreePath(p));
   if (prefixes.length === 0) return ok({ commits: [], hasMore: false });
   const specs = prefixes.includes('') ? [] : ['--', ...new Set(prefixes)];
-  const page = await logSummaries(repo, [`--skip=${skip}`, `--max-count=${limit + 1}`, commit, ...(specs.length ? specs : ['--'])], true);
+  const page = await logSummaries(
+    repo,
+    [`--skip=${skip}`, `--max-count=${limit + 1}`, commit, ...(specs.length ? specs : ['--'])],
+    true,
+  );
   if (!page.ok) return page;
   return ok({ commits: page.value.slice(0, limit), hasMore: page.value.length > limit });
 }
 
 /** True when `ancestor` is reachable from `descendant`. */
-async function isAncestor(repo: Repo, ancestor: string, descendant: string): Promise<{ ok: true; value: boolean } | Failed> {
+async function isAncestor(
+  repo: Repo,
+  ancestor: string,
+  descendant: string,
+): Promise<{ ok: true; value: boolean } | Failed> {
   const run = await runGit(['merge-base', '--is-ancestor', ancestor, descendant], repo.call);
   if (run.code === 0) return ok(true);
   if (run.code === 1) return ok(false);
@@ -40,7 +48,11 @@ async function isAncestor(repo: Repo, ancestor: string, descendant: string): Pro
 }
 
 /** A commit by full id, its files against the first parent; `reachableFrom` (a resolved commit) must reach it. */
-export async function getCommit(repo: Repo, sha: string, reachableFrom?: string): Promise<{ ok: true; value: CommitDetail } | Failed> {
+export async function getCommit(
+  repo: Repo,
+  sha: string,
+  reachableFrom?: string,
+): Promise<{ ok: true; value: CommitDetail } | Failed> {
   const notFound = fail('not_found', `Commit not found: ${sha}`);
   // Only full ids: an abbreviated one would let a caller probe which prefixes exist.
   if (!isFullId(sha)) return notFound;
@@ -61,7 +73,14 @@ export async function getCommit(repo: Repo, sha: string, reachableFrom?: string)
   if (!summary) throw new Error('git log printed no commit for an existing commit id');
   const files = await diffFiles(repo, summary.parents[0] ?? null, sha);
   if (!files.ok) return files;
-  return ok({ sha: summary.sha, message: summary.message, author: summary.author, committer: summary.committer, parents: summary.parents, files: files.value });
+  return ok({
+    sha: summary.sha,
+    message: summary.message,
+    author: summary.author,
+    committer: summary.committer,
+    parents: summary.parents,
+    files: files.value,
+  });
 }
 
 async function count(repo: Repo, range: string): Promise<{ ok: true; value: number } | Failed> {
@@ -71,7 +90,11 @@ async function count(repo: Repo, range: string): Promise<{ ok: true; value: numb
 }
 
 /** Compares two resolved commits the way GitHub's compare does (commits oldest first, files from the merge base). */
-export async function compare(repo: Repo, base: string, head: string): Promise<{ ok: true; value: Comparison } | Failed> {
+export async function compare(
+  repo: Repo,
+  base: string,
+  head: string,
+): Promise<{ ok: true; value: Comparison } | Failed> {
   const mb = await runGit(['merge-base', base, head], repo.call);
   if (mb.code === 1) return fail('not_found', 'The two refs have no common history.');
   if (mb.code !== 0) return gitFailure(mb, 'comparing commits', repo.log);
@@ -81,7 +104,13 @@ export async function compare(repo: Repo, base: string, head: string): Promise<{
   const behind = await count(repo, `${head}..${base}`);
   if (!behind.ok) return behind;
   const status: Comparison['status'] =
-    ahead.value === 0 && behind.value === 0 ? 'identical' : behind.value === 0 ? 'ahead' : ahead.value === 0 ? 'behind' : 'diverged';
+    ahead.value === 0 && behind.value === 0
+      ? 'identical'
+      : behind.value === 0
+        ? 'ahead'
+        : ahead.value === 0
+          ? 'behind'
+          : 'diverged';
   let commits: Comparison['commits'] = [];
   if (ahead.value > 0) {
     const list = await logSummaries(repo, ['--reverse', `${base}..${head}`], true);
@@ -90,5 +119,13 @@ export async function compare(repo: Repo, base: string, head: string): Promise<{
   }
   const files = await diffFiles(repo, mergeBase, head);
   if (!files.ok) return files;
-  return ok({ status, ahead_by: ahead.value, behind_by: behind.value, merge_base: mergeBase, commits, files: files.value, files_complete: true });
+  return ok({
+    status,
+    ahead_by: ahead.value,
+    behind_by: behind.value,
+    merge_base: mergeBase,
+    commits,
+    files: files.value,
+    files_complete: true,
+  });
 }

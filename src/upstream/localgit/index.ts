@@ -68,7 +68,11 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
   }
 
   /** Opens the repository and resolves `ref`, then runs `fn`. */
-  async function atRef<T>(path: string, ref: string, fn: (repo: Repo, commit: string) => Promise<UpResult<T>>): Promise<UpResult<T>> {
+  async function atRef<T>(
+    path: string,
+    ref: string,
+    fn: (repo: Repo, commit: string) => Promise<UpResult<T>>,
+  ): Promise<UpResult<T>> {
     const repo = await open(path);
     if (!repo.ok) return repo;
     const commit = await resolveCommit(repo.value, ref);
@@ -90,7 +94,10 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
   }
 
   /** The one place an object reader that could not answer becomes an UpstreamError (broken invariants still throw). */
-  function guarded<A extends unknown[], T>(doing: string, fn: (...args: A) => Promise<UpResult<T>>): (...args: A) => Promise<UpResult<T>> {
+  function guarded<A extends unknown[], T>(
+    doing: string,
+    fn: (...args: A) => Promise<UpResult<T>>,
+  ): (...args: A) => Promise<UpResult<T>> {
     return async (...args) => {
       try {
         return await fn(...args);
@@ -119,7 +126,10 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
     async listBranches(path) {
       const repo = await open(path);
       if (!repo.ok) return repo;
-      const run = await runGit(['for-each-ref', '--sort=refname', '--format=%(refname)%00%(objectname)', 'refs/heads/'], repo.value.call);
+      const run = await runGit(
+        ['for-each-ref', '--sort=refname', '--format=%(refname)%00%(objectname)', 'refs/heads/'],
+        repo.value.call,
+      );
       if (run.code !== 0) return gitFailure(run, 'listing branches', log);
       const branches = run.stdout
         .toString('utf8')
@@ -138,14 +148,21 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
       return branchHead(repo.value, branch);
     }),
 
-    getTree: guarded('listing a tree', (path: string, ref: string, dir: string) => atRef(path, ref, (repo, commit) => listTree(repo, commit, dir))),
+    getTree: guarded('listing a tree', (path: string, ref: string, dir: string) =>
+      atRef(path, ref, (repo, commit) => listTree(repo, commit, dir)),
+    ),
 
     readFiles: guarded('reading files', (path: string, ref: string, paths: readonly string[]) =>
       atRef(path, ref, (repo, commit) => readBlobs(repo, commit, paths, maxFileBytes)),
     ),
 
-    listCommits: guarded('listing commits', (path: string, ref: string, query: { readonly paths: readonly string[]; readonly skip: number; readonly limit: number }) =>
-      atRef(path, ref, (repo, commit) => listCommits(repo, commit, query)),
+    listCommits: guarded(
+      'listing commits',
+      (
+        path: string,
+        ref: string,
+        query: { readonly paths: readonly string[]; readonly skip: number; readonly limit: number },
+      ) => atRef(path, ref, (repo, commit) => listCommits(repo, commit, query)),
     ),
 
     getCommit: guarded('reading a commit', async (path: string, sha: string, reachableFrom?: string) => {

@@ -42,7 +42,8 @@ export async function logSummaries(
     const e = chunk.indexOf(end);
     if (e < 0) throw new Error('git log record without its end marker');
     const [sha, parents, an, ae, at, cn, ce, ct, body] = chunk.slice(0, e).split('\0');
-    if (sha === undefined || body === undefined || at === undefined || ct === undefined) throw new Error('short git log record');
+    if (sha === undefined || body === undefined || at === undefined || ct === undefined)
+      throw new Error('short git log record');
     const author: Person = { name: an ?? '', email: ae ?? '', date: isoDate(at) };
     const committer: Person = { name: cn ?? '', email: ce ?? '', date: isoDate(ct) };
     const summary = { sha, message: message(body), author, committer, parents: parents ? parents.split(' ') : [] };
@@ -70,7 +71,11 @@ export async function logSummaries(
 }
 
 /** What a merge brought in: the paths that differ from its first parent (`diff-tree -r --name-only --no-renames`). */
-async function mergeFiles(repo: Repo, firstParent: string, merge: string): Promise<{ ok: true; value: string[] } | Failed> {
+async function mergeFiles(
+  repo: Repo,
+  firstParent: string,
+  merge: string,
+): Promise<{ ok: true; value: string[] } | Failed> {
   const trees = await repo.reader.info([`${firstParent}^{tree}`, `${merge}^{tree}`]);
   const [a, b] = trees.map((t) => {
     if (!t.found) throw new Error('a listed commit has no tree');
@@ -133,7 +138,8 @@ export async function readSummary(repo: Repo, sha: string): Promise<CommitSummar
   const [read] = await repo.reader.contents([sha], MAX_COMMIT_BYTES);
   if (!read || read.kind !== 'object' || read.type !== 'commit') return undefined;
   const c = parseCommitObject(read.bytes);
-  if (c.encoding !== undefined && c.encoding.toLowerCase() !== 'utf-8' && c.encoding.toLowerCase() !== 'utf8') return undefined;
+  if (c.encoding !== undefined && c.encoding.toLowerCase() !== 'utf-8' && c.encoding.toLowerCase() !== 'utf8')
+    return undefined;
   return {
     sha: read.sha,
     message: message(c.message),

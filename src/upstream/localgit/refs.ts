@@ -46,7 +46,13 @@ export async function isEmpty(repo: Repo): Promise<boolean> {
  * none of them exists, an answer for `name` can only be `name` itself.
  */
 function dwimFallbacks(name: string): string[] {
-  return [`refs/${name}`, `refs/tags/${name}`, `refs/heads/${name}`, `refs/remotes/${name}`, `refs/remotes/${name}/HEAD`];
+  return [
+    `refs/${name}`,
+    `refs/tags/${name}`,
+    `refs/heads/${name}`,
+    `refs/remotes/${name}`,
+    `refs/remotes/${name}/HEAD`,
+  ];
 }
 
 /**
@@ -54,7 +60,11 @@ function dwimFallbacks(name: string): string[] {
  * the object reader; git reads loose and packed refs afresh for every request. Undefined when git would have had
  * to guess (a ref named like a DWIM expansion of another exists): the caller then asks a one-shot command.
  */
-async function exactLookup(repo: Repo, names: readonly string[], peel: string): Promise<(string | undefined)[] | undefined> {
+async function exactLookup(
+  repo: Repo,
+  names: readonly string[],
+  peel: string,
+): Promise<(string | undefined)[] | undefined> {
   const refs = names.filter((n) => !isFullId(n));
   const fallbacks = refs.flatMap(dwimFallbacks);
   const infos = await repo.reader.info([...names.map((n) => `${n}${peel}`), ...fallbacks]);

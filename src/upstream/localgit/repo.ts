@@ -58,8 +58,12 @@ export async function openRepo(path: string, log: Log): Promise<{ ok: true; valu
   if (!gitDir || !common || !bare) throw new Error('git rev-parse printed fewer lines than asked for');
   // Inside a working tree's subdirectory git would report the toplevel's .git; refuse anything but the root.
   if (bare === 'false') {
-    const top = await runGit(['rev-parse', '--show-toplevel'], { cwd: real, env: { GIT_CEILING_DIRECTORIES: dirname(real) } });
-    if (top.code !== 0 || top.stdout.toString('utf8').trim() !== real) return fail('not_found', `Repository not found: ${path}`);
+    const top = await runGit(['rev-parse', '--show-toplevel'], {
+      cwd: real,
+      env: { GIT_CEILING_DIRECTORIES: dirname(real) },
+    });
+    if (top.code !== 0 || top.stdout.toString('utf8').trim() !== real)
+      return fail('not_found', `Repository not found: ${path}`);
   } else if (resolve(real, gitDir) !== real && resolve(real, common) !== real) {
     return fail('not_found', `Repository not found: ${path}`);
   }

@@ -33,14 +33,20 @@ export function parseLsTree(out: Buffer, prefix = ''): RawEntry[] {
     if (tab < 0 || !mode || !sha || size === undefined) throw new Error('unexpected git ls-tree record');
     const type = entryType(mode);
     const path = prefix + rec.slice(tab + 1);
-    entries.push(size === '-' || type === 'dir' || type === 'submodule' ? { mode, path, type, sha } : { mode, path, type, sha, size: Number(size) });
+    entries.push(
+      size === '-' || type === 'dir' || type === 'submodule'
+        ? { mode, path, type, sha }
+        : { mode, path, type, sha, size: Number(size) },
+    );
   }
   return entries;
 }
 
 /** Drops the mode: the shape the port promises. */
 export function toTreeEntry(e: RawEntry): TreeEntry {
-  return e.size === undefined ? { path: e.path, type: e.type, sha: e.sha } : { path: e.path, type: e.type, sha: e.sha, size: e.size };
+  return e.size === undefined
+    ? { path: e.path, type: e.type, sha: e.sha }
+    : { path: e.path, type: e.type, sha: e.sha, size: e.size };
 }
 
 /** The root tree of a commit through the object reader; undefined when `commit` names no commit. */
@@ -50,7 +56,11 @@ export async function rootTree(repo: Repo, commit: string): Promise<string | und
 }
 
 /** Recursive listing below `path` at `commit`; `not_found` unless `path` is a directory there. */
-export async function listTree(repo: Repo, commit: string, path: string): Promise<{ ok: true; value: TreeListing } | Failed> {
+export async function listTree(
+  repo: Repo,
+  commit: string,
+  path: string,
+): Promise<{ ok: true; value: TreeListing } | Failed> {
   // `./` and `../` would be resolved against the working directory; the core never sends them, we refuse them too.
   if (path !== '' && !isTreePath(path)) return fail('not_found', `Directory not found: ${path}`);
   const root = await rootTree(repo, commit);

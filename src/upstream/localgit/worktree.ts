@@ -44,14 +44,18 @@ export async function moveCheckout(repo: Repo, co: Checkout, from: string, to: s
   if (!refreshCall) return false;
   const refresh = await runGit(['update-index', '-q', '--ignore-submodules', '--refresh'], refreshCall);
   if (refresh.code !== 0 && refresh.code !== 1) {
-    repo.log('warn', 'git failed while refreshing a working tree', { code: refresh.code, stderr: refresh.stderr.slice(0, 2000) });
+    repo.log('warn', 'git failed while refreshing a working tree', {
+      code: refresh.code,
+      stderr: refresh.stderr.slice(0, 2000),
+    });
     return false;
   }
   const call = await neutralised(co.call);
   if (!call) return false;
   if (await uncommittedInTheWay(repo, call, from, to)) return false;
   const run = await runGit(['read-tree', '-u', '-m', from, to], call);
-  if (run.code !== 0) repo.log('info', 'a working tree refused an update', { code: run.code, stderr: run.stderr.slice(0, 2000) });
+  if (run.code !== 0)
+    repo.log('info', 'a working tree refused an update', { code: run.code, stderr: run.stderr.slice(0, 2000) });
   return run.code === 0;
 }
 
@@ -63,9 +67,19 @@ export async function moveCheckout(repo: Repo, co: Checkout, from: string, to: s
 async function uncommittedInTheWay(repo: Repo, call: GitCall, from: string, to: string): Promise<boolean> {
   const diff = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', from, to], call);
   if (diff.code !== 0) return true;
-  const changed = diff.stdout.toString('utf8').split('\0').filter((p) => p !== '');
+  const changed = diff.stdout
+    .toString('utf8')
+    .split('\0')
+    .filter((p) => p !== '');
   if (changed.length === 0) return false;
-  const above = new Set(changed.flatMap((p) => p.split('/').slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join('/'))));
+  const above = new Set(
+    changed.flatMap((p) =>
+      p
+        .split('/')
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join('/')),
+    ),
+  );
   // `--directory` prints a wholly untracked directory once ("d/"), so a large ignored tree costs one line; writing
   // into such a directory counts as in the way (what it holds is not listed).
   const run = await runGit(['ls-files', '--others', '--directory', '-z', '--', ...changed, ...above], call);
@@ -79,5 +93,8 @@ async function uncommittedInTheWay(repo: Repo, call: GitCall, from: string, to: 
     if (!dir && above.has(e)) return true;
     return changed.some((c) => e === c || e.startsWith(`${c}/`) || (dir && c.startsWith(`${e}/`)));
   };
-  return run.stdout.toString('utf8').split('\0').some((f) => f !== '' && hit(f));
+  return run.stdout
+    .toString('utf8')
+    .split('\0')
+    .some((f) => f !== '' && hit(f));
 }

@@ -32,7 +32,8 @@ interface Prepared {
 
 /** Checks the request's shape: paths, encodings, identity. */
 function prepare(req: WriteRequest): { ok: true; value: Prepared } | Failed {
-  if (typeof req.message !== 'string' || req.message.trim() === '') return fail('invalid', 'A commit message is required.');
+  if (typeof req.message !== 'string' || req.message.trim() === '')
+    return fail('invalid', 'A commit message is required.');
   const seen = new Set<string>();
   const writes: Array<{ path: string; bytes: Buffer }> = [];
   for (const f of req.files) {
@@ -69,7 +70,10 @@ function prepare(req: WriteRequest): { ok: true; value: Prepared } | Failed {
 }
 
 /** Writes each file's bytes as a blob; returns path → blob id. */
-async function writeBlobs(repo: Repo, writes: Prepared['writes']): Promise<{ ok: true; value: Map<string, string> } | Failed> {
+async function writeBlobs(
+  repo: Repo,
+  writes: Prepared['writes'],
+): Promise<{ ok: true; value: Map<string, string> } | Failed> {
   const ids = new Map<string, string>();
   for (const w of writes) {
     const run = await runGit(['hash-object', '-w', '--no-filters', '--stdin'], { ...repo.call, input: w.bytes });
@@ -84,7 +88,12 @@ async function writeBlobs(repo: Repo, writes: Prepared['writes']): Promise<{ ok:
  * directory under a written file, a file above one), as GitHub's Git Data API does; whether that may land is
  * judged on the computed change (`changedPaths`), never here.
  */
-async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<string, string>): Promise<{ ok: true; value: string } | Failed> {
+async function buildTree(
+  repo: Repo,
+  head: string,
+  req: Prepared,
+  blobs: Map<string, string>,
+): Promise<{ ok: true; value: string } | Failed> {
   const dir = await mkdtemp(join(tmpdir(), 'gb-index-'));
   const call = { ...repo.call, env: { GIT_INDEX_FILE: join(dir, 'index') } };
   try {
@@ -108,7 +117,10 @@ async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<str
       lines.push(`${mode} ${blobs.get(w.path)}\t${w.path}`);
     }
     if (lines.length > 0) {
-      const upd = await runGit(['update-index', '-z', '--index-info'], { ...call, input: lines.map((l) => `${l}\0`).join('') });
+      const upd = await runGit(['update-index', '-z', '--index-info'], {
+        ...call,
+        input: lines.map((l) => `${l}\0`).join(''),
+      });
       if (upd.code !== 0) return gitFailure(upd, 'preparing a commit', repo.log);
     }
     const tree = await runGit(['write-tree'], call);
@@ -123,13 +135,23 @@ async function buildTree(repo: Repo, head: string, req: Prepared, blobs: Map<str
 async function changedPaths(repo: Repo, base: string, tree: string): Promise<{ ok: true; value: string[] } | Failed> {
   const run = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', base, tree], repo.call);
   if (run.code !== 0) return gitFailure(run, 'checking what a write changes', repo.log);
-  return ok(run.stdout.toString('utf8').split('\0').filter((p) => p !== ''));
+  return ok(
+    run.stdout
+      .toString('utf8')
+      .split('\0')
+      .filter((p) => p !== ''),
+  );
 }
 
 /** The one answer when the caller's `admit` refuses a computed change (the caller words the refusal). */
 const REFUSED: Failed = fail('invalid', 'The write was refused: it would change paths the caller did not admit.');
 
-async function makeCommit(repo: Repo, tree: string, parent: string, req: Prepared): Promise<{ ok: true; value: string } | Failed> {
+async function makeCommit(
+  repo: Repo,
+  tree: string,
+  parent: string,
+  req: Prepared,
+): Promise<{ ok: true; value: string } | Failed> {
   const run = await runGit(['commit-tree', tree, '-p', parent, '-F', '-'], {
     ...repo.call,
     input: req.message,
@@ -149,7 +171,11 @@ async function makeCommit(repo: Repo, tree: string, parent: string, req: Prepare
  * paths and reads the same whether a path is modified, untracked, ignored, or (for the other paths) untouched.
  */
 const UNCOMMITTED = (paths: readonly string[]): Failed => {
-  const shown = paths.slice(0, 20).map((p) => `"${p}"`).join(', ') + (paths.length > 20 ? ` and ${paths.length - 20} more` : '');
+  const shown =
+    paths
+      .slice(0, 20)
+      .map((p) => `"${p}"`)
+      .join(', ') + (paths.length > 20 ? ` and ${paths.length - 20} more` : '');
   return fail(
     'conflict',
     `The branch is checked out in a working tree that holds uncommitted work at ${shown} (or below ${paths.length === 1 ? 'it' : 'them'}); nothing was written. Write other paths, or ask the operator to commit or move that work.`,
@@ -159,7 +185,12 @@ const UNCOMMITTED = (paths: readonly string[]): Failed => {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Creates one commit on `branch` with the requested changes (always a new commit, even with an unchanged tree). */
-export async function commitFiles(repo: Repo, branch: string, request: WriteRequest, hooks: WriteHooks): Promise<{ ok: true; value: WriteResult } | Failed> {
+export async function commitFiles(
+  repo: Repo,
+  branch: string,
+  request: WriteRequest,
+  hooks: WriteHooks,
+): Promise<{ ok: true; value: WriteResult } | Failed> {
   const valid = await checkBranchName(repo, branch);
   if (!valid.ok) return valid;
   const req = prepare(request);
@@ -186,7 +217,10 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
     await hooks.beforeUpdateRef?.({ repo: repo.name, branch, parent: old, attempt });
     const co = checkout.value;
     if (co && !(await moveCheckout(repo, co, old, commit.value))) return UNCOMMITTED(touched);
-    const cas = await runGit(['update-ref', '-m', 'git-blinder: commit', `refs/heads/${branch}`, commit.value, old], repo.call);
+    const cas = await runGit(
+      ['update-ref', '-m', 'git-blinder: commit', `refs/heads/${branch}`, commit.value, old],
+      repo.call,
+    );
     if (cas.code === 0) return ok({ sha: commit.value, branch, parent: old, retries });
     if (co && !(await moveCheckout(repo, co, commit.value, old))) {
       throw new Error(`could not roll back the working tree of ${branch} after a failed ref update`);
@@ -200,7 +234,10 @@ export async function commitFiles(repo: Repo, branch: string, request: WriteRequ
       continue;
     }
     if (touched.length > 0) {
-      const moved = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', old, head.value, '--', ...touched], repo.call);
+      const moved = await runGit(
+        ['diff-tree', '-r', '--name-only', '--no-renames', '-z', old, head.value, '--', ...touched],
+        repo.call,
+      );
       if (moved.code !== 0) return gitFailure(moved, 'checking what moved', repo.log);
       if (moved.stdout.length > 0) return fail('conflict', MOVED);
     }

@@ -25,7 +25,12 @@ export function parseChurn(out: Buffer, truncated: boolean): ChurnListing {
     const current = commits[commits.length - 1];
     if (!m || !current) continue;
     const binary = m[1] === '-';
-    current.files.push({ path: m[3] as string, additions: binary ? 0 : Number(m[1]), deletions: binary ? 0 : Number(m[2]), binary });
+    current.files.push({
+      path: m[3] as string,
+      additions: binary ? 0 : Number(m[1]),
+      deletions: binary ? 0 : Number(m[2]),
+      binary,
+    });
   }
   // A cut listing may end inside a commit's numstat: that commit is dropped rather than reported short.
   if (truncated) commits.pop();
@@ -34,12 +39,26 @@ export function parseChurn(out: Buffer, truncated: boolean): ChurnListing {
 
 /** Numstat of the last `sinceCommits` commits of HEAD touching `prefix` (`''`: the whole repository). */
 export async function readChurn(ctx: WtContext, prefix: string, sinceCommits: number): Promise<WsResult<ChurnListing>> {
-  if (!Number.isInteger(sinceCommits) || sinceCommits < 1 || sinceCommits > 10_000) return wsFail('invalid', 'The window is 1 to 10000 commits.');
+  if (!Number.isInteger(sinceCommits) || sinceCommits < 1 || sinceCommits > 10_000)
+    return wsFail('invalid', 'The window is 1 to 10000 commits.');
   if (prefix.includes('\0') || prefix.startsWith('/')) return wsFail('invalid', 'A prefix is a repository path.');
   const head = await wtGit(ctx, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], 'reading HEAD');
   if (!head.ok) return head;
   if (head.run.code !== 0) return wsOk({ commits: [], truncated: false });
-  const args = ['log', `-n${sinceCommits}`, '--no-renames', '--diff-merges=off', '--no-ext-diff', '--no-textconv', '--numstat', '-z', '--format=%x01%H', 'HEAD', '--', ...(prefix === '' ? [] : [prefix])];
+  const args = [
+    'log',
+    `-n${sinceCommits}`,
+    '--no-renames',
+    '--diff-merges=off',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--numstat',
+    '-z',
+    '--format=%x01%H',
+    'HEAD',
+    '--',
+    ...(prefix === '' ? [] : [prefix]),
+  ];
   const r = await wtGit(ctx, args, 'reading recent history', { partial: true });
   if (!r.ok) return r;
   const truncated = r.run.spawnError === 'too_large';
@@ -62,13 +81,33 @@ interface RawSide {
  * kept files are all links is kept without counting toward the window (the caller judges their targets), so the first
  * `sinceCommits` commits the caller keeps are always among those read.
  */
-export async function readChurnCut(ctx: WtContext, prefix: string, sinceCommits: number, read: (path: string) => boolean): Promise<WsResult<ChurnListing>> {
-  if (!Number.isInteger(sinceCommits) || sinceCommits < 1 || sinceCommits > 10_000) return wsFail('invalid', 'The window is 1 to 10000 commits.');
+export async function readChurnCut(
+  ctx: WtContext,
+  prefix: string,
+  sinceCommits: number,
+  read: (path: string) => boolean,
+): Promise<WsResult<ChurnListing>> {
+  if (!Number.isInteger(sinceCommits) || sinceCommits < 1 || sinceCommits > 10_000)
+    return wsFail('invalid', 'The window is 1 to 10000 commits.');
   if (prefix.includes('\0') || prefix.startsWith('/')) return wsFail('invalid', 'A prefix is a repository path.');
   const head = await wtGit(ctx, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], 'reading HEAD');
   if (!head.ok) return head;
   if (head.run.code !== 0) return wsOk({ commits: [], truncated: false });
-  const args = ['log', '--no-renames', '--diff-merges=off', '--no-ext-diff', '--no-textconv', '--no-abbrev', '--raw', '--numstat', '-z', '--format=%x01%H', 'HEAD', '--', ...(prefix === '' ? [] : [prefix])];
+  const args = [
+    'log',
+    '--no-renames',
+    '--diff-merges=off',
+    '--no-ext-diff',
+    '--no-textconv',
+    '--no-abbrev',
+    '--raw',
+    '--numstat',
+    '-z',
+    '--format=%x01%H',
+    'HEAD',
+    '--',
+    ...(prefix === '' ? [] : [prefix]),
+  ];
   type Pending = { sha: string; files: { entry: ChurnEntry; raw: RawSide | undefined }[]; raws: Map<string, RawSide> };
   const commits: Pending[] = [];
   let counted = 0;
@@ -77,7 +116,8 @@ export async function readChurnCut(ctx: WtContext, prefix: string, sinceCommits:
   const finish = (): boolean => {
     if (current && current.files.length > 0) {
       commits.push(current);
-      if (current.files.some((f) => f.raw === undefined || (f.raw.oldMode !== LINK && f.raw.newMode !== LINK))) counted++;
+      if (current.files.some((f) => f.raw === undefined || (f.raw.oldMode !== LINK && f.raw.newMode !== LINK)))
+        counted++;
     }
     current = undefined;
     return counted < sinceCommits;
@@ -110,7 +150,10 @@ export async function readChurnCut(ctx: WtContext, prefix: string, sinceCommits:
     if (path === undefined || !read(path)) return true;
     const [a, d] = [body.toString('latin1', 0, t1), body.toString('latin1', t1 + 1, t2)];
     const binary = a === '-';
-    current.files.push({ entry: { path, additions: binary ? 0 : Number(a), deletions: binary ? 0 : Number(d), binary }, raw: current.raws.get(pathBytes.toString('latin1')) });
+    current.files.push({
+      entry: { path, additions: binary ? 0 : Number(a), deletions: binary ? 0 : Number(d), binary },
+      raw: current.raws.get(pathBytes.toString('latin1')),
+    });
     return true;
   });
   if (!end.ok) return end;

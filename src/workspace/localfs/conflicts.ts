@@ -24,19 +24,41 @@ export function parseUnmerged(out: Buffer, path: string): Map<number, Stage> {
   return stages;
 }
 
-async function readStage(ctx: WtContext, stage: Stage | undefined, vouched: ReadonlySet<string>, maxBytes: number): Promise<WsResult<ConflictStage>> {
+async function readStage(
+  ctx: WtContext,
+  stage: Stage | undefined,
+  vouched: ReadonlySet<string>,
+  maxBytes: number,
+): Promise<WsResult<ConflictStage>> {
   if (!stage) return wsOk({ present: false });
   if (!isFullOid(stage.oid)) throw new Error('ls-files printed a malformed object id');
   const atPath = vouched.has(stage.oid);
   // A gitlink stage names a commit of another repository: nothing to read here.
-  if (stage.mode === '160000') return wsOk({ present: true, oid: stage.oid, mode: stage.mode, size: 0, bytes: new Uint8Array(0), truncated: false, atPath });
+  if (stage.mode === '160000')
+    return wsOk({
+      present: true,
+      oid: stage.oid,
+      mode: stage.mode,
+      size: 0,
+      bytes: new Uint8Array(0),
+      truncated: false,
+      atPath,
+    });
   const size = await runGit(['cat-file', '-s', stage.oid], baseCall(ctx));
   if (size.code !== 0) return runFailure(size, 'reading a conflict stage', ctx.log);
   const total = Number(size.stdout.toString('utf8').trim());
   const body = await runGit(['cat-file', 'blob', stage.oid], baseCall(ctx, { maxBytes }));
   const truncated = body.spawnError === 'too_large';
   if (body.code !== 0 && !truncated) return runFailure(body, 'reading a conflict stage', ctx.log);
-  return wsOk({ present: true, oid: stage.oid, mode: stage.mode, size: total, bytes: new Uint8Array(body.stdout), truncated, atPath });
+  return wsOk({
+    present: true,
+    oid: stage.oid,
+    mode: stage.mode,
+    size: total,
+    bytes: new Uint8Array(body.stdout),
+    truncated,
+    atPath,
+  });
 }
 
 /** The commits an operation in progress takes "theirs" (and, with their parents, the base) from. */
@@ -56,13 +78,20 @@ async function idsAt(ctx: WtContext, revs: readonly string[], path: string): Pro
  * Which blobs each stage may be vouched for by: the blob `path` itself holds in the commits that stage stands for.
  * A stage git took from another path (a rename paired with it) is in none of them.
  */
-async function vouchers(ctx: WtContext, path: string): Promise<WsResult<{ ours: Set<string>; theirs: Set<string>; base: Set<string> }>> {
+async function vouchers(
+  ctx: WtContext,
+  path: string,
+): Promise<WsResult<{ ours: Set<string>; theirs: Set<string>; base: Set<string> }>> {
   const heads = OTHER_HEADS.flatMap((h) => [h, `${h}^`]);
   const bases = await wtGit(ctx, ['merge-base', '--all', 'HEAD', 'MERGE_HEAD'], 'finding the merge base');
   if (!bases.ok) return bases;
   // Exit 1 (no base) or 128 (no merge in progress): no base commit then.
   const baseRevs = bases.run.code === 0 ? bases.run.stdout.toString('utf8').split('\n').filter(isFullOid) : [];
-  const [ours, theirs, base] = [await idsAt(ctx, ['HEAD'], path), await idsAt(ctx, heads, path), await idsAt(ctx, [...heads, ...baseRevs], path)];
+  const [ours, theirs, base] = [
+    await idsAt(ctx, ['HEAD'], path),
+    await idsAt(ctx, heads, path),
+    await idsAt(ctx, [...heads, ...baseRevs], path),
+  ];
   if (!ours.ok) return ours;
   if (!theirs.ok) return theirs;
   if (!base.ok) return base;
@@ -70,7 +99,11 @@ async function vouchers(ctx: WtContext, path: string): Promise<WsResult<{ ours: 
 }
 
 /** Base, ours, theirs and the working-tree file of a conflicted `path`; not_found when it is not conflicted. */
-export async function readConflictSides(ctx: WtContext, path: string, maxBytes: number): Promise<WsResult<ConflictSides>> {
+export async function readConflictSides(
+  ctx: WtContext,
+  path: string,
+  maxBytes: number,
+): Promise<WsResult<ConflictSides>> {
   if (!isRepoPath(path)) return wsFail('invalid', 'Paths are relative to the repository root, without "." or "..".');
   const ls = await wtGit(ctx, ['ls-files', '-u', '-z', '--', path], 'listing conflict stages');
   if (!ls.ok) return ls;

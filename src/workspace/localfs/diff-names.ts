@@ -17,7 +17,15 @@ export interface NameRecord {
   changed: boolean;
 }
 
-const LETTERS: Record<string, DiffFileStatus> = { A: 'added', M: 'modified', D: 'deleted', R: 'renamed', C: 'copied', T: 'type_changed', U: 'unmerged' };
+const LETTERS: Record<string, DiffFileStatus> = {
+  A: 'added',
+  M: 'modified',
+  D: 'deleted',
+  R: 'renamed',
+  C: 'copied',
+  T: 'type_changed',
+  U: 'unmerged',
+};
 const NUMSTAT = /^(\d+|-)\t(\d+|-)\t/;
 
 /** Key of a raw path in maps (latin1 keeps every byte distinct). */
@@ -28,7 +36,10 @@ export class NameListing {
   readonly records: NameRecord[] = [];
   private readonly byPath = new Map<string, NameRecord>();
   /** Path tokens still expected by the current record: raw header waiting for 1 or 2 paths, numstat waiting for 2. */
-  private want: { kind: 'raw'; head: string; combined: boolean; paths: Buffer[]; need: number } | { kind: 'numstat'; paths: Buffer[] } | undefined;
+  private want:
+    | { kind: 'raw'; head: string; combined: boolean; paths: Buffer[]; need: number }
+    | { kind: 'numstat'; paths: Buffer[] }
+    | undefined;
 
   /** Takes one NUL-terminated token. */
   push(tok: Buffer): void {
@@ -61,7 +72,9 @@ export class NameListing {
   private finishRaw(head: string, combined: boolean, paths: Buffer[]): void {
     this.want = undefined;
     const parts = head.replace(/^:+/, '').split(' ');
-    const [oldMode = '', newMode = '', oldOid = '', newOid = '', st = ''] = combined ? [parts[0], parts[0], '', '', 'U'] : parts;
+    const [oldMode = '', newMode = '', oldOid = '', newOid = '', st = ''] = combined
+      ? [parts[0], parts[0], '', '', 'U']
+      : parts;
     const status = LETTERS[st.charAt(0)];
     if (status === undefined) throw new Error('unexpected status in a diff listing');
     const [first, second] = paths as [Buffer, Buffer | undefined];

@@ -84,7 +84,17 @@ function splitPatches(patch: Buffer): Buffer[] {
 
 /** Git's C-style quoting of a path in a patch header (core.quotePath=false: bytes from 0x80 up stay as they are). */
 export function cQuote(path: string): string {
-  const named: Record<number, string> = { 7: 'a', 8: 'b', 9: 't', 10: 'n', 11: 'v', 12: 'f', 13: 'r', 34: '"', 92: '\\' };
+  const named: Record<number, string> = {
+    7: 'a',
+    8: 'b',
+    9: 't',
+    10: 'n',
+    11: 'v',
+    12: 'f',
+    13: 'r',
+    34: '"',
+    92: '\\',
+  };
   let out = '';
   let quoted = false;
   for (const ch of path) {
@@ -127,8 +137,17 @@ export function parseDiff(buf: Buffer, truncated: boolean): DiffListing {
     if (combined) {
       const n = (parts.length - 1) / 2;
       unmerged.push({
-        path: p1.text, origPath: null, status: 'unmerged', oldMode: parts[0] ?? '', newMode: parts[n - 1] ?? '',
-        oldOid: parts[n] ?? '', newOid: parts[2 * n - 1] ?? '', additions: 0, deletions: 0, binary: false, patch: new Uint8Array(0),
+        path: p1.text,
+        origPath: null,
+        status: 'unmerged',
+        oldMode: parts[0] ?? '',
+        newMode: parts[n - 1] ?? '',
+        oldOid: parts[n] ?? '',
+        newOid: parts[2 * n - 1] ?? '',
+        additions: 0,
+        deletions: 0,
+        binary: false,
+        patch: new Uint8Array(0),
       });
       at = p1.next;
       continue;
@@ -194,7 +213,9 @@ export function parseDiff(buf: Buffer, truncated: boolean): DiffListing {
     const mine =
       raw.status === 'unmerged'
         ? piece.subarray(0, UNMERGED_PREFIX.length).equals(UNMERGED_PREFIX)
-        : piece.subarray(0, headerOf(raw.origPath ?? raw.path, raw.path).length).equals(headerOf(raw.origPath ?? raw.path, raw.path));
+        : piece
+            .subarray(0, headerOf(raw.origPath ?? raw.path, raw.path).length)
+            .equals(headerOf(raw.origPath ?? raw.path, raw.path));
     if (!mine) {
       // A binary file whose stat data is stale: numstat names it, the patch (which compares content) does not.
       if (s.binary) continue;

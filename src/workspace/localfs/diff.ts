@@ -13,18 +13,42 @@ import { gitTokens, utf8Path } from './tokens.js';
 import { EMPTY_TREE } from '../../gitcli/diff-reader.js';
 
 /** Output flags shared by every diff: no external diff or textconv, fixed prefixes and order, submodules not entered. */
-const COMMON = ['-z', '--raw', '--numstat', '-p', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty', '--src-prefix=a/', '--dst-prefix=b/', '-O/dev/null'];
+const COMMON = [
+  '-z',
+  '--raw',
+  '--numstat',
+  '-p',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--ignore-submodules=dirty',
+  '--src-prefix=a/',
+  '--dst-prefix=b/',
+  '-O/dev/null',
+];
 /** The first pass: the same comparison, names and counts only. */
-const NAMES = ['-z', '--raw', '--numstat', '--no-ext-diff', '--no-textconv', '--ignore-submodules=dirty', '-O/dev/null'];
+const NAMES = [
+  '-z',
+  '--raw',
+  '--numstat',
+  '--no-ext-diff',
+  '--no-textconv',
+  '--ignore-submodules=dirty',
+  '-O/dev/null',
+];
 /** Bytes of pathspecs one second-pass process takes (well under the kernel's argument limits). */
 const PATHSPEC_BYTES = 256 * 1024;
 
 /** The git command line for a request, or a reason it is refused before git runs. */
-export function diffArgs(req: DiffRequest, headCommit: string | null, flags: readonly string[] = COMMON): { ok: true; args: string[] } | { ok: false; message: string } {
+export function diffArgs(
+  req: DiffRequest,
+  headCommit: string | null,
+  flags: readonly string[] = COMMON,
+): { ok: true; args: string[] } | { ok: false; message: string } {
   const paths = req.paths ?? [];
   const tail = paths.length > 0 ? ['--', ...paths] : ['--'];
   if (req.against === 'index') {
-    if (req.staged) return { ok: false, message: 'The index cannot be compared with itself: use against "head" with staged.' };
+    if (req.staged)
+      return { ok: false, message: 'The index cannot be compared with itself: use against "head" with staged.' };
     return { ok: true, args: ['diff-files', ...flags, ...tail] };
   }
   let left: string;
@@ -37,9 +61,14 @@ export function diffArgs(req: DiffRequest, headCommit: string | null, flags: rea
 }
 
 /** Runs one diff; `headCommit` is HEAD's id (null on an unborn branch, compared with the empty tree). */
-export async function readDiff(ctx: WtContext, req: DiffRequest, headCommit: string | null): Promise<WsResult<DiffListing>> {
+export async function readDiff(
+  ctx: WtContext,
+  req: DiffRequest,
+  headCommit: string | null,
+): Promise<WsResult<DiffListing>> {
   for (const p of req.paths ?? []) {
-    if (p === '' || p.startsWith('/') || p.includes('\0')) return wsFail('invalid', 'Paths are relative to the repository root.');
+    if (p === '' || p.startsWith('/') || p.includes('\0'))
+      return wsFail('invalid', 'Paths are relative to the repository root.');
   }
   const built = diffArgs(req, headCommit);
   if (!built.ok) return wsFail('invalid', built.message);
@@ -68,7 +97,12 @@ function single(rec: NameRecord, side: 'from' | 'to', path: string): DiffFile {
     : { ...empty, path, status: 'added', oldMode: '000000', newMode: rec.newMode, oldOid: zero, newOid: rec.newOid };
 }
 
-async function readCutDiff(ctx: WtContext, req: DiffRequest, headCommit: string | null, read: (path: string) => boolean): Promise<WsResult<DiffListing>> {
+async function readCutDiff(
+  ctx: WtContext,
+  req: DiffRequest,
+  headCommit: string | null,
+  read: (path: string) => boolean,
+): Promise<WsResult<DiffListing>> {
   const names = diffArgs(req, headCommit, NAMES);
   if (!names.ok) return wsFail('invalid', names.message);
   const listing = new NameListing();
@@ -103,9 +137,16 @@ async function readCutDiff(ctx: WtContext, req: DiffRequest, headCommit: string 
     }
     // A pair: each accepted side is read on its own; git may pair it again in the second pass only with another
     // accepted path. Unread sides are counted as get_commit counts them: two unread sides are one change.
-    if (to !== undefined) accepted.set(keyOf(rec.path), { path: to, rec, side: rec.status === 'copied' && from !== undefined ? 'whole' : 'to' });
-    if (from !== undefined && rec.status === 'renamed') accepted.set(keyOf(rec.from), { path: from, rec, side: 'from' });
-    if (to === undefined && from === undefined) unread.push({ path: rec.path.toString('utf8'), from: rec.from.toString('utf8') });
+    if (to !== undefined)
+      accepted.set(keyOf(rec.path), {
+        path: to,
+        rec,
+        side: rec.status === 'copied' && from !== undefined ? 'whole' : 'to',
+      });
+    if (from !== undefined && rec.status === 'renamed')
+      accepted.set(keyOf(rec.from), { path: from, rec, side: 'from' });
+    if (to === undefined && from === undefined)
+      unread.push({ path: rec.path.toString('utf8'), from: rec.from.toString('utf8') });
     else if (to === undefined) unread.push({ path: rec.path.toString('utf8') });
     else if (from === undefined && rec.status === 'renamed') unread.push({ path: rec.from.toString('utf8') });
   }
@@ -121,11 +162,17 @@ async function readCutDiff(ctx: WtContext, req: DiffRequest, headCommit: string 
   for (const [key, a] of accepted) {
     if (!dirs.has(key)) spec.push(a.path);
     else if (a.side === 'from' || a.side === 'to') files.push(single(a.rec, a.side, a.path));
-    else files.push({ ...single(a.rec, 'to', a.path), status: a.rec.status, oldMode: a.rec.oldMode, oldOid: a.rec.oldOid });
+    else
+      files.push({
+        ...single(a.rec, 'to', a.path),
+        status: a.rec.status,
+        oldMode: a.rec.oldMode,
+        oldOid: a.rec.oldOid,
+      });
   }
   spec.sort();
   let truncated = false;
-  for (let i = 0; i < spec.length && !truncated; ) {
+  for (let i = 0; i < spec.length && !truncated;) {
     const batch: string[] = [];
     let bytes = 0;
     while (i < spec.length && (batch.length === 0 || bytes + Buffer.byteLength(spec[i] as string) < PATHSPEC_BYTES)) {

@@ -21,7 +21,11 @@ export type WsFailed = { readonly ok: false; readonly error: WsError };
 
 /** Translates a git run that should have worked into a WsError, logging the raw details for the operator. */
 export function runFailure(run: GitRun, doing: string, log: WsLog): WsFailed {
-  log('warn', `git failed while ${doing}`, { code: run.code, spawnError: run.spawnError, stderr: run.stderr.slice(0, 2000) });
+  log('warn', `git failed while ${doing}`, {
+    code: run.code,
+    spawnError: run.spawnError,
+    stderr: run.stderr.slice(0, 2000),
+  });
   switch (run.spawnError ?? 'exit') {
     case 'missing':
       return wsFail('unavailable', 'git is not installed or not on PATH.');

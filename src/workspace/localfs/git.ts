@@ -30,12 +30,18 @@ export type WtRun = { readonly ok: true; readonly run: GitRun } | WsFailed;
  * Runs `git <args>` in the working tree with its configuration neutralised. A process that could not run to the end
  * is a failure, except `too_large` when `partial` is set: the caller then parses a prefix and says `truncated`.
  */
-export async function wtGit(ctx: WtContext, args: readonly string[], doing: string, opts: { input?: string; partial?: boolean } = {}): Promise<WtRun> {
+export async function wtGit(
+  ctx: WtContext,
+  args: readonly string[],
+  doing: string,
+  opts: { input?: string; partial?: boolean } = {},
+): Promise<WtRun> {
   // The configuration listing is read uncapped: a small answer cap must not turn into a refusal to neutralise.
   const call = await neutralised(baseCall(ctx, opts.input !== undefined ? { input: opts.input } : {}));
   if (!call) return refused(doing);
   const run = await runGit(args, { ...call, maxBytes: ctx.maxBytes });
-  if (run.code === null && !(opts.partial === true && run.spawnError === 'too_large')) return runFailure(run, doing, ctx.log);
+  if (run.code === null && !(opts.partial === true && run.spawnError === 'too_large'))
+    return runFailure(run, doing, ctx.log);
   return { ok: true, run };
 }
 

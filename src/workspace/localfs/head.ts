@@ -25,15 +25,23 @@ export async function readHead(ctx: WtContext): Promise<WsResult<HeadInfo>> {
 }
 
 /** Ahead/behind of HEAD vs its upstream over commits touching `prefixes`: one rev-list. */
-export async function readUpstreamCounts(ctx: WtContext, prefixes: readonly string[]): Promise<WsResult<UpstreamCounts>> {
-  if (prefixes.some((p) => p.includes('\0') || p.startsWith('/'))) return wsFail('invalid', 'Prefixes are repository paths.');
+export async function readUpstreamCounts(
+  ctx: WtContext,
+  prefixes: readonly string[],
+): Promise<WsResult<UpstreamCounts>> {
+  if (prefixes.some((p) => p.includes('\0') || p.startsWith('/')))
+    return wsFail('invalid', 'Prefixes are repository paths.');
   if (prefixes.length === 0) {
     const r = await wtGit(ctx, ['rev-list', '--count', '--max-count=0', 'HEAD...@{upstream}'], 'reading the upstream');
     if (!r.ok) return r;
     return wsOk(r.run.code === 0 ? { kind: 'counted', ahead: 0, behind: 0 } : { kind: 'none' });
   }
   const spec = prefixes.includes('') ? [] : prefixes;
-  const r = await wtGit(ctx, ['rev-list', '--left-right', '--count', 'HEAD...@{upstream}', '--', ...spec], 'counting commits against the upstream');
+  const r = await wtGit(
+    ctx,
+    ['rev-list', '--left-right', '--count', 'HEAD...@{upstream}', '--', ...spec],
+    'counting commits against the upstream',
+  );
   if (!r.ok) return r;
   // 128: no upstream configured, it does not resolve, or HEAD is unborn.
   if (r.run.code === 128) return wsOk({ kind: 'none' });

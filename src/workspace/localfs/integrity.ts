@@ -95,7 +95,11 @@ export function classify(head: HeadSide | null, disk: HeadSide | null): Integrit
  * Candidates streamed, keeping only paths `read` accepts (valid UTF-8): hidden records are never hashed and never count
  * toward the cap, which is on the bytes of kept paths.
  */
-async function cutCandidates(ctx: WtContext, left: string, read: (path: string) => boolean): Promise<WsResult<{ candidates: Map<string, HeadSide | null>; truncated: boolean }>> {
+async function cutCandidates(
+  ctx: WtContext,
+  left: string,
+  read: (path: string) => boolean,
+): Promise<WsResult<{ candidates: Map<string, HeadSide | null>; truncated: boolean }>> {
   const candidates = new Map<string, HeadSide | null>();
   let bytes = 0;
   let truncated = false;
@@ -111,28 +115,43 @@ async function cutCandidates(ctx: WtContext, left: string, read: (path: string) 
     return true;
   };
   let head: HeadSide | null | undefined;
-  const diff = await gitTokens(ctx, ['diff-index', '-z', '--raw', '--no-renames', '--ignore-submodules=all', left, '--'], 'checking the working tree', (tok) => {
-    if (head === undefined) {
-      const [srcMode = '', , srcOid = ''] = tok.toString('latin1', 1).split(' ');
-      head = srcMode === NO_MODE ? null : { mode: srcMode, oid: srcOid };
-      return true;
-    }
-    const side = head;
-    head = undefined;
-    return keep(tok, side);
-  });
+  const diff = await gitTokens(
+    ctx,
+    ['diff-index', '-z', '--raw', '--no-renames', '--ignore-submodules=all', left, '--'],
+    'checking the working tree',
+    (tok) => {
+      if (head === undefined) {
+        const [srcMode = '', , srcOid = ''] = tok.toString('latin1', 1).split(' ');
+        head = srcMode === NO_MODE ? null : { mode: srcMode, oid: srcOid };
+        return true;
+      }
+      const side = head;
+      head = undefined;
+      return keep(tok, side);
+    },
+  );
   if (!diff.ok) return diff;
-  if (diff.value.kind === 'exit' && diff.value.code !== 0) return wsFail('unavailable', 'git failed while checking the working tree; try again later.');
+  if (diff.value.kind === 'exit' && diff.value.code !== 0)
+    return wsFail('unavailable', 'git failed while checking the working tree; try again later.');
   if (!truncated) {
-    const others = await gitTokens(ctx, ['ls-files', '-z', '--others', '--exclude-standard'], 'listing untracked files', (tok) => keep(tok, null));
+    const others = await gitTokens(
+      ctx,
+      ['ls-files', '-z', '--others', '--exclude-standard'],
+      'listing untracked files',
+      (tok) => keep(tok, null),
+    );
     if (!others.ok) return others;
-    if (others.value.kind === 'exit' && others.value.code !== 0) return wsFail('unavailable', 'git failed while listing untracked files; try again later.');
+    if (others.value.kind === 'exit' && others.value.code !== 0)
+      return wsFail('unavailable', 'git failed while listing untracked files; try again later.');
   }
   return wsOk({ candidates, truncated });
 }
 
 /** Files whose working-tree content differs from HEAD (untracked, not ignored, files count as added). */
-export async function readIntegrity(ctx: WtContext, read?: (path: string) => boolean): Promise<WsResult<IntegrityListing>> {
+export async function readIntegrity(
+  ctx: WtContext,
+  read?: (path: string) => boolean,
+): Promise<WsResult<IntegrityListing>> {
   const fmt = await wtGit(ctx, ['rev-parse', '--show-object-format'], 'reading the object format');
   if (!fmt.ok) return fmt;
   const algo = fmt.run.stdout.toString('utf8').trim() === 'sha256' ? 'sha256' : 'sha1';
@@ -145,14 +164,21 @@ export async function readIntegrity(ctx: WtContext, read?: (path: string) => boo
     return wsOk({ entries: await differing(ctx, cut.value.candidates, algo), truncated: cut.value.truncated });
   }
   const [diff, others] = await Promise.all([
-    wtGit(ctx, ['diff-index', '-z', '--raw', '--no-renames', '--ignore-submodules=all', left, '--'], 'checking the working tree', { partial: true }),
+    wtGit(
+      ctx,
+      ['diff-index', '-z', '--raw', '--no-renames', '--ignore-submodules=all', left, '--'],
+      'checking the working tree',
+      { partial: true },
+    ),
     wtGit(ctx, ['ls-files', '-z', '--others', '--exclude-standard'], 'listing untracked files', { partial: true }),
   ]);
   if (!diff.ok) return diff;
   if (!others.ok) return others;
   const truncated = diff.run.spawnError === 'too_large' || others.run.spawnError === 'too_large';
-  if (diff.run.code !== 0 && diff.run.spawnError !== 'too_large') return runFailure(diff.run, 'checking the working tree', ctx.log);
-  if (others.run.code !== 0 && others.run.spawnError !== 'too_large') return runFailure(others.run, 'listing untracked files', ctx.log);
+  if (diff.run.code !== 0 && diff.run.spawnError !== 'too_large')
+    return runFailure(diff.run, 'checking the working tree', ctx.log);
+  if (others.run.code !== 0 && others.run.spawnError !== 'too_large')
+    return runFailure(others.run, 'listing untracked files', ctx.log);
   const candidates = parseRawHeadSides(diff.run.stdout);
   const untracked = others.run.stdout.toString('utf8').split('\0');
   untracked.pop();
@@ -161,7 +187,11 @@ export async function readIntegrity(ctx: WtContext, read?: (path: string) => boo
 }
 
 /** The candidates whose disk side differs from HEAD's, hashed here, sorted by path. */
-async function differing(ctx: WtContext, candidates: ReadonlyMap<string, HeadSide | null>, algo: 'sha1' | 'sha256'): Promise<IntegrityEntry[]> {
+async function differing(
+  ctx: WtContext,
+  candidates: ReadonlyMap<string, HeadSide | null>,
+  algo: 'sha1' | 'sha256',
+): Promise<IntegrityEntry[]> {
   const entries: IntegrityEntry[] = [];
   for (const [path, headSide] of [...candidates].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     // Gitlinks are submodule_status's business.
@@ -169,7 +199,14 @@ async function differing(ctx: WtContext, candidates: ReadonlyMap<string, HeadSid
     const disk = await diskSide(ctx.root, path, algo);
     const change = classify(headSide, disk);
     if (change === null) continue;
-    entries.push({ path, change, headOid: headSide?.oid ?? null, headMode: headSide?.mode ?? null, worktreeOid: disk?.oid ?? null, worktreeMode: disk?.mode ?? null });
+    entries.push({
+      path,
+      change,
+      headOid: headSide?.oid ?? null,
+      headMode: headSide?.mode ?? null,
+      worktreeOid: disk?.oid ?? null,
+      worktreeMode: disk?.mode ?? null,
+    });
   }
   return entries;
 }

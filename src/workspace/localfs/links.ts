@@ -10,10 +10,15 @@ import { utf8Path } from './tokens.js';
 const LINK = '120000';
 
 /** Texts of the link blobs `oids` name (one `cat-file --batch`); null for a text that is not UTF-8. */
-export async function blobTexts(ctx: WtContext, oids: readonly string[]): Promise<WsResult<Map<string, string | null>>> {
+export async function blobTexts(
+  ctx: WtContext,
+  oids: readonly string[],
+): Promise<WsResult<Map<string, string | null>>> {
   const out = new Map<string, string | null>();
   if (oids.length === 0) return wsOk(out);
-  const r = await wtGit(ctx, ['cat-file', '--batch'], 'reading link targets', { input: oids.map((o) => `${o}\n`).join('') });
+  const r = await wtGit(ctx, ['cat-file', '--batch'], 'reading link targets', {
+    input: oids.map((o) => `${o}\n`).join(''),
+  });
   if (!r.ok) return r;
   if (r.run.code !== 0) return runFailure(r.run, 'reading link targets', ctx.log);
   const buf = r.run.stdout;
@@ -73,4 +78,3 @@ export async function withLinks(ctx: WtContext, entries: readonly StatusEntry[])
   }
   return wsOk(out);
 }
-

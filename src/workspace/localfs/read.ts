@@ -31,7 +31,11 @@ async function lstatOrNull(abs: string): Promise<Stats | null> {
 export async function resolveInTree(
   root: string,
   path: string,
-): Promise<{ kind: 'file' | 'directory'; resolved: string } | { kind: 'missing' } | { kind: 'unresolvable'; reason: 'outside' | 'dangling' | 'loop' }> {
+): Promise<
+  | { kind: 'file' | 'directory'; resolved: string }
+  | { kind: 'missing' }
+  | { kind: 'unresolvable'; reason: 'outside' | 'dangling' | 'loop' }
+> {
   let pending = path.split('/');
   let done: string[] = [];
   let viaLink = false;
@@ -102,7 +106,14 @@ export async function readWorktreeFile(root: string, path: string, maxBytes: num
     }
     if (got > maxBytes) return wsOk({ kind: 'too_large', path, resolvedPath: where.resolved, size: got });
     const bytes = new Uint8Array(buf.subarray(0, got));
-    return wsOk({ kind: 'file', path, resolvedPath: where.resolved, size: got, bytes, executable: (st.mode & 0o100) !== 0 });
+    return wsOk({
+      kind: 'file',
+      path,
+      resolvedPath: where.resolved,
+      size: got,
+      bytes,
+      executable: (st.mode & 0o100) !== 0,
+    });
   } finally {
     await fh.close();
   }

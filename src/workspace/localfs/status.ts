@@ -61,11 +61,25 @@ export function parseStatus(out: Buffer, truncated: boolean): StatusListing {
     switch (kind) {
       case '1': {
         const [, xy = '', sub = '', mH = '', mI = '', mW = '', hH = '', hI = '', path = ''] = fields(rec, 8);
-        entries.push({ kind: 'ordinary', path, staged: code(xy[0]), unstaged: code(xy[1]), submodule: submodule(sub), modeHead: mH, modeIndex: mI, modeWorktree: mW, oidHead: hH, oidIndex: hI });
+        entries.push({
+          kind: 'ordinary',
+          path,
+          staged: code(xy[0]),
+          unstaged: code(xy[1]),
+          submodule: submodule(sub),
+          modeHead: mH,
+          modeIndex: mI,
+          modeWorktree: mW,
+          oidHead: hH,
+          oidIndex: hI,
+        });
         break;
       }
       case '2': {
-        const [, xy = '', sub = '', mH = '', mI = '', mW = '', hH = '', hI = '', score = '', path = ''] = fields(rec, 9);
+        const [, xy = '', sub = '', mH = '', mI = '', mW = '', hH = '', hI = '', score = '', path = ''] = fields(
+          rec,
+          9,
+        );
         const origPath = records[i + 1];
         if (origPath === undefined) {
           if (truncated) return { entries, truncated };
@@ -73,14 +87,35 @@ export function parseStatus(out: Buffer, truncated: boolean): StatusListing {
         }
         i++;
         entries.push({
-          kind: 'renamed', path, origPath, op: score[0] === 'C' ? 'copy' : 'rename', score: Number(score.slice(1)),
-          staged: code(xy[0]), unstaged: code(xy[1]), submodule: submodule(sub), modeHead: mH, modeIndex: mI, modeWorktree: mW, oidHead: hH, oidIndex: hI,
+          kind: 'renamed',
+          path,
+          origPath,
+          op: score[0] === 'C' ? 'copy' : 'rename',
+          score: Number(score.slice(1)),
+          staged: code(xy[0]),
+          unstaged: code(xy[1]),
+          submodule: submodule(sub),
+          modeHead: mH,
+          modeIndex: mI,
+          modeWorktree: mW,
+          oidHead: hH,
+          oidIndex: hI,
         });
         break;
       }
       case 'u': {
-        const [, xy = '', sub = '', m1 = '', m2 = '', m3 = '', mW = '', h1 = '', h2 = '', h3 = '', path = ''] = fields(rec, 10);
-        entries.push({ kind: 'unmerged', path, xy, submodule: submodule(sub), modes: [m1, m2, m3, mW], oids: [h1, h2, h3] });
+        const [, xy = '', sub = '', m1 = '', m2 = '', m3 = '', mW = '', h1 = '', h2 = '', h3 = '', path = ''] = fields(
+          rec,
+          10,
+        );
+        entries.push({
+          kind: 'unmerged',
+          path,
+          xy,
+          submodule: submodule(sub),
+          modes: [m1, m2, m3, mW],
+          oids: [h1, h2, h3],
+        });
         break;
       }
       case '?':
@@ -131,7 +166,8 @@ export async function readStatusCut(ctx: WtContext, read: (path: string) => bool
     return true;
   });
   if (!end.ok) return end;
-  if (end.value.kind === 'exit' && end.value.code !== 0) return wsFail('unavailable', `git failed while ${doing}; try again later.`);
+  if (end.value.kind === 'exit' && end.value.code !== 0)
+    return wsFail('unavailable', `git failed while ${doing}; try again later.`);
   const linked = await withLinks(ctx, entries);
   return linked.ok ? wsOk({ entries: linked.value, truncated }) : linked;
 }

@@ -35,7 +35,12 @@ async function checkedOut(ctx: WtContext, path: string): Promise<string | null> 
   const dir = join(ctx.root, path);
   const dotGit = await lstat(join(dir, '.git')).catch(() => null);
   if (!dotGit || dotGit.isSymbolicLink()) return null;
-  const r = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], { ...baseCall(ctx), cwd: dir, gitDir: join(dir, '.git'), env: {} });
+  const r = await runGit(['rev-parse', '-q', '--verify', 'HEAD^{commit}'], {
+    ...baseCall(ctx),
+    cwd: dir,
+    gitDir: join(dir, '.git'),
+    env: {},
+  });
   if (r.code !== 0) return null;
   return r.stdout.toString('utf8').trim() || null;
 }
@@ -45,7 +50,10 @@ async function checkedOut(ctx: WtContext, path: string): Promise<string | null> 
  * has none). The tree listing is streamed and only gitlinks are kept: the other entries, hidden ones included, never
  * reach an output cap.
  */
-export async function readSubmodules(ctx: WtContext, read?: (path: string) => boolean): Promise<WsResult<readonly SubmoduleInfo[]>> {
+export async function readSubmodules(
+  ctx: WtContext,
+  read?: (path: string) => boolean,
+): Promise<WsResult<readonly SubmoduleInfo[]>> {
   const head = await wtGit(ctx, ['rev-parse', '-q', '--verify', 'HEAD^{tree}'], 'reading HEAD');
   if (!head.ok) return head;
   if (head.run.code !== 0) return wsOk([]);
@@ -55,11 +63,13 @@ export async function readSubmodules(ctx: WtContext, read?: (path: string) => bo
     if (!tok.subarray(0, 7).equals(GITLINK)) return true;
     const [link] = parseGitlinks(Buffer.concat([tok, Buffer.from([0])]));
     const tab = tok.indexOf(0x09);
-    if (link && utf8Path(tok.subarray(tab + 1)) !== undefined && (read === undefined || read(link.path))) links.push(link);
+    if (link && utf8Path(tok.subarray(tab + 1)) !== undefined && (read === undefined || read(link.path)))
+      links.push(link);
     return true;
   });
   if (!tree.ok) return tree;
-  if (tree.value.kind === 'exit' && tree.value.code !== 0) return wsFail('unavailable', `git failed while ${doing}; try again later.`);
+  if (tree.value.kind === 'exit' && tree.value.code !== 0)
+    return wsFail('unavailable', `git failed while ${doing}; try again later.`);
   const out: SubmoduleInfo[] = [];
   for (const link of links) out.push({ ...link, checkedOut: await checkedOut(ctx, link.path) });
   return wsOk(out);

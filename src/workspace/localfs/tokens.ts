@@ -8,13 +8,19 @@ import { baseCall, type WtContext } from './git.js';
 import type { WsResult } from '../types.js';
 
 /** How a token listing ended: git's exit code, or `stopped` when the consumer asked to stop early. */
-export type TokensEnd = { readonly kind: 'exit'; readonly code: number; readonly stderr: string } | { readonly kind: 'stopped' };
+export type TokensEnd =
+  { readonly kind: 'exit'; readonly code: number; readonly stderr: string } | { readonly kind: 'stopped' };
 
 /**
  * Runs `git <args>` (configuration neutralised, time-bounded) and hands each NUL-terminated token to `onToken` as raw
  * bytes; a last token without its NUL (the process died mid-record) is never handed on. `onToken` returns false to stop.
  */
-export async function gitTokens(ctx: WtContext, args: readonly string[], doing: string, onToken: (token: Buffer) => boolean): Promise<WsResult<TokensEnd>> {
+export async function gitTokens(
+  ctx: WtContext,
+  args: readonly string[],
+  doing: string,
+  onToken: (token: Buffer) => boolean,
+): Promise<WsResult<TokensEnd>> {
   const call = await neutralised(baseCall(ctx));
   if (!call) return refused(doing);
   let pending: Buffer = Buffer.alloc(0);
@@ -34,14 +40,17 @@ export async function gitTokens(ctx: WtContext, args: readonly string[], doing: 
   });
   switch (end.kind) {
     case 'exit':
-      if (end.code !== 0) ctx.log('warn', `git failed while ${doing}`, { code: end.code, stderr: end.stderr.slice(0, 2000) });
+      if (end.code !== 0)
+        ctx.log('warn', `git failed while ${doing}`, { code: end.code, stderr: end.stderr.slice(0, 2000) });
       return wsOk({ kind: 'exit', code: end.code, stderr: end.stderr });
     case 'stopped':
       return wsOk({ kind: 'stopped' });
     case 'timeout':
       return wsFail('timeout', `git took too long while ${doing}.`);
     case 'spawn_error':
-      return end.missing ? wsFail('unavailable', 'git is not installed or not on PATH.') : wsFail('unavailable', `git failed while ${doing}; try again later.`);
+      return end.missing
+        ? wsFail('unavailable', 'git is not installed or not on PATH.')
+        : wsFail('unavailable', `git failed while ${doing}; try again later.`);
     default: {
       const never: never = end;
       throw new Error(`unknown stream end ${JSON.stringify(never)}`);

@@ -27,15 +27,23 @@ export interface WtLimits {
  * The context of `info`'s working tree, or undefined when it is not a usable checkout of this repository (missing,
  * prunable, bare, or its `.git` leads to another repository's common dir).
  */
-export async function worktreeContext(repo: RepoHandle, info: WorktreeInfo, log: WsLog, limits: WtLimits): Promise<WtContext | undefined> {
+export async function worktreeContext(
+  repo: RepoHandle,
+  info: WorktreeInfo,
+  log: WsLog,
+  limits: WtLimits,
+): Promise<WtContext | undefined> {
   if (info.bare || info.prunable) return undefined;
   const root = await realpath(info.path).catch(() => null);
   if (root === null) return undefined;
-  const run = await runGit(['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'], {
-    cwd: root,
-    env: { GIT_CEILING_DIRECTORIES: dirname(root) },
-    timeoutMs: limits.timeoutMs,
-  });
+  const run = await runGit(
+    ['rev-parse', '--path-format=absolute', '--absolute-git-dir', '--git-common-dir', '--show-toplevel'],
+    {
+      cwd: root,
+      env: { GIT_CEILING_DIRECTORIES: dirname(root) },
+      timeoutMs: limits.timeoutMs,
+    },
+  );
   if (run.code !== 0) return undefined;
   const [gitDir = '', commonDir = '', top = ''] = run.stdout.toString('utf8').split('\n');
   if (top !== root || commonDir !== repo.commonDir) return undefined;
@@ -64,6 +72,7 @@ export function bindWorkTree(ctx: WtContext, branch: string): WorkTree {
     submodules: (opts) => readSubmodules(ctx, opts?.read),
     integrity: (opts) => readIntegrity(ctx, opts?.read),
     readFile: (path, maxBytes) => readWorktreeFile(ctx.root, path, maxBytes),
-    recentChurn: (prefix, n, opts) => (opts?.read ? readChurnCut(ctx, prefix, n, opts.read) : readChurn(ctx, prefix, n)),
+    recentChurn: (prefix, n, opts) =>
+      opts?.read ? readChurnCut(ctx, prefix, n, opts.read) : readChurn(ctx, prefix, n),
   };
 }

@@ -18,7 +18,14 @@ export interface RepoHandle {
 /** Parses `git worktree list --porcelain -z` (pure): records of attribute lines, each record ending in an empty one. */
 export function parseWorktreeList(out: Buffer): WorktreeInfo[] {
   const list: WorktreeInfo[] = [];
-  let cur: { path: string; branch: string | null; head: string | null; bare: boolean; locked: boolean; prunable: boolean } | null = null;
+  let cur: {
+    path: string;
+    branch: string | null;
+    head: string | null;
+    bare: boolean;
+    locked: boolean;
+    prunable: boolean;
+  } | null = null;
   const flush = (): void => {
     if (cur) list.push({ ...cur, main: list.length === 0 });
     cur = null;
@@ -30,11 +37,25 @@ export function parseWorktreeList(out: Buffer): WorktreeInfo[] {
     }
     if (line.startsWith('worktree ')) {
       flush();
-      cur = { path: line.slice('worktree '.length), branch: null, head: null, bare: false, locked: false, prunable: false };
+      cur = {
+        path: line.slice('worktree '.length),
+        branch: null,
+        head: null,
+        bare: false,
+        locked: false,
+        prunable: false,
+      };
       continue;
     }
     if (!cur) continue;
-    const c = cur as { path: string; branch: string | null; head: string | null; bare: boolean; locked: boolean; prunable: boolean };
+    const c = cur as {
+      path: string;
+      branch: string | null;
+      head: string | null;
+      bare: boolean;
+      locked: boolean;
+      prunable: boolean;
+    };
     if (line.startsWith('HEAD ')) {
       const sha = line.slice('HEAD '.length);
       c.head = /^0+$/.test(sha) ? null : sha;
@@ -49,7 +70,8 @@ export function parseWorktreeList(out: Buffer): WorktreeInfo[] {
 
 /** Opens `path` as a repository root: `invalid` when relative, `not_found` when it is not one. */
 export async function openRepoRoot(path: string, log: WsLog, timeoutMs: number): Promise<WsResult<RepoHandle>> {
-  if (typeof path !== 'string' || path === '' || !isAbsolute(path)) return wsFail('invalid', 'A local repository is named by its absolute path.');
+  if (typeof path !== 'string' || path === '' || !isAbsolute(path))
+    return wsFail('invalid', 'A local repository is named by its absolute path.');
   let root: string;
   try {
     root = await realpath(path);
@@ -67,7 +89,8 @@ export async function openRepoRoot(path: string, log: WsLog, timeoutMs: number):
   if (bare === 'false') {
     // Inside a subdirectory of a working tree git reports the toplevel's repository: only the root itself counts.
     const top = await runGit(['rev-parse', '--show-toplevel'], call);
-    if (top.code !== 0 || top.stdout.toString('utf8').trim() !== root) return wsFail('not_found', 'Repository not found.');
+    if (top.code !== 0 || top.stdout.toString('utf8').trim() !== root)
+      return wsFail('not_found', 'Repository not found.');
   }
   return wsOk({ root, commonDir, call: { cwd: root, gitDir: commonDir, timeoutMs } });
 }
@@ -80,9 +103,16 @@ export async function listWorktrees(repo: RepoHandle, log: WsLog): Promise<WsRes
 }
 
 /** `git worktree add <path> <branch>` for an existing branch that is checked out nowhere yet. */
-export async function addWorktree(repo: RepoHandle, branch: string, path: string, log: WsLog): Promise<WsResult<WorktreeInfo>> {
-  if (optionLike(branch) || branch.startsWith('refs/')) return wsFail('invalid', 'A branch is named by its short name.');
-  if (!isAbsolute(path) || path.includes('\0')) return wsFail('invalid', 'The new working tree is named by an absolute path.');
+export async function addWorktree(
+  repo: RepoHandle,
+  branch: string,
+  path: string,
+  log: WsLog,
+): Promise<WsResult<WorktreeInfo>> {
+  if (optionLike(branch) || branch.startsWith('refs/'))
+    return wsFail('invalid', 'A branch is named by its short name.');
+  if (!isAbsolute(path) || path.includes('\0'))
+    return wsFail('invalid', 'The new working tree is named by an absolute path.');
   const exists = await runGit(['rev-parse', '-q', '--verify', `refs/heads/${branch}^{commit}`], repo.call);
   if (exists.code !== 0) return wsFail('not_found', `No branch named ${branch}.`);
   const before = await listWorktrees(repo, log);
@@ -90,11 +120,24 @@ export async function addWorktree(repo: RepoHandle, branch: string, path: string
   // Operator-only (the /api worktree route): naming the path is the answer to "where?", the next thing asked.
   const holder = before.value.find((w) => w.branch === branch);
   if (holder) {
-    return wsFail('conflict', `Branch ${branch} is already checked out at ${holder.path}${holder.main ? ' (the main working tree)' : ''}; agents on it already get the workspace tools.`);
+    return wsFail(
+      'conflict',
+      `Branch ${branch} is already checked out at ${holder.path}${holder.main ? ' (the main working tree)' : ''}; agents on it already get the workspace tools.`,
+    );
   }
-  if (await stat(path).then(() => true, () => false)) return wsFail('conflict', `Something already exists at ${path}; give another --path.`);
+  if (
+    await stat(path).then(
+      () => true,
+      () => false,
+    )
+  )
+    return wsFail('conflict', `Something already exists at ${path}; give another --path.`);
   // The checkout applies attributes (filters) and would run hooks: the configuration is neutralised first.
-  const call = await neutralised({ cwd: repo.root, env: { GIT_CEILING_DIRECTORIES: dirname(repo.root) }, ...(repo.call.timeoutMs !== undefined ? { timeoutMs: repo.call.timeoutMs } : {}) });
+  const call = await neutralised({
+    cwd: repo.root,
+    env: { GIT_CEILING_DIRECTORIES: dirname(repo.root) },
+    ...(repo.call.timeoutMs !== undefined ? { timeoutMs: repo.call.timeoutMs } : {}),
+  });
   if (!call) return refused('adding a working tree');
   const run = await runGit(['worktree', 'add', '--quiet', '--end-of-options', path, branch], call);
   if (run.code !== 0) return failedAdd(run, log);

@@ -101,7 +101,11 @@ export class BatchPool {
     return b;
   }
 
-  private async ask(dir: string, cmd: 'info' | 'contents', object: string): Promise<{ info: ObjectInfo; content?: Buffer } | null> {
+  private async ask(
+    dir: string,
+    cmd: 'info' | 'contents',
+    object: string,
+  ): Promise<{ info: ObjectInfo; content?: Buffer } | null> {
     try {
       return await this.get(dir).ask(cmd, object);
     } catch {
@@ -145,7 +149,11 @@ export function parseTreeObject(buf: Buffer): RawTreeEntry[] {
     const nul = buf.indexOf(0, sp);
     if (sp < 0 || nul < 0) break;
     const mode = buf.subarray(i, sp).toString('utf8').padStart(6, '0');
-    out.push({ mode, name: buf.subarray(sp + 1, nul).toString('utf8'), sha: buf.subarray(nul + 1, nul + 21).toString('hex') });
+    out.push({
+      mode,
+      name: buf.subarray(sp + 1, nul).toString('utf8'),
+      sha: buf.subarray(nul + 1, nul + 21).toString('hex'),
+    });
     i = nul + 21;
   }
   return out;

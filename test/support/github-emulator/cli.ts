@@ -7,7 +7,8 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startGitHubEmulator, type EmulatorOptions } from './index.js';
 
-const USAGE = 'usage: npm run emulator -- --repos <dir> [--port 7401] [--host 127.0.0.1] [--token t]... [--rate-limit 5000]';
+const USAGE =
+  'usage: npm run emulator -- --repos <dir> [--port 7401] [--host 127.0.0.1] [--token t]... [--rate-limit 5000]';
 const LAYOUT =
   'It must hold bare repositories as <dir>/<owner>/<name>.git, served as owner/name; for example:\n' +
   '  mkdir -p emulated/acme && git clone --bare https://example.com/docs.git emulated/acme/docs.git\n' +
@@ -34,7 +35,8 @@ function discover(root: string): Record<string, string> {
     const ownerDir = join(root, owner);
     if (!isDir(ownerDir)) continue;
     for (const name of readdirSync(ownerDir)) {
-      if (name.endsWith('.git') && isDir(join(ownerDir, name))) repos[`${owner}/${name.slice(0, -4)}`] = join(ownerDir, name);
+      if (name.endsWith('.git') && isDir(join(ownerDir, name)))
+        repos[`${owner}/${name.slice(0, -4)}`] = join(ownerDir, name);
     }
   }
   return repos;
@@ -59,14 +61,20 @@ if (!values.repos) die(USAGE);
 const root = resolve(process.env.INIT_CWD ?? process.cwd(), values.repos);
 if (!isDir(root)) die(`--repos ${values.repos}: no folder at ${root}.\n${LAYOUT}`);
 const port = Number(values.port);
-if (!Number.isInteger(port) || port < 0 || port > 65535) die(`--port must be a whole number from 0 to 65535.\n${USAGE}`);
+if (!Number.isInteger(port) || port < 0 || port > 65535)
+  die(`--port must be a whole number from 0 to 65535.\n${USAGE}`);
 const repos = discover(root);
-if (Object.keys(repos).length === 0) process.stderr.write(`emulator: warning: no <owner>/<name>.git repository under ${root}.\n${LAYOUT}\n`);
+if (Object.keys(repos).length === 0)
+  process.stderr.write(`emulator: warning: no <owner>/<name>.git repository under ${root}.\n${LAYOUT}\n`);
 const opts: EmulatorOptions = { repos, port, host: values.host };
 if (values.token?.length) opts.token = values.token;
 if (values['rate-limit']) opts.rateLimit = { limit: Number(values['rate-limit']) };
-const emulator = await startGitHubEmulator(opts).catch((e: NodeJS.ErrnoException) => die(`cannot listen on ${values.host}:${port} (${e.code ?? e.message}); pick another --port.`));
-process.stdout.write(`GitHub emulator on ${emulator.url} serving ${Object.keys(repos).length} repositories: ${Object.keys(repos).join(', ') || '(none)'}\n`);
+const emulator = await startGitHubEmulator(opts).catch((e: NodeJS.ErrnoException) =>
+  die(`cannot listen on ${values.host}:${port} (${e.code ?? e.message}); pick another --port.`),
+);
+process.stdout.write(
+  `GitHub emulator on ${emulator.url} serving ${Object.keys(repos).length} repositories: ${Object.keys(repos).join(', ') || '(none)'}\n`,
+);
 const stop = (): void => {
   void emulator.close().then(() => process.exit(0));
 };

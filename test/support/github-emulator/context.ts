@@ -35,7 +35,11 @@ export function missing(field: string, docs: string): GitHubError {
 
 /** GitHub's 422 for a body field of the wrong type. */
 export function wrongType(field: string, value: unknown, type: string, docs: string): GitHubError {
-  return new GitHubError(422, `Invalid request.\n\nFor 'properties/${field}', ${JSON.stringify(value)} is not ${type}.`, docs);
+  return new GitHubError(
+    422,
+    `Invalid request.\n\nFor 'properties/${field}', ${JSON.stringify(value)} is not ${type}.`,
+    docs,
+  );
 }
 
 /** A required string field of a body. */

@@ -27,11 +27,14 @@ const STATUS: Record<string, FileChange['status']> = {
 /** Changed files between two tree-ish objects, with rename detection (`-M`) like GitHub. */
 export async function diffFiles(dir: string, from: string, to: string): Promise<FileChange[]> {
   const tail = ['--no-color', '--end-of-options', from, to];
-  const [raw, patch] = await Promise.all([git(dir, ['diff-tree', '-r', '-M', '--raw', '-z', ...tail]), git(dir, ['diff-tree', '-r', '-M', '-p', ...tail])]);
+  const [raw, patch] = await Promise.all([
+    git(dir, ['diff-tree', '-r', '-M', '--raw', '-z', ...tail]),
+    git(dir, ['diff-tree', '-r', '-M', '-p', ...tail]),
+  ]);
 
   const changes: FileChange[] = [];
   const tok = raw.split('\0');
-  for (let i = 0; i < tok.length; ) {
+  for (let i = 0; i < tok.length;) {
     const head = tok[i++];
     if (!head || !head.startsWith(':')) continue;
     const [, , oldSha = '', newSha = '', st = ''] = head.slice(1).split(' ');

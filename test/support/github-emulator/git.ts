@@ -41,7 +41,11 @@ export function gitRaw(
 }
 
 /** Runs git and returns stdout as text; throws when git fails (a broken invariant for the caller). */
-export async function git(dir: string, args: readonly string[], opts: { input?: string | Buffer; env?: Record<string, string> } = {}): Promise<string> {
+export async function git(
+  dir: string,
+  args: readonly string[],
+  opts: { input?: string | Buffer; env?: Record<string, string> } = {},
+): Promise<string> {
   const r = await gitRaw(dir, args, opts);
   if (r.code !== 0) throw new Error(`git ${args.join(' ')} failed (${r.code}): ${r.stderr.trim()}`);
   return r.stdout.toString('utf8');
@@ -107,7 +111,17 @@ function parseLog(out: string): CommitInfo[] {
   for (const rec of out.split('\x1e')) {
     const f = rec.replace(/^\n/, '').split('\x1f');
     if (f.length < 10) continue;
-    const [sha, tree, parents, an, ae, at, cn, ce, ct] = f as [string, string, string, string, string, string, string, string, string];
+    const [sha, tree, parents, an, ae, at, cn, ce, ct] = f as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     commits.push({
       sha,
       tree,
@@ -126,12 +140,24 @@ function parseLog(out: string): CommitInfo[] {
 
 /** `git log` with the given revision/limit arguments (pathspec after `--` when given). */
 export async function log(dir: string, args: readonly string[], path?: string): Promise<CommitInfo[]> {
-  const full = ['--literal-pathspecs', 'log', `--format=${FORMAT}`, ...args, ...(path !== undefined ? ['--', path] : [])];
+  const full = [
+    '--literal-pathspecs',
+    'log',
+    `--format=${FORMAT}`,
+    ...args,
+    ...(path !== undefined ? ['--', path] : []),
+  ];
   return parseLog(await git(dir, full));
 }
 
 /** Counts commits reachable from `rev` (optionally limited to `path`). */
 export async function countCommits(dir: string, revs: readonly string[], path?: string): Promise<number> {
-  const out = await git(dir, ['--literal-pathspecs', 'rev-list', '--count', ...revs, ...(path !== undefined ? ['--', path] : [])]);
+  const out = await git(dir, [
+    '--literal-pathspecs',
+    'rev-list',
+    '--count',
+    ...revs,
+    ...(path !== undefined ? ['--', path] : []),
+  ]);
   return Number(out.trim());
 }

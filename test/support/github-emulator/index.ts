@@ -29,11 +29,21 @@ export interface EmulatorOptions {
 
 export interface FaultController {
   /** Fail the next `count` requests with GitHub's primary (x-ratelimit-remaining: 0) or secondary limit answer. */
-  rateLimit(opts: { kind: 'primary' | 'secondary'; count?: number; retryAfterSeconds?: number; status?: 403 | 429 }): void;
+  rateLimit(opts: {
+    kind: 'primary' | 'secondary';
+    count?: number;
+    retryAfterSeconds?: number;
+    status?: 403 | 429;
+  }): void;
   serverError(opts: { status?: 500 | 502 | 503; count?: number }): void;
   latency(ms: number): void;
   /** Before the next matching PATCH git/refs/heads/<branch>, someone else pushes this commit to the branch. */
-  moveRefBeforeUpdate(opts: { repo: string; branch: string; files: Record<string, string | null>; message?: string }): void;
+  moveRefBeforeUpdate(opts: {
+    repo: string;
+    branch: string;
+    files: Record<string, string | null>;
+    message?: string;
+  }): void;
   /** This token gets 404 on this repository (GitHub hides private repos from tokens without access). */
   denyRepo(opts: { repo: string; token?: string }): void;
   reset(): void;
@@ -51,7 +61,8 @@ export interface Emulator {
 function faultsFor(s: EmulatorState): FaultController {
   return {
     rateLimit: ({ kind, count = 1, retryAfterSeconds, status = 403 }) => {
-      if (kind === 'primary') s.pending.push({ kind, remaining: count, retryAfterSeconds: retryAfterSeconds ?? 60, status });
+      if (kind === 'primary')
+        s.pending.push({ kind, remaining: count, retryAfterSeconds: retryAfterSeconds ?? 60, status });
       else s.pending.push({ kind, remaining: count, retryAfterSeconds, status });
     },
     serverError: ({ status = 500, count = 1 }) => {
@@ -78,7 +89,12 @@ function faultsFor(s: EmulatorState): FaultController {
 /** Starts the emulator on `host:port` (default 127.0.0.1, an ephemeral port). */
 export async function startGitHubEmulator(opts: EmulatorOptions = {}): Promise<Emulator> {
   const tokens = opts.token === undefined ? null : Array.isArray(opts.token) ? opts.token : [opts.token];
-  const s = new EmulatorState(tokens, opts.rateLimit?.limit ?? 5000, opts.treeEntryLimit ?? 100_000, opts.user ?? DEFAULT_USER);
+  const s = new EmulatorState(
+    tokens,
+    opts.rateLimit?.limit ?? 5000,
+    opts.treeEntryLimit ?? 100_000,
+    opts.user ?? DEFAULT_USER,
+  );
   s.largeFileContents = opts.largeFileContents ?? 'empty';
   for (const [name, dir] of Object.entries(opts.repos ?? {})) s.addRepo(name, dir);
 
@@ -86,7 +102,9 @@ export async function startGitHubEmulator(opts: EmulatorOptions = {}): Promise<E
     handle(s, req, res).catch((err: unknown) => {
       process.stderr.write(`github-emulator: ${(err as Error).stack ?? String(err)}\n`);
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'application/json; charset=utf-8' });
-      res.end(JSON.stringify({ message: 'Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' }));
+      res.end(
+        JSON.stringify({ message: 'Server Error', documentation_url: 'https://docs.github.com/rest', status: '500' }),
+      );
     });
   });
   const host = opts.host ?? '127.0.0.1';

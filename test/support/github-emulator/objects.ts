@@ -20,7 +20,8 @@ export async function readBlob(r: RepoEntry, sha: string): Promise<Buffer> {
 /** Candidate full ref names for what a caller wrote, in GitHub's lookup order (branch before tag). */
 function candidates(ref: string): string[] {
   if (ref.startsWith('refs/')) return [ref];
-  if (ref.startsWith('heads/') || ref.startsWith('tags/')) return [`refs/${ref}`, `refs/heads/${ref}`, `refs/tags/${ref}`];
+  if (ref.startsWith('heads/') || ref.startsWith('tags/'))
+    return [`refs/${ref}`, `refs/heads/${ref}`, `refs/tags/${ref}`];
   return [`refs/heads/${ref}`, `refs/tags/${ref}`];
 }
 
@@ -100,8 +101,14 @@ export async function commitInfo(r: RepoEntry, sha: string): Promise<CommitInfo>
     else if (key === 'author' || key === 'committer') {
       const m = /^(.*) <([^>]*)> (\d+) [+-]\d{4}$/.exec(value);
       if (!m) continue;
-      if (key === 'author') [info.authorName, info.authorEmail, info.authorDate] = [m[1] ?? '', m[2] ?? '', isoSeconds(m[3] ?? '0')];
-      else [info.committerName, info.committerEmail, info.committerDate] = [m[1] ?? '', m[2] ?? '', isoSeconds(m[3] ?? '0')];
+      if (key === 'author')
+        [info.authorName, info.authorEmail, info.authorDate] = [m[1] ?? '', m[2] ?? '', isoSeconds(m[3] ?? '0')];
+      else
+        [info.committerName, info.committerEmail, info.committerDate] = [
+          m[1] ?? '',
+          m[2] ?? '',
+          isoSeconds(m[3] ?? '0'),
+        ];
     }
   }
   return info;

@@ -19,5 +19,7 @@ export function validRefName(name: string): boolean {
 
 /** True when a caller-supplied short ref (branch, tag, `heads/x`) is safe to hand to git as a name. */
 export function plausibleRef(ref: string): boolean {
-  return ref.length > 0 && !ref.startsWith('-') && validRefName(`refs/heads/${ref}`.replace(/^refs\/heads\/refs\//, 'refs/'));
+  return (
+    ref.length > 0 && !ref.startsWith('-') && validRefName(`refs/heads/${ref}`.replace(/^refs\/heads\/refs\//, 'refs/'))
+  );
 }

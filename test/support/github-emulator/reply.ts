@@ -12,7 +12,13 @@ export class GitHubError extends Error {
   readonly docs: string;
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
-  constructor(status: number, message: string, docs = 'https://docs.github.com/rest', extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    message: string,
+    docs = 'https://docs.github.com/rest',
+    extra: Record<string, unknown> = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.status = status;
     this.docs = docs;
@@ -38,7 +44,10 @@ export interface PageParams {
 }
 
 /** Reads `page` and `per_page` the way GitHub does: junk falls back to the default, too large is capped. */
-export function pageParams(query: URLSearchParams, defaults: { perPage: number; max: number } = { perPage: 30, max: 100 }): PageParams {
+export function pageParams(
+  query: URLSearchParams,
+  defaults: { perPage: number; max: number } = { perPage: 30, max: 100 },
+): PageParams {
   const int = (v: string | null): number | null => (v !== null && /^\d+$/.test(v.trim()) ? Number(v.trim()) : null);
   const rawPer = int(query.get('per_page'));
   const perPage = rawPer === null || rawPer < 1 ? defaults.perPage : Math.min(rawPer, defaults.max);
@@ -51,7 +60,13 @@ export function pageParams(query: URLSearchParams, defaults: { perPage: number; 
  * Absolute Link header for `page` of `lastPage`, carrying the request's other query parameters; undefined for a single
  * page. Relations in GitHub's recorded order: next,last / prev,next,last,first / prev,first.
  */
-export function linkHeader(base: string, rawPath: string, query: URLSearchParams, page: number, lastPage: number): string | undefined {
+export function linkHeader(
+  base: string,
+  rawPath: string,
+  query: URLSearchParams,
+  page: number,
+  lastPage: number,
+): string | undefined {
   if (lastPage <= 1) return undefined;
   const at = (n: number): string => {
     const q = new URLSearchParams(query);

@@ -37,7 +37,11 @@ export function match(method: string, rawPath: string): Route | null {
   const is = (m: string): boolean => method === m;
 
   if (rawPath === '/user/repos' && is('GET')) return { template: '/user/repos', run: (ctx) => repo.listUserRepos(ctx) };
-  if (rawPath === '/rate_limit' && is('GET')) return { template: '/rate_limit', run: (ctx) => Promise.resolve(repo.getRateLimit(ctx, Math.floor(Date.now() / 1000))) };
+  if (rawPath === '/rate_limit' && is('GET'))
+    return {
+      template: '/rate_limit',
+      run: (ctx) => Promise.resolve(repo.getRateLimit(ctx, Math.floor(Date.now() / 1000))),
+    };
   if (segs[0] !== 'repos' || !segs[1] || !segs[2]) return null;
 
   const at = { owner: segs[1], name: segs[2] };
@@ -53,12 +57,16 @@ export function match(method: string, rawPath: string): Route | null {
   switch (s3 ?? '') {
     case 'branches':
       if (!is('GET')) return null;
-      return n === 4 ? route('/branches', repo.listBranches) : route('/branches/{branch}', (c, r) => repo.getBranch(c, r, rest(4)));
+      return n === 4
+        ? route('/branches', repo.listBranches)
+        : route('/branches/{branch}', (c, r) => repo.getBranch(c, r, rest(4)));
     case 'contents':
       return is('GET') ? route('/contents/{path}', (c, r) => content.getContents(c, r, rest(4))) : null;
     case 'commits':
       if (!is('GET')) return null;
-      return n === 4 ? route('/commits', commits.listCommits) : route('/commits/{ref}', (c, r) => commits.getCommit(c, r, rest(4)));
+      return n === 4
+        ? route('/commits', commits.listCommits)
+        : route('/commits/{ref}', (c, r) => commits.getCommit(c, r, rest(4)));
     case 'compare':
       return is('GET') && n > 4 ? route('/compare/{basehead}', (c, r) => commits.compare(c, r, rest(4))) : null;
     case 'git':
@@ -86,7 +94,9 @@ export function match(method: string, rawPath: string): Route | null {
       return is('GET') && n === 6 ? route('/git/blobs/{file_sha}', (c, r) => content.getBlob(c, r, param)) : null;
     case 'commits':
       if (n === 5) return is('POST') ? route('/git/commits', write.createCommit) : null;
-      return is('GET') && n === 6 ? route('/git/commits/{commit_sha}', (c, r) => commits.getGitCommit(c, r, param)) : null;
+      return is('GET') && n === 6
+        ? route('/git/commits/{commit_sha}', (c, r) => commits.getGitCommit(c, r, param))
+        : null;
     default:
       return null;
   }

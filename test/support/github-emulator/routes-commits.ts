@@ -36,7 +36,10 @@ export async function listCommits(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   const rawPath = q.get('path');
   const path = rawPath ? rawPath.replace(/^\/+|\/+$/g, '') : '';
   const filters: string[] = [];
-  for (const [param, flag] of [['since', '--since'], ['until', '--until']] as const) {
+  for (const [param, flag] of [
+    ['since', '--since'],
+    ['until', '--until'],
+  ] as const) {
     const v = q.get(param);
     if (v) {
       if (Number.isNaN(Date.parse(v))) throw new GitHubError(400, `Invalid ${param} date`, DOCS.list);
@@ -51,11 +54,19 @@ export async function listCommits(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   const pathArg = path === '' ? undefined : path;
   const [total, commits] = await Promise.all([
     countCommits(r.dir, [...filters, '--end-of-options', sha], pathArg),
-    log(r.dir, [...filters, `--skip=${(p.page - 1) * p.perPage}`, `--max-count=${p.perPage}`, '--end-of-options', sha], pathArg),
+    log(
+      r.dir,
+      [...filters, `--skip=${(p.page - 1) * p.perPage}`, `--max-count=${p.perPage}`, '--end-of-options', sha],
+      pathArg,
+    ),
   ]);
   const last = Math.max(1, Math.ceil(total / p.perPage));
   const link = linker(ctx)(p.page, last);
-  return json(200, commits.map((c) => commitShape(ctx.s, r, c)), link ? { link } : {});
+  return json(
+    200,
+    commits.map((c) => commitShape(ctx.s, r, c)),
+    link ? { link } : {},
+  );
 }
 
 /** A diff-entry with the URLs GitHub attaches. */
@@ -84,18 +95,36 @@ export async function getCommit(ctx: Ctx, r: RepoEntry, ref: string): Promise<Re
   const info = await commitInfo(r, sha);
   const parent = info.parents[0] ?? EMPTY_TREE;
   if (ctx.accept.includes('application/vnd.github.sha') || ctx.accept.includes('application/vnd.github.v3.sha')) {
-    return { kind: 'raw', status: 200, body: Buffer.from(sha), contentType: 'application/vnd.github.sha; charset=utf-8' };
+    return {
+      kind: 'raw',
+      status: 200,
+      body: Buffer.from(sha),
+      contentType: 'application/vnd.github.sha; charset=utf-8',
+    };
   }
   if (/application\/vnd\.github(\.v3)?\.diff/.test(ctx.accept)) {
     const diff = await git(r.dir, ['diff-tree', '-r', '-M', '-p', '--no-color', '--end-of-options', parent, sha]);
-    return { kind: 'raw', status: 200, body: Buffer.from(diff), contentType: 'application/vnd.github.diff; charset=utf-8' };
+    return {
+      kind: 'raw',
+      status: 200,
+      body: Buffer.from(diff),
+      contentType: 'application/vnd.github.diff; charset=utf-8',
+    };
   }
   if (/application\/vnd\.github(\.v3)?\.patch/.test(ctx.accept)) {
     const patch = await git(r.dir, ['format-patch', '-1', '--stdout', '--no-color', sha]);
-    return { kind: 'raw', status: 200, body: Buffer.from(patch), contentType: 'application/vnd.github.patch; charset=utf-8' };
+    return {
+      kind: 'raw',
+      status: 200,
+      body: Buffer.from(patch),
+      contentType: 'application/vnd.github.patch; charset=utf-8',
+    };
   }
   const all = (await diffFiles(r.dir, parent, sha)).slice(0, FILES_MAX);
-  const stats = all.reduce((s, f) => ({ additions: s.additions + f.additions, deletions: s.deletions + f.deletions }), { additions: 0, deletions: 0 });
+  const stats = all.reduce((s, f) => ({ additions: s.additions + f.additions, deletions: s.deletions + f.deletions }), {
+    additions: 0,
+    deletions: 0,
+  });
   const page = paginate(all, pageParams(ctx.query, { perPage: FILES_PER_PAGE, max: FILES_PER_PAGE }), linker(ctx));
   return json(
     200,
@@ -131,7 +160,8 @@ export async function compare(ctx: Ctx, r: RepoEntry, basehead: string): Promise
   if (!mb) throw new GitHubError(404, `No common ancestor between ${baseName} and ${headName}.`, DOCS.compare);
   const ahead = await countCommits(r.dir, [`${base}..${head}`]);
   const behind = await countCommits(r.dir, [`${head}..${base}`]);
-  const status = ahead === 0 && behind === 0 ? 'identical' : behind === 0 ? 'ahead' : ahead === 0 ? 'behind' : 'diverged';
+  const status =
+    ahead === 0 && behind === 0 ? 'identical' : behind === 0 ? 'ahead' : ahead === 0 ? 'behind' : 'diverged';
 
   const paged = ctx.query.has('page') || ctx.query.has('per_page');
   let commits = await log(r.dir, ['--reverse', `${base}..${head}`]);
@@ -174,6 +204,7 @@ export async function compare(ctx: Ctx, r: RepoEntry, basehead: string): Promise
 export async function getGitCommit(ctx: Ctx, r: RepoEntry, sha: string): Promise<Reply> {
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.gitCommit);
   const lower = sha.toLowerCase();
-  if (!/^[0-9a-f]{40}$/.test(lower) || (await objectType(r, lower)) !== 'commit') throw new GitHubError(404, 'Not Found', DOCS.gitCommit);
+  if (!/^[0-9a-f]{40}$/.test(lower) || (await objectType(r, lower)) !== 'commit')
+    throw new GitHubError(404, 'Not Found', DOCS.gitCommit);
   return json(200, gitCommitShape(ctx.s, r, await commitInfo(r, lower)));
 }

@@ -29,7 +29,9 @@ function wantsRaw(accept: string): boolean {
 }
 
 function rawType(accept: string): string {
-  return accept.includes('v3.raw') ? 'application/vnd.github.v3.raw; charset=utf-8' : 'application/vnd.github.raw; charset=utf-8';
+  return accept.includes('v3.raw')
+    ? 'application/vnd.github.v3.raw; charset=utf-8'
+    : 'application/vnd.github.raw; charset=utf-8';
 }
 
 /** GET /repos/{o}/{r}/git/trees/{tree_sha} */
@@ -96,7 +98,15 @@ async function submoduleUrl(dir: string, commit: string, path: string): Promise<
 function dirEntry(ctx: Ctx, w: Where, e: LsEntry, path: string): Record<string, unknown> {
   const name = posix.basename(path);
   if (e.type === 'tree') {
-    return { type: 'dir', size: 0, name, path, sha: e.sha, ...links(ctx, w, path, repoApi(ctx.s, w.r, `git/trees/${e.sha}`), 'tree'), download_url: null };
+    return {
+      type: 'dir',
+      size: 0,
+      name,
+      path,
+      sha: e.sha,
+      ...links(ctx, w, path, repoApi(ctx.s, w.r, `git/trees/${e.sha}`), 'tree'),
+      download_url: null,
+    };
   }
   if (e.type === 'commit') {
     return { type: 'file', size: 0, name, path, sha: e.sha, ...links(ctx, w, path, null, 'tree'), download_url: null };
@@ -113,11 +123,22 @@ function dirEntry(ctx: Ctx, w: Where, e: LsEntry, path: string): Record<string, 
 }
 
 /** The JSON for a file, with content unless it is over 1 MB (then `encoding: "none"`, as GitHub does). */
-async function fileObject(ctx: Ctx, w: Where, path: string, sha: string, content: Buffer): Promise<Record<string, unknown>> {
+async function fileObject(
+  ctx: Ctx,
+  w: Where,
+  path: string,
+  sha: string,
+  content: Buffer,
+): Promise<Record<string, unknown>> {
   if (content.length > 100 * MB) {
-    throw new GitHubError(403, 'This API returns blobs up to 100 MB in size. The requested blob is too large to fetch via the API.', DOCS.contents, {
-      errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }],
-    });
+    throw new GitHubError(
+      403,
+      'This API returns blobs up to 100 MB in size. The requested blob is too large to fetch via the API.',
+      DOCS.contents,
+      {
+        errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }],
+      },
+    );
   }
   const big = content.length > MB;
   if (big && ctx.s.largeFileContents === 'forbidden') {
@@ -150,14 +171,26 @@ export async function getContents(ctx: Ctx, r: RepoEntry, rawPathParam: string):
   if (!commit) throw new GitHubError(404, `No commit found for the ref ${ref}`, DOCS.contents);
   const w: Where = { r, ref, commit };
   const path = rawPathParam.replace(/^\/+|\/+$/g, '');
-  const entry: LsEntry | null = path === '' ? { mode: '040000', type: 'tree', sha: (await resolveTree(r, commit)) ?? '', size: null, path: '' } : await entryAt(r, commit, path);
+  const entry: LsEntry | null =
+    path === ''
+      ? { mode: '040000', type: 'tree', sha: (await resolveTree(r, commit)) ?? '', size: null, path: '' }
+      : await entryAt(r, commit, path);
   if (!entry) throw new GitHubError(404, 'Not Found', DOCS.contents);
 
   if (entry.type === 'tree') {
     const children = (await lsTree(r.dir, entry.sha, false)).slice(0, DIR_LIMIT);
     const listing = children.map((c) => dirEntry(ctx, w, c, path ? `${path}/${c.path}` : c.path));
     if (ctx.accept.includes('application/vnd.github.object')) {
-      return json(200, { type: 'dir', size: 0, name: posix.basename(path), path, sha: entry.sha, ...links(ctx, w, path, repoApi(ctx.s, r, `git/trees/${entry.sha}`), 'tree'), download_url: null, entries: listing });
+      return json(200, {
+        type: 'dir',
+        size: 0,
+        name: posix.basename(path),
+        path,
+        sha: entry.sha,
+        ...links(ctx, w, path, repoApi(ctx.s, r, `git/trees/${entry.sha}`), 'tree'),
+        download_url: null,
+        entries: listing,
+      });
     }
     return json(200, listing);
   }
@@ -209,7 +242,8 @@ export async function getContents(ctx: Ctx, r: RepoEntry, rawPathParam: string):
 export async function getRaw(r: RepoEntry, commit: string, path: string): Promise<Reply> {
   const sha = await resolveCommit(r, commit);
   const entry = sha ? await entryAt(r, sha, path) : null;
-  if (!entry || entry.type !== 'blob') return { kind: 'raw', status: 404, body: Buffer.from('404: Not Found'), contentType: 'text/plain; charset=utf-8' };
+  if (!entry || entry.type !== 'blob')
+    return { kind: 'raw', status: 404, body: Buffer.from('404: Not Found'), contentType: 'text/plain; charset=utf-8' };
   return { kind: 'raw', status: 200, body: await readBlob(r, entry.sha), contentType: 'text/plain; charset=utf-8' };
 }
 
@@ -219,7 +253,10 @@ export async function getBlob(ctx: Ctx, r: RepoEntry, sha: string): Promise<Repl
   const lower = sha.toLowerCase();
   if ((await objectType(r, lower)) !== 'blob') throw new GitHubError(404, 'Not Found', DOCS.blob);
   const bytes = await readBlob(r, lower);
-  if (bytes.length > 100 * MB) throw new GitHubError(403, 'This API returns blobs up to 100 MB in size.', DOCS.blob, { errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }] });
+  if (bytes.length > 100 * MB)
+    throw new GitHubError(403, 'This API returns blobs up to 100 MB in size.', DOCS.blob, {
+      errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }],
+    });
   if (wantsRaw(ctx.accept)) return { kind: 'raw', status: 200, body: bytes, contentType: rawType(ctx.accept) };
   return json(200, {
     sha: lower,

@@ -26,7 +26,13 @@ interface RefRow {
 }
 
 async function refsUnder(dir: string, prefix: string): Promise<RefRow[]> {
-  const out = await git(dir, ['for-each-ref', '--sort=refname', '--format=%(refname)%00%(objectname)%00%(objecttype)', 'refs/heads', 'refs/tags']);
+  const out = await git(dir, [
+    'for-each-ref',
+    '--sort=refname',
+    '--format=%(refname)%00%(objectname)%00%(objecttype)',
+    'refs/heads',
+    'refs/tags',
+  ]);
   return out
     .split('\n')
     .filter(Boolean)
@@ -51,7 +57,11 @@ export async function getRef(ctx: Ctx, r: RepoEntry, ref: string, legacy: boolea
   const exact = rows.find((row) => row.ref === full);
   if (exact) return json(200, refShape(ctx.s, r, exact.ref, exact.sha, exact.type));
   const under = rows.filter((row) => row.ref.startsWith(`${full}/`) || (legacy && row.ref.startsWith(full)));
-  if (legacy && under.length) return json(200, under.map((row) => refShape(ctx.s, r, row.ref, row.sha, row.type)));
+  if (legacy && under.length)
+    return json(
+      200,
+      under.map((row) => refShape(ctx.s, r, row.ref, row.sha, row.type)),
+    );
   throw new GitHubError(404, 'Not Found', DOCS.get);
 }
 
@@ -60,7 +70,11 @@ export async function matchingRefs(ctx: Ctx, r: RepoEntry, ref: string): Promise
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.matching);
   const rows = await refsUnder(r.dir, `refs/${ref}`);
   const page = paginate(rows, pageParams(ctx.query), linker(ctx));
-  return json(200, page.items.map((row) => refShape(ctx.s, r, row.ref, row.sha, row.type)), page.headers);
+  return json(
+    200,
+    page.items.map((row) => refShape(ctx.s, r, row.ref, row.sha, row.type)),
+    page.headers,
+  );
 }
 
 /** Per-ref critical sections (locks live in the emulator's state): one check-and-set at a time per (repository, ref). */
@@ -88,13 +102,21 @@ async function applyRace(r: RepoEntry, full: string, race: RefRace): Promise<voi
   if (!head) return;
   const edits = await Promise.all(
     Object.entries(race.files).map(async ([path, content]) =>
-      content === null ? { path, sha: null } : { path, mode: '100644', sha: await writeBlob(r.dir, Buffer.from(content)) },
+      content === null
+        ? { path, sha: null }
+        : { path, mode: '100644', sha: await writeBlob(r.dir, Buffer.from(content)) },
     ),
   );
   const built = await buildTree(r.dir, `${head}^{tree}`, edits);
   if (!built.ok) throw new Error(`moveRefBeforeUpdate: ${built.path} does not exist on ${race.branch}`);
   const who = { name: 'Someone Else', email: 'someone-else@example.test', date: new Date() };
-  const sha = await writeCommit(r.dir, { tree: built.sha, parents: [head], message: race.message, author: who, committer: who });
+  const sha = await writeCommit(r.dir, {
+    tree: built.sha,
+    parents: [head],
+    message: race.message,
+    author: who,
+    committer: who,
+  });
   await git(r.dir, ['update-ref', full, sha, head]);
 }
 
@@ -108,7 +130,9 @@ export async function updateRef(ctx: Ctx, r: RepoEntry, ref: string): Promise<Re
   const full = qualify(ref);
   if (!full) throw new GitHubError(422, 'Reference does not exist', DOCS.update);
   return withRefLock(ctx, `${r.dir}\0${full}`, async () => {
-    const raceAt = ctx.s.races.findIndex((x) => x.repo.toLowerCase() === r.fullName.toLowerCase() && `refs/heads/${x.branch}` === full);
+    const raceAt = ctx.s.races.findIndex(
+      (x) => x.repo.toLowerCase() === r.fullName.toLowerCase() && `refs/heads/${x.branch}` === full,
+    );
     if (raceAt >= 0) {
       const [race] = ctx.s.races.splice(raceAt, 1);
       if (race) await applyRace(r, full, race);
@@ -116,7 +140,8 @@ export async function updateRef(ctx: Ctx, r: RepoEntry, ref: string): Promise<Re
     const current = await currentSha(r.dir, full);
     if (!current) throw new GitHubError(422, 'Reference does not exist', DOCS.update);
     const type = await objectType(r, sha);
-    if (type === null || (full.startsWith('refs/heads/') && type !== 'commit')) throw new GitHubError(422, 'Object does not exist', DOCS.update);
+    if (type === null || (full.startsWith('refs/heads/') && type !== 'commit'))
+      throw new GitHubError(422, 'Object does not exist', DOCS.update);
     if (!force && current !== sha) {
       const ff = await gitRaw(r.dir, ['merge-base', '--is-ancestor', current, sha]);
       if (ff.code !== 0) throw new GitHubError(422, 'Update is not a fast forward', DOCS.update);

@@ -25,7 +25,14 @@ export async function listUserRepos(ctx: Ctx): Promise<Reply> {
   const q = ctx.query;
   if (q.has('type') && (q.has('visibility') || q.has('affiliation'))) {
     throw new GitHubError(422, 'Validation Failed', DOCS.userRepos, {
-      errors: [{ resource: 'Repository', field: 'type', code: 'invalid', message: 'type cannot be combined with visibility or affiliation' }],
+      errors: [
+        {
+          resource: 'Repository',
+          field: 'type',
+          code: 'invalid',
+          message: 'type cannot be combined with visibility or affiliation',
+        },
+      ],
     });
   }
   const visible = [...ctx.s.repos.values()].filter((r) => !ctx.s.isDenied(r.fullName, ctx.token));
@@ -43,7 +50,12 @@ export async function getRepo(ctx: Ctx, r: RepoEntry): Promise<Reply> {
 }
 
 async function branchHeads(r: RepoEntry): Promise<{ name: string; sha: string }[]> {
-  const out = await git(r.dir, ['for-each-ref', '--sort=refname', '--format=%(refname:strip=2)%00%(objectname)', 'refs/heads']);
+  const out = await git(r.dir, [
+    'for-each-ref',
+    '--sort=refname',
+    '--format=%(refname:strip=2)%00%(objectname)',
+    'refs/heads',
+  ]);
   return out
     .split('\n')
     .filter(Boolean)

@@ -16,7 +16,13 @@ const DOCS = {
 };
 
 const MODES = ['100644', '100755', '040000', '160000', '120000'] as const;
-const TYPE_OF_MODE: Record<string, 'blob' | 'tree' | 'commit'> = { '100644': 'blob', '100755': 'blob', '120000': 'blob', '040000': 'tree', '160000': 'commit' };
+const TYPE_OF_MODE: Record<string, 'blob' | 'tree' | 'commit'> = {
+  '100644': 'blob',
+  '100755': 'blob',
+  '120000': 'blob',
+  '040000': 'tree',
+  '160000': 'commit',
+};
 
 /** POST /repos/{o}/{r}/git/blobs */
 export async function createBlob(ctx: Ctx, r: RepoEntry): Promise<Reply> {
@@ -45,7 +51,8 @@ export async function createTree(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   if (entries === undefined) throw missing('tree', DOCS.tree);
   if (!Array.isArray(entries)) throw wrongType('tree', entries, 'an array', DOCS.tree);
   const baseTree = body.base_tree;
-  if (baseTree !== undefined && baseTree !== null && typeof baseTree !== 'string') throw wrongType('base_tree', baseTree, 'a string', DOCS.tree);
+  if (baseTree !== undefined && baseTree !== null && typeof baseTree !== 'string')
+    throw wrongType('base_tree', baseTree, 'a string', DOCS.tree);
   if (await isEmpty(r.dir)) throw emptyRepo(DOCS.tree);
   if (typeof baseTree === 'string' && (await objectType(r, baseTree.toLowerCase())) !== 'tree') {
     throw new GitHubError(422, 'base_tree is not a valid tree oid', DOCS.tree);
@@ -53,38 +60,67 @@ export async function createTree(ctx: Ctx, r: RepoEntry): Promise<Reply> {
 
   const edits: (TreeEdit | Promise<TreeEdit>)[] = [];
   for (const [i, raw] of entries.entries()) {
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw wrongType(`tree/items/${i}`, raw, 'an object', DOCS.tree);
+    if (raw === null || typeof raw !== 'object' || Array.isArray(raw))
+      throw wrongType(`tree/items/${i}`, raw, 'an object', DOCS.tree);
     const e = raw as Record<string, unknown>;
     if (typeof e.path !== 'string') throw missing(`tree[${i}].path`, DOCS.tree);
     const path = e.path;
     if (!validTreePath(path)) throw new GitHubError(422, 'tree.path contains a malformed path component', DOCS.tree);
-    const mode = typeof e.mode === 'string' ? e.mode : e.type === 'tree' ? '040000' : e.type === 'commit' ? '160000' : '100644';
-    if (!(MODES as readonly string[]).includes(mode)) throw wrongType(`tree/items/${i}/mode`, e.mode, 'one of 100644, 100755, 040000, 160000, 120000', DOCS.tree);
+    const mode =
+      typeof e.mode === 'string' ? e.mode : e.type === 'tree' ? '040000' : e.type === 'commit' ? '160000' : '100644';
+    if (!(MODES as readonly string[]).includes(mode))
+      throw wrongType(`tree/items/${i}/mode`, e.mode, 'one of 100644, 100755, 040000, 160000, 120000', DOCS.tree);
     const type = TYPE_OF_MODE[mode] ?? 'blob';
-    if (e.type !== undefined && e.type !== type) throw new GitHubError(422, `tree.type ${String(e.type)} does not match tree.mode ${mode}`, DOCS.tree);
+    if (e.type !== undefined && e.type !== type)
+      throw new GitHubError(422, `tree.type ${String(e.type)} does not match tree.mode ${mode}`, DOCS.tree);
     const hasContent = typeof e.content === 'string';
     const sha = e.sha;
-    if (hasContent && typeof sha === 'string') throw new GitHubError(422, 'Must supply either tree.sha or tree.content. Request will be rejected if both are present.', DOCS.tree);
+    if (hasContent && typeof sha === 'string')
+      throw new GitHubError(
+        422,
+        'Must supply either tree.sha or tree.content. Request will be rejected if both are present.',
+        DOCS.tree,
+      );
     if (hasContent) {
       if (type !== 'blob') throw new GitHubError(422, 'tree.content can only be used with blobs', DOCS.tree);
       // Inline content becomes a blob; the writes run in parallel and are awaited before the tree is built.
-      edits.push(writeBlob(r.dir, Buffer.from(e.content as string, 'utf8')).then((blobSha): TreeEdit => ({ path, mode, sha: blobSha })));
+      edits.push(
+        writeBlob(r.dir, Buffer.from(e.content as string, 'utf8')).then((blobSha): TreeEdit => ({
+          path,
+          mode,
+          sha: blobSha,
+        })),
+      );
     } else if (sha === null) {
       edits.push({ path, sha: null });
     } else if (typeof sha === 'string') {
       const lower = sha.toLowerCase();
-      if (type !== 'commit' && (await objectType(r, lower)) !== type) throw new GitHubError(422, `tree.sha ${sha} is not a valid ${type}`, DOCS.tree);
-      if (type === 'commit' && !/^[0-9a-f]{40}$/.test(lower)) throw new GitHubError(422, `tree.sha ${sha} is not a valid commit`, DOCS.tree);
+      if (type !== 'commit' && (await objectType(r, lower)) !== type)
+        throw new GitHubError(422, `tree.sha ${sha} is not a valid ${type}`, DOCS.tree);
+      if (type === 'commit' && !/^[0-9a-f]{40}$/.test(lower))
+        throw new GitHubError(422, `tree.sha ${sha} is not a valid commit`, DOCS.tree);
       edits.push({ path, mode, sha: lower });
     } else {
-      throw new GitHubError(422, 'Must supply either tree.sha or tree.content. Request will be rejected if both are present.', DOCS.tree);
+      throw new GitHubError(
+        422,
+        'Must supply either tree.sha or tree.content. Request will be rejected if both are present.',
+        DOCS.tree,
+      );
     }
   }
-  const built = await buildTree(r.dir, typeof baseTree === 'string' ? baseTree.toLowerCase() : null, await Promise.all(edits));
+  const built = await buildTree(
+    r.dir,
+    typeof baseTree === 'string' ? baseTree.toLowerCase() : null,
+    await Promise.all(edits),
+  );
   if (!built.ok) throw new GitHubError(422, 'GitRPC::BadObjectState', DOCS.tree);
   const url = repoApi(ctx.s, r, `git/trees/${built.sha}`);
   const listing = await lsTree(r.dir, built.sha, false);
-  return json(201, { sha: built.sha, url, tree: listing.map((e) => treeEntry(ctx, r, e)), truncated: false }, { location: url });
+  return json(
+    201,
+    { sha: built.sha, url, tree: listing.map((e) => treeEntry(ctx, r, e)), truncated: false },
+    { location: url },
+  );
 }
 
 function signature(v: unknown, field: string, fallback: Signature): Signature {
@@ -95,7 +131,8 @@ function signature(v: unknown, field: string, fallback: Signature): Signature {
   if (typeof o.email !== 'string') throw missing(`${field}.email`, DOCS.commit);
   let date = fallback.date;
   if (o.date !== undefined) {
-    if (typeof o.date !== 'string' || Number.isNaN(Date.parse(o.date))) throw wrongType(`${field}/date`, o.date, 'a date-time', DOCS.commit);
+    if (typeof o.date !== 'string' || Number.isNaN(Date.parse(o.date)))
+      throw wrongType(`${field}/date`, o.date, 'a date-time', DOCS.commit);
     date = new Date(o.date);
   }
   return { name: o.name, email: o.email, date };
@@ -107,7 +144,8 @@ export async function createCommit(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   const message = requireString(body, 'message', DOCS.commit);
   const tree = requireString(body, 'tree', DOCS.commit).toLowerCase();
   const parents = body.parents ?? [];
-  if (!Array.isArray(parents) || parents.some((p) => typeof p !== 'string')) throw wrongType('parents', parents, 'an array of strings', DOCS.commit);
+  if (!Array.isArray(parents) || parents.some((p) => typeof p !== 'string'))
+    throw wrongType('parents', parents, 'an array of strings', DOCS.commit);
   const now = new Date();
   const me: Signature = { name: ctx.s.user.name, email: ctx.s.user.email, date: now };
   const author = signature(body.author, 'author', me);
@@ -116,7 +154,8 @@ export async function createCommit(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   if ((await objectType(r, tree)) !== 'tree') throw new GitHubError(422, 'Tree SHA does not exist', DOCS.commit);
   const parentShas = (parents as string[]).map((p) => p.toLowerCase());
   for (const p of parentShas) {
-    if ((await objectType(r, p)) !== 'commit') throw new GitHubError(422, 'Parent SHA does not exist or is not a commit object', DOCS.commit);
+    if ((await objectType(r, p)) !== 'commit')
+      throw new GitHubError(422, 'Parent SHA does not exist or is not a commit object', DOCS.commit);
   }
   const sha = await writeCommit(r.dir, { tree, parents: parentShas, message, author, committer });
   const shape = gitCommitShape(ctx.s, r, await commitInfo(r, sha));

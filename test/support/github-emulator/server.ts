@@ -7,9 +7,9 @@ import { match } from './router.js';
 import { getRaw } from './routes-content.js';
 import type { EmulatorState, PendingFault } from './state.js';
 
-
 const RATE_DOCS = 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api';
-const SECONDARY_DOCS = 'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits';
+const SECONDARY_DOCS =
+  'https://docs.github.com/free-pro-team@latest/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits';
 /** Unauthenticated callers have their own small budget, as on GitHub. */
 const ANON_LIMIT = 60;
 
@@ -33,7 +33,11 @@ function errorReply(e: GitHubError): Reply {
   return { kind: 'json', status: e.status, body: errorBody(e), headers: e.headers };
 }
 
-function faultReply(f: PendingFault, s: EmulatorState, nowEpoch: number): { reply: Reply; rate?: { remaining: number; reset: number } } {
+function faultReply(
+  f: PendingFault,
+  s: EmulatorState,
+  nowEpoch: number,
+): { reply: Reply; rate?: { remaining: number; reset: number } } {
   const requestId = randomBytes(8).toString('hex').toUpperCase();
   switch (f.kind) {
     case 'primary': {
@@ -89,7 +93,9 @@ export async function handle(s: EmulatorState, req: IncomingMessage, res: Server
   const nowEpoch = Math.floor(Date.now() / 1000);
   const route = match(method, rawPath);
   const record = (status: number): void => {
-    s.requests.push(route ? { method, path: url, status, route: `${method} ${route.template}` } : { method, path: url, status });
+    s.requests.push(
+      route ? { method, path: url, status, route: `${method} ${route.template}` } : { method, path: url, status },
+    );
   };
 
   // raw.githubusercontent.com stand-in: download_url targets need no Authorization header.
@@ -97,7 +103,9 @@ export async function handle(s: EmulatorState, req: IncomingMessage, res: Server
   if (raw && method === 'GET') {
     const [, owner = '', name = '', commit = '', path = ''] = raw;
     const entry = s.repos.get(`${owner}/${name}`.toLowerCase());
-    const reply = entry ? await getRaw(entry, commit, decodeURIComponent(path)) : errorReply(new GitHubError(404, 'Not Found'));
+    const reply = entry
+      ? await getRaw(entry, commit, decodeURIComponent(path))
+      : errorReply(new GitHubError(404, 'Not Found'));
     send(res, reply, {});
     record(reply.status);
     return;
@@ -111,7 +119,13 @@ export async function handle(s: EmulatorState, req: IncomingMessage, res: Server
     const anon = s.budget('\0anonymous', nowEpoch);
     anon.used += 1;
     rateHeaders = rateLimitHeaders(ANON_LIMIT, anon.used, anon.resetEpoch);
-    reply = errorReply(new GitHubError(401, token === null ? 'Requires authentication' : 'Bad credentials', 'https://docs.github.com/rest'));
+    reply = errorReply(
+      new GitHubError(
+        401,
+        token === null ? 'Requires authentication' : 'Bad credentials',
+        'https://docs.github.com/rest',
+      ),
+    );
     send(res, reply, rateHeaders);
     record(reply.status);
     return;
@@ -139,13 +153,28 @@ export async function handle(s: EmulatorState, req: IncomingMessage, res: Server
   }
 
   if (!req.headers['user-agent']) {
-    reply = errorReply(new GitHubError(403, 'Request forbidden by administrative rules. Please make sure your request has a User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required).'));
+    reply = errorReply(
+      new GitHubError(
+        403,
+        'Request forbidden by administrative rules. Please make sure your request has a User-Agent header (https://docs.github.com/en/rest/overview/resources-in-the-rest-api#user-agent-required).',
+      ),
+    );
   } else if (!route) {
     reply = errorReply(new GitHubError(404, 'Not Found', 'https://docs.github.com/rest'));
   } else {
-    const ctx: Ctx = { s, method, rawPath, query, token, accept: String(req.headers.accept ?? 'application/json'), rawBody };
+    const ctx: Ctx = {
+      s,
+      method,
+      rawPath,
+      query,
+      token,
+      accept: String(req.headers.accept ?? 'application/json'),
+      rawBody,
+    };
     try {
-      const entry = route.repo ? s.repo(route.repo.owner, route.repo.name, token, 'https://docs.github.com/rest') : null;
+      const entry = route.repo
+        ? s.repo(route.repo.owner, route.repo.name, token, 'https://docs.github.com/rest')
+        : null;
       reply = await route.run(ctx, entry);
     } catch (err) {
       if (err instanceof GitHubError) reply = errorReply(err);
@@ -195,12 +224,20 @@ function send(res: ServerResponse, reply: Reply, headers: Record<string, string>
   switch (reply.kind) {
     case 'json': {
       const body = Buffer.from(JSON.stringify(reply.body));
-      res.writeHead(reply.status, { ...h, 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) });
+      res.writeHead(reply.status, {
+        ...h,
+        'content-type': 'application/json; charset=utf-8',
+        'content-length': String(body.length),
+      });
       res.end(body);
       return;
     }
     case 'raw':
-      res.writeHead(reply.status, { ...h, 'content-type': reply.contentType, 'content-length': String(reply.body.length) });
+      res.writeHead(reply.status, {
+        ...h,
+        'content-type': reply.contentType,
+        'content-length': String(reply.body.length),
+      });
       res.end(reply.body);
       return;
     case 'empty':

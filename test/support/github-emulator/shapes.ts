@@ -178,7 +178,11 @@ export function commitShape(s: EmulatorState, r: RepoEntry, c: CommitInfo): Reco
     comments_url: repoApi(s, r, `commits/${c.sha}/comments`),
     author: account(s, c.authorEmail),
     committer: account(s, c.committerEmail),
-    parents: c.parents.map((p) => ({ sha: p, url: repoApi(s, r, `commits/${p}`), html_url: repoHtml(s, r, `commit/${p}`) })),
+    parents: c.parents.map((p) => ({
+      sha: p,
+      url: repoApi(s, r, `commits/${p}`),
+      html_url: repoHtml(s, r, `commit/${p}`),
+    })),
   };
 }
 
@@ -193,13 +197,23 @@ export function gitCommitShape(s: EmulatorState, r: RepoEntry, c: CommitInfo): R
     committer: person(c.committerName, c.committerEmail, c.committerDate),
     tree: { sha: c.tree, url: repoApi(s, r, `git/trees/${c.tree}`) },
     message: c.message,
-    parents: c.parents.map((p) => ({ sha: p, url: repoApi(s, r, `git/commits/${p}`), html_url: repoHtml(s, r, `commit/${p}`) })),
+    parents: c.parents.map((p) => ({
+      sha: p,
+      url: repoApi(s, r, `git/commits/${p}`),
+      html_url: repoHtml(s, r, `commit/${p}`),
+    })),
     verification: UNSIGNED,
   };
 }
 
 /** `git-ref` for a fully qualified ref name. */
-export function refShape(s: EmulatorState, r: RepoEntry, ref: string, sha: string, type = 'commit'): Record<string, unknown> {
+export function refShape(
+  s: EmulatorState,
+  r: RepoEntry,
+  ref: string,
+  sha: string,
+  type = 'commit',
+): Record<string, unknown> {
   const short = ref.replace(/^refs\//, '');
   return {
     ref,

@@ -62,7 +62,7 @@ export interface RefRace {
 
 /** Stable small integer from a string (repository ids, node ids). */
 export function stableId(s: string): number {
-  return createHash('sha1').update(s).digest().readUInt32BE(0) % 900_000_000 + 100_000;
+  return (createHash('sha1').update(s).digest().readUInt32BE(0) % 900_000_000) + 100_000;
 }
 
 /** Everything the routes read and write. */

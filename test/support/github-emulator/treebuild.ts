@@ -40,13 +40,16 @@ export async function buildTree(dir: string, base: string | null, edits: readonl
       if (e.sha === null && under.length === 0) return { ok: false, code: 'missing_path', path: e.path };
       under.forEach(remove);
       if (e.sha === null) continue;
-      ancestors(e.path).filter((a) => present.has(a)).forEach(remove);
+      ancestors(e.path)
+        .filter((a) => present.has(a))
+        .forEach(remove);
       const add = (mode: string, sha: string, path: string): void => {
         present.add(path);
         lines.push(`${mode} ${sha}\t${path}`);
       };
       if (e.mode === '040000') {
-        for (const f of await lsTree(dir, e.sha, true)) if (f.type !== 'tree') add(f.mode, f.sha, `${e.path}/${f.path}`);
+        for (const f of await lsTree(dir, e.sha, true))
+          if (f.type !== 'tree') add(f.mode, f.sha, `${e.path}/${f.path}`);
       } else {
         add(e.mode, e.sha, e.path);
       }
@@ -71,7 +74,10 @@ export interface Signature {
 }
 
 /** Writes a commit object and returns its SHA. */
-export async function writeCommit(dir: string, c: { tree: string; parents: readonly string[]; message: string; author: Signature; committer: Signature }): Promise<string> {
+export async function writeCommit(
+  dir: string,
+  c: { tree: string; parents: readonly string[]; message: string; author: Signature; committer: Signature },
+): Promise<string> {
   const stamp = (d: Date): string => `${Math.floor(d.getTime() / 1000)} +0000`;
   const args = ['commit-tree', c.tree, ...c.parents.flatMap((p) => ['-p', p]), '-F', '-'];
   const r = await gitRaw(dir, args, {

@@ -13,7 +13,8 @@ export interface ProposalRef {
   readonly $proposal: number;
 }
 
-export type ArgValue = string | number | boolean | RevRef | ProposalRef | readonly ArgValue[] | { readonly [k: string]: ArgValue };
+export type ArgValue =
+  string | number | boolean | RevRef | ProposalRef | readonly ArgValue[] | { readonly [k: string]: ArgValue };
 
 /** One tool call as the driver sends it to both twins. */
 export interface Call {
@@ -55,10 +56,14 @@ const dirOrPath = fc.constantFrom<string>(...PATHS, ...DIRS);
 /** Commit ids: visible (V0 root, V1, O1 on other), hidden-only on main, on the hidden branch, the stash, made up. */
 const commit = fc.constantFrom('V0', 'V1', 'O1', 'H0', 'H1', 'Hlast', 'B1', 'B2', 'S0', 'X').map(rev);
 /** A revision as a propose_* tool takes it: a commit id or a name (allowlisted, hidden, missing, relative). */
-const revision = fc.oneof(commit, fc.constantFrom<ArgValue>('main', 'other', 'hid', 'nope', 'HEAD', 'HEAD~1', 'refs/stash', 'other~1'));
+const revision = fc.oneof(
+  commit,
+  fc.constantFrom<ArgValue>('main', 'other', 'hid', 'nope', 'HEAD', 'HEAD~1', 'refs/stash', 'other~1'),
+);
 const reason = fc.constantFrom('twin check', 'tidy up');
 
-const hunk = (path: string, from: string, to: string) => `--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n-${from}\n+${to}\n`;
+const hunk = (path: string, from: string, to: string) =>
+  `--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n-${from}\n+${to}\n`;
 /** Patches in every header form git writes (app/readme.md is '# app\n' in every twin). */
 export const PATCHES: readonly string[] = [
   `diff --git a/app/readme.md b/app/readme.md\nindex 0000000..1111111 100644\n${hunk('app/readme.md', '# app', '# app!')}`,
@@ -79,18 +84,27 @@ export const PATCHES: readonly string[] = [
   `diff --git "a/secret/caf\\351.txt" "b/secret/caf\\351.txt"\n--- "a/secret/caf\\351.txt"\n+++ "b/secret/caf\\351.txt"\n@@ -1 +1 @@\n-caf v0\n+caf guessed\n`,
 ];
 
-const commitStep = fc.record({ kind: fc.constant('commit'), message: fc.constant('agent commit'), paths: fc.array(path, { minLength: 1, maxLength: 3 }) });
+const commitStep = fc.record({
+  kind: fc.constant('commit'),
+  message: fc.constant('agent commit'),
+  paths: fc.array(path, { minLength: 1, maxLength: 3 }),
+});
 const patchStep = fc.record({ kind: fc.constant('patch'), patch: fc.constantFrom(...PATCHES) });
 const discardStep = fc.record({ kind: fc.constant('discard'), paths: fc.array(path, { minLength: 1, maxLength: 3 }) });
 const mergeStep = fc.record({ kind: fc.constant('merge'), from: revision });
 const rebaseStep = fc.record({ kind: fc.constant('rebase'), onto: revision });
-const resetStep = fc.record({ kind: fc.constant('reset'), mode: fc.constantFrom('soft', 'mixed', 'hard'), to: revision });
+const resetStep = fc.record({
+  kind: fc.constant('reset'),
+  mode: fc.constantFrom('soft', 'mixed', 'hard'),
+  to: revision,
+});
 const branchName = fc.constantFrom('nb-1', 'nb-2', 'hid', 'other');
 const branchStep = fc.record({ kind: fc.constant('branch'), name: branchName, from: revision });
 const pushStep = fc.record({ kind: fc.constant('push') });
 const step = fc.oneof(commitStep, patchStep, discardStep, mergeStep, rebaseStep, resetStep, branchStep, pushStep);
 
-const call = (tool: string, args: fc.Arbitrary<Record<string, ArgValue>>): fc.Arbitrary<Call> => args.map((a) => ({ tool, args: a }));
+const call = (tool: string, args: fc.Arbitrary<Record<string, ArgValue>>): fc.Arbitrary<Call> =>
+  args.map((a) => ({ tool, args: a }));
 const noArgs = (tool: string) => fc.constant<Call>({ tool, args: {} });
 
 /** One call of any working-tree tool. */
@@ -102,7 +116,12 @@ export const callArb: fc.Arbitrary<Call> = fc.oneof(
   call(
     'workspace_diff',
     fc.record(
-      { staged: fc.boolean(), path: dirOrPath, against: fc.oneof(fc.constantFrom<ArgValue>('index', 'head'), commit), offset: fc.constantFrom(0, 1, 2, 50) },
+      {
+        staged: fc.boolean(),
+        path: dirOrPath,
+        against: fc.oneof(fc.constantFrom<ArgValue>('index', 'head'), commit),
+        offset: fc.constantFrom(0, 1, 2, 50),
+      },
       { requiredKeys: [] },
     ),
   ),
@@ -111,9 +130,20 @@ export const callArb: fc.Arbitrary<Call> = fc.oneof(
   call('scope_summary', fc.record({ path: dirOrPath }, { requiredKeys: [] })),
   call(
     'get_file',
-    fc.record({ path, source: fc.constantFrom('worktree', 'worktree', 'head'), start_line: fc.constantFrom(1, 2), end_line: fc.constantFrom(1, 3) }, { requiredKeys: ['path', 'source'] }),
+    fc.record(
+      {
+        path,
+        source: fc.constantFrom('worktree', 'worktree', 'head'),
+        start_line: fc.constantFrom(1, 2),
+        end_line: fc.constantFrom(1, 3),
+      },
+      { requiredKeys: ['path', 'source'] },
+    ),
   ),
-  call('propose_commit', fc.record({ message: fc.constant('agent commit'), paths: fc.array(path, { minLength: 1, maxLength: 3 }), reason })),
+  call(
+    'propose_commit',
+    fc.record({ message: fc.constant('agent commit'), paths: fc.array(path, { minLength: 1, maxLength: 3 }), reason }),
+  ),
   call('propose_patch', fc.record({ patch: fc.constantFrom(...PATCHES), reason })),
   call('propose_discard', fc.record({ paths: fc.array(path, { minLength: 1, maxLength: 3 }), reason })),
   call('propose_merge', fc.record({ from: revision, reason })),
@@ -122,8 +152,14 @@ export const callArb: fc.Arbitrary<Call> = fc.oneof(
   call('propose_branch', fc.record({ name: branchName, from: revision, reason })),
   call('propose_push', fc.record({ reason })),
   call('propose_plan', fc.record({ steps: fc.array(step, { minLength: 1, maxLength: 3 }), reason })),
-  call('proposal_status', fc.record({ proposal_id: fc.integer({ min: 0, max: 3 }).map((n): ProposalRef => ({ $proposal: n })) })),
-  call('proposal_cancel', fc.record({ proposal_id: fc.integer({ min: 0, max: 3 }).map((n): ProposalRef => ({ $proposal: n })) })),
+  call(
+    'proposal_status',
+    fc.record({ proposal_id: fc.integer({ min: 0, max: 3 }).map((n): ProposalRef => ({ $proposal: n })) }),
+  ),
+  call(
+    'proposal_cancel',
+    fc.record({ proposal_id: fc.integer({ min: 0, max: 3 }).map((n): ProposalRef => ({ $proposal: n })) }),
+  ),
 );
 
 /** Every tool once with its plainest arguments: each run drives the whole list whatever the draw. */
@@ -149,10 +185,20 @@ export const BASELINE: readonly Call[] = [
   { tool: 'propose_reset', args: { mode: 'mixed', to: rev('V0'), reason: 'twin check' } },
   { tool: 'propose_branch', args: { name: 'nb-1', from: rev('B1'), reason: 'twin check' } },
   { tool: 'propose_push', args: { reason: 'twin check' } },
-  { tool: 'propose_plan', args: { steps: [{ kind: 'branch', name: 'nb-2', from: rev('V0') }, { kind: 'reset', mode: 'soft', to: rev('H0') }], reason: 'twin check' } },
+  {
+    tool: 'propose_plan',
+    args: {
+      steps: [
+        { kind: 'branch', name: 'nb-2', from: rev('V0') },
+        { kind: 'reset', mode: 'soft', to: rev('H0') },
+      ],
+      reason: 'twin check',
+    },
+  },
   { tool: 'proposal_status', args: { proposal_id: { $proposal: 0 } } },
   { tool: 'proposal_cancel', args: { proposal_id: { $proposal: 0 } } },
 ];
 
 /** The calls of one run: the baseline, then `n` drawn calls. */
-export const callsArb = (n: number): fc.Arbitrary<readonly Call[]> => fc.array(callArb, { minLength: 0, maxLength: n }).map((drawn) => [...BASELINE, ...drawn]);
+export const callsArb = (n: number): fc.Arbitrary<readonly Call[]> =>
+  fc.array(callArb, { minLength: 0, maxLength: n }).map((drawn) => [...BASELINE, ...drawn]);

@@ -75,7 +75,8 @@ class Side {
         if (!this.twin.visible.has(label)) this.named.set(label, id);
         return id;
       }
-      if ('$proposal' in v && typeof v.$proposal === 'number') return this.proposalRef(v.$proposal)?.id ?? UNKNOWN_PROPOSAL;
+      if ('$proposal' in v && typeof v.$proposal === 'number')
+        return this.proposalRef(v.$proposal)?.id ?? UNKNOWN_PROPOSAL;
       return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x as ArgValue)]));
     };
     return { args: walk(args as ArgValue) as Record<string, unknown>, ids };
@@ -89,13 +90,20 @@ class Side {
   /** The answer with proposal ids numbered by first appearance and the twin's directory named <repo>. */
   normalise(a: Answer, at: number): Answer {
     const fix = (s: string) =>
-      s.split(this.twin.dir).join('<repo>').replace(PROPOSAL_ID, (id) => {
-        if (id === UNKNOWN_PROPOSAL) return id;
-        let seen = this.proposals.find((p) => p.id === id);
-        if (seen === undefined) this.proposals.push((seen = { id, at }));
-        return `<P@${seen.at}>`;
-      });
-    return { isError: a.isError, text: fix(a.text), structured: a.structured === undefined ? undefined : JSON.parse(fix(JSON.stringify(a.structured))) };
+      s
+        .split(this.twin.dir)
+        .join('<repo>')
+        .replace(PROPOSAL_ID, (id) => {
+          if (id === UNKNOWN_PROPOSAL) return id;
+          let seen = this.proposals.find((p) => p.id === id);
+          if (seen === undefined) this.proposals.push((seen = { id, at }));
+          return `<P@${seen.at}>`;
+        });
+    return {
+      isError: a.isError,
+      text: fix(a.text),
+      structured: a.structured === undefined ? undefined : JSON.parse(fix(JSON.stringify(a.structured))),
+    };
   }
 
   async call(c: Call, at: number): Promise<{ answer: Answer; ids: IdMap }> {
@@ -120,7 +128,8 @@ function mapIds(a: Answer, ids: IdMap): Answer {
   const deep = (v: unknown): unknown => {
     if (typeof v === 'string') return ids.map(v);
     if (Array.isArray(v)) return v.map(deep);
-    if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [ids.map(k), deep(x)]));
+    if (v !== null && typeof v === 'object')
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [ids.map(k), deep(x)]));
     return v;
   };
   return { isError: a.isError, text: ids.map(a.text), structured: deep(a.structured) };
@@ -128,7 +137,9 @@ function mapIds(a: Answer, ids: IdMap): Answer {
 
 const proposalArg = (c: Call): number | undefined => {
   const v = c.args.proposal_id;
-  return typeof v === 'object' && v !== null && '$proposal' in v && typeof v.$proposal === 'number' ? v.$proposal : undefined;
+  return typeof v === 'object' && v !== null && '$proposal' in v && typeof v.$proposal === 'number'
+    ? v.$proposal
+    : undefined;
 };
 
 let perimeters = 0;
@@ -137,13 +148,22 @@ let perimeters = 0;
  * Builds the twins of `spec`, serves them, sends `calls` to both and returns every call whose answers differ; with
  * `only`, just the calls of those tools ('tools/list' for the listing).
  */
-export async function drivePair(servers: TwinServers, spec: TwinSpec, calls: readonly Call[], build: BuildOptions, only?: ReadonlySet<string>): Promise<Difference[]> {
+export async function drivePair(
+  servers: TwinServers,
+  spec: TwinSpec,
+  calls: readonly Call[],
+  build: BuildOptions,
+  only?: ReadonlySet<string>,
+): Promise<Difference[]> {
   const [ta, tb] = await buildTwins(spec, build);
   const id = `w${++perimeters}`;
   const agents: Agent[] = [];
   try {
     const perimeter = { id, ...perimeterOf(spec.shared) };
-    await Promise.all([servers.a.perimeter({ ...perimeter, repo: ta.dir }), servers.b.perimeter({ ...perimeter, repo: tb.dir })]);
+    await Promise.all([
+      servers.a.perimeter({ ...perimeter, repo: ta.dir }),
+      servers.b.perimeter({ ...perimeter, repo: tb.dir }),
+    ]);
     const [aa, ab] = await Promise.all([servers.a.connect(`/mcp/${id}`), servers.b.connect(`/mcp/${id}`)]);
     agents.push(aa, ab);
     const sa = new Side(ta, aa);

@@ -17,7 +17,10 @@ import type { Hidden, Shared, Twin, TwinSpec } from './spec.js';
 // ---- contents ------------------------------------------------------------------------------------------------------
 
 const lines = (prefix: string, n: number, edit: Record<number, string> = {}): string =>
-  Array.from({ length: n }, (_, i) => edit[i + 1] ?? `${prefix} line ${i + 1} of a file long enough to be paired by similarity`).join('\n') + '\n';
+  Array.from(
+    { length: n },
+    (_, i) => edit[i + 1] ?? `${prefix} line ${i + 1} of a file long enough to be paired by similarity`,
+  ).join('\n') + '\n';
 const MOVED = lines('moved', 10);
 const OUT = lines('out', 10);
 const R_THEIRS = lines('r', 10, { 5: 'theirs changed line five', 9: 'theirs changed line nine' });
@@ -29,8 +32,22 @@ const TOKEN = `ghp_${'a1B2c3D4e5'.repeat(3)}abcdef`;
  */
 function hiddenPaths(h: Hidden) {
   return h.zone
-    ? { s: 'app/.env.s', out: 'app/.env.out', huge: 'app/.env.huge', oldName: 'app/.env.caf\xe9', newName: 'app/.env.\xff\xfe-new', newGlob: ':(glob)app/.env.*-new' }
-    : { s: 'secret/s.ts', out: 'secret/out.ts', huge: 'secret/huge.txt', oldName: 'secret/caf\xe9.txt', newName: 'secret/\xff\xfe-new.txt', newGlob: ':(glob)secret/*-new.txt' };
+    ? {
+        s: 'app/.env.s',
+        out: 'app/.env.out',
+        huge: 'app/.env.huge',
+        oldName: 'app/.env.caf\xe9',
+        newName: 'app/.env.\xff\xfe-new',
+        newGlob: ':(glob)app/.env.*-new',
+      }
+    : {
+        s: 'secret/s.ts',
+        out: 'secret/out.ts',
+        huge: 'secret/huge.txt',
+        oldName: 'secret/caf\xe9.txt',
+        newName: 'secret/\xff\xfe-new.txt',
+        newGlob: ':(glob)secret/*-new.txt',
+      };
 }
 
 /** Hidden files every root commit of this twin carries. */
@@ -86,7 +103,9 @@ function history(s: Shared, h: Hidden): Commit[] {
         label: `H${out.filter((c) => c.label?.startsWith('H')).length}`,
         message: `hidden ${i}.${j} ${h.seed}`,
         time: base + (j + 1) * 60,
-        files: zone ? { 'app/.env.local': `TOKEN=${i}-${j}-${h.seed}\n` } : { 'secret/h.txt': `h ${i}-${j}-${h.seed}\n` },
+        files: zone
+          ? { 'app/.env.local': `TOKEN=${i}-${j}-${h.seed}\n` }
+          : { 'secret/h.txt': `h ${i}-${j}-${h.seed}\n` },
       });
     }
   };
@@ -109,20 +128,44 @@ function history(s: Shared, h: Hidden): Commit[] {
   for (let i = 1; i <= s.visible; i++) {
     const last = i === s.visible;
     if (last && h.many) {
-      for (let j = 0; j < 110; j++) out.push({ ref: 'main', message: `zone churn ${j}`, time: T0 + i * HOUR - 1800 + j, files: { 'app/.env.local': `TOKEN=churn-${j}-${h.seed}\n` } });
+      for (let j = 0; j < 110; j++)
+        out.push({
+          ref: 'main',
+          message: `zone churn ${j}`,
+          time: T0 + i * HOUR - 1800 + j,
+          files: { 'app/.env.local': `TOKEN=churn-${j}-${h.seed}\n` },
+        });
     }
     out.push({
       ref: 'main',
       label: `V${i}`,
       message: `app: step ${i}`,
       time: T0 + i * HOUR,
-      files: last && s.visibleConflict ? { 'app/c.txt': 'ours\n' } : { 'app/a.ts': `export const a = ${i};\n`, [`app/doc-${i}.md`]: `step ${i}\n` },
+      files:
+        last && s.visibleConflict
+          ? { 'app/c.txt': 'ours\n' }
+          : { 'app/a.ts': `export const a = ${i};\n`, [`app/doc-${i}.md`]: `step ${i}\n` },
     });
     if (last) {
       // main's side of the hidden conflicts, after the fork.
       const t = T0 + i * HOUR;
-      if (h.conflict !== 'none') out.push({ ref: 'main', label: 'Hlast', message: `hidden ours ${h.seed}`, time: t + 10, files: { [conflictPath(h)]: conflictBody(h, 'ours') } });
-      if (s.renameConflict) out.push({ ref: 'main', message: `hidden r ${h.seed}`, time: t + 20, files: { 'secret/r.txt': lines('r', 10, { 5: `hidden ours five ${h.seed}`, 9: `hidden base nine v${h.seed}` }) } });
+      if (h.conflict !== 'none')
+        out.push({
+          ref: 'main',
+          label: 'Hlast',
+          message: `hidden ours ${h.seed}`,
+          time: t + 10,
+          files: { [conflictPath(h)]: conflictBody(h, 'ours') },
+        });
+      if (s.renameConflict)
+        out.push({
+          ref: 'main',
+          message: `hidden r ${h.seed}`,
+          time: t + 20,
+          files: {
+            'secret/r.txt': lines('r', 10, { 5: `hidden ours five ${h.seed}`, 9: `hidden base nine v${h.seed}` }),
+          },
+        });
     }
     hiddenAfter(i, h.commitsAfter[i] ?? 0, T0 + i * HOUR + 30);
   }
@@ -135,7 +178,14 @@ function history(s: Shared, h: Hidden): Commit[] {
     otherFiles['secret/r.txt'] = null;
     otherFiles['app/r.txt'] = R_THEIRS;
   }
-  out.push({ ref: 'other', label: 'O1', parent: fork, message: 'other: its side', time: T0 + (s.visible + 1) * HOUR, files: otherFiles });
+  out.push({
+    ref: 'other',
+    label: 'O1',
+    parent: fork,
+    message: 'other: its side',
+    time: T0 + (s.visible + 1) * HOUR,
+    files: otherFiles,
+  });
   for (let j = 1; j <= h.hidBranch; j++) {
     out.push({
       ref: 'hid',
@@ -210,7 +260,11 @@ function stream(commits: readonly Commit[]): Buffer {
 
 function runWithInput(cwd: string, args: string[], input: Buffer): Promise<void> {
   return new Promise((resolve, reject) => {
-    const p = spawn('git', args, { cwd, env: { ...process.env, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' }, stdio: ['pipe', 'ignore', 'pipe'] });
+    const p = spawn('git', args, {
+      cwd,
+      env: { ...process.env, HOME: cwd, GIT_CONFIG_NOSYSTEM: '1' },
+      stdio: ['pipe', 'ignore', 'pipe'],
+    });
     let err = '';
     p.stderr.on('data', (d: Buffer) => (err += d.toString()));
     p.on('error', reject);
@@ -239,7 +293,15 @@ export async function buildTwin(s: Shared, h: Hidden, opts: BuildOptions): Promi
   await mkdir(dir);
   const git = (...args: string[]) => gitIn(dir, args, dated);
   await git('init', '-q', '-b', 'main');
-  for (const [k, v] of [['gc.auto', '0'], ['maintenance.auto', 'false'], ['commit.gpgSign', 'false'], ['core.autocrlf', 'false'], ['user.name', 'Test Committer'], ['user.email', 'committer@example.test'], ['core.quotePath', 'true']] as const) {
+  for (const [k, v] of [
+    ['gc.auto', '0'],
+    ['maintenance.auto', 'false'],
+    ['commit.gpgSign', 'false'],
+    ['core.autocrlf', 'false'],
+    ['user.name', 'Test Committer'],
+    ['user.email', 'committer@example.test'],
+    ['core.quotePath', 'true'],
+  ] as const) {
     await git('config', k, v);
   }
   const commits = history(s, h);
@@ -299,7 +361,11 @@ export async function buildTwin(s: Shared, h: Hidden, opts: BuildOptions): Promi
   if (h.manyUntracked) {
     const long = 'x'.repeat(150);
     await mkdir(join(dir, 'secret/many'), { recursive: true });
-    await Promise.all(Array.from({ length: 240 }, (_, i) => writeFile(join(dir, `secret/many/${long}-${String(i).padStart(4, '0')}.txt`), `${i}\n`)));
+    await Promise.all(
+      Array.from({ length: 240 }, (_, i) =>
+        writeFile(join(dir, `secret/many/${long}-${String(i).padStart(4, '0')}.txt`), `${i}\n`),
+      ),
+    );
   }
   if (h.ignored) {
     await w('secret/ignored.log', `ignored ${v}\n`);

@@ -81,7 +81,9 @@ export async function runWorktreeTwins(opts: WorktreeTwinsOptions): Promise<Work
         if (k === undefined) unknown.push(d);
         else known.set(k.id, (known.get(k.id) ?? 0) + 1);
       }
-      opts.log?.(`worktree pair ${runs}${focus ? ' (shrinking)' : ''}: ${cs.length} calls, ${Date.now() - t0} ms, ${differences.length - unknown.length} known, ${unknown.length} unknown`);
+      opts.log?.(
+        `worktree pair ${runs}${focus ? ' (shrinking)' : ''}: ${cs.length} calls, ${Date.now() - t0} ms, ${differences.length - unknown.length} known, ${unknown.length} unknown`,
+      );
       if (unknown.length > 0) {
         last = { spec, calls: cs, unknown };
         focus ??= new Set([unknown[0]!.tool]);
@@ -95,7 +97,10 @@ export async function runWorktreeTwins(opts: WorktreeTwinsOptions): Promise<Work
       const [spec, cs] = out.counterexample;
       failure = { seed: opts.seed, path: out.counterexamplePath ?? undefined, spec, calls: cs, unknown: last.unknown };
       opts.onFailure?.(failure);
-    } else if (out.failed) throw out.errorInstance instanceof Error ? out.errorInstance : new Error('twin check failed without a counterexample');
+    } else if (out.failed)
+      throw out.errorInstance instanceof Error
+        ? out.errorInstance
+        : new Error('twin check failed without a counterexample');
     return { runs, calls, known, failure };
   } finally {
     await servers.close();

@@ -23,7 +23,5 @@ export function knownClass(known: readonly Known[], spec: TwinSpec, d: Differenc
   return known.find((k) => k.tool === d.tool && k.when(spec, d));
 }
 
-
 /** The known differences on the current code (found by this check on its own; see FINDINGS.md). */
-export const KNOWN: readonly Known[] = [
-];
+export const KNOWN: readonly Known[] = [];

@@ -12,7 +12,8 @@ import { onlyWriteOnlyDiffers, type TwinSpec } from './spec.js';
 function omittedCount(a: Answer): Answer {
   const text = a.text.replace(/, omitted \d+/, ', omitted N');
   const s = a.structured as Record<string, unknown> | null | undefined;
-  const structured = s && typeof s === 'object' && typeof s.omitted_count === 'number' ? { ...s, omitted_count: 0 } : a.structured;
+  const structured =
+    s && typeof s === 'object' && typeof s.omitted_count === 'number' ? { ...s, omitted_count: 0 } : a.structured;
   return { ...a, text, structured };
 }
 
@@ -24,7 +25,11 @@ function preflightStatus(a: Answer): Answer {
   const o = omittedCount(a);
   const s = o.structured as { conflicts?: unknown[]; status?: unknown } | null | undefined;
   if (!s || typeof s !== 'object' || !Array.isArray(s.conflicts) || s.conflicts.length > 0) return o;
-  return { ...o, text: o.text.replace(/: (conflicts|clean), omitted N/, ': <status>, omitted N'), structured: { ...s, status: '<status>' } };
+  return {
+    ...o,
+    text: o.text.replace(/: (conflicts|clean), omitted N/, ': <status>, omitted N'),
+    structured: { ...s, status: '<status>' },
+  };
 }
 
 /** The function that blanks `tool`'s accepted channels for this pair. */

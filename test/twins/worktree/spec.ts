@@ -115,7 +115,11 @@ const sharedArb: fc.Arbitrary<Shared> = fc
     renameIn: fc.boolean(),
     renameOut: fc.boolean(),
   })
-  .map((s) => ({ ...s, mergeStopped: s.mergeStopped && s.visibleConflict, renameConflict: s.renameConflict && s.mergeStopped && s.visibleConflict }));
+  .map((s) => ({
+    ...s,
+    mergeStopped: s.mergeStopped && s.visibleConflict,
+    renameConflict: s.renameConflict && s.mergeStopped && s.visibleConflict,
+  }));
 
 const pairing = fc.constantFrom<Pairing>('none', 'similar', 'dissimilar');
 /** A flag that is on about one time in four (the costlier variations); fast-check biases integers to the minimum, so the maximum is the rare end. */
@@ -154,7 +158,12 @@ export const hiddenArb: fc.Arbitrary<Hidden> = fc.record({
  * `omitted_count` must match, since SPEC §4.11 never counts write-only paths.
  */
 export const twinSpecArb: fc.Arbitrary<TwinSpec> = fc
-  .record({ shared: sharedArb, a: hiddenArb, b: hiddenArb, onlyWriteOnly: fc.integer({ min: 0, max: 5 }).map((n) => n === 5) })
+  .record({
+    shared: sharedArb,
+    a: hiddenArb,
+    b: hiddenArb,
+    onlyWriteOnly: fc.integer({ min: 0, max: 5 }).map((n) => n === 5),
+  })
   .map(({ shared, a, b, onlyWriteOnly }) => {
     if (!onlyWriteOnly) return { shared, a, b };
     const woOr = (h: Hidden): Hidden['conflict'] => (h.conflict === 'wo' ? 'wo' : 'none');
@@ -164,6 +173,7 @@ export const twinSpecArb: fc.Arbitrary<TwinSpec> = fc
 
 /** True when the twins differ in write-only files only. */
 export function onlyWriteOnlyDiffers(spec: TwinSpec): boolean {
-  const strip = (h: Hidden) => JSON.stringify({ ...h, writeOnly: false, conflict: h.conflict === 'wo' ? 'none' : h.conflict });
+  const strip = (h: Hidden) =>
+    JSON.stringify({ ...h, writeOnly: false, conflict: h.conflict === 'wo' ? 'none' : h.conflict });
   return strip(spec.a) === strip(spec.b);
 }

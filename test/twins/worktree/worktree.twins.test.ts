@@ -21,8 +21,20 @@ const CALLS = 6;
 describe('working-tree twins', () => {
   it('answer alike on every working-tree tool, known differences aside', async () => {
     const seen = new Set<string>();
-    const r = await runWorktreeTwins({ runs: RUNS, seed: SEED, calls: CALLS, known: KNOWN, onPair: ({ differences }) => differences.forEach((d) => seen.add(d.tool)) });
-    const report = r.failure && [`seed ${r.failure.seed} path ${r.failure.path}`, JSON.stringify(r.failure.spec), ...r.failure.unknown.map((d) => `${d.tool} ${JSON.stringify(d.args)}\n${d.detail}`)].join('\n');
+    const r = await runWorktreeTwins({
+      runs: RUNS,
+      seed: SEED,
+      calls: CALLS,
+      known: KNOWN,
+      onPair: ({ differences }) => differences.forEach((d) => seen.add(d.tool)),
+    });
+    const report =
+      r.failure &&
+      [
+        `seed ${r.failure.seed} path ${r.failure.path}`,
+        JSON.stringify(r.failure.spec),
+        ...r.failure.unknown.map((d) => `${d.tool} ${JSON.stringify(d.args)}\n${d.detail}`),
+      ].join('\n');
     expect(r.failure, report).toBeUndefined();
     expect(r.runs).toBe(RUNS);
     expect(r.calls).toBeGreaterThanOrEqual(RUNS * BASELINE.length);

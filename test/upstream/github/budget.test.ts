@@ -9,7 +9,10 @@ let repo: string;
 
 beforeAll(async () => {
   h = await startHarness();
-  ({ name: repo } = await h.repo([{ message: 'one', files: { 'a.txt': 'a\n' } }, { message: 'two', files: { 'b.txt': 'b\n' } }]));
+  ({ name: repo } = await h.repo([
+    { message: 'one', files: { 'a.txt': 'a\n' } },
+    { message: 'two', files: { 'b.txt': 'b\n' } },
+  ]));
 });
 afterAll(async () => {
   await h.close();

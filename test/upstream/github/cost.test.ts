@@ -5,7 +5,9 @@ import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 let repo: string;
-const files = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`src/mod/f${i}.ts`, `export const f${i} = ${i};\n`]));
+const files = Object.fromEntries(
+  Array.from({ length: 8 }, (_, i) => [`src/mod/f${i}.ts`, `export const f${i} = ${i};\n`]),
+);
 
 beforeAll(async () => {
   h = await startHarness();
@@ -18,7 +20,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const routes = (rs: { method: string; route?: string; status: number }[]): string[] => rs.map((r) => `${r.status} ${r.route ?? r.method}`);
+const routes = (rs: { method: string; route?: string; status: number }[]): string[] =>
+  rs.map((r) => `${r.status} ${r.route ?? r.method}`);
 
 describe('request counts', () => {
   // Two, not three: git/trees accepts the commit SHA, so the commit object is not read first (issue 11 item 7).
@@ -75,7 +78,7 @@ describe('request counts', () => {
     const u = h.upstream();
     const head = (await u.branchHead(repo, 'main')) as { ok: true; value: string };
     const parent = await u.listCommits(repo, 'main', { paths: [''], skip: 1, limit: 1 });
-    const sha = parent.ok ? parent.value.commits[0]?.sha ?? '' : '';
+    const sha = parent.ok ? (parent.value.commits[0]?.sha ?? '') : '';
     expect((await u.getCommit(repo, sha, 'main')).ok).toBe(true);
     const mark = h.mark();
     expect((await u.getCommit(repo, sha, 'main')).ok).toBe(true);

@@ -38,7 +38,10 @@ describe('server errors', () => {
     const mark = h.mark();
     const r = await u.defaultBranch(repo);
     seen.push(r);
-    expect(r).toEqual({ ok: false, error: { code: 'unavailable', message: 'GitHub is unavailable (HTTP 503); retry later' } });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'unavailable', message: 'GitHub is unavailable (HTTP 503); retry later' },
+    });
     expect(statuses(mark())).toEqual([503, 503]);
   });
 
@@ -94,17 +97,27 @@ describe('rate limits', () => {
     const mark = h.mark();
     const r = await u.defaultBranch(repo);
     seen.push(r);
-    expect(r).toEqual({ ok: false, error: { code: 'rate_limited', message: 'GitHub rate limit reached; retry after 1 s', retryAfterSeconds: 1 } });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'rate_limited', message: 'GitHub rate limit reached; retry after 1 s', retryAfterSeconds: 1 },
+    });
     expect(statuses(mark())).toEqual([403, 403, 403]); // first try + 2 bounded retries
   });
 });
 
 describe('credentials', () => {
   it('reports a rejected token as unauthorized, a hidden repository as not_found, and health either way', async () => {
-    const bad = createGitHubUpstream({ token: 'ghp_wrongTokenWrongTokenWrongToken000000', baseUrl: h.emulator.url, maxRetries: 0 });
+    const bad = createGitHubUpstream({
+      token: 'ghp_wrongTokenWrongTokenWrongToken000000',
+      baseUrl: h.emulator.url,
+      maxRetries: 0,
+    });
     const r = await bad.defaultBranch(repo);
     seen.push(r);
-    expect(r).toEqual({ ok: false, error: { code: 'unauthorized', message: 'GitHub rejected the token; check it and its scopes' } });
+    expect(r).toEqual({
+      ok: false,
+      error: { code: 'unauthorized', message: 'GitHub rejected the token; check it and its scopes' },
+    });
     const sick = await bad.health();
     seen.push(sick);
     expect(sick.ok).toBe(false);
@@ -118,7 +131,10 @@ describe('credentials', () => {
 
     const well = await u.health();
     seen.push(well);
-    expect(well).toMatchObject({ ok: true, rateLimit: { limit: 5000, remaining: expect.any(Number), resetAt: expect.any(String) } });
+    expect(well).toMatchObject({
+      ok: true,
+      rateLimit: { limit: 5000, remaining: expect.any(Number), resetAt: expect.any(String) },
+    });
   });
 
   it('never lets the token into a log line, an error or a result', () => {

@@ -1,6 +1,10 @@
 // Shared set-up for the GitHub adapter tests: one emulator, bare repositories built from literal trees, and an
 // adapter whose log lines are captured (so tests can grep them for the token).
-import { createGitHubUpstream, type GitHubUpstream, type GitHubUpstreamOptions } from '../../../src/upstream/github/index.js';
+import {
+  createGitHubUpstream,
+  type GitHubUpstream,
+  type GitHubUpstreamOptions,
+} from '../../../src/upstream/github/index.js';
 import { makeRepo, type CommitSpec, type GitDir } from '../../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../../support/github-emulator/index.js';
 

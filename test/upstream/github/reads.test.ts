@@ -15,9 +15,19 @@ const big = Buffer.alloc(1_500_000, 'abcdefghij\n'); // > 1 MB: the contents API
 beforeAll(async () => {
   h = await startHarness({ treeEntryLimit: 6 });
   ({ name: repo, git } = await h.repo([
-    { message: 'initial', files: { 'README.md': 'hello\n', 'src/a.ts': 'a\n', 'src/lib/b.ts': 'b\n', 'docs/x.md': 'x\n' } },
-    { message: 'assets', files: { 'img/logo.png': Buffer.from([0x89, 0x50, 0, 1, 2]), 'big.txt': big, 'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9]) } },
-    { message: 'link', files: { 'link': { symlink: 'src/a.ts' } } },
+    {
+      message: 'initial',
+      files: { 'README.md': 'hello\n', 'src/a.ts': 'a\n', 'src/lib/b.ts': 'b\n', 'docs/x.md': 'x\n' },
+    },
+    {
+      message: 'assets',
+      files: {
+        'img/logo.png': Buffer.from([0x89, 0x50, 0, 1, 2]),
+        'big.txt': big,
+        'latin1.txt': Buffer.from([0x63, 0x61, 0x66, 0xe9]),
+      },
+    },
+    { message: 'link', files: { link: { symlink: 'src/a.ts' } } },
     { message: 'on feature', files: { 'feature/f.ts': 'f\n' }, branch: 'feature/x' },
     { message: 'touch src again', files: { 'src/a.ts': 'a2\n' }, branch: 'main' },
   ]));
@@ -61,12 +71,25 @@ describe('trees', () => {
     const byPath = new Map(root.value.entries.map((e) => [e.path, e]));
     // More entries than treeEntryLimit (6): GitHub would say truncated; the adapter must still list everything.
     expect([...byPath.keys()].sort()).toEqual(
-      ['README.md', 'big.txt', 'docs', 'docs/x.md', 'img', 'img/logo.png', 'latin1.txt', 'link', 'src', 'src/a.ts', 'src/lib', 'src/lib/b.ts'].sort(),
+      [
+        'README.md',
+        'big.txt',
+        'docs',
+        'docs/x.md',
+        'img',
+        'img/logo.png',
+        'latin1.txt',
+        'link',
+        'src',
+        'src/a.ts',
+        'src/lib',
+        'src/lib/b.ts',
+      ].sort(),
     );
     expect(byPath.get('link')?.type).toBe('symlink');
     expect(byPath.get('src/lib')).toEqual({ path: 'src/lib', type: 'dir', sha: expect.any(String) });
     expect(byPath.get('big.txt')?.size).toBe(big.length);
-    expect(mark().some((r) => r.path.includes('recursive') )).toBe(true);
+    expect(mark().some((r) => r.path.includes('recursive'))).toBe(true);
 
     const sub = await u.getTree(repo, 'main', 'src');
     expect(sub.ok && sub.value.entries.map((e) => e.path).sort()).toEqual(['src/a.ts', 'src/lib', 'src/lib/b.ts']);
@@ -89,7 +112,16 @@ describe('trees', () => {
 describe('files', () => {
   it('reads text, binary, invalid UTF-8, > 1 MB (via blobs) and symlinks; dirs and missing alike', async () => {
     const u = h.upstream();
-    const r = await u.readFiles(repo, 'main', ['src/a.ts', 'img/logo.png', 'latin1.txt', 'big.txt', 'link', 'src', 'nope', 'src/lib/b.ts']);
+    const r = await u.readFiles(repo, 'main', [
+      'src/a.ts',
+      'img/logo.png',
+      'latin1.txt',
+      'big.txt',
+      'link',
+      'src',
+      'nope',
+      'src/lib/b.ts',
+    ]);
     expect(r.ok).toBe(true);
     if (!r.ok) return;
     const [text, png, latin1, large, link, dir, missing, nested] = r.value;
@@ -103,7 +135,9 @@ describe('files', () => {
     expect(nested).toMatchObject({ ok: true, bytes: Buffer.from('b\n') });
     expect(dir).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(missing).toMatchObject({ ok: false, error: { code: 'not_found' } });
-    expect(!dir?.ok && dir?.error.message.replace('src', 'P')).toBe(!missing?.ok && missing?.error.message.replace('nope', 'P'));
+    expect(!dir?.ok && dir?.error.message.replace('src', 'P')).toBe(
+      !missing?.ok && missing?.error.message.replace('nope', 'P'),
+    );
   });
 });
 
@@ -140,7 +174,9 @@ describe('history', () => {
     const u = h.upstream();
     const mark = h.mark();
     const p = await u.listCommits(name, 'main', { paths: [''], skip: 95, limit: 10 });
-    expect(p.ok && p.value.commits.map((c) => c.message.trim())).toEqual(Array.from({ length: 10 }, (_, i) => `c${120 - 95 - i}`));
+    expect(p.ok && p.value.commits.map((c) => c.message.trim())).toEqual(
+      Array.from({ length: 10 }, (_, i) => `c${120 - 95 - i}`),
+    );
     expect(p.ok && p.value.hasMore).toBe(true);
     expect(mark().filter((r) => r.route?.endsWith('/commits')).length).toBe(2);
   });
@@ -154,7 +190,9 @@ describe('history', () => {
     const hidden = await u.getCommit(repo, feature, 'main');
     const bogus = await u.getCommit(repo, '0'.repeat(40), 'main');
     for (const r of [short, hidden, bogus]) expect(!r.ok && r.error.code).toBe('not_found');
-    expect(!hidden.ok && !bogus.ok && hidden.error.message.replace(feature, 'S')).toBe(!bogus.ok && bogus.error.message.replace('0'.repeat(40), 'S'));
+    expect(!hidden.ok && !bogus.ok && hidden.error.message.replace(feature, 'S')).toBe(
+      !bogus.ok && bogus.error.message.replace('0'.repeat(40), 'S'),
+    );
     const visible = await u.getCommit(repo, feature, 'feature/x');
     expect(visible.ok && visible.value.files.map((f) => f.path)).toEqual(['feature/f.ts']);
     const first = (await git.git('rev-list', '--max-parents=0', 'main')).trim();
@@ -162,7 +200,9 @@ describe('history', () => {
   });
 
   it('pages through a commit with more than 300 files', async () => {
-    const many = Object.fromEntries(Array.from({ length: 305 }, (_, i) => [`gen/f${String(i).padStart(3, '0')}.txt`, `${i}\n`]));
+    const many = Object.fromEntries(
+      Array.from({ length: 305 }, (_, i) => [`gen/f${String(i).padStart(3, '0')}.txt`, `${i}\n`]),
+    );
     const { name, git: g } = await h.repo([{ message: 'many', files: many }]);
     const u = h.upstream();
     const mark = h.mark();
@@ -217,10 +257,13 @@ describe('GitHub Enterprise Server base URL', () => {
     const target = new URL(h.emulator.url);
     const proxy = createServer((req, res) => {
       const path = (req.url ?? '/').replace(/^\/api\/v3/, '');
-      const up = request({ host: target.hostname, port: target.port, method: req.method, path, headers: req.headers }, (r) => {
-        res.writeHead(r.statusCode ?? 502, r.headers);
-        r.pipe(res);
-      });
+      const up = request(
+        { host: target.hostname, port: target.port, method: req.method, path, headers: req.headers },
+        (r) => {
+          res.writeHead(r.statusCode ?? 502, r.headers);
+          r.pipe(res);
+        },
+      );
       req.pipe(up);
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));

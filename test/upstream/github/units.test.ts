@@ -11,7 +11,8 @@ const redact = makeRedactor(TOKEN);
 
 /** An Octokit-shaped RequestError (matched structurally by the adapter). */
 function httpError(status: number, data: unknown, headers: Record<string, string> = {}): Error {
-  const e = new Error(typeof data === 'object' && data && 'message' in data ? String(data.message) : 'x') as Error & Record<string, unknown>;
+  const e = new Error(typeof data === 'object' && data && 'message' in data ? String(data.message) : 'x') as Error &
+    Record<string, unknown>;
   e.name = 'HttpError';
   e['status'] = status;
   e['response'] = { headers, data, status, url: '' };
@@ -43,7 +44,14 @@ describe('translate', () => {
     const cases: [Error, string][] = [
       [httpError(401, { message: 'Bad credentials' }), 'unauthorized'],
       [httpError(403, { message: 'Resource not accessible by integration' }), 'unauthorized'],
-      [httpError(403, { message: 'API rate limit exceeded' }, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) }), 'rate_limited'],
+      [
+        httpError(
+          403,
+          { message: 'API rate limit exceeded' },
+          { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(Math.floor(Date.now() / 1000) + 30) },
+        ),
+        'rate_limited',
+      ],
       [httpError(403, { message: 'You have exceeded a secondary rate limit' }), 'rate_limited'],
       [httpError(429, { message: 'slow down' }, { 'retry-after': '7' }), 'rate_limited'],
       [httpError(403, { message: 'too big', errors: [{ code: 'too_large' }] }), 'too_large'],
@@ -65,7 +73,10 @@ describe('translate', () => {
       message: 'GitHub rate limit reached; retry after 7 s',
       retryAfterSeconds: 7,
     });
-    expect(translate(new UpstreamFailure({ code: 'conflict', message: 'moved' }), redact)).toEqual({ code: 'conflict', message: 'moved' });
+    expect(translate(new UpstreamFailure({ code: 'conflict', message: 'moved' }), redact)).toEqual({
+      code: 'conflict',
+      message: 'moved',
+    });
   });
 });
 
@@ -73,7 +84,9 @@ describe('redaction and the Octokit logger', () => {
   it('scrubs tokens, authorization headers and URL credentials', () => {
     expect(redact(`token ${TOKEN}`)).not.toContain(TOKEN);
     expect(redact(`{"authorization":"token abc"}`)).toBe('{"authorization":"[REDACTED]"}');
-    expect(redact('https://user:pass@example.test/x?access_token=abc')).toBe('https://[REDACTED]@example.test/x?access_token=[REDACTED]');
+    expect(redact('https://user:pass@example.test/x?access_token=abc')).toBe(
+      'https://[REDACTED]@example.test/x?access_token=[REDACTED]',
+    );
     expect(redact('GitHub rejected the token; check it')).toBe('GitHub rejected the token; check it');
   });
 

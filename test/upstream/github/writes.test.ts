@@ -4,9 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
-const BASE = [
-  { message: 'initial', files: { 'README.md': 'hello\n', 'src/a.ts': 'a\n', 'secret/hidden.txt': 'h\n' } },
-];
+const BASE = [{ message: 'initial', files: { 'README.md': 'hello\n', 'src/a.ts': 'a\n', 'secret/hidden.txt': 'h\n' } }];
 
 beforeAll(async () => {
   h = await startHarness();
@@ -47,23 +45,41 @@ describe('commitFiles', () => {
     const { name, git } = await h.repo(BASE);
     const u = h.upstream();
     const before = await git.head();
-    const w = await u.commitFiles(name, 'main', { message: 'noop', files: [{ path: 'README.md', content: 'hello\n', encoding: 'utf-8' }], deletes: ['gone.txt'] });
+    const w = await u.commitFiles(name, 'main', {
+      message: 'noop',
+      files: [{ path: 'README.md', content: 'hello\n', encoding: 'utf-8' }],
+      deletes: ['gone.txt'],
+    });
     expect(w.ok && w.value.parent).toBe(before);
     expect(w.ok && w.value.sha).not.toBe(before);
-    expect((await git.git('rev-parse', 'main^{tree}')).trim()).toBe((await git.git('rev-parse', `${before}^{tree}`)).trim());
+    expect((await git.git('rev-parse', 'main^{tree}')).trim()).toBe(
+      (await git.git('rev-parse', `${before}^{tree}`)).trim(),
+    );
   });
 
   it('refuses unknown branches, empty branch names and bad paths without creating anything', async () => {
     const { name } = await h.repo(BASE);
     const u = h.upstream();
     const mark = h.mark();
-    const missing = await u.commitFiles(name, 'nope', { message: 'x', files: [{ path: 'a', content: 'a', encoding: 'utf-8' }], deletes: [] });
+    const missing = await u.commitFiles(name, 'nope', {
+      message: 'x',
+      files: [{ path: 'a', content: 'a', encoding: 'utf-8' }],
+      deletes: [],
+    });
     expect(!missing.ok && missing.error.code).toBe('not_found');
-    const empty = await u.commitFiles(name, '', { message: 'x', files: [{ path: 'a', content: 'a', encoding: 'utf-8' }], deletes: [] });
+    const empty = await u.commitFiles(name, '', {
+      message: 'x',
+      files: [{ path: 'a', content: 'a', encoding: 'utf-8' }],
+      deletes: [],
+    });
     expect(!empty.ok && empty.error.code).toBe('not_found');
     expect(mark().filter((r) => r.method !== 'GET')).toEqual([]);
     for (const path of ['../x', '/abs', 'a//b', '.git/config', '']) {
-      const bad = await u.commitFiles(name, 'main', { message: 'x', files: [{ path, content: 'a', encoding: 'utf-8' }], deletes: [] });
+      const bad = await u.commitFiles(name, 'main', {
+        message: 'x',
+        files: [{ path, content: 'a', encoding: 'utf-8' }],
+        deletes: [],
+      });
       expect(!bad.ok && bad.error.code).toBe('invalid');
     }
   });
@@ -71,8 +87,17 @@ describe('commitFiles', () => {
   it('rebuilds on a head that moved without touching our paths', async () => {
     const { name, git } = await h.repo(BASE);
     const u = h.upstream();
-    h.emulator.faults.moveRefBeforeUpdate({ repo: name, branch: 'main', files: { 'other.txt': 'theirs\n' }, message: 'their push' });
-    const w = await u.commitFiles(name, 'main', { message: 'ours', files: [{ path: 'src/a.ts', content: 'ours\n', encoding: 'utf-8' }], deletes: [] });
+    h.emulator.faults.moveRefBeforeUpdate({
+      repo: name,
+      branch: 'main',
+      files: { 'other.txt': 'theirs\n' },
+      message: 'their push',
+    });
+    const w = await u.commitFiles(name, 'main', {
+      message: 'ours',
+      files: [{ path: 'src/a.ts', content: 'ours\n', encoding: 'utf-8' }],
+      deletes: [],
+    });
     expect(w.ok && w.value.retries).toBe(1);
     const log = (await git.git('log', '--format=%s', 'main')).trim().split('\n');
     expect(log).toEqual(['ours', 'their push', 'initial']);
@@ -84,8 +109,17 @@ describe('commitFiles', () => {
   it('refuses with conflict when the moved head changed one of our paths, and writes nothing', async () => {
     const { name, git } = await h.repo(BASE);
     const u = h.upstream();
-    h.emulator.faults.moveRefBeforeUpdate({ repo: name, branch: 'main', files: { 'src/a.ts': 'theirs\n' }, message: 'their push' });
-    const w = await u.commitFiles(name, 'main', { message: 'ours', files: [{ path: 'src/a.ts', content: 'ours\n', encoding: 'utf-8' }], deletes: [] });
+    h.emulator.faults.moveRefBeforeUpdate({
+      repo: name,
+      branch: 'main',
+      files: { 'src/a.ts': 'theirs\n' },
+      message: 'their push',
+    });
+    const w = await u.commitFiles(name, 'main', {
+      message: 'ours',
+      files: [{ path: 'src/a.ts', content: 'ours\n', encoding: 'utf-8' }],
+      deletes: [],
+    });
     expect(!w.ok && w.error.code).toBe('conflict');
     expect(!w.ok && w.error.message).toMatch(/moved.*nothing was written/);
     expect((await git.git('log', '--format=%s', 'main')).trim().split('\n')).toEqual(['their push', 'initial']);
@@ -100,7 +134,11 @@ describe('commitFiles', () => {
     const u = h.upstream();
     const before = await git.head();
     h.emulator.faults.serverError({ status: 502, count: 2 });
-    const w = await u.commitFiles(name, 'main', { message: 'through errors', files: [{ path: 'x.txt', content: 'x\n', encoding: 'utf-8' }], deletes: [] });
+    const w = await u.commitFiles(name, 'main', {
+      message: 'through errors',
+      files: [{ path: 'x.txt', content: 'x\n', encoding: 'utf-8' }],
+      deletes: [],
+    });
     expect(w.ok && w.value.parent).toBe(before);
     expect((await git.git('log', '--format=%s', 'main')).trim().split('\n')).toEqual(['through errors', 'initial']);
   });
@@ -110,10 +148,19 @@ describe('commitFiles', () => {
     const a = h.upstream();
     const b = h.upstream();
     const write = (u: typeof a, i: number) =>
-      u.commitFiles(name, 'main', { message: `w${i}`, files: [{ path: `w/${i}.txt`, content: `${i}\n`, encoding: 'utf-8' }], deletes: [] });
+      u.commitFiles(name, 'main', {
+        message: `w${i}`,
+        files: [{ path: `w/${i}.txt`, content: `${i}\n`, encoding: 'utf-8' }],
+        deletes: [],
+      });
     const results = await Promise.all([write(a, 0), write(b, 1), write(a, 2), write(b, 3)]);
     expect(results.map((r) => r.ok)).toEqual([true, true, true, true]);
-    expect((await git.git('ls-tree', '--name-only', 'main', 'w/')).trim().split('\n').sort()).toEqual(['w/0.txt', 'w/1.txt', 'w/2.txt', 'w/3.txt']);
+    expect((await git.git('ls-tree', '--name-only', 'main', 'w/')).trim().split('\n').sort()).toEqual([
+      'w/0.txt',
+      'w/1.txt',
+      'w/2.txt',
+      'w/3.txt',
+    ]);
     // Linear history: every write is a commit whose parent is the previous head (no lost commit, no force).
     expect((await git.git('rev-list', '--count', 'main')).trim()).toBe('5');
     expect((await git.git('rev-list', '--merges', 'main')).trim()).toBe('');

@@ -36,7 +36,13 @@ describe('localgit history', () => {
     const sha = (await g.git('rev-parse', 'main^1~1')).trim();
     const c = await up.getCommit(g.dir, sha);
     expect(c.ok && c.value.files).toEqual([
-      expect.objectContaining({ path: 'moved/keep.txt', previous_path: 'keep.txt', status: 'renamed', additions: 1, deletions: 0 }),
+      expect.objectContaining({
+        path: 'moved/keep.txt',
+        previous_path: 'keep.txt',
+        status: 'renamed',
+        additions: 1,
+        deletions: 0,
+      }),
     ]);
     const listed = await up.listCommits(g.dir, 'main', { paths: ['moved'], skip: 0, limit: 5 });
     expect(listed.ok && listed.value.commits[0]?.files).toEqual(['keep.txt', 'moved/keep.txt']);
@@ -74,6 +80,11 @@ describe('localgit history', () => {
     const root = (await g.git('rev-list', '--max-parents=0', 'main')).trim();
     const c = await up.compare(g.dir, root, 'main');
     expect(c.ok && c.value.commits.map((x) => x.message)).toEqual(['side', 'main work', 'move', 'huge', 'merge side']);
-    expect(c.ok && c.value.files.map((f) => f.path).sort()).toEqual(['a.txt', 'huge.txt', 'moved/keep.txt', 'side.txt']);
+    expect(c.ok && c.value.files.map((f) => f.path).sort()).toEqual([
+      'a.txt',
+      'huge.txt',
+      'moved/keep.txt',
+      'side.txt',
+    ]);
   });
 });

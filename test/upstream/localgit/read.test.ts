@@ -16,8 +16,19 @@ describe.each([{ bare: false }, { bare: true }])('localgit reads (bare: $bare)',
   beforeAll(async () => {
     g = await makeRepo(
       [
-        { message: 'one', files: { 'a.txt': 'a\n', [ODD]: 'odd\n', [NEWLINE]: 'nl\n', 'bad-utf8.txt': Buffer.from([0x66, 0xff, 0x66]) } },
-        { message: 'two', files: { 'link': { symlink: '/etc/passwd' }, 'big.txt': 'x'.repeat(1001), [GLOB]: 'glob\n', 'lit/ab.md': 'plain\n' } },
+        {
+          message: 'one',
+          files: { 'a.txt': 'a\n', [ODD]: 'odd\n', [NEWLINE]: 'nl\n', 'bad-utf8.txt': Buffer.from([0x66, 0xff, 0x66]) },
+        },
+        {
+          message: 'two',
+          files: {
+            link: { symlink: '/etc/passwd' },
+            'big.txt': 'x'.repeat(1001),
+            [GLOB]: 'glob\n',
+            'lit/ab.md': 'plain\n',
+          },
+        },
       ],
       { bare },
     );
@@ -68,7 +79,9 @@ describe.each([{ bare: false }, { bare: true }])('localgit reads (bare: $bare)',
     const none = await up.listCommits(g.dir, 'main', { paths: ['lit/*'], skip: 0, limit: 10 });
     expect(none.ok && none.value.commits).toEqual([]);
     const nl = await up.listCommits(g.dir, 'main', { paths: [NEWLINE], skip: 0, limit: 10 });
-    expect(nl.ok && nl.value.commits.map((c) => [c.message, c.files])).toEqual([['one', expect.arrayContaining([NEWLINE, ODD, 'a.txt'])]]);
+    expect(nl.ok && nl.value.commits.map((c) => [c.message, c.files])).toEqual([
+      ['one', expect.arrayContaining([NEWLINE, ODD, 'a.txt'])],
+    ]);
   });
 });
 

@@ -15,7 +15,15 @@ const put = (path: string, content: string, message = `write ${path}`): WriteReq
 describe('localgit writes', () => {
   const repos: GitDir[] = [];
   const repo = async (bare: boolean) => {
-    const g = await makeRepo([{ message: 'init', files: { 'a.txt': 'a\n', 'dir/x.txt': 'x\n', 'run.sh': '#!/bin/sh\n', 'ln': { symlink: 'a.txt' } } }], { bare });
+    const g = await makeRepo(
+      [
+        {
+          message: 'init',
+          files: { 'a.txt': 'a\n', 'dir/x.txt': 'x\n', 'run.sh': '#!/bin/sh\n', ln: { symlink: 'a.txt' } },
+        },
+      ],
+      { bare },
+    );
     if (!bare) {
       await chmod(join(g.dir, 'run.sh'), 0o755);
       await g.commit({ message: 'exec', files: {} });
@@ -55,7 +63,10 @@ describe('localgit writes', () => {
       },
     });
     const r = await up.commitFiles(g.dir, 'main', put('a.txt', 'mine\n'));
-    expect(!r.ok && r.error).toEqual({ code: 'conflict', message: 'The branch moved and touched the same files; read them again and retry.' });
+    expect(!r.ok && r.error).toEqual({
+      code: 'conflict',
+      message: 'The branch moved and touched the same files; read them again and retry.',
+    });
     expect(await g.head()).toBe(moved);
   });
 
@@ -89,7 +100,11 @@ describe('localgit writes', () => {
   it('updates a clean checked-out working tree along with the ref', async () => {
     const g = await repo(false);
     const up = createLocalGitUpstream();
-    const r = await up.commitFiles(g.dir, 'main', { message: 'edit', files: [{ path: 'dir/new.txt', content: 'n\n', encoding: 'utf-8' }], deletes: ['a.txt'] });
+    const r = await up.commitFiles(g.dir, 'main', {
+      message: 'edit',
+      files: [{ path: 'dir/new.txt', content: 'n\n', encoding: 'utf-8' }],
+      deletes: ['a.txt'],
+    });
     expect(r.ok).toBe(true);
     expect(await readFile(join(g.dir, 'dir/new.txt'), 'utf8')).toBe('n\n');
     await expect(readFile(join(g.dir, 'a.txt'), 'utf8')).rejects.toThrow();
@@ -123,7 +138,9 @@ describe('localgit writes', () => {
           // half-moved. Each move is a distinct commit (its message names the attempt), so the ref really moves every
           // time; an identical commit-tree in the same second would not move it, and the retry would then land.
           const head = (await g.git('rev-parse', 'refs/heads/main')).trim();
-          const moved = (await g.git('commit-tree', `${before}^{tree}`, '-p', head, '-m', `elsewhere ${attempt}`)).trim();
+          const moved = (
+            await g.git('commit-tree', `${before}^{tree}`, '-p', head, '-m', `elsewhere ${attempt}`)
+          ).trim();
           await g.git('update-ref', 'refs/heads/main', moved);
         },
       },
@@ -138,7 +155,9 @@ describe('localgit writes', () => {
     const g = await repo(true);
     const base = await g.head();
     const up = createLocalGitUpstream();
-    const results = await Promise.all(Array.from({ length: 10 }, (_, i) => up.commitFiles(g.dir, 'main', put(`c/${i}.txt`, `${i}\n`))));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => up.commitFiles(g.dir, 'main', put(`c/${i}.txt`, `${i}\n`))),
+    );
     expect(results.every((r) => r.ok)).toBe(true);
     expect((await g.git('rev-list', '--count', `${base}..main`)).trim()).toBe('10');
     const t = await up.getTree(g.dir, 'main', 'c');
@@ -165,11 +184,21 @@ describe('localgit writes', () => {
     const before = await g.head();
     const up = createLocalGitUpstream();
     // A collision replaces what is in the way (as GitHub does); the caller's `admit` sees every changed path.
-    const named = (r: WriteRequest): WriteRequest => ({ ...r, admit: (c) => c.every((p) => r.files.some((f) => f.path === p) || r.deletes.includes(p)) });
+    const named = (r: WriteRequest): WriteRequest => ({
+      ...r,
+      admit: (c) => c.every((p) => r.files.some((f) => f.path === p) || r.deletes.includes(p)),
+    });
     const cases: WriteRequest[] = [
       named(put('a.txt/inner', 'x')),
       named(put('dir', 'x')),
-      { message: 'two', files: [{ path: 'n', content: 'x', encoding: 'utf-8' }, { path: 'n/m', content: 'y', encoding: 'utf-8' }], deletes: [] },
+      {
+        message: 'two',
+        files: [
+          { path: 'n', content: 'x', encoding: 'utf-8' },
+          { path: 'n/m', content: 'y', encoding: 'utf-8' },
+        ],
+        deletes: [],
+      },
       put('../escape', 'x'),
       put('/abs', 'x'),
       put('ok.txt', 'x', '   '),
@@ -184,14 +213,25 @@ describe('localgit writes', () => {
     expect(!badBranch.ok && badBranch.error.code).toBe('invalid');
     expect(await g.head()).toBe(before);
     // Deleting the file that is in the way makes the same write valid.
-    const fixed = await up.commitFiles(g.dir, 'main', { message: 'swap', files: [{ path: 'a.txt/inner', content: 'x', encoding: 'utf-8' }], deletes: ['a.txt'] });
+    const fixed = await up.commitFiles(g.dir, 'main', {
+      message: 'swap',
+      files: [{ path: 'a.txt/inner', content: 'x', encoding: 'utf-8' }],
+      deletes: ['a.txt'],
+    });
     expect(fixed.ok).toBe(true);
   });
 
   it('keeps the executable bit and turns an overwritten symlink into a regular file', async () => {
     const g = await repo(false);
     const up = createLocalGitUpstream();
-    const r = await up.commitFiles(g.dir, 'main', { message: 'm', files: [{ path: 'run.sh', content: '#!/bin/sh\necho\n', encoding: 'utf-8' }, { path: 'ln', content: 'plain', encoding: 'utf-8' }], deletes: [] });
+    const r = await up.commitFiles(g.dir, 'main', {
+      message: 'm',
+      files: [
+        { path: 'run.sh', content: '#!/bin/sh\necho\n', encoding: 'utf-8' },
+        { path: 'ln', content: 'plain', encoding: 'utf-8' },
+      ],
+      deletes: [],
+    });
     expect(r.ok).toBe(true);
     const ls = await g.git('ls-tree', 'main', '--', 'run.sh', 'ln');
     expect(ls).toMatch(/^100644 blob \w+\tln\n100755 blob \w+\trun\.sh\n$/);

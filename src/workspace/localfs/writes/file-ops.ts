@@ -13,7 +13,11 @@ import type { WsResult } from '../../types.js';
 type Outcome = WsResult<WriteOutcome>;
 
 /** A declined outcome. */
-export function declined(reason: Extract<WriteOutcome, { kind: 'declined' }>['reason'], message: string, paths: readonly string[] = []): Outcome {
+export function declined(
+  reason: Extract<WriteOutcome, { kind: 'declined' }>['reason'],
+  message: string,
+  paths: readonly string[] = [],
+): Outcome {
   return wsOk({ kind: 'declined', reason, message, paths });
 }
 
@@ -31,22 +35,48 @@ export function checkPaths(paths: readonly string[]): WsResult<string[]> {
 }
 
 /** Builds the commit of exactly `paths` as on disk, on top of `head`, in a scratch index; declined when one is unchanged. */
-async function buildCommit(tree: Tree, head: string, paths: string[], message: string, author: Identity): Promise<WsResult<{ commit: string; lines: string[] } | WriteOutcome>> {
+async function buildCommit(
+  tree: Tree,
+  head: string,
+  paths: string[],
+  message: string,
+  author: Identity,
+): Promise<WsResult<{ commit: string; lines: string[] } | WriteOutcome>> {
   return withTempIndex(async (env) => {
     const read = await gitOk(tree, ['read-tree', head], 'preparing a commit', { env });
     if (!read.ok) return read;
     const add = await git(tree, ['update-index', '--add', '--remove', '--', ...paths], { env });
     if (failed(add)) return add;
-    if (add.code !== 0) return wsOk({ kind: 'declined', reason: 'unchanged', message: 'A listed path is not a file of the working tree.', paths: [] });
-    const diff = await gitOk(tree, ['diff-index', '--cached', '-z', '--name-only', '--no-renames', head, '--'], 'preparing a commit', { env });
+    if (add.code !== 0)
+      return wsOk({
+        kind: 'declined',
+        reason: 'unchanged',
+        message: 'A listed path is not a file of the working tree.',
+        paths: [],
+      });
+    const diff = await gitOk(
+      tree,
+      ['diff-index', '--cached', '-z', '--name-only', '--no-renames', head, '--'],
+      'preparing a commit',
+      { env },
+    );
     if (!diff.ok) return diff;
     const changed = new Set(nulRecords(diff.value));
     const same = paths.filter((p) => !changed.has(p));
-    if (same.length > 0) return wsOk({ kind: 'declined', reason: 'unchanged', message: 'A listed path has no change to commit.', paths: same });
+    if (same.length > 0)
+      return wsOk({
+        kind: 'declined',
+        reason: 'unchanged',
+        message: 'A listed path has no change to commit.',
+        paths: same,
+      });
     const t = await gitOk(tree, ['write-tree'], 'preparing a commit', { env });
     if (!t.ok) return t;
     const body = message.endsWith('\n') ? message : `${message}\n`;
-    const commit = await commitTree(tree, t.value.toString('utf8').trim(), [head], body, { GIT_AUTHOR_NAME: author.name, GIT_AUTHOR_EMAIL: author.email });
+    const commit = await commitTree(tree, t.value.toString('utf8').trim(), [head], body, {
+      GIT_AUTHOR_NAME: author.name,
+      GIT_AUTHOR_EMAIL: author.email,
+    });
     if (!commit.ok) return commit;
     const lines = await indexEntries(tree, paths, head, env);
     return lines.ok ? wsOk({ commit: commit.value, lines: lines.value }) : lines;
@@ -54,8 +84,13 @@ async function buildCommit(tree: Tree, head: string, paths: string[], message: s
 }
 
 /** Commits exactly `paths` as they are in the working tree; every other staged or unstaged change stays as it was. */
-export async function commitOp(tree: Tree, head: string, op: { message: string; paths: readonly string[]; author: Identity }): Promise<Outcome> {
-  if (typeof op.message !== 'string' || op.message.trim() === '') return wsFail('invalid', 'A commit message is required.');
+export async function commitOp(
+  tree: Tree,
+  head: string,
+  op: { message: string; paths: readonly string[]; author: Identity },
+): Promise<Outcome> {
+  if (typeof op.message !== 'string' || op.message.trim() === '')
+    return wsFail('invalid', 'A commit message is required.');
   const a = op.author;
   if (!a || /[<>\n\0]/.test(a.name + a.email) || a.name.trim() === '' || a.email.trim() === '') {
     return wsFail('invalid', 'The author needs a name and an email without <, > or line breaks.');
@@ -64,13 +99,21 @@ export async function commitOp(tree: Tree, head: string, op: { message: string; 
   if (!paths.ok) return paths;
   const busy = await inProgress(tree);
   if (!busy.ok) return busy;
-  if (busy.value) return declined('in_progress', 'A merge, rebase, cherry-pick or revert is in progress in this working tree.');
+  if (busy.value)
+    return declined('in_progress', 'A merge, rebase, cherry-pick or revert is in progress in this working tree.');
   const built = await buildCommit(tree, head, paths.value, op.message, a);
   if (!built.ok || 'kind' in built.value) return built as Outcome;
   // The committed paths are captured too: restoring puts back the uncommitted work the commit took, not the old head's files.
   const point = await takePoint(tree, { op: 'commit', branch: tree.branch, previousHead: head, captured: paths.value });
   if (!point.ok) return point;
-  const cas = await git(tree, ['update-ref', '-m', 'git-blinder: commit', `refs/heads/${tree.branch}`, built.value.commit, head]);
+  const cas = await git(tree, [
+    'update-ref',
+    '-m',
+    'git-blinder: commit',
+    `refs/heads/${tree.branch}`,
+    built.value.commit,
+    head,
+  ]);
   if (failed(cas)) return cas;
   if (cas.code !== 0) {
     await dropPoint(tree, point.value);
@@ -79,22 +122,38 @@ export async function commitOp(tree: Tree, head: string, op: { message: string; 
   // The real index now agrees with the new head for these paths (so they do not read as staged reversions). The
   // commit has landed either way, so a failure here (another process holds the index lock) is logged, not reported.
   const set = await setIndex(tree, paths.value, built.value.lines, head);
-  if (!set.ok) tree.log('warn', 'commit landed but the index could not be updated for its paths', { error: set.error.message });
+  if (!set.ok)
+    tree.log('warn', 'commit landed but the index could not be updated for its paths', { error: set.error.message });
   else await git(tree, ['update-index', '-q', '--refresh']);
-  return wsOk({ kind: 'applied', op: 'commit', head: built.value.commit, previousHead: head, restorePoint: point.value });
+  return wsOk({
+    kind: 'applied',
+    op: 'commit',
+    head: built.value.commit,
+    previousHead: head,
+    restorePoint: point.value,
+  });
 }
 
 /** The paths a patch touches, cross-checked against git's own reading; declined when the two disagree. */
-export async function patchTargets(tree: Tree, patch: Uint8Array): Promise<WsResult<{ paths: readonly string[] } | WriteOutcome>> {
+export async function patchTargets(
+  tree: Tree,
+  patch: Uint8Array,
+): Promise<WsResult<{ paths: readonly string[] } | WriteOutcome>> {
   const parsed = patchPaths(Buffer.from(patch).toString('utf8'));
   if (!parsed.ok) return wsOk({ kind: 'declined', reason: 'does_not_apply', message: parsed.message, paths: [] });
   const numstat = await git(tree, ['apply', '-z', '--numstat'], { input: Buffer.from(patch) });
   if (failed(numstat)) return numstat;
-  if (numstat.code !== 0) return wsOk({ kind: 'declined', reason: 'does_not_apply', message: 'git cannot read the patch.', paths: [] });
+  if (numstat.code !== 0)
+    return wsOk({ kind: 'declined', reason: 'does_not_apply', message: 'git cannot read the patch.', paths: [] });
   const names = nulRecords(numstat.stdout).map((r) => r.split('\t').slice(2).join('\t'));
   const known = new Set(parsed.value.paths);
   if (names.length !== parsed.value.sections || names.some((n) => !known.has(n))) {
-    return wsOk({ kind: 'declined', reason: 'does_not_apply', message: 'The patch cannot be read safely: git reads its files differently.', paths: [] });
+    return wsOk({
+      kind: 'declined',
+      reason: 'does_not_apply',
+      message: 'The patch cannot be read safely: git reads its files differently.',
+      paths: [],
+    });
   }
   return wsOk({ paths: parsed.value.paths });
 }
@@ -110,7 +169,12 @@ export async function patchOp(tree: Tree, head: string, patch: Uint8Array): Prom
     tree.log('info', 'patch does not apply', { stderr: check.stderr.slice(0, 2000) });
     return declined('does_not_apply', 'The patch does not apply to the working tree as it is.');
   }
-  const point = await takePoint(tree, { op: 'patch', branch: tree.branch, previousHead: head, captured: targets.value.paths });
+  const point = await takePoint(tree, {
+    op: 'patch',
+    branch: tree.branch,
+    previousHead: head,
+    captured: targets.value.paths,
+  });
   if (!point.ok) return point;
   const run = await git(tree, ['apply'], { input: Buffer.from(patch) });
   if (failed(run)) return run;
@@ -122,7 +186,12 @@ export async function patchOp(tree: Tree, head: string, patch: Uint8Array): Prom
 export async function discardOp(tree: Tree, head: string, list: readonly string[]): Promise<Outcome> {
   const paths = checkPaths(list);
   if (!paths.ok) return paths;
-  const point = await takePoint(tree, { op: 'discard', branch: tree.branch, previousHead: head, captured: paths.value });
+  const point = await takePoint(tree, {
+    op: 'discard',
+    branch: tree.branch,
+    previousHead: head,
+    captured: paths.value,
+  });
   if (!point.ok) return point;
   // The capture is exact (content, not stat data): a path is changed when its captured state differs from HEAD.
   const ref = `refs/git-blinder/restore/${point.value}`;

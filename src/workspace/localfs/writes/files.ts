@@ -13,7 +13,11 @@ import type { StoredContent } from '../../writes.js';
 import type { WsResult } from '../../types.js';
 
 /** What is on disk at a repository path, judged without following any link. */
-type OnDisk = { kind: 'file'; executable: boolean } | { kind: 'symlink'; target: Buffer } | { kind: 'directory' } | { kind: 'absent' };
+type OnDisk =
+  | { kind: 'file'; executable: boolean }
+  | { kind: 'symlink'; target: Buffer }
+  | { kind: 'directory' }
+  | { kind: 'absent' };
 
 /** True when every parent directory of `path` is a real directory of the working tree (no link on the way). */
 async function parentsReal(workTree: string, path: string): Promise<boolean> {
@@ -50,7 +54,9 @@ export async function storedContent(tree: Tree, path: string, maxBytes: number):
     case 'symlink':
       return { kind: 'symlink', path, target: new Uint8Array(d.target) };
     case 'file': {
-      const fh = await open(join(tree.workTree, ...path.split('/')), constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => undefined);
+      const fh = await open(join(tree.workTree, ...path.split('/')), constants.O_RDONLY | constants.O_NOFOLLOW).catch(
+        () => undefined,
+      );
       if (fh === undefined) return { kind: 'absent', path };
       try {
         const st = await fh.stat();
@@ -84,7 +90,12 @@ export async function withTempIndex<T>(fn: (env: Record<string, string>) => Prom
  * Stage-0 index-info lines (`mode sha\tpath`) for the working-tree state of `paths`; blobs are written unless `hashOnly`
  * (a fingerprint needs the ids, not the objects).
  */
-export async function worktreeEntries(tree: Tree, paths: readonly string[], head: string, hashOnly = false): Promise<WsResult<string[]>> {
+export async function worktreeEntries(
+  tree: Tree,
+  paths: readonly string[],
+  head: string,
+  hashOnly = false,
+): Promise<WsResult<string[]>> {
   const w = hashOnly ? [] : ['-w'];
   const lines: string[] = [];
   const files: string[] = [];
@@ -115,9 +126,14 @@ export async function worktreeEntries(tree: Tree, paths: readonly string[], head
   // One process for the lot; a name with a line break (never one an agent sent) is hashed on its own.
   const batch = files.filter((p) => !p.includes('\n'));
   if (batch.length > 0) {
-    const run = await gitOk(tree, ['hash-object', ...w, '--no-filters', '--stdin-paths'], 'capturing files', { input: batch.join('\n') + '\n' });
+    const run = await gitOk(tree, ['hash-object', ...w, '--no-filters', '--stdin-paths'], 'capturing files', {
+      input: batch.join('\n') + '\n',
+    });
     if (!run.ok) return run;
-    const ids = run.value.toString('utf8').split('\n').filter((s) => s !== '');
+    const ids = run.value
+      .toString('utf8')
+      .split('\n')
+      .filter((s) => s !== '');
     if (ids.length !== batch.length) return wsFail('unavailable', 'git failed while capturing files; try again later.');
     batch.forEach((p, i) => lines.push(`${modes[files.indexOf(p)]} ${ids[i]}\t${p}`));
   }
@@ -133,7 +149,12 @@ export async function worktreeEntries(tree: Tree, paths: readonly string[], head
  * Stage-0 index-info lines for `paths` as an index has them (the real one, or the scratch one `env` names); absent or
  * conflicted paths become removals.
  */
-export async function indexEntries(tree: Tree, paths: readonly string[], head: string, env: Record<string, string> = {}): Promise<WsResult<string[]>> {
+export async function indexEntries(
+  tree: Tree,
+  paths: readonly string[],
+  head: string,
+  env: Record<string, string> = {},
+): Promise<WsResult<string[]>> {
   // The whole listing, filtered here: a reset can concern more paths than an argv holds.
   const run = await gitOk(tree, ['ls-files', '-s', '-z'], 'reading the index', { env });
   if (!run.ok) return run;
@@ -152,7 +173,10 @@ async function treeWith(tree: Tree, base: string, lines: readonly string[]): Pro
     const read = await gitOk(tree, ['read-tree', base], 'building a tree', { env });
     if (!read.ok) return read;
     if (lines.length > 0) {
-      const info = await gitOk(tree, ['update-index', '-z', '--index-info'], 'building a tree', { env, input: lines.join('\0') + '\0' });
+      const info = await gitOk(tree, ['update-index', '-z', '--index-info'], 'building a tree', {
+        env,
+        input: lines.join('\0') + '\0',
+      });
       if (!info.ok) return info;
     }
     const written = await gitOk(tree, ['write-tree'], 'building a tree', { env });
@@ -161,7 +185,13 @@ async function treeWith(tree: Tree, base: string, lines: readonly string[]): Pro
 }
 
 /** Writes a commit object (never a ref) with git-blinder as author and committer. */
-export async function commitTree(tree: Tree, treeId: string, parents: readonly string[], message: string, env: Record<string, string> = {}): Promise<WsResult<string>> {
+export async function commitTree(
+  tree: Tree,
+  treeId: string,
+  parents: readonly string[],
+  message: string,
+  env: Record<string, string> = {},
+): Promise<WsResult<string>> {
   const args = ['commit-tree', ...parents.flatMap((p) => ['-p', p]), treeId];
   const run = await gitOk(tree, args, 'writing a commit', { input: message, env });
   return run.ok ? wsOk(run.value.toString('utf8').trim()) : run;
@@ -171,7 +201,12 @@ export async function commitTree(tree: Tree, treeId: string, parents: readonly s
  * Captures the index and working-tree state of `paths` like a stash: an index commit (parent `head`) and a working-tree
  * commit (parents `head` and the index commit) that carries `message`. Returns the working-tree commit.
  */
-export async function capture(tree: Tree, head: string, paths: readonly string[], message: string): Promise<WsResult<string>> {
+export async function capture(
+  tree: Tree,
+  head: string,
+  paths: readonly string[],
+  message: string,
+): Promise<WsResult<string>> {
   const idx = await indexEntries(tree, paths, head);
   if (!idx.ok) return idx;
   const iTree = await treeWith(tree, head, idx.value);
@@ -186,7 +221,11 @@ export async function capture(tree: Tree, head: string, paths: readonly string[]
 }
 
 /** `mode`, `id` of each of `paths` that exists in `commit` (exact paths only, never a directory's contents). */
-async function entriesIn(tree: Tree, commit: string, paths: readonly string[]): Promise<WsResult<Map<string, { mode: string; id: string }>>> {
+async function entriesIn(
+  tree: Tree,
+  commit: string,
+  paths: readonly string[],
+): Promise<WsResult<Map<string, { mode: string; id: string }>>> {
   const run = await git(tree, ['ls-tree', '-r', '-z', '--full-tree', commit]);
   if (failed(run)) return run;
   if (run.code !== 0) return unexpected(tree, run, 'reading a commit');
@@ -225,11 +264,18 @@ async function writeEntry(tree: Tree, path: string, entry: { mode: string; id: s
 }
 
 /** Sets the real index entries of `paths` to `lines` (index-info, stage 0); paths without a line are removed. */
-export async function setIndex(tree: Tree, paths: readonly string[], lines: readonly string[], anyId: string): Promise<WsResult<void>> {
+export async function setIndex(
+  tree: Tree,
+  paths: readonly string[],
+  lines: readonly string[],
+  anyId: string,
+): Promise<WsResult<void>> {
   // Remove every stage first (a conflicted path has three), then add the wanted stage-0 entries.
   const removals = paths.map((p) => `0 ${zeroId(anyId)}\t${p}`);
   const kept = lines.filter((l) => !l.startsWith('0 '));
-  const info = await gitOk(tree, ['update-index', '-z', '--index-info'], 'updating the index', { input: [...removals, ...kept].join('\0') + '\0' });
+  const info = await gitOk(tree, ['update-index', '-z', '--index-info'], 'updating the index', {
+    input: [...removals, ...kept].join('\0') + '\0',
+  });
   return info.ok ? wsOk(undefined) : info;
 }
 
@@ -237,10 +283,19 @@ export async function setIndex(tree: Tree, paths: readonly string[], lines: read
  * Puts `paths` back as `indexFrom` (index) and `worktreeFrom` (working tree) have them: present entries are written,
  * absent ones removed. Only the named paths are touched.
  */
-export async function materialize(tree: Tree, paths: readonly string[], indexFrom: string, worktreeFrom: string): Promise<WsResult<void>> {
+export async function materialize(
+  tree: Tree,
+  paths: readonly string[],
+  indexFrom: string,
+  worktreeFrom: string,
+): Promise<WsResult<void>> {
   if (paths.length === 0) return wsOk(undefined);
   // Resolved first: the removal lines need an all-zero id of the repository's hash length.
-  const ids = await gitOk(tree, ['rev-parse', '--verify', '--end-of-options', `${indexFrom}^{commit}`], 'reading a restore point');
+  const ids = await gitOk(
+    tree,
+    ['rev-parse', '--verify', '--end-of-options', `${indexFrom}^{commit}`],
+    'reading a restore point',
+  );
   if (!ids.ok) return ids;
   const anyId = ids.value.toString('utf8').trim();
   const inIndex = await entriesIn(tree, indexFrom, paths);

@@ -21,7 +21,11 @@ async function pathState(tree: Tree, head: string, paths: readonly string[]): Pr
   if (!disk.ok) return disk;
   const committed = await headEntries(tree, head, paths);
   if (!committed.ok) return committed;
-  return wsOk([...committed.value.map((l) => `h ${l}`), ...idx.value.map((l) => `i ${l}`), ...disk.value.map((l) => `w ${l}`)]);
+  return wsOk([
+    ...committed.value.map((l) => `h ${l}`),
+    ...idx.value.map((l) => `i ${l}`),
+    ...disk.value.map((l) => `w ${l}`),
+  ]);
 }
 
 /** The head's entries for `paths` (mode, id, path), absent ones as a fixed marker: a path op is stale only when they move. */

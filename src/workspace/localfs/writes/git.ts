@@ -28,21 +28,36 @@ export interface Tree {
  * moving other branches during a rebase, no signatures to verify or make, no tags or submodules pushed along.
  */
 const WRITE_CONFIG: readonly string[] = [
-  '-c', 'rerere.enabled=false',
-  '-c', 'rerere.autoUpdate=false',
-  '-c', 'rebase.autoStash=false',
-  '-c', 'rebase.updateRefs=false',
-  '-c', 'rebase.forkPoint=false',
-  '-c', 'rebase.rebaseMerges=false',
-  '-c', 'rebase.autoSquash=false',
-  '-c', 'merge.autoStash=false',
-  '-c', 'merge.verifySignatures=false',
-  '-c', 'push.gpgSign=false',
-  '-c', 'push.followTags=false',
-  '-c', 'push.recurseSubmodules=no',
-  '-c', 'push.autoSetupRemote=false',
-  '-c', 'user.useConfigOnly=false',
-  '-c', 'advice.detachedHead=false',
+  '-c',
+  'rerere.enabled=false',
+  '-c',
+  'rerere.autoUpdate=false',
+  '-c',
+  'rebase.autoStash=false',
+  '-c',
+  'rebase.updateRefs=false',
+  '-c',
+  'rebase.forkPoint=false',
+  '-c',
+  'rebase.rebaseMerges=false',
+  '-c',
+  'rebase.autoSquash=false',
+  '-c',
+  'merge.autoStash=false',
+  '-c',
+  'merge.verifySignatures=false',
+  '-c',
+  'push.gpgSign=false',
+  '-c',
+  'push.followTags=false',
+  '-c',
+  'push.recurseSubmodules=no',
+  '-c',
+  'push.autoSetupRemote=false',
+  '-c',
+  'user.useConfigOnly=false',
+  '-c',
+  'advice.detachedHead=false',
 ];
 
 /** The committer of everything git-blinder writes, so the repository's user.* settings never matter. */
@@ -103,7 +118,12 @@ export function failed(r: GitRun | WsFailed): r is WsFailed {
 }
 
 /** Runs a command that must succeed; anything else is logged and reported as `unavailable`. */
-export async function gitOk(tree: Tree, args: readonly string[], doing: string, opts: RunOpts = {}): Promise<WsResult<Buffer>> {
+export async function gitOk(
+  tree: Tree,
+  args: readonly string[],
+  doing: string,
+  opts: RunOpts = {},
+): Promise<WsResult<Buffer>> {
   const run = await git(tree, args, opts);
   if (failed(run)) return run;
   if (run.code === 0) return wsOk(run.stdout);
@@ -118,5 +138,8 @@ export function unexpected(tree: Tree, run: GitRun, doing: string): WsFailed {
 
 /** Splits NUL-separated output into its non-empty records. */
 export function nulRecords(out: Buffer): string[] {
-  return out.toString('utf8').split('\0').filter((s) => s !== '');
+  return out
+    .toString('utf8')
+    .split('\0')
+    .filter((s) => s !== '');
 }

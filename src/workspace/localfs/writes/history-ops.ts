@@ -11,7 +11,8 @@ import type { WsResult } from '../../types.js';
 type Outcome = WsResult<WriteOutcome>;
 
 /** What merging `other` into `head` gives, from `git merge-tree --write-tree` (touches neither index nor tree). */
-export type MergeForecast = { kind: 'clean'; tree: string } | { kind: 'conflicted'; paths: string[] } | { kind: 'unrelated' };
+export type MergeForecast =
+  { kind: 'clean'; tree: string } | { kind: 'conflicted'; paths: string[] } | { kind: 'unrelated' };
 
 /** Forecasts a merge of `other` into `head`. */
 export async function forecastMerge(tree: Tree, head: string, other: string): Promise<WsResult<MergeForecast>> {
@@ -29,7 +30,10 @@ export async function forecastMerge(tree: Tree, head: string, other: string): Pr
   // A custom merge driver is neutralised to "" (repo-config.ts), which git cannot run: fail closed, never run it.
   if (run.stderr.includes('failure to merge')) {
     tree.log('info', 'merge refused: a custom merge driver applies', { stderr: run.stderr.slice(0, 2000) });
-    return { ok: false, error: { code: 'refused', message: 'These files use a custom merge driver, which git-blinder never runs.' } };
+    return {
+      ok: false,
+      error: { code: 'refused', message: 'These files use a custom merge driver, which git-blinder never runs.' },
+    };
   }
   return unexpected(tree, run, 'forecasting a merge');
 }
@@ -52,7 +56,9 @@ async function isAncestor(tree: Tree, a: string, b: string): Promise<WsResult<bo
 async function busy(tree: Tree): Promise<Outcome | undefined> {
   const p = await inProgress(tree);
   if (!p.ok) return p;
-  return p.value ? declined('in_progress', 'A merge, rebase, cherry-pick or revert is in progress in this working tree.') : undefined;
+  return p.value
+    ? declined('in_progress', 'A merge, rebase, cherry-pick or revert is in progress in this working tree.')
+    : undefined;
 }
 
 /** Merges `from` (a branch or full id) into the branch. */
@@ -66,16 +72,33 @@ export async function mergeOp(tree: Tree, head: string, from: string): Promise<O
   if (up.value) return declined('unchanged', 'Already up to date.');
   const f = await forecastMerge(tree, head, other.value);
   if (!f.ok) return f;
-  if (f.value.kind === 'conflicted') return declined('conflict', 'The merge would conflict; nothing was changed.', f.value.paths);
+  if (f.value.kind === 'conflicted')
+    return declined('conflict', 'The merge would conflict; nothing was changed.', f.value.paths);
   if (f.value.kind === 'unrelated') return declined('conflict', 'The branches share no history; nothing was changed.');
   const point = await takePoint(tree, { op: 'merge', branch: tree.branch, previousHead: head, captured: [] });
   if (!point.ok) return point;
   const message = other.value === from ? `Merge commit '${from}'` : `Merge branch '${from}'`;
-  const run = await git(tree, ['merge', '--no-edit', '--ff', '--no-squash', '--no-autostash', '--no-verify', '--no-gpg-sign', '--no-verify-signatures', '--no-stat', '--no-progress', '-m', message, other.value]);
+  const run = await git(tree, [
+    'merge',
+    '--no-edit',
+    '--ff',
+    '--no-squash',
+    '--no-autostash',
+    '--no-verify',
+    '--no-gpg-sign',
+    '--no-verify-signatures',
+    '--no-stat',
+    '--no-progress',
+    '-m',
+    message,
+    other.value,
+  ]);
   if (failed(run)) return run;
   if (run.code === 0) {
     const now = await resolveCommit(tree, tree.branch);
-    return now.ok ? wsOk({ kind: 'applied', op: 'merge', head: now.value, previousHead: head, restorePoint: point.value }) : now;
+    return now.ok
+      ? wsOk({ kind: 'applied', op: 'merge', head: now.value, previousHead: head, restorePoint: point.value })
+      : now;
   }
   return undoStopped(tree, point.value, 'merge', run.stderr);
 }
@@ -109,23 +132,41 @@ export async function rebaseOp(tree: Tree, head: string, onto: string): Promise<
   await git(tree, ['update-index', '-q', '--refresh']);
   const dirty = await dirtyTracked(tree, head);
   if (!dirty.ok) return dirty;
-  if (dirty.value.length > 0) return declined('dirty', 'A rebase needs a working tree without tracked changes; nothing was changed.');
+  if (dirty.value.length > 0)
+    return declined('dirty', 'A rebase needs a working tree without tracked changes; nothing was changed.');
   const point = await takePoint(tree, { op: 'rebase', branch: tree.branch, previousHead: head, captured: [] });
   if (!point.ok) return point;
   const run = await git(tree, [
-    'rebase', '--no-autostash', '--no-update-refs', '--no-rebase-merges', '--no-fork-point', '--no-gpg-sign',
-    '--no-autosquash', '--no-verify', '--no-rerere-autoupdate', '--no-reschedule-failed-exec', '--quiet', base.value,
+    'rebase',
+    '--no-autostash',
+    '--no-update-refs',
+    '--no-rebase-merges',
+    '--no-fork-point',
+    '--no-gpg-sign',
+    '--no-autosquash',
+    '--no-verify',
+    '--no-rerere-autoupdate',
+    '--no-reschedule-failed-exec',
+    '--quiet',
+    base.value,
   ]);
   if (failed(run)) return run;
   if (run.code === 0) {
     const now = await resolveCommit(tree, tree.branch);
-    return now.ok ? wsOk({ kind: 'applied', op: 'rebase', head: now.value, previousHead: head, restorePoint: point.value }) : now;
+    return now.ok
+      ? wsOk({ kind: 'applied', op: 'rebase', head: now.value, previousHead: head, restorePoint: point.value })
+      : now;
   }
   return undoStopped(tree, point.value, 'rebase', run.stderr);
 }
 
 /** The paths a reset would change, and of those the ones whose local state it would lose (to capture). */
-export async function resetPaths(tree: Tree, head: string, to: string, mode: ResetMode): Promise<WsResult<{ changed: string[]; lost: string[] }>> {
+export async function resetPaths(
+  tree: Tree,
+  head: string,
+  to: string,
+  mode: ResetMode,
+): Promise<WsResult<{ changed: string[]; lost: string[] }>> {
   const between = await changedBetween(tree, head, to);
   if (!between.ok) return between;
   if (mode === 'soft') return wsOk({ changed: between.value, lost: [] });
@@ -137,13 +178,20 @@ export async function resetPaths(tree: Tree, head: string, to: string, mode: Res
 
 /** `git reset --<mode> <to>`, after a restore point capturing what a mixed or hard reset loses. */
 export async function resetOp(tree: Tree, head: string, mode: ResetMode, to: string): Promise<Outcome | WsFailed> {
-  if (mode !== 'soft' && mode !== 'mixed' && mode !== 'hard') return { ok: false, error: { code: 'invalid', message: 'A reset mode is soft, mixed or hard.' } };
+  if (mode !== 'soft' && mode !== 'mixed' && mode !== 'hard')
+    return { ok: false, error: { code: 'invalid', message: 'A reset mode is soft, mixed or hard.' } };
   const target = await resolveCommit(tree, to);
   if (!target.ok) return target;
   const paths = await resetPaths(tree, head, target.value, mode);
   if (!paths.ok) return paths;
-  if (target.value === head && paths.value.lost.length === 0) return declined('unchanged', 'The branch is already there with nothing to reset.');
-  const point = await takePoint(tree, { op: 'reset', branch: tree.branch, previousHead: head, captured: paths.value.lost });
+  if (target.value === head && paths.value.lost.length === 0)
+    return declined('unchanged', 'The branch is already there with nothing to reset.');
+  const point = await takePoint(tree, {
+    op: 'reset',
+    branch: tree.branch,
+    previousHead: head,
+    captured: paths.value.lost,
+  });
   if (!point.ok) return point;
   const run = await git(tree, ['reset', `--${mode}`, '-q', '--no-recurse-submodules', target.value, '--']);
   if (failed(run)) return run;

@@ -8,7 +8,15 @@ import { checkPaths, commitOp, declined, discardOp, patchOp } from './file-ops.j
 import { failed, git, nulRecords, wsFail, wsOk, type Log, type Tree } from './git.js';
 import { materialize, storedContent } from './files.js';
 import { mergeOp, rebaseOp, resetOp } from './history-ops.js';
-import { dropPoint, findPoint, isPointId, listPoints, RESTORE_NAMESPACE, takePoint, type StoredPoint } from './points.js';
+import {
+  dropPoint,
+  findPoint,
+  isPointId,
+  listPoints,
+  RESTORE_NAMESPACE,
+  takePoint,
+  type StoredPoint,
+} from './points.js';
 import { fingerprint } from './fingerprint.js';
 import { previewOp } from './preview.js';
 import { branchId, changedBetween, dirtyTracked, headId } from './refs.js';
@@ -53,7 +61,11 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
     } catch {
       return wsFail('not_found', 'Repository not found.');
     }
-    const probe = await runGit(['rev-parse', '--path-format=absolute', '--git-common-dir'], { cwd: real, env: { GIT_CEILING_DIRECTORIES: dirname(real) }, timeoutMs });
+    const probe = await runGit(['rev-parse', '--path-format=absolute', '--git-common-dir'], {
+      cwd: real,
+      env: { GIT_CEILING_DIRECTORIES: dirname(real) },
+      timeoutMs,
+    });
     if (probe.code !== 0) return wsFail('not_found', 'Repository not found.');
     const common = probe.stdout.toString('utf8').trim();
     const base: Tree = { repo, workTree: real, gitDir: common, branch, timeoutMs, log };
@@ -120,7 +132,8 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
           if (!head.ok) return head;
           const now = await fingerprint(tree, head.value, op);
           if (!now.ok) return now;
-          if (now.value !== expect) return declined('stale', 'The working tree or a revision changed since the preview; preview again.');
+          if (now.value !== expect)
+            return declined('stale', 'The working tree or a revision changed since the preview; preview again.');
         }
         return run(tree, op);
       }),
@@ -162,7 +175,8 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
 /** Restores a point whose branch is checked out: the head moves back (`reset --keep`), captured paths are put back. */
 async function restoreCheckedOut(tree: Tree, stored: StoredPoint): Promise<WsResult<WriteOutcome>> {
   const { point, commit } = stored;
-  if (point.previousHead === null) return declined('not_restorable', 'The branch is checked out; it cannot be removed.');
+  if (point.previousHead === null)
+    return declined('not_restorable', 'The branch is checked out; it cannot be removed.');
   const current = await headId(tree);
   if (!current.ok) return current;
   const dirty = await dirtyTracked(tree, current.value);
@@ -172,7 +186,10 @@ async function restoreCheckedOut(tree: Tree, stored: StoredPoint): Promise<WsRes
   if ((point.op === 'commit' || point.op === 'discard') && point.captured.some((p) => dirty.value.includes(p))) {
     return declined('dirty', 'Local changes would be overwritten by the restore; nothing was changed.');
   }
-  const moved = current.value === point.previousHead ? wsOk<string[]>([]) : await changedBetween(tree, current.value, point.previousHead);
+  const moved =
+    current.value === point.previousHead
+      ? wsOk<string[]>([])
+      : await changedBetween(tree, current.value, point.previousHead);
   if (!moved.ok) return moved;
   const captured = [...new Set([...dirty.value, ...point.captured, ...moved.value])];
   const mine = await takePoint(tree, { op: 'restore', branch: tree.branch, previousHead: current.value, captured });
@@ -195,17 +212,30 @@ async function restoreCheckedOut(tree: Tree, stored: StoredPoint): Promise<WsRes
     const put = await materialize(tree, point.captured, `${commit}^2`, commit);
     if (!put.ok) return put;
   }
-  return wsOk({ kind: 'applied', op: 'restore', head: point.previousHead, previousHead: current.value, restorePoint: mine.value });
+  return wsOk({
+    kind: 'applied',
+    op: 'restore',
+    head: point.previousHead,
+    previousHead: current.value,
+    restorePoint: mine.value,
+  });
 }
 
 /** Restores a point whose branch is checked out nowhere: the ref alone moves back (or goes, for a created branch). */
 async function restoreRef(tree: Tree, stored: StoredPoint): Promise<WsResult<WriteOutcome>> {
   const { point } = stored;
-  if (point.captured.length > 0) return declined('not_restorable', 'The branch is not checked out, so captured files have nowhere to go.');
+  if (point.captured.length > 0)
+    return declined('not_restorable', 'The branch is not checked out, so captured files have nowhere to go.');
   const current = await branchId(tree, point.branch);
   if (!current.ok) return current;
-  if (current.value === undefined && point.previousHead === null) return declined('unchanged', 'The branch does not exist.');
-  const mine = await takePoint(tree, { op: 'restore', branch: point.branch, previousHead: current.value ?? null, captured: [] });
+  if (current.value === undefined && point.previousHead === null)
+    return declined('unchanged', 'The branch does not exist.');
+  const mine = await takePoint(tree, {
+    op: 'restore',
+    branch: point.branch,
+    previousHead: current.value ?? null,
+    captured: [],
+  });
   if (!mine.ok) return mine;
   const ref = `refs/heads/${point.branch}`;
   const zero = '0'.repeat((point.previousHead ?? current.value ?? '').length);
@@ -219,5 +249,11 @@ async function restoreRef(tree: Tree, stored: StoredPoint): Promise<WsResult<Wri
     await dropPoint(tree, mine.value);
     return wsFail('conflict', 'The branch moved during the restore; try again.');
   }
-  return wsOk({ kind: 'applied', op: 'restore', head: point.previousHead ?? current.value!, previousHead: current.value ?? null, restorePoint: mine.value });
+  return wsOk({
+    kind: 'applied',
+    op: 'restore',
+    head: point.previousHead ?? current.value!,
+    previousHead: current.value ?? null,
+    restorePoint: mine.value,
+  });
 }

@@ -12,7 +12,17 @@ import type { WsResult } from '../../types.js';
 export const RESTORE_NAMESPACE = 'refs/git-blinder/restore/';
 
 const ID = /^\d{8}T\d{9}Z-[0-9a-f]{8}$/;
-const OPS: ReadonlySet<string> = new Set(['commit', 'patch', 'discard', 'merge', 'rebase', 'reset', 'branch', 'push', 'restore']);
+const OPS: ReadonlySet<string> = new Set([
+  'commit',
+  'patch',
+  'discard',
+  'merge',
+  'rebase',
+  'reset',
+  'branch',
+  'push',
+  'restore',
+]);
 
 /** True for a well-formed restore point id (so a caller's string never becomes an arbitrary ref name). */
 export function isPointId(id: string): boolean {
@@ -35,13 +45,23 @@ export interface PointSpec {
 
 /** The facts line of a point's commit message. */
 function message(spec: PointSpec, createdAt: string): string {
-  const facts = { v: 1, op: spec.op, branch: spec.branch, previousHead: spec.previousHead, captured: spec.captured, createdAt };
+  const facts = {
+    v: 1,
+    op: spec.op,
+    branch: spec.branch,
+    previousHead: spec.previousHead,
+    captured: spec.captured,
+    createdAt,
+  };
   return `git-blinder restore point (${spec.op})\n\n${JSON.stringify(facts)}\n`;
 }
 
 /** Parses a point's commit message; undefined when it is not one of ours. */
 function parse(id: string, text: string): RestorePoint | undefined {
-  const line = text.split('\n').filter((l) => l.startsWith('{')).pop();
+  const line = text
+    .split('\n')
+    .filter((l) => l.startsWith('{'))
+    .pop();
   if (line === undefined) return undefined;
   let f: unknown;
   try {
@@ -79,8 +99,10 @@ export async function takePoint(tree: Tree, spec: PointSpec, now: Date = new Dat
   const id = newId(now);
   const msg = message(spec, now.toISOString());
   let commit: WsResult<string>;
-  if (spec.previousHead !== null && spec.captured.length > 0) commit = await capture(tree, spec.previousHead, spec.captured, msg);
-  else if (spec.previousHead !== null) commit = await commitTree(tree, `${spec.previousHead}^{tree}`, [spec.previousHead], msg);
+  if (spec.previousHead !== null && spec.captured.length > 0)
+    commit = await capture(tree, spec.previousHead, spec.captured, msg);
+  else if (spec.previousHead !== null)
+    commit = await commitTree(tree, `${spec.previousHead}^{tree}`, [spec.previousHead], msg);
   else {
     const empty = await gitOk(tree, ['mktree'], 'writing a restore point', { input: '' });
     if (!empty.ok) return empty;
@@ -88,7 +110,11 @@ export async function takePoint(tree: Tree, spec: PointSpec, now: Date = new Dat
   }
   if (!commit.ok) return commit;
   const zero = '0'.repeat(commit.value.length);
-  const made = await gitOk(tree, ['update-ref', '-m', 'git-blinder: restore point', `${RESTORE_NAMESPACE}${id}`, commit.value, zero], 'writing a restore point');
+  const made = await gitOk(
+    tree,
+    ['update-ref', '-m', 'git-blinder: restore point', `${RESTORE_NAMESPACE}${id}`, commit.value, zero],
+    'writing a restore point',
+  );
   return made.ok ? wsOk(id) : made;
 }
 
@@ -105,7 +131,11 @@ export interface StoredPoint {
 
 /** Every restore point of the repository, newest first (refs that do not parse as ours are skipped). */
 export async function listPoints(tree: Tree): Promise<WsResult<StoredPoint[]>> {
-  const run = await git(tree, ['for-each-ref', '--format=%(refname)%00%(objectname)%00%(contents)%00', RESTORE_NAMESPACE]);
+  const run = await git(tree, [
+    'for-each-ref',
+    '--format=%(refname)%00%(objectname)%00%(contents)%00',
+    RESTORE_NAMESPACE,
+  ]);
   if (failed(run)) return run;
   if (run.code !== 0) return unexpected(tree, run, 'listing restore points');
   const parts = run.stdout.toString('utf8').split('\0');

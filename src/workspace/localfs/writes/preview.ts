@@ -21,7 +21,11 @@ export async function previewOp(tree: Tree, head: string, op: WriteOp): Promise<
 
 /** The paths (and a merge's conflicts) of the preview. */
 async function changes(tree: Tree, head: string, op: WriteOp): Promise<WsResult<Omit<WritePreview, 'fingerprint'>>> {
-  const done = (paths: readonly string[], exact: boolean, conflicts: readonly string[] = []): WsResult<Omit<WritePreview, 'fingerprint'>> =>
+  const done = (
+    paths: readonly string[],
+    exact: boolean,
+    conflicts: readonly string[] = [],
+  ): WsResult<Omit<WritePreview, 'fingerprint'>> =>
     wsOk({ op: op.kind, paths: [...new Set(paths)], exact, conflicts, base: head });
   switch (op.kind) {
     case 'commit':
@@ -32,7 +36,14 @@ async function changes(tree: Tree, head: string, op: WriteOp): Promise<WsResult<
     case 'patch': {
       const t = await patchTargets(tree, op.patch);
       if (!t.ok) return t;
-      if ('kind' in t.value) return { ok: false, error: { code: 'invalid', message: t.value.kind === 'declined' ? t.value.message : 'The patch cannot be read.' } };
+      if ('kind' in t.value)
+        return {
+          ok: false,
+          error: {
+            code: 'invalid',
+            message: t.value.kind === 'declined' ? t.value.message : 'The patch cannot be read.',
+          },
+        };
       return done(t.value.paths, true);
     }
     case 'merge': {
@@ -70,12 +81,23 @@ async function changes(tree: Tree, head: string, op: WriteOp): Promise<WsResult<
       const t = target.value;
       const tracking = await resolveTracking(tree, t.tracking);
       if (!tracking.ok) return tracking;
-      const sent = await git(tree, ['rev-list', '--max-count=50', tracking.value === undefined ? head : `${tracking.value}..${head}`]);
+      const sent = await git(tree, [
+        'rev-list',
+        '--max-count=50',
+        tracking.value === undefined ? head : `${tracking.value}..${head}`,
+      ]);
       if (failed(sent)) return sent;
-      const commits = sent.code === 0 ? sent.stdout.toString('utf8').split('\n').filter((l) => l !== '') : [];
+      const commits =
+        sent.code === 0
+          ? sent.stdout
+              .toString('utf8')
+              .split('\n')
+              .filter((l) => l !== '')
+          : [];
       const push = { kind: 'target' as const, remote: t.remote, branch: t.ref.slice('refs/heads/'.length), commits };
       // Nothing known of the remote side: every file of the branch may be new there.
-      const paths = tracking.value === undefined ? await allFiles(tree, head) : await changedBetween(tree, tracking.value, head);
+      const paths =
+        tracking.value === undefined ? await allFiles(tree, head) : await changedBetween(tree, tracking.value, head);
       if (!paths.ok) return paths;
       return withPush(done(paths.value, tracking.value !== undefined), push);
     }
@@ -85,10 +107,15 @@ async function changes(tree: Tree, head: string, op: WriteOp): Promise<WsResult<
 }
 
 /** A push preview with its plan attached. */
-const withPush = <T extends object>(r: WsResult<T>, push: PushPlan): WsResult<T & { push: PushPlan }> => (r.ok ? wsOk({ ...r.value, push }) : r);
+const withPush = <T extends object>(r: WsResult<T>, push: PushPlan): WsResult<T & { push: PushPlan }> =>
+  r.ok ? wsOk({ ...r.value, push }) : r;
 
 /** Paths each side changed since the merge base of `head` and `other`. */
-async function sinceBase(tree: Tree, head: string, other: string): Promise<WsResult<{ ours: string[]; theirs: string[] }>> {
+async function sinceBase(
+  tree: Tree,
+  head: string,
+  other: string,
+): Promise<WsResult<{ ours: string[]; theirs: string[] }>> {
   const mb = await git(tree, ['merge-base', head, other]);
   if (failed(mb)) return mb;
   if (mb.code !== 0) {

@@ -33,7 +33,8 @@ export async function branchId(tree: Tree, name: string): Promise<WsResult<strin
 
 /** Resolves a branch name or full id to a commit id; `not_found` for anything that is neither. */
 export async function resolveCommit(tree: Tree, rev: string): Promise<WsResult<string>> {
-  if (typeof rev !== 'string' || rev === '' || rev.startsWith('-')) return wsFail('invalid', 'A revision is a branch name or a full commit id.');
+  if (typeof rev !== 'string' || rev === '' || rev.startsWith('-'))
+    return wsFail('invalid', 'A revision is a branch name or a full commit id.');
   let id: string;
   if (isFullId(rev)) id = rev;
   else {
@@ -58,7 +59,18 @@ export async function headId(tree: Tree): Promise<WsResult<string>> {
 
 /** Paths that differ between two trees-ish (`diff-tree -r --name-only`, renames off so both sides are listed). */
 export async function changedBetween(tree: Tree, a: string, b: string): Promise<WsResult<string[]>> {
-  const run = await git(tree, ['diff-tree', '-r', '-z', '--name-only', '--no-renames', '--no-ext-diff', '--no-textconv', a, b, '--']);
+  const run = await git(tree, [
+    'diff-tree',
+    '-r',
+    '-z',
+    '--name-only',
+    '--no-renames',
+    '--no-ext-diff',
+    '--no-textconv',
+    a,
+    b,
+    '--',
+  ]);
   if (failed(run)) return run;
   if (run.code !== 0) return wsFail('unavailable', 'git failed while comparing commits; try again later.');
   return wsOk(nulRecords(run.stdout));
@@ -66,7 +78,16 @@ export async function changedBetween(tree: Tree, a: string, b: string): Promise<
 
 /** Tracked paths whose index or working-tree state differs from HEAD (plumbing: no refresh of the index). */
 export async function dirtyTracked(tree: Tree, head: string): Promise<WsResult<string[]>> {
-  const run = await git(tree, ['diff-index', '-z', '--name-only', '--no-renames', '--no-ext-diff', '--no-textconv', head, '--']);
+  const run = await git(tree, [
+    'diff-index',
+    '-z',
+    '--name-only',
+    '--no-renames',
+    '--no-ext-diff',
+    '--no-textconv',
+    head,
+    '--',
+  ]);
   if (failed(run)) return run;
   if (run.code !== 0) return wsFail('unavailable', 'git failed while reading local changes; try again later.');
   // diff-index without --cached compares HEAD with the working tree; the index's own staged-only entries follow.
@@ -78,11 +99,29 @@ export async function dirtyTracked(tree: Tree, head: string): Promise<WsResult<s
 
 /** The operation in progress, from marker files in the git dir (merge, rebase, cherry-pick, revert). */
 export async function inProgress(tree: Tree): Promise<WsResult<boolean>> {
-  const run = await git(tree, ['rev-parse', '--git-path', 'MERGE_HEAD', '--git-path', 'rebase-merge', '--git-path', 'rebase-apply', '--git-path', 'CHERRY_PICK_HEAD', '--git-path', 'REVERT_HEAD']);
+  const run = await git(tree, [
+    'rev-parse',
+    '--git-path',
+    'MERGE_HEAD',
+    '--git-path',
+    'rebase-merge',
+    '--git-path',
+    'rebase-apply',
+    '--git-path',
+    'CHERRY_PICK_HEAD',
+    '--git-path',
+    'REVERT_HEAD',
+  ]);
   if (failed(run)) return run;
   if (run.code !== 0) return wsFail('unavailable', 'git failed while reading the working tree; try again later.');
-  for (const p of run.stdout.toString('utf8').split('\n').filter((s) => s !== '')) {
-    const there = await access(resolve(tree.workTree, p)).then(() => true, () => false);
+  for (const p of run.stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((s) => s !== '')) {
+    const there = await access(resolve(tree.workTree, p)).then(
+      () => true,
+      () => false,
+    );
     if (there) return wsOk(true);
   }
   return wsOk(false);

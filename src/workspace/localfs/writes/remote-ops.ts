@@ -58,13 +58,25 @@ export async function pushTarget(tree: Tree): Promise<WsResult<PushTarget | stri
   if (!remote.ok) return remote;
   const merge = await configValue(tree, `branch.${tree.branch}.merge`);
   if (!merge.ok) return merge;
-  if (remote.value === undefined || merge.value === undefined || !REMOTE_NAME.test(remote.value) || !merge.value.startsWith('refs/heads/')) {
+  if (
+    remote.value === undefined ||
+    merge.value === undefined ||
+    !REMOTE_NAME.test(remote.value) ||
+    !merge.value.startsWith('refs/heads/')
+  ) {
     return wsOk('The branch has no upstream branch on a remote.');
   }
   const urls = await git(tree, ['remote', 'get-url', '--push', '--all', remote.value]);
   if (failed(urls)) return urls;
-  const list = urls.code === 0 ? urls.stdout.toString('utf8').split('\n').filter((s) => s !== '') : [];
-  if (list.length === 0 || !list.every(isLocalUrl)) return wsOk('Only an upstream on a local remote (a path or file:// URL) can be pushed to.');
+  const list =
+    urls.code === 0
+      ? urls.stdout
+          .toString('utf8')
+          .split('\n')
+          .filter((s) => s !== '')
+      : [];
+  if (list.length === 0 || !list.every(isLocalUrl))
+    return wsOk('Only an upstream on a local remote (a path or file:// URL) can be pushed to.');
   const short = merge.value.slice('refs/heads/'.length);
   return wsOk({ remote: remote.value, ref: merge.value, tracking: `refs/remotes/${remote.value}/${short}` });
 }
@@ -77,7 +89,19 @@ export async function pushOp(tree: Tree, head: string): Promise<Outcome> {
   const t = target.value;
   const run = await git(
     tree,
-    ['push', '--porcelain', '--no-verify', '--no-follow-tags', '--no-signed', '--no-atomic', '--recurse-submodules=no', '--receive-pack=git-receive-pack', '--', t.remote, `refs/heads/${tree.branch}:${t.ref}`],
+    [
+      'push',
+      '--porcelain',
+      '--no-verify',
+      '--no-follow-tags',
+      '--no-signed',
+      '--no-atomic',
+      '--recurse-submodules=no',
+      '--receive-pack=git-receive-pack',
+      '--',
+      t.remote,
+      `refs/heads/${tree.branch}:${t.ref}`,
+    ],
     { config: ['-c', 'protocol.file.allow=always'] },
   );
   if (failed(run)) return run;
@@ -88,7 +112,9 @@ export async function pushOp(tree: Tree, head: string): Promise<Outcome> {
   if (run.code === 0) return wsOk({ kind: 'applied', op: 'push', head, previousHead: head, restorePoint: null });
   if (flag === '!') {
     tree.log('info', 'push rejected', { line });
-    return /non-fast-forward|fetch first|stale info/.test(line ?? '') ? declined('not_fast_forward', 'The upstream has commits this branch does not; merge or rebase first.') : wsFail('unavailable', 'The remote rejected the push.');
+    return /non-fast-forward|fetch first|stale info/.test(line ?? '')
+      ? declined('not_fast_forward', 'The upstream has commits this branch does not; merge or rebase first.')
+      : wsFail('unavailable', 'The remote rejected the push.');
   }
   return unexpected(tree, run, 'pushing');
 }
