@@ -25,8 +25,8 @@ describe('the one escaping helper', () => {
 
   it('templates escape every value, in text and attributes, unless it is markup built by a template', () => {
     const name = '"><script>alert(1)</script>';
-    const out = html`<a title="${name}">${name}</a
-      >${html`<b>${'&'}</b>`}${[1, '<i>', undefined, false, null]}`.toString();
+    const out =
+      html`<a title="${name}">${name}</a>${html`<b>${'&'}</b>`}${[1, '<i>', undefined, false, null]}`.toString();
     expect(out).toBe(
       '<a title="&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;">&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;</a><b>&amp;</b>1&lt;i&gt;',
     );

@@ -21,11 +21,8 @@ export function diffLines(lines: readonly DiffLine[], from: number, count: numbe
   const text = (t: string) =>
     maxChars === undefined || t.length <= maxChars
       ? t
-      : html`${t.slice(0, maxChars)}<span class="cut">
-            … ${t.length - maxChars} more characters in the file view</span
-          >`;
-  return html`<pre class="diff">
-${lines.slice(from, from + count).map((l) => html`<span class="${CLASS[l.kind]}">${SIGN[l.kind]}${text(l.text)}</span>`)}</pre>`;
+      : html`${t.slice(0, maxChars)}<span class="cut"> … ${t.length - maxChars} more characters in the file view</span>`;
+  return html`<pre class="diff">${lines.slice(from, from + count).map((l) => html`<span class="${CLASS[l.kind]}">${SIGN[l.kind]}${text(l.text)}</span>`)}</pre>`;
 }
 
 const fileUrl = (id: string, n: number, from: number) => `/ui/proposals/${segment(id)}/files/${n}?from=${from}`;
@@ -34,17 +31,12 @@ const fileUrl = (id: string, n: number, from: number) => `/ui/proposals/${segmen
 export function fileBox(id: string, n: number, f: FileDiff): Html {
   const lines = f.lines ?? [];
   const more = lines.length - INLINE_LINES;
-  return html`<section class="file" id="f${n}">
-    <h3>
-      ${f.from === undefined ? undefined : html`<code>${f.from}</code> → `}<code>${f.path}</code>
-      <span class="muted">${f.change}, +${f.added} −${f.removed}</span
-      >${f.flag === undefined ? undefined : html` <span class="flag bad">${f.flag}</span>`}
-    </h3>
-    ${f.notes.map((note) => html`<p class="more">${note}</p>`)}
-    ${f.lines ? diffLines(lines, 0, INLINE_LINES, INLINE_LINE_CHARS) : undefined}
-    ${more > 0 ? html`<p class="more">${more} more diff lines not shown here. <a href="${fileUrl(id, n, INLINE_LINES)}">Show lines ${INLINE_LINES + 1}–${Math.min(lines.length, INLINE_LINES + PAGE_LINES)} of ${lines.length}</a></p>` : undefined}
-    ${more <= 0 && lines.some((l) => l.text.length > INLINE_LINE_CHARS) ? html`<p class="more"><a href="${fileUrl(id, n, 0)}">Show the long lines whole</a></p>` : undefined}
-  </section>`;
+  return html`<section class="file" id="f${n}"><h3>${f.from === undefined ? undefined : html`<code>${f.from}</code> → `}<code>${f.path}</code> <span class="muted">${f.change}, +${f.added} −${f.removed}</span>${f.flag === undefined ? undefined : html` <span class="flag bad">${f.flag}</span>`}</h3>
+${f.notes.map((note) => html`<p class="more">${note}</p>`)}
+${f.lines ? diffLines(lines, 0, INLINE_LINES, INLINE_LINE_CHARS) : undefined}
+${more > 0 ? html`<p class="more">${more} more diff lines not shown here. <a href="${fileUrl(id, n, INLINE_LINES)}">Show lines ${INLINE_LINES + 1}–${Math.min(lines.length, INLINE_LINES + PAGE_LINES)} of ${lines.length}</a></p>` : undefined}
+${more <= 0 && lines.some((l) => l.text.length > INLINE_LINE_CHARS) ? html`<p class="more"><a href="${fileUrl(id, n, 0)}">Show the long lines whole</a></p>` : undefined}
+</section>`;
 }
 
 /** The file view: one page of PAGE_LINES lines with links to the pages around it. */
@@ -60,18 +52,10 @@ export function filePage(id: string, n: number, f: FileDiff, from: number): Html
       ? html`<a href="${fileUrl(id, n, start + PAGE_LINES)}">next ${PAGE_LINES}</a>`
       : undefined;
   return html`<p><a href="/ui/proposals/${segment(id)}#f${n}">back to the proposal</a></p>
-    <section class="file">
-      <h3>
-        <code>${f.path}</code>
-        <span class="muted"
-          >${f.change}, +${f.added} −${f.removed}; diff lines
-          ${lines.length === 0 ? 0 : start + 1}–${Math.min(lines.length, start + PAGE_LINES)} of ${lines.length}</span
-        >
-      </h3>
-      ${f.notes.map((note) => html`<p class="more">${note}</p>`)}
-      ${f.lines ? diffLines(lines, start, PAGE_LINES) : undefined}
-      <p class="more">${prev} ${next}</p>
-    </section>`;
+<section class="file"><h3><code>${f.path}</code> <span class="muted">${f.change}, +${f.added} −${f.removed}; diff lines ${lines.length === 0 ? 0 : start + 1}–${Math.min(lines.length, start + PAGE_LINES)} of ${lines.length}</span></h3>
+${f.notes.map((note) => html`<p class="more">${note}</p>`)}
+${f.lines ? diffLines(lines, start, PAGE_LINES) : undefined}
+<p class="more">${prev} ${next}</p></section>`;
 }
 
 /** The diffstat table: every file, linked to its box (or to its file view past INLINE_FILES). */
@@ -80,41 +64,13 @@ export function diffstatTable(id: string, files: readonly FileDiff[]): Html {
     added: 0,
     removed: 0,
   });
-  return html`<table class="diffstat">
-    <thead>
-      <tr>
-        <th>File</th>
-        <th>Change</th>
-        <th>Lines</th>
-        <th>Notes</th>
-      </tr>
-    </thead>
-    <tbody>
-      ${files.map(
-        (f, n) =>
-          html`<tr>
-            <td>
-              <a href="${n < INLINE_FILES ? `#f${n}` : fileUrl(id, n, 0)}"
-                >${f.from === undefined ? undefined : html`<code class="from">${f.from}</code> → `}<code class="path"
-                  >${f.path}</code
-                ></a
-              >
-            </td>
-            <td>${f.change}</td>
-            <td><span class="ok">+${f.added}</span> <span class="bad">−${f.removed}</span></td>
-            <td>
-              ${f.flag === undefined ? undefined : html`<span class="flag bad">${f.flag}</span>`}${f.symlinkChange ? html`<span class="flag bad">symlink → file</span>` : undefined}${f.lines || f.change === 'touched' ? undefined : html`<span class="flag">binary</span>`}
-            </td>
-          </tr>`,
-      )}
-    </tbody>
-    <tfoot>
-      <tr>
-        <th>${files.length} files</th>
-        <th></th>
-        <th><span class="ok">+${total.added}</span> <span class="bad">−${total.removed}</span></th>
-        <th></th>
-      </tr>
-    </tfoot>
-  </table>`;
+  return html`<table class="diffstat"><thead><tr><th>File</th><th>Change</th><th>Lines</th><th>Notes</th></tr></thead><tbody>
+${files.map(
+  (
+    f,
+    n,
+  ) => html`<tr><td><a href="${n < INLINE_FILES ? `#f${n}` : fileUrl(id, n, 0)}">${f.from === undefined ? undefined : html`<code class="from">${f.from}</code> → `}<code class="path">${f.path}</code></a></td><td>${f.change}</td>
+<td><span class="ok">+${f.added}</span> <span class="bad">−${f.removed}</span></td><td>${f.flag === undefined ? undefined : html`<span class="flag bad">${f.flag}</span>`}${f.symlinkChange ? html`<span class="flag bad">symlink → file</span>` : undefined}${f.lines || f.change === 'touched' ? undefined : html`<span class="flag">binary</span>`}</td></tr>`,
+)}
+</tbody><tfoot><tr><th>${files.length} files</th><th></th><th><span class="ok">+${total.added}</span> <span class="bad">−${total.removed}</span></th><th></th></tr></tfoot></table>`;
 }

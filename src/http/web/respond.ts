@@ -35,27 +35,17 @@ export interface Frame {
 /** A whole document around `body`. */
 export function page(frame: Frame, body: Html): Html {
   const nav: Part = frame.csrf
-    ? html`<nav>
-        <a href="/ui/proposals">Pending proposals</a> <a href="/ui/console">Console</a>
-        <form method="post" action="/ui/signout" class="inline">
-          <input type="hidden" name="csrf" value="${frame.csrf}" /><button type="submit">Sign out</button>
-        </form>
-      </nav>`
+    ? html`<nav><a href="/ui/proposals">Pending proposals</a> <a href="/ui/console">Console</a>
+<form method="post" action="/ui/signout" class="inline"><input type="hidden" name="csrf" value="${frame.csrf}"><button type="submit">Sign out</button></form></nav>`
     : undefined;
   return html`<!doctype html>
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <title>${frame.title} · git-blinder</title>
-        <link rel="stylesheet" href="/ui/static/app.css" />
-      </head>
-      <body>
-        <header><strong>git-blinder</strong> operator ${nav}</header>
-        ${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : undefined}
-        <main>${body}</main>
-      </body>
-    </html> `;
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${frame.title} · git-blinder</title>
+<link rel="stylesheet" href="/ui/static/app.css"></head>
+<body><header><strong>git-blinder</strong> operator ${nav}</header>
+${frame.notice ? html`<p class="notice" role="status">${frame.notice}</p>` : undefined}
+<main>${body}</main></body></html>
+`;
 }
 
 /** Sends a page with the room's headers. */
@@ -66,15 +56,7 @@ export function sendPage(res: Response, status: number, doc: Html): void {
 
 /** Sends a short error page (no detail beyond `message`, which must already be fit for the operator). */
 export function sendError(res: Response, status: number, title: string, message: string, csrf?: string): void {
-  sendPage(
-    res,
-    status,
-    page(
-      { title, ...(csrf ? { csrf } : {}) },
-      html`<h1>${title}</h1>
-        <p>${message}</p>`,
-    ),
-  );
+  sendPage(res, status, page({ title, ...(csrf ? { csrf } : {}) }, html`<h1>${title}</h1><p>${message}</p>`));
 }
 
 /** A 303 to a page of this room (after a POST, so a reload never re-submits). */

@@ -37,114 +37,36 @@ export interface AuditHealth {
 export function consolePage(m: ConsoleModel): Html {
   const total = Object.values(m.sessions).reduce((a, b) => a + b, 0);
   return html`<h1>Console</h1>
-    <p>
-      <a href="/ui/proposals">${m.pending} pending proposals</a> · ${total} open MCP sessions · ${m.webSessions}
-      signed-in browsers
-    </p>
-    <h2>Perimeters</h2>
-    <table class="perimeters">
-      <thead>
-        <tr>
-          <th>Perimeter</th>
-          <th>Repository</th>
-          <th>Branches</th>
-          <th>Sessions</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${m.perimeters.map(
-          (p) =>
-            html`<tr>
-              <td>${p.id}</td>
-              <td><code>${p.repo}</code></td>
-              <td>
-                ${p.branches.map((b, i) => html`${i > 0 ? ', ' : ''}<code>${b}</code>${b === p.default_branch ? html` <span class="muted">(default)</span>` : undefined}`)}
-              </td>
-              <td>${m.sessions[p.id] ?? 0}</td>
-            </tr>`,
-        )}
-        ${
-          m.sessions.root
-            ? html`<tr>
-                <td class="muted">operator (/mcp/root)</td>
-                <td></td>
-                <td></td>
-                <td>${m.sessions.root}</td>
-              </tr>`
-            : undefined
-        }
-      </tbody>
-    </table>
-    <h2>Upstreams</h2>
-    <table class="upstreams">
-      <thead>
-        <tr>
-          <th>Kind</th>
-          <th>Health</th>
-          <th>Detail</th>
-          <th>Rate limit</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${m.upstreams.map(
-          (u) =>
-            html`<tr>
-              <td>${u.kind}</td>
-              <td class="${u.ok ? 'ok' : 'bad'}">${u.ok ? 'ok' : 'failing'}</td>
-              <td>${u.detail}</td>
-              <td>
-                ${u.rateLimit ? `${u.rateLimit.remaining}/${u.rateLimit.limit} until ${u.rateLimit.resetAt}` : ''}
-              </td>
-            </tr>`,
-        )}
-      </tbody>
-    </table>
-    <h2>Recent audit entries</h2>
-    ${
-      m.auditHealth === undefined
-        ? undefined
-        : html`<p class="audit-health">
-              Ledger: <span class="${m.auditHealth.status === 'ok' ? 'ok' : 'bad'}">${m.auditHealth.status}</span>
-            </p>
-            ${
-              m.auditHealth.warnings.length > 0
-                ? html`<ul class="audit-warnings">
-                    ${m.auditHealth.warnings.map((w) => html`<li class="bad">${w}</li>`)}
-                  </ul>`
-                : undefined
-            }`
-    }
-    ${
-      m.audit === undefined
-        ? html`<p class="muted">The audit ledger is off in this process.</p>`
-        : m.audit.length === 0
-          ? html`<p class="muted">No entries yet.</p>`
-          : html`<table class="audit">
-              <thead>
-                <tr>
-                  <th>Time</th>
-                  <th>Surface</th>
-                  <th>Perimeter</th>
-                  <th>Branch</th>
-                  <th>Tool</th>
-                  <th>Verdict</th>
-                  <th>Result</th>
-                </tr>
-              </thead>
-              <tbody>
-                ${m.audit.map(
-                  (e) =>
-                    html`<tr>
-                      <td>${e.ts}</td>
-                      <td>${e.surface}</td>
-                      <td>${e.perimeter ?? ''}</td>
-                      <td>${e.branch ?? ''}</td>
-                      <td>${e.tool}</td>
-                      <td>${e.verdict}</td>
-                      <td>${e.result}</td>
-                    </tr>`,
-                )}
-              </tbody>
-            </table>`
-    }`;
+<p><a href="/ui/proposals">${m.pending} pending proposals</a> · ${total} open MCP sessions · ${m.webSessions} signed-in browsers</p>
+<h2>Perimeters</h2>
+<table class="perimeters"><thead><tr><th>Perimeter</th><th>Repository</th><th>Branches</th><th>Sessions</th></tr></thead><tbody>
+${m.perimeters.map(
+  (p) =>
+    html`<tr><td>${p.id}</td><td><code>${p.repo}</code></td><td>${p.branches.map((b, i) => html`${i > 0 ? ', ' : ''}<code>${b}</code>${b === p.default_branch ? html` <span class="muted">(default)</span>` : undefined}`)}</td><td>${m.sessions[p.id] ?? 0}</td></tr>`,
+)}
+${m.sessions.root ? html`<tr><td class="muted">operator (/mcp/root)</td><td></td><td></td><td>${m.sessions.root}</td></tr>` : undefined}
+</tbody></table>
+<h2>Upstreams</h2>
+<table class="upstreams"><thead><tr><th>Kind</th><th>Health</th><th>Detail</th><th>Rate limit</th></tr></thead><tbody>
+${m.upstreams.map(
+  (u) =>
+    html`<tr><td>${u.kind}</td><td class="${u.ok ? 'ok' : 'bad'}">${u.ok ? 'ok' : 'failing'}</td><td>${u.detail}</td><td>${u.rateLimit ? `${u.rateLimit.remaining}/${u.rateLimit.limit} until ${u.rateLimit.resetAt}` : ''}</td></tr>`,
+)}
+</tbody></table>
+<h2>Recent audit entries</h2>
+${
+  m.auditHealth === undefined
+    ? undefined
+    : html`<p class="audit-health">Ledger: <span class="${m.auditHealth.status === 'ok' ? 'ok' : 'bad'}">${m.auditHealth.status}</span></p>
+${m.auditHealth.warnings.length > 0 ? html`<ul class="audit-warnings">${m.auditHealth.warnings.map((w) => html`<li class="bad">${w}</li>`)}</ul>` : undefined}`
+}
+${
+  m.audit === undefined
+    ? html`<p class="muted">The audit ledger is off in this process.</p>`
+    : m.audit.length === 0
+      ? html`<p class="muted">No entries yet.</p>`
+      : html`<table class="audit"><thead><tr><th>Time</th><th>Surface</th><th>Perimeter</th><th>Branch</th><th>Tool</th><th>Verdict</th><th>Result</th></tr></thead><tbody>
+${m.audit.map((e) => html`<tr><td>${e.ts}</td><td>${e.surface}</td><td>${e.perimeter ?? ''}</td><td>${e.branch ?? ''}</td><td>${e.tool}</td><td>${e.verdict}</td><td>${e.result}</td></tr>`)}
+</tbody></table>`
+}`;
 }

@@ -25,8 +25,7 @@ const list = (items: readonly string[], none: string): Html =>
 function outcome(p: Proposal, now: number): Html {
   switch (p.status) {
     case 'pending':
-      return html`<span>pending</span>
-        <span class="muted">(expires in ${age(new Date(now).toISOString(), Date.parse(p.expires_at))})</span>`;
+      return html`<span>pending</span> <span class="muted">(expires in ${age(new Date(now).toISOString(), Date.parse(p.expires_at))})</span>`;
     case 'approved':
     case 'applying':
       return html`<span>${p.status}</span> by ${p.decided_by}`;
@@ -76,43 +75,27 @@ function message(p: Proposal): { label: string; text: string } {
 function allowlisting(p: Proposal): Html | undefined {
   const sources = p.facts.branch_sources ?? [];
   if (sources.length === 0) return undefined;
-  return html`<tr>
-    <th>Adds to the allowlist of ${p.perimeter}</th>
-    <td class="allowlist bad">
-      ${sources.map(
-        (s) =>
-          html`<div>
-            branch <code>${s.branch}</code> at <code>${s.from}</code>, reached from allowlisted branch
-            <code>${s.reached_by}</code>
-          </div>`,
-      )}
-    </td>
-  </tr> `;
+  return html`<tr><th>Adds to the allowlist of ${p.perimeter}</th><td class="allowlist bad">${sources.map(
+    (s) =>
+      html`<div>branch <code>${s.branch}</code> at <code>${s.from}</code>, reached from allowlisted branch <code>${s.reached_by}</code></div>`,
+  )}</td></tr>
+`;
 }
 
 /** What a push would send, recorded when it was proposed: the remote, its branch and the commits. */
 function pushSends(p: Proposal): Html | undefined {
   const push = p.facts.push;
   if (push === undefined) return undefined;
-  return html`<tr>
-    <th>Push</th>
-    <td class="push">
-      branch <code>${push.branch}</code> to remote <code>${push.remote}</code>, ${push.commits.length}
-      commit(s)${push.commits.map((c) => html` <code>${c.slice(0, 12)}</code>`)}
-    </td>
-  </tr> `;
+  return html`<tr><th>Push</th><td class="push">branch <code>${push.branch}</code> to remote <code>${push.remote}</code>, ${push.commits.length} commit(s)${push.commits.map((c) => html` <code>${c.slice(0, 12)}</code>`)}</td></tr>
+`;
 }
 
 /** Paths the operation would change that the agent can neither read nor write: approving fails on them. */
 function outsideWindow(p: Proposal): Html | undefined {
   const paths = p.facts.outside_window ?? [];
   if (paths.length === 0) return undefined;
-  return html`<tr>
-    <th>Outside the agent's window</th>
-    <td class="outside bad">
-      ${list(paths, '')} <span class="muted">(the agent was not told; approving fails on these paths)</span>
-    </td>
-  </tr> `;
+  return html`<tr><th>Outside the agent's window</th><td class="outside bad">${list(paths, '')} <span class="muted">(the agent was not told; approving fails on these paths)</span></td></tr>
+`;
 }
 
 /** One proposal: server facts, the agent's words (marked as such), the diff, and the decision forms. */
@@ -124,91 +107,50 @@ export function proposalPage(m: ProposalPageModel): Html {
   const inline = m.files.slice(0, INLINE_FILES);
   const unplaced = m.files.filter((f) => f.flag !== undefined).map((f) => f.path);
   return html`<h1>${p.summary}</h1>
-    <p>Status: ${outcome(p, m.now)} ${flags(riskFlags(p, m.all))}</p>
-    ${m.problem ? html`<p class="notice bad" role="alert">${m.problem}</p>` : undefined}
-    <h2>Facts the server computed</h2>
-    <table class="facts">
-      <tbody>
-        <tr>
-          <th>Perimeter</th>
-          <td>${p.perimeter}</td>
-        </tr>
-        <tr>
-          <th>Repository</th>
-          <td><code>${p.repo}</code></td>
-        </tr>
-        <tr>
-          <th>Branch</th>
-          <td><code>${p.branch}</code></td>
-        </tr>
-        <tr>
-          <th>Base commit</th>
-          <td><code>${p.base}</code></td>
-        </tr>
-        <tr>
-          <th>Proposed</th>
-          <td>${age(p.created_at, m.now)} ago by the client that calls itself <code>${p.agent}</code></td>
-        </tr>
-        <tr>
-          <th>Protected paths touched</th>
-          <td class="protected">${list(p.facts.protected_paths, 'none')}</td>
-        </tr>
-        ${allowlisting(p)}${pushSends(p)}${outsideWindow(p)}
-        <tr>
-          <th>Symlink or mode changes</th>
-          <td class="modes">${list(symlinks, 'none')}</td>
-        </tr>
-        <tr>
-          <th>Names with hidden characters</th>
-          <td class="hidden-names">${list(hidden, 'none')}</td>
-        </tr>
-        <tr>
-          <th>Overlapping pending proposals</th>
-          <td class="conflicts">
-            ${
-              conflicts.length === 0
-                ? html`<span class="muted">none</span>`
-                : conflicts.map(
-                    (c) => html`<div><a href="/ui/proposals/${segment(c.id)}">${c.id}</a>: ${list(c.paths, '')}</div>`,
-                  )
-            }
-          </td>
-        </tr>
-        <tr>
-          <th>Change hash</th>
-          <td><code>${p.hash}</code></td>
-        </tr>
-      </tbody>
-    </table>
-    <h2>In the agent's words</h2>
-    <p class="reason-label">Reason given by the agent (unverified)</p>
-    <div class="reason agent-reason">
-      ${p.agent_reason ?? html`<span class="muted">The agent gave no reason.</span>`}
-    </div>
-    <p class="reason-label">${message(p).label}</p>
-    <div class="reason commit-message">${message(p).text}</div>
-    <h2>Files</h2>
-    ${unplaced.length > 0 ? html`<p class="notice bad" role="alert">${unplaced.length} of the change's files cannot be shown here (${list(unplaced, '')}): they are flagged in red below. Do not approve what you cannot see.</p>` : undefined}
-    ${diffstatTable(p.id, m.files)} ${inline.map((f, n) => fileBox(p.id, n, f))}
-    ${m.files.length > inline.length ? html`<p class="more">${m.files.length - inline.length} more files: open them from the table above.</p>` : undefined}
-    ${p.status === 'pending' ? decide(p, m.csrf) : undefined}`;
+<p>Status: ${outcome(p, m.now)} ${flags(riskFlags(p, m.all))}</p>
+${m.problem ? html`<p class="notice bad" role="alert">${m.problem}</p>` : undefined}
+<h2>Facts the server computed</h2>
+<table class="facts"><tbody>
+<tr><th>Perimeter</th><td>${p.perimeter}</td></tr>
+<tr><th>Repository</th><td><code>${p.repo}</code></td></tr>
+<tr><th>Branch</th><td><code>${p.branch}</code></td></tr>
+<tr><th>Base commit</th><td><code>${p.base}</code></td></tr>
+<tr><th>Proposed</th><td>${age(p.created_at, m.now)} ago by the client that calls itself <code>${p.agent}</code></td></tr>
+<tr><th>Protected paths touched</th><td class="protected">${list(p.facts.protected_paths, 'none')}</td></tr>
+${allowlisting(p)}${pushSends(p)}${outsideWindow(p)}<tr><th>Symlink or mode changes</th><td class="modes">${list(symlinks, 'none')}</td></tr>
+<tr><th>Names with hidden characters</th><td class="hidden-names">${list(hidden, 'none')}</td></tr>
+<tr><th>Overlapping pending proposals</th><td class="conflicts">${
+    conflicts.length === 0
+      ? html`<span class="muted">none</span>`
+      : conflicts.map(
+          (c) => html`<div><a href="/ui/proposals/${segment(c.id)}">${c.id}</a>: ${list(c.paths, '')}</div>`,
+        )
+  }</td></tr>
+<tr><th>Change hash</th><td><code>${p.hash}</code></td></tr>
+</tbody></table>
+<h2>In the agent's words</h2>
+<p class="reason-label">Reason given by the agent (unverified)</p>
+<div class="reason agent-reason">${p.agent_reason ?? html`<span class="muted">The agent gave no reason.</span>`}</div>
+<p class="reason-label">${message(p).label}</p>
+<div class="reason commit-message">${message(p).text}</div>
+<h2>Files</h2>
+${unplaced.length > 0 ? html`<p class="notice bad" role="alert">${unplaced.length} of the change's files cannot be shown here (${list(unplaced, '')}): they are flagged in red below. Do not approve what you cannot see.</p>` : undefined}
+${diffstatTable(p.id, m.files)}
+${inline.map((f, n) => fileBox(p.id, n, f))}
+${m.files.length > inline.length ? html`<p class="more">${m.files.length - inline.length} more files: open them from the table above.</p>` : undefined}
+${p.status === 'pending' ? decide(p, m.csrf) : undefined}`;
 }
 
 function decide(p: Proposal, csrf: string): Html {
   const base = `/ui/proposals/${segment(p.id)}`;
   return html`<section class="decide">
-    <form method="post" action="${base}/approve">
-      <input type="hidden" name="csrf" value="${csrf}" /><input type="hidden" name="hash" value="${p.hash}" />
-      <p>Approving applies exactly this change (hash above) if the policy and the base still allow it.</p>
-      <button type="submit" class="approve">Approve and apply</button>
-    </form>
-    <form method="post" action="${base}/reject">
-      <input type="hidden" name="csrf" value="${csrf}" />
-      <label for="reason">Reason for rejecting (the agent sees it)</label
-      ><textarea id="reason" name="reason" required maxlength="2000"></textarea>
-      <button type="submit" class="reject">Reject</button>
-    </form>
-  </section>`;
+<form method="post" action="${base}/approve"><input type="hidden" name="csrf" value="${csrf}"><input type="hidden" name="hash" value="${p.hash}">
+<p>Approving applies exactly this change (hash above) if the policy and the base still allow it.</p>
+<button type="submit" class="approve">Approve and apply</button></form>
+<form method="post" action="${base}/reject"><input type="hidden" name="csrf" value="${csrf}">
+<label for="reason">Reason for rejecting (the agent sees it)</label><textarea id="reason" name="reason" required maxlength="2000"></textarea>
+<button type="submit" class="reject">Reject</button></form>
+</section>`;
 }
 
 function assertNever(x: never): never {
