@@ -37,14 +37,27 @@ export function parseChurn(out: Buffer, truncated: boolean): ChurnListing {
   return { commits: commits as ChurnCommit[], truncated };
 }
 
-/** Numstat of the last `sinceCommits` commits of HEAD touching `prefix` (`''`: the whole repository). */
-export async function readChurn(ctx: WtContext, prefix: string, sinceCommits: number): Promise<WsResult<ChurnListing>> {
+/**
+ * The checks both churn readers make before walking history: the window and the prefix, then HEAD. Undefined means
+ * go on; otherwise the answer (a refusal, or an empty listing on an unborn branch).
+ */
+async function churnStart(
+  ctx: WtContext,
+  prefix: string,
+  sinceCommits: number,
+): Promise<WsResult<ChurnListing> | undefined> {
   if (!Number.isInteger(sinceCommits) || sinceCommits < 1 || sinceCommits > 10_000)
     return wsFail('invalid', 'The window is 1 to 10000 commits.');
   if (prefix.includes('\0') || prefix.startsWith('/')) return wsFail('invalid', 'A prefix is a repository path.');
   const head = await wtGit(ctx, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], 'reading HEAD');
   if (!head.ok) return head;
-  if (head.run.code !== 0) return wsOk({ commits: [], truncated: false });
+  return head.run.code !== 0 ? wsOk({ commits: [], truncated: false }) : undefined;
+}
+
+/** Numstat of the last `sinceCommits` commits of HEAD touching `prefix` (`''`: the whole repository). */
+export async function readChurn(ctx: WtContext, prefix: string, sinceCommits: number): Promise<WsResult<ChurnListing>> {
+  const start = await churnStart(ctx, prefix, sinceCommits);
+  if (start !== undefined) return start;
   const args = [
     'log',
     `-n${sinceCommits}`,
@@ -87,12 +100,8 @@ export async function readChurnCut(
   sinceCommits: number,
   read: (path: string) => boolean,
 ): Promise<WsResult<ChurnListing>> {
-  if (!Number.isInteger(sinceCommits) || sinceCommits < 1 || sinceCommits > 10_000)
-    return wsFail('invalid', 'The window is 1 to 10000 commits.');
-  if (prefix.includes('\0') || prefix.startsWith('/')) return wsFail('invalid', 'A prefix is a repository path.');
-  const head = await wtGit(ctx, ['rev-parse', '-q', '--verify', 'HEAD^{commit}'], 'reading HEAD');
-  if (!head.ok) return head;
-  if (head.run.code !== 0) return wsOk({ commits: [], truncated: false });
+  const start = await churnStart(ctx, prefix, sinceCommits);
+  if (start !== undefined) return start;
   const args = [
     'log',
     '--no-renames',
