@@ -19,7 +19,6 @@ type Args = { id: string; path?: string | undefined };
 
 const Metadata = z.object({
   path: z.string(),
-  commit: z.string(),
   bytes: z.number().describe('Size of the file.'),
   encoding: z.enum(['utf-8', 'base64']),
   symlink: z.boolean().optional(),
@@ -40,9 +39,10 @@ interface Raw {
 const NO_SUCH_ID = 'Not found: this id names no file on this branch. Use search to find files.';
 
 /** The answer for a served file, cut so the whole result (text block + structured JSON) fits the answer cap. */
+// No commit id in the answer: the branch head may be a commit that touches only hidden files (an id get_commit
+// answers "not found" for), so it would tell that hidden work happened. The audit still records the head read.
 function answerOf(
   a: Args & { path: string },
-  commit: string,
   view: { size: number; encoding: 'utf-8' | 'base64'; content: string; symlink?: boolean | undefined },
   ctx: ToolContext,
 ): Output {
@@ -52,7 +52,6 @@ function answerOf(
     url: resultUrl(ctx.binding, a.path),
     metadata: {
       path: a.path,
-      commit,
       bytes: view.size,
       encoding: view.encoding,
       ...(view.symlink ? { symlink: true } : {}),
@@ -126,7 +125,7 @@ export const fetchAlias = defineTool<Args, Raw, Output>({
     if (a.path === undefined) return { kind: 'not_found' };
     const out = fileOutcome(raw.reads, { path: a.path }, ctx, 'keep');
     if (out.kind !== 'ok') return out;
-    return { kind: 'ok', value: answerOf({ ...a, path: a.path }, raw.commit, out.value, ctx), commit: raw.commit };
+    return { kind: 'ok', value: answerOf({ ...a, path: a.path }, out.value, ctx), commit: raw.commit };
   },
   notFound: (a) => (a.path === undefined ? NO_SUCH_ID : notFoundFile(a.path)),
   // The connector contract: the text block is the same JSON as the structured content.
