@@ -1,4 +1,5 @@
 import * as z from 'zod/v4';
+import { AgentName } from './agents.js';
 import { validateBranchName } from './branch.js';
 import { validateGlob } from './glob.js';
 import { PrivacyPatternList } from './privacy.js';
@@ -97,11 +98,15 @@ const Hardening = {
   approval: Approval.optional(),
 };
 
-/** An agent key as stored: never the key itself, only its hash. */
+/**
+ * An agent key as stored: never the key itself, only its hash. `agent` names the one agent the key stands for (unique
+ * within the perimeter); keys stored before agents had names have none and stand for `key-<id>` (see `agentOf`).
+ */
 export const AgentKey = z.strictObject({
   id: z.string().regex(/^[a-z0-9]{8,32}$/),
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   created_at: z.string(),
+  agent: AgentName.optional(),
 });
 export type AgentKey = z.infer<typeof AgentKey>;
 

@@ -172,7 +172,7 @@ export function apiRouter(deps: ApiDeps): Router {
   r.delete('/perimeters/:id/keys/:keyId', async (req, res) => {
     const out = await deps.service.revokeKey(req.params.id, req.params.keyId);
     if (!out.ok) return fail(res, out.code, out.message);
-    reply(res, 'DELETE /perimeters/:id/keys/:keyId', { revoked: req.params.keyId });
+    reply(res, 'DELETE /perimeters/:id/keys/:keyId', { revoked: out.value.key.id });
   });
 
   // Filtered history for the operator: the very pipeline an agent bound to that branch goes through. Gives the tool's
@@ -201,7 +201,7 @@ export function apiRouter(deps: ApiDeps): Router {
       asAgent,
       parsed.data,
       { upstreamFor: deps.invoke.upstreamFor, log: deps.invoke.log },
-      'git-blinder-api',
+      { client: 'git-blinder-api' },
     );
     // History tools are reads: a proposal cannot come out of them, and would be a broken invariant here.
     if (out.kind === 'propose') throw new Error(`${toolName} answered with a proposal`);

@@ -1,7 +1,7 @@
 import express, { type Express, type Request, type Response } from 'express';
-import { isExposed, type Binding, type Perimeter, type ServerPolicy } from '../core/index.js';
+import { agentOf, ANONYMOUS_AGENT, isExposed, type Binding, type Perimeter, type ServerPolicy } from '../core/index.js';
 import { bearerOf } from './auth.js';
-import { matchingKeyId } from './keys.js';
+import { matchingKey } from './keys.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
@@ -14,7 +14,7 @@ import { guardPolicy, requestGuard } from './guard.js';
 import { registeredOnly } from './root-repos.js';
 import { parseEndpoint, type Endpoint } from './endpoint.js';
 import { OpsGate, type OpsCheck, type OpsCheckEvent } from './ops-gate.js';
-import { mcpRoute } from './mcp-route.js';
+import { mcpRoute, type Admitted } from './mcp-route.js';
 import { SessionTable, type SessionLimits } from './sessions.js';
 import { rpcError } from './status.js';
 import type { AuditHealth, AuditLine } from './web/pages/console.js';
@@ -106,13 +106,14 @@ export function createApp(deps: AppDeps): App {
   const routeOf = (req: Request) => `${req.method} ${req.originalUrl.split('?')[0] ?? req.originalUrl}`;
   // /mcp/root is checked once per request, before the MCP route (which only asks whether the check passed).
   const rootChecks = new WeakMap<Request, OpsCheck>();
-  const admits = (ep: Endpoint, req: Request): string | undefined => {
-    if (ep.kind === 'root') return rootChecks.get(req)?.kind === 'ok' ? 'root' : undefined;
+  // The agent id comes from the key the request presents, and from nothing else the request says.
+  const admits = (ep: Endpoint, req: Request): Admitted | undefined => {
+    if (ep.kind === 'root') return rootChecks.get(req)?.kind === 'ok' ? { owner: 'root' } : undefined;
     const p = deps.store.get(ep.id);
-    const keyId = p ? matchingKeyId(p, bearerOf(req.headers.authorization)) : undefined;
-    if (keyId !== undefined) return `key:${ep.id}:${keyId}`;
-    // Open perimeters have no keys to tell callers apart: the perimeter is the owner.
-    return deps.openPerimeters ? `open:${ep.id}` : undefined;
+    const key = p ? matchingKey(p, bearerOf(req.headers.authorization)) : undefined;
+    if (key !== undefined) return { owner: `key:${ep.id}:${key.id}`, agent: agentOf(key) };
+    // Open perimeters have no keys to tell callers apart: the perimeter is the owner, and the agent is anonymous.
+    return deps.openPerimeters ? { owner: `open:${ep.id}`, agent: ANONYMOUS_AGENT } : undefined;
   };
   const ownerLive = (owner: string): boolean => {
     if (owner === 'root') return true;

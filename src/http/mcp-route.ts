@@ -14,7 +14,7 @@ export interface McpRouteDeps {
    * Who the request's credentials make it, if they open this endpoint: 'root' for the ops token on root, an agent
    * key's identity on a perimeter; undefined when they do not open it. Session caps are counted per owner.
    */
-  readonly admits: (ep: Endpoint, req: Request) => string | undefined;
+  readonly admits: (ep: Endpoint, req: Request) => Admitted | undefined;
   readonly invoke: InvokeDeps;
   /** The invoke dependencies of the operator surface (its upstream lookup opens registered repositories only). */
   readonly rootInvoke: InvokeDeps;
@@ -22,6 +22,15 @@ export interface McpRouteDeps {
   readonly version: string;
   /** Extra status fields for GET on an endpoint. */
   readonly describe: (ep: Endpoint, binding: Binding) => Record<string, unknown>;
+}
+
+/**
+ * A request's credential, once checked: `owner` is what session caps count (one key, the ops token, an open
+ * perimeter), `agent` the agent id the key names (absent on the operator surface).
+ */
+export interface Admitted {
+  readonly owner: string;
+  readonly agent?: string;
 }
 
 /**
@@ -51,12 +60,18 @@ export function mcpRoute(deps: McpRouteDeps): {
     b?.surface === 'agent' && lookup !== undefined ? lookup(b.repo, b.branch) : false;
   // One toolset per surface and grant set for the whole app: sessions and stateless requests share it.
   const toolsetOf = createToolsets();
-  const serverFor = (ep: Endpoint, worktree: boolean, resolve: () => Binding | undefined = () => deps.resolve(ep)) =>
+  const serverFor = (
+    ep: Endpoint,
+    worktree: boolean,
+    who: Admitted,
+    resolve: () => Binding | undefined = () => deps.resolve(ep),
+  ) =>
     createSessionServer({
       resolve: () => withWorktree(resolve(), worktree),
       deps: ep.kind === 'root' ? deps.rootInvoke : deps.invoke,
       version: deps.version,
       toolsetOf,
+      ...(who.agent === undefined ? {} : { agent: who.agent }),
     });
   // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
   // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.
@@ -65,11 +80,12 @@ export function mcpRoute(deps: McpRouteDeps): {
     ep: Endpoint,
     binding: Binding,
     worktree: boolean,
+    who: Admitted,
     req: Request,
     res: Response,
   ): Promise<void> => {
     // One request, one binding: the one resolved when it was admitted (a session resolves again at each call).
-    const modern = createMcpHandler(() => serverFor(ep, worktree, () => binding), { legacy: 'reject' });
+    const modern = createMcpHandler(() => serverFor(ep, worktree, who, () => binding), { legacy: 'reject' });
     modernLive.add(modern);
     res.on('close', () => {
       modernLive.delete(modern);
@@ -83,8 +99,8 @@ export function mcpRoute(deps: McpRouteDeps): {
     const ep = parseEndpoint(req.path);
     const binding = ep ? deps.resolve(ep) : undefined;
     // A missing or wrong credential reads exactly like an unknown endpoint, so ids cannot be probed.
-    const owner = ep && binding ? deps.admits(ep, req) : undefined;
-    if (!ep || !binding || owner === undefined) {
+    const who = ep && binding ? deps.admits(ep, req) : undefined;
+    if (!ep || !binding || who === undefined) {
       res.status(404).json(NOT_FOUND_BODY);
       return;
     }
@@ -95,7 +111,8 @@ export function mcpRoute(deps: McpRouteDeps): {
     const key = endpointKey(ep);
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
-      const session = deps.sessions.lookup(sid, key);
+      // A session acts for the agent whose key opened it: under another key (even a valid one) it does not exist.
+      const session = deps.sessions.lookup(sid, key, who.owner);
       if (!session) {
         res.status(404).json(rpcError(-32001, 'Session not found'));
         return;
@@ -117,7 +134,7 @@ export function mcpRoute(deps: McpRouteDeps): {
     const worktree = await checkedOut(binding);
     const legacy = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
     if (!legacy) {
-      await serveModern(ep, binding, worktree, req, res);
+      await serveModern(ep, binding, worktree, who, req, res);
       return;
     }
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
@@ -126,7 +143,7 @@ export function mcpRoute(deps: McpRouteDeps): {
     }
     const perimeter = ep.kind === 'root' ? 'root' : ep.id;
     // Claim and add with no await between them: concurrent initializes of one key cannot overshoot its cap.
-    const claim = deps.sessions.claim(owner, perimeter);
+    const claim = deps.sessions.claim(who.owner, perimeter);
     switch (claim.kind) {
       case 'room':
         break;
@@ -140,13 +157,22 @@ export function mcpRoute(deps: McpRouteDeps): {
       }
     }
     const id = randomUUID();
-    const server = serverFor(ep, worktree);
+    const server = serverFor(ep, worktree, who);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => id,
       onsessionclosed: (closed) => deps.sessions.forget(closed),
     });
     transport.onclose = () => deps.sessions.forget(id);
-    deps.sessions.add({ id, key, perimeter, owner, transport, server });
+    deps.sessions.add({
+      id,
+      key,
+      perimeter,
+      owner: who.owner,
+      ...(who.agent === undefined ? {} : { agent: who.agent }),
+      ...(binding.surface === 'agent' ? { branch: binding.branch } : {}),
+      transport,
+      server,
+    });
     try {
       await server.connect(transport);
       await transport.handleRequest(req, res, req.body);

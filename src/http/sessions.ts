@@ -9,6 +9,10 @@ export interface Session {
   readonly perimeter: string;
   /** Who opened it: 'root' for the ops token, else one agent key (or the perimeter itself when perimeters are open). */
   readonly owner: string;
+  /** The agent id of the key that opened it (absent on the operator surface); every call of the session acts for it. */
+  readonly agent?: string;
+  /** The branch its binding was on when it opened (agent sessions). */
+  readonly branch?: string;
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: Server;
   /** When `initialize` arrived: a session still in its handshake is never evicted during its grace (see `claim`). */
@@ -19,6 +23,15 @@ export interface Session {
   answering: number;
   /** Requests seen after initialize: a session that made none or one is the first an eviction closes. */
   requests: number;
+}
+
+/** One agent's open sessions on one perimeter (see `SessionTable.agents`). */
+export interface AgentSessions {
+  readonly perimeter: string;
+  readonly agent: string;
+  readonly sessions: number;
+  readonly branches: readonly string[];
+  readonly lastSeen: number;
 }
 
 /** How many sessions may be open at once, in each room. */
@@ -176,10 +189,13 @@ export class SessionTable {
     };
   }
 
-  /** The session with this id if it was created on this endpoint; otherwise undefined (answered as unknown). */
-  lookup(id: string, key: string): Session | undefined {
+  /**
+   * The session with this id if it was created on this endpoint by this owner; otherwise undefined (answered as
+   * unknown): a session id replayed on another URL or under another agent's key finds nothing.
+   */
+  lookup(id: string, key: string, owner: string): Session | undefined {
     const s = this.sessions.get(id);
-    if (!s || s.key !== key) return undefined;
+    if (!s || s.key !== key || s.owner !== owner) return undefined;
     s.lastSeen = this.now();
     s.requests += 1;
     return s;
@@ -207,6 +223,35 @@ export class SessionTable {
     this.sessions.delete(s.id);
     await s.transport.close().catch(() => undefined);
     await s.server.close().catch(() => undefined);
+  }
+
+  /**
+   * Open agent sessions, one row per perimeter and agent, with the branches they are on and when the agent was last
+   * seen (ms): what `status` lists and what presence is built from.
+   */
+  agents(): AgentSessions[] {
+    const rows = new Map<
+      string,
+      { perimeter: string; agent: string; sessions: number; branches: Set<string>; lastSeen: number }
+    >();
+    for (const s of this.sessions.values()) {
+      if (s.agent === undefined) continue;
+      const k = `${s.perimeter}\u0000${s.agent}`;
+      const row = rows.get(k) ?? {
+        perimeter: s.perimeter,
+        agent: s.agent,
+        sessions: 0,
+        branches: new Set(),
+        lastSeen: 0,
+      };
+      row.sessions += 1;
+      if (s.branch !== undefined) row.branches.add(s.branch);
+      row.lastSeen = Math.max(row.lastSeen, s.lastSeen);
+      rows.set(k, row);
+    }
+    return [...rows.values()]
+      .map((r) => ({ ...r, branches: [...r.branches].sort() }))
+      .sort((a, b) => a.perimeter.localeCompare(b.perimeter) || a.agent.localeCompare(b.agent));
   }
 
   /** Live session counts per perimeter id. */

@@ -1,4 +1,15 @@
-import { answerCap, assertNever, decide, type AgentBinding, type Binding, type Target } from '../core/index.js';
+import {
+  agentAuthor,
+  ANONYMOUS_AGENT,
+  answerCap,
+  assertNever,
+  decide,
+  OPERATOR_AUTHOR,
+  type AgentBinding,
+  type Binding,
+  type Caller,
+  type Target,
+} from '../core/index.js';
 import type { AnyTool, CursorSeal, Log, Proposable, ToolContext } from '../registry/index.js';
 import type { ProposalService } from '../registry/proposals.js';
 import type { Counters, StoreHealth } from '../state/types.js';
@@ -16,6 +27,8 @@ export interface CallRecord {
   readonly perimeter?: string;
   readonly branch?: string;
   readonly tool: string;
+  /** The agent id of the call's key (agent surface only). */
+  readonly agent?: string;
   readonly client?: string;
   readonly verdict: 'allow' | 'deny' | 'invisible' | 'error';
   readonly result: string;
@@ -198,14 +211,14 @@ export async function invoke(
   binding: Binding | undefined,
   args: unknown,
   deps: InvokeDeps,
-  client?: string,
+  caller: Caller = {},
 ): Promise<CallOutcome> {
   const now = deps.now ?? performance.now.bind(performance);
   const started = now();
   // Sealed arguments are opened first, so the policy, the audit and the tool all see the path they stand for.
   const opened = tool.resolve && binding ? tool.resolve(args, binding, deps.cursors) : args;
-  const outcome = await decideAndRun(tool, binding, opened, deps, client);
-  if (deps.record) await record(deps, tool, binding, opened, client, outcome, now() - started);
+  const outcome = await decideAndRun(tool, binding, opened, deps, caller);
+  if (deps.record) await record(deps, tool, binding, opened, caller, outcome, now() - started);
   return outcome;
 }
 
@@ -214,7 +227,7 @@ async function decideAndRun(
   binding: Binding | undefined,
   args: unknown,
   deps: InvokeDeps,
-  client: string | undefined,
+  caller: Caller,
 ): Promise<CallOutcome> {
   // Before the binding: a perimeter that may have been deleted elsewhere answers like one that exists, not as unknown.
   if (binding?.surface !== 'root' && deps.health) {
@@ -254,12 +267,12 @@ async function decideAndRun(
     if (lane === undefined) return deny('busy', busy(binding), 1);
     const release = await lane;
     try {
-      return await run(tool, verdict.target, verdict.hidden, binding, args, deps, client);
+      return await run(tool, verdict.target, verdict.hidden, binding, args, deps, caller);
     } finally {
       release();
     }
   }
-  return run(tool, verdict.target, verdict.hidden, binding, args, deps, client);
+  return run(tool, verdict.target, verdict.hidden, binding, args, deps, caller);
 }
 
 /** Everything after the policy allowed the call: upstream, filter, the answer cap. */
@@ -270,7 +283,7 @@ async function run(
   binding: Binding,
   args: unknown,
   deps: InvokeDeps,
-  client: string | undefined,
+  caller: Caller,
 ): Promise<CallOutcome> {
   const base = deps.upstreamFor(allowed.repo);
   if (base === undefined)
@@ -289,13 +302,11 @@ async function run(
     scope: binding.scope,
     target,
     hidden,
+    // The author names the key's agent and the perimeter, never the client's label.
     author:
-      binding.surface === 'agent'
-        ? {
-            name: `${client ?? 'agent'} via git-blinder (${binding.perimeterId})`,
-            email: `${binding.perimeterId}@git-blinder.invalid`,
-          }
-        : { name: 'git-blinder operator', email: 'root@git-blinder.invalid' },
+      binding.surface === 'agent' ? agentAuthor(caller.agent ?? ANONYMOUS_AGENT, binding.perimeterId) : OPERATOR_AUTHOR,
+    ...(binding.surface === 'agent' ? { agent: caller.agent ?? ANONYMOUS_AGENT } : {}),
+    ...(caller.client === undefined ? {} : { client: caller.client }),
     log: deps.log,
     ...(deps.cursors ? { cursors: deps.cursors } : {}),
     ...(deps.workspace ? { workspace: deps.workspace } : {}),
@@ -390,7 +401,7 @@ async function propose(
     repo: binding.repo,
     branch: binding.branch,
     base,
-    agent: ctx.author.name,
+    agent: ctx.agent ?? ANONYMOUS_AGENT,
     change: draft.change,
     facts: draft.facts,
     ...(draft.agentReason === undefined ? {} : { agentReason: draft.agentReason }),
@@ -409,7 +420,7 @@ async function record(
   tool: AnyTool,
   binding: Binding | undefined,
   args: unknown,
-  client: string | undefined,
+  caller: Caller,
   o: CallOutcome,
   ms: number,
 ): Promise<void> {
@@ -419,7 +430,8 @@ async function record(
       surface: binding?.surface ?? 'agent',
       ...(binding?.surface === 'agent' ? { perimeter: binding.perimeterId, branch: binding.branch } : {}),
       tool: tool.name,
-      ...(client === undefined ? {} : { client }),
+      ...(binding?.surface === 'agent' && caller.agent !== undefined ? { agent: caller.agent } : {}),
+      ...(caller.client === undefined ? {} : { client: caller.client }),
       verdict,
       result,
       bytes: o.kind === 'allow' || o.kind === 'propose' ? o.bytes : Buffer.byteLength(o.message),

@@ -2,8 +2,10 @@
 // perimeter as it is now. What the person approved was computed against `base`; if the branch moved since in a way
 // that touches the proposal's paths, the change is stale and fails instead of landing something nobody saw.
 import {
+  ANONYMOUS_AGENT,
   assertNever,
   bindAgent,
+  isAgentName,
   familyOf,
   workspaceSteps,
   type Perimeter,
@@ -152,7 +154,8 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
       binding,
       args,
       { upstreamFor: deps.upstreamFor, log: deps.log, ...(deps.record ? { record: deps.record } : {}) },
-      `approved ${p.id}`,
+      // The write is made for the agent that proposed it (its id, recorded from its key); the label says how.
+      { agent: proposer(p), client: `approved ${p.id}` },
     );
     switch (out.kind) {
       case 'allow':
@@ -170,6 +173,11 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
         return assertNever(out, 'call outcome');
     }
   }
+}
+
+/** The agent a proposal was made for; records from before agent ids hold a client label, applied as anonymous. */
+export function proposer(p: Proposal): string {
+  return isAgentName(p.agent) ? p.agent : ANONYMOUS_AGENT;
 }
 
 /** The push_files arguments of a proposal, with the trailer in the message. */

@@ -13,6 +13,8 @@ export interface SessionServerOptions {
   readonly version: string;
   /** The shared toolset of a binding (see toolset.ts): a session keeps a reference, never a copy. */
   readonly toolsetOf: (binding: Binding) => Toolset;
+  /** The agent id of the key that opened this session or request (absent on the operator surface). */
+  readonly agent?: string;
 }
 
 /** A tool-level failure in the shape the SDK's McpServer gives it, so clients see the same bytes as before. */
@@ -58,13 +60,11 @@ export function createSessionServer(opts: SessionServerOptions): Server {
       const parsed = await served.input['~standard'].validate(request.params.arguments ?? {});
       if (parsed.issues)
         return toolError(`Input validation error: Invalid arguments for tool ${name}: ${formatIssues(parsed.issues)}`);
-      const outcome = await invoke(
-        served.tool,
-        opts.resolve(),
-        parsed.value,
-        opts.deps,
-        declaredClient(server, ctx.mcpReq._meta),
-      );
+      const client = declaredClient(server, ctx.mcpReq._meta);
+      const outcome = await invoke(served.tool, opts.resolve(), parsed.value, opts.deps, {
+        ...(opts.agent === undefined ? {} : { agent: opts.agent }),
+        ...(client === undefined ? {} : { client }),
+      });
       return server.projectCallToolResult(toCallResult(outcome), served.outputJson);
     } catch (err) {
       return toolError(err instanceof Error ? err.message : String(err));

@@ -1,4 +1,5 @@
 import {
+  agentOf,
   describeIssues,
   materialize,
   PerimeterSpec,
@@ -32,9 +33,13 @@ export interface PerimeterService {
   pruneConfig(declared: readonly string[]): Promise<Result<readonly Perimeter[], ChangeError>>;
   addBranch(id: string, branch: unknown): Promise<Result<Perimeter, ChangeError>>;
   removeBranch(id: string, branch: string): Promise<Result<Perimeter, ChangeError>>;
-  /** Stores an agent key's hash (the key itself is never stored). */
+  /**
+   * Stores an agent key's hash (the key itself is never stored); refused when another key of the perimeter already
+   * stands for the same agent (agent ids are unique within a perimeter).
+   */
   addKey(id: string, key: AgentKey): Promise<Result<Perimeter, ChangeError>>;
-  revokeKey(id: string, keyId: string): Promise<Result<Perimeter, ChangeError>>;
+  /** Revokes one key, named by its key id or by its agent id; answers the key revoked. */
+  revokeKey(id: string, keyOrAgent: string): Promise<Result<{ perimeter: Perimeter; key: AgentKey }, ChangeError>>;
 }
 
 const err = (code: ChangeError, message: string) => ({ ok: false as const, code, message });
@@ -166,15 +171,29 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
     },
 
     async addKey(id, key) {
-      return edit(id, (p) => ({ ok: true, value: { ...p, keys: [...(p.keys ?? []), key] } }));
+      return edit(id, (p) => {
+        const agent = agentOf(key);
+        if ((p.keys ?? []).some((k) => agentOf(k) === agent))
+          return err(
+            'exists',
+            `Perimeter ${id} already has an agent "${agent}". Choose another name, or revoke that agent's key first.`,
+          );
+        return { ok: true, value: { ...p, keys: [...(p.keys ?? []), key] } };
+      });
     },
 
-    async revokeKey(id, keyId) {
-      return edit(id, (p) => {
-        if (!(p.keys ?? []).some((k) => k.id === keyId))
-          return err('not_found', `No key "${keyId}" on perimeter ${id}.`);
-        return { ok: true, value: { ...p, keys: (p.keys ?? []).filter((k) => k.id !== keyId) } };
+    async revokeKey(id, keyOrAgent) {
+      let revoked: AgentKey | undefined;
+      const out = await edit(id, (p) => {
+        revoked =
+          (p.keys ?? []).find((k) => k.id === keyOrAgent) ?? (p.keys ?? []).find((k) => agentOf(k) === keyOrAgent);
+        if (revoked === undefined) return err('not_found', `No key or agent "${keyOrAgent}" on perimeter ${id}.`);
+        const gone = revoked;
+        return { ok: true, value: { ...p, keys: (p.keys ?? []).filter((k) => k.id !== gone.id) } };
       });
+      if (!out.ok) return out;
+      if (revoked === undefined) throw new Error('a revocation succeeded without a key');
+      return { ok: true, value: { perimeter: out.value, key: revoked } };
     },
   };
 }

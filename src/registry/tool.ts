@@ -37,8 +37,12 @@ export interface ToolContext {
   readonly target: Target;
   /** Paths the policy hid (multi-path reads answer them as missing). */
   readonly hidden: ReadonlySet<string>;
-  /** Author recorded on writes. */
+  /** Author recorded on writes: `agentAuthor(agent, perimeter)` for agents, the operator's on root. */
   readonly author: { readonly name: string; readonly email: string };
+  /** The agent id of the key the call came with (absent on the operator surface): the only identity a tool trusts. */
+  readonly agent?: string;
+  /** What the MCP client declared about itself: a label beside `agent`, never authorization. */
+  readonly client?: string;
   readonly log: Log;
   /** Seals change cursors under the server's key; absent where the composition gave none (changes_since refuses). */
   readonly cursors?: CursorSeal;

@@ -87,7 +87,11 @@ describe('agent keys', () => {
   it('stores hashes only and shows key ids, never keys or hashes', async () => {
     const shown = await srv.api('GET', '/api/perimeters/app');
     expect(JSON.stringify(shown.json)).not.toContain(key);
-    expect(shown.json.perimeter.keys[0]).toEqual({ id: expect.any(String), created_at: expect.any(String) });
+    expect(shown.json.perimeter.keys[0]).toEqual({
+      id: expect.any(String),
+      agent: expect.stringMatching(/^key-/),
+      created_at: expect.any(String),
+    });
     expect(JSON.stringify(srv.store.get('app'))).not.toContain(key);
   });
 

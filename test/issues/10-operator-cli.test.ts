@@ -234,7 +234,7 @@ describe('session activity in status', () => {
     table.add({ id: 'b', key: 'k', perimeter: 'docs', owner: 'key:docs:k', transport: stub, server: stub });
     expect(table.activity(60_000)).toEqual({ active: 2, idle: 0 });
     now = 61_000;
-    table.lookup('a', 'k');
+    table.lookup('a', 'k', 'key:docs:k');
     expect(table.activity(60_000)).toEqual({ active: 1, idle: 1 });
     await table.closeAll();
   });

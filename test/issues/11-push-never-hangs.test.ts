@@ -93,12 +93,12 @@ describe('issue 11: the session table never closes a session mid-answer', () => 
     const table = new SessionTable({ idleMs: 1_000, now: () => now });
     add(table, 'busy');
     add(table, 'quiet');
-    const busy = table.lookup('busy', 'k')!;
+    const busy = table.lookup('busy', 'k', 'key:p:k')!;
     const done = table.answer(busy);
     now = 5_000;
     expect(await table.reap()).toBe(1);
-    expect(table.lookup('busy', 'k')).toBeDefined();
-    expect(table.lookup('quiet', 'k')).toBeUndefined();
+    expect(table.lookup('busy', 'k', 'key:p:k')).toBeDefined();
+    expect(table.lookup('quiet', 'k', 'key:p:k')).toBeUndefined();
     expect(table.activity(1_000)).toEqual({ active: 1, idle: 0 });
     now = 9_000;
     done();
@@ -118,9 +118,9 @@ describe('issue 11: the session table never closes a session mid-answer', () => 
     add(table, 'old-busy');
     now = 1;
     add(table, 'newer-idle');
-    table.answer(table.lookup('old-busy', 'k')!);
+    table.answer(table.lookup('old-busy', 'k', 'key:p:k')!);
     now = 2;
-    table.lookup('newer-idle', 'k');
+    table.lookup('newer-idle', 'k', 'key:p:k');
     expect(table.claim('key:p:k', 'p')).toEqual({ kind: 'room' });
     await new Promise((r) => setTimeout(r, 0));
     expect(closed).toContain('newer-idle');

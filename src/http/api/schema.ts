@@ -12,7 +12,8 @@ export const ApiErrorBody = z.object({
 });
 
 /** An agent key as the operator sees it: never the key, never its hash. */
-export const PublicKey = z.object({ id: z.string(), created_at: z.string() });
+/** One agent key as `/api` shows it: its id, the agent it names (`key-<id>` for keys issued before agents had names). */
+export const PublicKey = z.object({ id: z.string(), agent: z.string(), created_at: z.string() });
 
 /** A perimeter as `/api` shows it: the stored policy, its keys' ids, and the URLs its agents use. */
 export const PerimeterView = z.object({

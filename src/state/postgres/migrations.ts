@@ -26,6 +26,12 @@ export const MIGRATIONS: readonly string[] = [
   // written from now on carry `proposalBytes` (core), the number the file adapter counts.
   `ALTER TABLE gb_proposals ADD COLUMN bytes integer NOT NULL DEFAULT 0, ADD COLUMN updated_at text NOT NULL DEFAULT '';
    UPDATE gb_proposals SET bytes = octet_length(body::text), updated_at = body->>'updated_at';`,
+  // Issue 23: each agent key names an agent. A column (key id -> agent id), not a field of the keys in `body`, for the
+  // reason of migration 4: the previous version reads `body` strictly. Keys stored before become agents `key-<keyId>`.
+  `ALTER TABLE gb_perimeters ADD COLUMN agents jsonb NOT NULL DEFAULT '{}'::jsonb;
+   UPDATE gb_perimeters SET agents = COALESCE(
+     (SELECT jsonb_object_agg(k->>'id', 'key-' || (k->>'id')) FROM jsonb_array_elements(body->'keys') AS k), '{}'::jsonb)
+   WHERE jsonb_typeof(body->'keys') = 'array';`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.

@@ -15,21 +15,51 @@ interface Snapshot {
   readonly perimeters: Map<string, Perimeter>;
 }
 
-/** A stored row: the perimeter without its origin, which has a column of its own (see migration 4). */
+/**
+ * A stored row: the perimeter without its origin and without its keys' agent ids, which have columns of their own
+ * (migrations 4 and 6).
+ */
 interface Row {
   readonly id: string;
   readonly body: unknown;
   readonly origin: string | null;
+  readonly agents: unknown;
+}
+
+/** The body's keys with their agent ids put back from the `agents` column (a key without one stands for `key-<id>`). */
+function withAgents(body: Record<string, unknown>, agents: unknown): Record<string, unknown> {
+  if (!Array.isArray(body['keys']) || agents === null || typeof agents !== 'object') return body;
+  const names = agents as Record<string, unknown>;
+  const keys = (body['keys'] as unknown[]).map((k) => {
+    if (k === null || typeof k !== 'object') return k;
+    const id = (k as Record<string, unknown>)['id'];
+    const agent = typeof id === 'string' ? names[id] : undefined;
+    return agent === undefined ? k : { ...k, agent };
+  });
+  return { ...body, keys };
+}
+
+/** A perimeter split into its row: `body` without origin and agent ids, the agent ids by key id. */
+function toRow(p: Perimeter): { body: Record<string, unknown>; origin: string | null; agents: Record<string, string> } {
+  const { origin, keys, ...rest } = p;
+  const agents: Record<string, string> = {};
+  for (const k of keys ?? []) if (k.agent !== undefined) agents[k.id] = k.agent;
+  const body = keys === undefined ? rest : { ...rest, keys: keys.map(({ agent: _a, ...k }) => k) };
+  return { body, origin: origin ?? null, agents };
 }
 
 /** Parses stored rows; a row that does not parse is an error, never skipped (skipping would drop a decision). */
 function parseRows(rows: readonly Row[]): Result<Map<string, Perimeter>, 'corrupt_state'> {
   const out = new Map<string, Perimeter>();
   for (const row of rows) {
-    const body =
-      row.origin === null || typeof row.body !== 'object' || row.body === null
+    const stored =
+      typeof row.body !== 'object' || row.body === null
         ? row.body
-        : { ...(row.body as Record<string, unknown>), origin: row.origin };
+        : withAgents(row.body as Record<string, unknown>, row.agents);
+    const body =
+      row.origin === null || typeof stored !== 'object' || stored === null
+        ? stored
+        : { ...(stored as Record<string, unknown>), origin: row.origin };
     const p = Perimeter.safeParse(body);
     if (!p.success || p.data.id !== row.id) {
       return fail(
@@ -45,7 +75,7 @@ function parseRows(rows: readonly Row[]): Result<Map<string, Perimeter>, 'corrup
 /** Reads the revision and every perimeter in one snapshot (a repeatable-read transaction). */
 async function readSnapshot(client: PoolClient, lock: boolean): Promise<Result<Snapshot, 'corrupt_state'>> {
   const rev = await client.query<{ rev: string }>(`SELECT rev FROM gb_revision${lock ? ' FOR UPDATE' : ''}`);
-  const rows = await client.query<Row>('SELECT id, body, origin FROM gb_perimeters');
+  const rows = await client.query<Row>('SELECT id, body, origin, agents FROM gb_perimeters');
   const parsed = parseRows(rows.rows);
   if (!parsed.ok) return parsed;
   return ok({ rev: Number(rev.rows[0]?.rev ?? 0), perimeters: parsed.value });
@@ -112,10 +142,10 @@ export async function openPostgresPerimeters(pool: Pool): Promise<Result<Postgre
           // A row every instance fails to read would stop them all: a perimeter that would not parse back is a bug here.
           const check = Perimeter.safeParse(p);
           if (!check.success || check.data.id !== id) throw new Error(`refusing to store an invalid perimeter "${id}"`);
-          const { origin, ...body } = p;
+          const row = toRow(p);
           await client.query(
-            'INSERT INTO gb_perimeters (id, body, origin) VALUES ($1, $2, $3) ON CONFLICT (id) DO UPDATE SET body = excluded.body, origin = excluded.origin',
-            [id, JSON.stringify(body), origin ?? null],
+            'INSERT INTO gb_perimeters (id, body, origin, agents) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO UPDATE SET body = excluded.body, origin = excluded.origin, agents = excluded.agents',
+            [id, JSON.stringify(row.body), row.origin, JSON.stringify(row.agents)],
           );
         }
         const bumped = await client.query<{ rev: string }>('UPDATE gb_revision SET rev = rev + 1 RETURNING rev');

@@ -1,0 +1,79 @@
+// Agent identity (issue 23): every agent key names one agent, and the agent id of a call comes from the key alone. The
+// client's self-declared name travels beside it as an unverified label, never in its place.
+import * as z from 'zod/v4';
+
+/** The agent of a keyless call on a perimeter served without keys (`--open-perimeters`): no credential, no identity. */
+export const ANONYMOUS_AGENT = 'anonymous';
+
+/** Agent ids: lowercase letters, digits and "-", unique within a perimeter. */
+export const AgentName = z
+  .string()
+  .regex(/^[a-z0-9-]+$/, 'Agent names use lowercase letters, digits and "-" only.')
+  .min(1, 'An agent name is required.')
+  .max(48, 'Agent names are at most 48 characters.')
+  .refine((n) => n !== ANONYMOUS_AGENT, { message: `The agent name "${ANONYMOUS_AGENT}" is reserved.` });
+export type AgentName = z.infer<typeof AgentName>;
+
+/** The agent a key without a recorded name stands for (keys issued before agents had names, and generated names). */
+export function defaultAgentName(keyId: string): string {
+  return `key-${keyId}`;
+}
+
+/** The agent id of a stored key: its recorded name, else `key-<keyId>`. */
+export function agentOf(k: { readonly id: string; readonly agent?: string | undefined }): string {
+  return k.agent ?? defaultAgentName(k.id);
+}
+
+/** True when `s` has the shape of an agent id (proposals stored before issue 23 hold a client label instead). */
+export function isAgentName(s: string): boolean {
+  return /^[a-z0-9-]{1,48}$/.test(s);
+}
+
+/**
+ * Who a call comes from: `agent` is the key's agent id (absent on the operator surface), `client` what the MCP client
+ * declared about itself (a label, never authorization).
+ */
+export interface Caller {
+  readonly agent?: string;
+  readonly client?: string;
+}
+
+/** A commit identity. */
+export interface CommitIdentity {
+  readonly name: string;
+  readonly email: string;
+}
+
+/**
+ * The one author form of every commit made for an agent (a direct push, an approved push, a workspace commit): the
+ * agent id and its perimeter, never the client's label. Both are `[a-z0-9-]`, so the email is well formed.
+ */
+export function agentAuthor(agent: string, perimeter: string): CommitIdentity {
+  return { name: `${agent}@${perimeter} via git-blinder`, email: `${agent}@${perimeter}.git-blinder.invalid` };
+}
+
+/** The author of commits made on the operator surface. */
+export const OPERATOR_AUTHOR: CommitIdentity = { name: 'git-blinder operator', email: 'root@git-blinder.invalid' };
+
+/** The trailer naming the agent a commit was made for (beside the proposal trailer where there is one). */
+export const AGENT_TRAILER = 'Agent-Id';
+
+/** `message` with the `Agent-Id:` trailer appended, in the trailer block a proposal trailer may already open. */
+export function withAgentTrailer(message: string, agent: string): string {
+  const body = message.replace(/\s+$/, '');
+  const lines = body.split('\n');
+  const last = lines[lines.length - 1] ?? '';
+  // Joins an existing trailer block (a last paragraph of `Key: value` lines), else opens one.
+  const block = lines.length > 1 && /^[A-Za-z0-9-]+: /.test(last) && trailerBlock(lines);
+  return `${body}${block ? '\n' : '\n\n'}${AGENT_TRAILER}: ${agent}\n`;
+}
+
+/** True when the last paragraph of `lines` consists of trailers only. */
+function trailerBlock(lines: readonly string[]): boolean {
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const l = lines[i] ?? '';
+    if (l.trim() === '') return i > 0;
+    if (!/^[A-Za-z0-9-]+: /.test(l)) return false;
+  }
+  return false;
+}
