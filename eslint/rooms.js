@@ -18,6 +18,7 @@ const PORTS = [
   'src/workspace/writes.ts',
   'src/state/types.ts',
   'src/state/proposals.ts',
+  'src/state/presence.ts',
 ];
 
 /** @type {ReadonlyArray<{ room: string; holds: string; may: readonly string[] }>} */
@@ -61,17 +62,22 @@ export const ROOMS = [
     may: ['src/core', 'src/gitcli', 'src/workspace/types.ts', 'src/workspace/writes.ts', 'node:*'],
   },
 
-  { room: 'src/state/types.ts', holds: 'the state port (types only)', may: ['src/core', 'src/state/proposals.ts'] },
+  {
+    room: 'src/state/types.ts',
+    holds: 'the state port (types only)',
+    may: ['src/core', 'src/state/proposals.ts', 'src/state/presence.ts'],
+  },
+  { room: 'src/state/presence.ts', holds: 'the presence port (types only)', may: [] },
   { room: 'src/state/proposals.ts', holds: 'the proposal store port (types only)', may: ['src/core'] },
   {
     room: 'src/state/file',
     holds: 'the file state adapter',
-    may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'zod', 'node:*'],
+    may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'src/state/presence.ts', 'zod', 'node:*'],
   },
   {
     room: 'src/state/postgres',
     holds: 'the PostgreSQL state adapter',
-    may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'pg', 'node:*'],
+    may: ['src/core', 'src/state/types.ts', 'src/state/proposals.ts', 'src/state/presence.ts', 'pg', 'node:*'],
   },
 
   // node:crypto for proposal ids; the perimeter store moved to src/state, so no node:fs here any more.

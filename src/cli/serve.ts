@@ -287,6 +287,8 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       proposals,
       workspace: upstreams.workspace,
       writers,
+      presence: state.presence,
+      seen: new Map(),
       ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
     },
     storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),

@@ -10,6 +10,12 @@ export const ROOT_ONLY_TOOLS: readonly string[] = ['list_branches', 'compare'];
 /** Tools about an agent's own proposals: meaningless on the operator surface (operators use /api and the CLI). */
 export const AGENT_ONLY_TOOLS: readonly string[] = ['proposal_status', 'proposal_cancel'];
 
+/**
+ * Presence and leases (issue 23 §2): agent-only, listed beside a write tool (an agent that cannot write has nothing to
+ * collide with); the lease tools only where the perimeter has a write scope to lease in.
+ */
+export const PRESENCE_TOOLS: readonly string[] = ['activity', 'lease_acquire', 'lease_release'];
+
 /** The propose_* tools: agent requests held for a person, never operator tools (the operator writes directly). */
 export const WORKSPACE_PROPOSE_TOOLS: readonly string[] = [
   'propose_commit',
@@ -126,7 +132,11 @@ export function isExposed(
   if (tool.aliasOf !== undefined)
     return binding.surface === 'agent' && tool.agentSurface && binding.granted?.has(tool.name) === true;
   if (binding.surface === 'root')
-    return !AGENT_ONLY_TOOLS.includes(tool.name) && !WORKSPACE_PROPOSE_TOOLS.includes(tool.name);
+    return (
+      !AGENT_ONLY_TOOLS.includes(tool.name) &&
+      !WORKSPACE_PROPOSE_TOOLS.includes(tool.name) &&
+      !PRESENCE_TOOLS.includes(tool.name)
+    );
   if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
   if (tool.requires === 'worktree' && binding.worktree !== true) return false;
   // Only where writes wait for approval (push_files in approval mode, or a working tree, whose proposals always
@@ -136,6 +146,10 @@ export function isExposed(
       (binding.approval.push_files === 'required' || binding.worktree === true) &&
       (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name))
     );
+  }
+  if (PRESENCE_TOOLS.includes(tool.name)) {
+    if (tool.name !== 'activity' && binding.writeGlobs.length === 0) return false;
+    return binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name);
   }
   return binding.granted === undefined || binding.granted.has(tool.name);
 }

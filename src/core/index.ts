@@ -39,3 +39,4 @@ export * from './paging.js';
 export * from './patch-paths.js';
 export * from './restore-retention.js';
 export * from './agents.js';
+export * from './presence.js';

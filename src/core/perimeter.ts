@@ -50,6 +50,8 @@ export const Limits = z.strictObject({
   upstream_requests_per_call: z.number().int().min(1).max(100_000).optional(),
   /** This perimeter's share of the GitHub request budget, per hour. */
   upstream_requests_per_hour: z.number().int().min(1).max(1_000_000).optional(),
+  /** Longest lease an agent may take (seconds, default 3600). */
+  lease_max_ttl: z.number().int().min(1).max(86_400).optional(),
 });
 export type Limits = z.infer<typeof Limits>;
 

@@ -4,6 +4,7 @@ import {
   answerCap,
   assertNever,
   decide,
+  leaseRefusal,
   OPERATOR_AUTHOR,
   type AgentBinding,
   type Binding,
@@ -12,7 +13,7 @@ import {
 } from '../core/index.js';
 import type { AnyTool, CursorSeal, Log, Proposable, ToolContext } from '../registry/index.js';
 import type { ProposalService } from '../registry/proposals.js';
-import type { Counters, StoreHealth } from '../state/types.js';
+import type { Counters, PresenceStore, StoreHealth } from '../state/types.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
 import type { WorkTreeWriters } from '../workspace/writes.js';
@@ -66,6 +67,10 @@ export interface InvokeDeps {
   readonly proposals?: ProposalService;
   /** Working-tree writers (previews for the propose_* tools); absent = they answer not found. */
   readonly writers?: WorkTreeWriters;
+  /** Agents' recent activity and leases, shared by every instance (issue 23 §2); absent = no presence, no leases. */
+  readonly presence?: PresenceStore;
+  /** When this process last noted each agent as seen (see `noteSeen`); one map per composition. */
+  readonly seen?: Map<string, number>;
 }
 
 /** The fail-closed answer: the same for every agent endpoint, whether or not its perimeter exists. */
@@ -312,9 +317,13 @@ async function run(
     ...(deps.workspace ? { workspace: deps.workspace } : {}),
     ...(deps.proposals ? { proposals: deps.proposals } : {}),
     ...(deps.writers ? { writers: deps.writers } : {}),
+    ...(deps.presence ? { presence: deps.presence } : {}),
   };
+  if (binding.surface === 'agent') noteSeen(deps, binding, ctx.agent ?? ANONYMOUS_AGENT);
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);
+  const leased = binding.surface === 'agent' ? await leaseCheck(tool, args, ctx, binding, deps) : undefined;
+  if (leased !== undefined) return leased;
   // Policy first: only a call that would be allowed now becomes a proposal; the write waits for a person.
   if (binding.surface === 'agent' && tool.proposable?.required(binding))
     return propose(tool, tool.proposable, args, ctx, binding, deps);
@@ -347,6 +356,8 @@ async function run(
           `Too large: this answer would be ${answerBytes} bytes, over this perimeter's ${cap}-byte answer cap. Narrow the call (a path, fewer files, a smaller page).`,
         );
       }
+      if (out.commit !== undefined && binding.surface === 'agent' && tool.access === 'write')
+        noteWrote(deps, binding, ctx.agent ?? ANONYMOUS_AGENT, writePaths(tool, args));
       return out.commit === undefined
         ? { kind: 'allow', value, text, bytes }
         : { kind: 'allow', value, text, bytes, commit: out.commit };
@@ -412,6 +423,63 @@ async function propose(
   const value = { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary };
   const text = tool.render(value);
   return { kind: 'propose', value, text, bytes: Buffer.byteLength(text), proposal: p.id };
+}
+
+/** Paths a call writes (decide already validated them). */
+function writePaths(tool: AnyTool, args: unknown): string[] {
+  return tool.paths(args).flatMap((p) => (p.role === 'write' && typeof p.path === 'string' ? [p.path] : []));
+}
+
+/** How often one process refreshes an agent's `seen` note: presence is about minutes, not calls. */
+const SEEN_EVERY_MS = 30_000;
+
+/** Notes the agent as active on its branch, at most every SEEN_EVERY_MS per process; off the call's path. */
+function noteSeen(deps: InvokeDeps, b: AgentBinding, agent: string): void {
+  if (!deps.presence) return;
+  const key = `${b.perimeterId}\u0000${agent}\u0000${b.repo}\u0000${b.branch}`;
+  const t = Date.now();
+  const last = deps.seen?.get(key);
+  if (last !== undefined && t - last < SEEN_EVERY_MS) return;
+  deps.seen?.set(key, t);
+  void deps.presence
+    .note({ kind: 'seen', perimeter: b.perimeterId, agent, repo: b.repo, branch: b.branch, paths: [] })
+    .catch((err: unknown) => deps.log('warn', 'presence note failed', { error: String(err) }));
+}
+
+/** Notes a write that landed, for other agents' `activity`; off the call's path (the commit is already made). */
+function noteWrote(deps: InvokeDeps, b: AgentBinding, agent: string, paths: readonly string[]): void {
+  if (!deps.presence || paths.length === 0) return;
+  void deps.presence
+    .note({ kind: 'wrote', perimeter: b.perimeterId, agent, repo: b.repo, branch: b.branch, paths })
+    .catch((err: unknown) => deps.log('warn', 'presence note failed', { error: String(err) }));
+}
+
+/**
+ * Another agent's lease on a path this call writes refuses it whole, before anything is written or proposed (a lease
+ * the server enforces, not a hook the agent may skip). A lease that cannot be checked refuses too.
+ */
+async function leaseCheck(
+  tool: AnyTool,
+  args: unknown,
+  ctx: ToolContext,
+  binding: AgentBinding,
+  deps: InvokeDeps,
+): Promise<CallOutcome | undefined> {
+  if (!deps.presence || tool.access !== 'write') return undefined;
+  const paths = writePaths(tool, args);
+  if (paths.length === 0) return undefined;
+  let leases;
+  try {
+    leases = await deps.presence.leases(binding.repo, binding.branch);
+  } catch {
+    return deny('unavailable', UNAVAILABLE, 1);
+  }
+  const why = leaseRefusal(
+    { perimeter: binding.perimeterId, agent: ctx.agent ?? ANONYMOUS_AGENT, scope: ctx.scope },
+    paths,
+    leases,
+  );
+  return why === undefined ? undefined : deny('refused', why);
 }
 
 /** The audit record of one call, from its outcome alone; never throws into the call. */

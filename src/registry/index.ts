@@ -32,6 +32,10 @@ import { proposePush } from './tools/propose_push.js';
 import { proposeRebase } from './tools/propose_rebase.js';
 import { proposeReset } from './tools/propose_reset.js';
 
+import { activity } from './tools/activity.js';
+import { leaseAcquire } from './tools/lease_acquire.js';
+import { leaseRelease } from './tools/lease_release.js';
+
 export const ALL_TOOLS: readonly AnyTool[] = [
   getTree,
   getFile,
@@ -67,6 +71,10 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   proposeBranch,
   proposePush,
   proposePlan,
+  // Presence and leases: agent-only, listed beside a write tool.
+  activity,
+  leaseAcquire,
+  leaseRelease,
 ];
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */

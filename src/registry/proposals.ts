@@ -228,7 +228,7 @@ function agentFieldRefusal(req: NewProposal): string | undefined {
 }
 
 /** What the agent's tools may do with proposals: read and cancel their own perimeter's, nothing else. */
-export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel' | 'create'>;
+export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel' | 'create' | 'list'>;
 
 /** An idempotent retry: the stored proposal when it is the same change, else a refusal (a key names one change). */
 function sameChange(prior: Proposal, req: NewProposal): Result<Proposal, ProposalError> {

@@ -3,6 +3,7 @@ import type { AgentBinding, Binding, ProposalChange, ProposalFacts, Scope, Targe
 import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
 import type { WorkTreeWriters } from '../workspace/writes.js';
+import type { PresenceStore } from '../state/types.js';
 import type { AgentProposals } from './proposals.js';
 import { publish, type PublishedSchema } from './publish.js';
 
@@ -52,6 +53,8 @@ export interface ToolContext {
   readonly proposals?: AgentProposals;
   /** Working-tree writers (the propose_* tools preview with them; only an approval applies). */
   readonly writers?: WorkTreeWriters;
+  /** Other agents' recent activity and leases (issue 23 §2); absent = nobody else is ever reported, no lease taken. */
+  readonly presence?: PresenceStore;
 }
 
 /** The agent-facing result of a tool, before MCP framing. */

@@ -1,6 +1,9 @@
 // The state port: every piece of mutable state several instances of `serve` must share. Types only; adapters live in
 // state/file (one process, the default) and state/postgres (N instances on one database).
 import type { Perimeter, Result } from '../core/index.js';
+import type { PresenceStore } from './presence.js';
+
+export type { ActivityEntry, ActivityNote, Lease, LeaseRequest, PresenceStore } from './presence.js';
 import type { ProposalStore } from './proposals.js';
 
 /**
@@ -67,6 +70,8 @@ export interface SharedState {
   /** Held writes awaiting a person (issue 14); read from the store on every call, so every instance sees one state. */
   readonly proposals: ProposalStore;
   readonly counters: Counters;
+  /** Recent activity and leases of agents (issue 23 §2): shared, so every instance tells an agent the same. */
+  readonly presence: PresenceStore;
   /** Instances whose heartbeat is recent (the file adapter: this process only). */
   instances(): Promise<readonly InstanceInfo[]>;
   health(): StoreHealth;

@@ -19,6 +19,7 @@ import type { Workspace } from '../../src/workspace/types.js';
 import { proposalApplier } from '../../src/mcp/proposal-apply.js';
 import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
 import { openFileProposalStore } from '../../src/state/file/proposals.js';
+import { memoryPresence } from '../../src/state/file/presence.js';
 import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789abcdef0123';
@@ -84,6 +85,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   const local = opts.upstream ?? createLocalGitUpstream();
   const upstreamFor: UpstreamFor = opts.upstreamFor ?? (() => local);
   const records: CallRecord[] = [];
+  // Presence as `serve` has it with the file store: in this process's memory.
+  const presence = memoryPresence();
   let url = '';
   let proposals: ProposalService | undefined;
   // Working-tree writers come with proposals: previews for propose_*, writes only on approval.
@@ -136,6 +139,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       ...(proposals ? { proposals } : {}),
       ...(writers ? { writers } : {}),
+      presence,
+      seen: new Map(),
     },
     version: 'test',
     publicUrl: () => url,

@@ -4,10 +4,12 @@ import { randomBytes } from 'node:crypto';
 import { giveWindow, takeWindow, type CountWindow, type ProposalBounds, type Result } from '../../core/index.js';
 import type { Counters, InstanceInfo, QuotaSighting, SharedState } from '../types.js';
 import { openStore } from './perimeters.js';
+import { memoryPresence } from './presence.js';
 import { openFileProposalStore } from './proposals.js';
 
 export { openStore } from './perimeters.js';
 export { writeAtomic } from './atomic.js';
+export { memoryPresence } from './presence.js';
 
 /** In-memory fixed windows: the counters of a single process. */
 export function memoryCounters(now: () => number = Date.now): Counters {
@@ -51,6 +53,7 @@ export async function openFileState(
       perimeters: opened.value,
       proposals: proposals.value,
       counters: memoryCounters(),
+      presence: memoryPresence(),
       instances: async (): Promise<readonly InstanceInfo[]> => [
         { id: self.id, version: self.version, startedAt, lastSeen: new Date().toISOString() },
       ],

@@ -32,6 +32,17 @@ export const MIGRATIONS: readonly string[] = [
    UPDATE gb_perimeters SET agents = COALESCE(
      (SELECT jsonb_object_agg(k->>'id', 'key-' || (k->>'id')) FROM jsonb_array_elements(body->'keys') AS k), '{}'::jsonb)
    WHERE jsonb_typeof(body->'keys') = 'array';`,
+  // Issue 23 §2: presence (recent notes per repository branch; `seen` is one row per agent and branch, refreshed in
+  // place) and leases. Times are the database's: instances' clocks may differ.
+  `CREATE TABLE gb_activity (id bigserial PRIMARY KEY, kind text NOT NULL CHECK (kind IN ('seen', 'wrote')),
+     perimeter text NOT NULL, agent text NOT NULL, repo text NOT NULL, branch text NOT NULL, paths jsonb NOT NULL,
+     at timestamptz NOT NULL DEFAULT clock_timestamp());
+   CREATE UNIQUE INDEX gb_activity_seen ON gb_activity (repo, branch, perimeter, agent) WHERE kind = 'seen';
+   CREATE INDEX gb_activity_recent ON gb_activity (repo, branch, at);
+   CREATE TABLE gb_leases (id text PRIMARY KEY, perimeter text NOT NULL, agent text NOT NULL, repo text NOT NULL,
+     branch text NOT NULL, patterns jsonb NOT NULL, write jsonb NOT NULL, expires_at timestamptz NOT NULL);
+   CREATE INDEX gb_leases_branch ON gb_leases (repo, branch, expires_at);
+   CREATE INDEX gb_leases_agent ON gb_leases (perimeter, agent);`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.

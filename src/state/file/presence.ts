@@ -1,0 +1,63 @@
+// Presence for one process: notes and leases in memory, on this process's clock. A restart forgets both (an agent's
+// lease ends with the server it was taken on; SPEC says so).
+import { randomBytes } from 'node:crypto';
+import { ACTIVITY_KEEP_MS, ACTIVITY_MAX_PER_REPO } from '../../core/index.js';
+import type { ActivityEntry, Lease, PresenceStore } from '../presence.js';
+
+/** A fresh lease id: random, so one says nothing about another. */
+export const leaseId = (): string => `ls_${randomBytes(12).toString('hex')}`;
+
+export function memoryPresence(now: () => number = Date.now): PresenceStore {
+  const notes = new Map<string, ActivityEntry[]>(); // by repo, oldest first
+  let leases: Lease[] = [];
+  const live = (l: Lease): boolean => Date.parse(l.expiresAt) > now();
+  const prune = (list: ActivityEntry[]): ActivityEntry[] => {
+    const cut = now() - ACTIVITY_KEEP_MS;
+    const kept = list.filter((e) => Date.parse(e.at) > cut);
+    return kept.slice(Math.max(0, kept.length - ACTIVITY_MAX_PER_REPO));
+  };
+  return {
+    async note(n) {
+      let list = notes.get(n.repo) ?? [];
+      if (n.kind === 'seen')
+        list = list.filter(
+          (e) => !(e.kind === 'seen' && e.perimeter === n.perimeter && e.agent === n.agent && e.branch === n.branch),
+        );
+      list.push({ ...n, paths: [...n.paths], at: new Date(now()).toISOString() });
+      notes.set(n.repo, prune(list));
+    },
+    async recent(repo, branch, windowMs) {
+      const cut = now() - windowMs;
+      return (notes.get(repo) ?? []).filter((e) => e.branch === branch && Date.parse(e.at) > cut).reverse();
+    },
+    async acquire(r) {
+      leases = leases.filter(live);
+      const held = leases.filter((l) => l.perimeter === r.perimeter && l.agent === r.agent).length;
+      if (held >= r.maxPerAgent) return { kind: 'limit', held };
+      const lease: Lease = {
+        id: leaseId(),
+        perimeter: r.perimeter,
+        agent: r.agent,
+        repo: r.repo,
+        branch: r.branch,
+        patterns: [...r.patterns],
+        write: [...r.write],
+        expiresAt: new Date(now() + r.ttlSeconds * 1000).toISOString(),
+      };
+      leases.push(lease);
+      return { kind: 'acquired', lease };
+    },
+    async release(id, perimeter, agent) {
+      const before = leases.length;
+      leases = leases.filter((l) => !(l.id === id && l.perimeter === perimeter && l.agent === agent && live(l)));
+      return leases.length < before;
+    },
+    async leases(repo, branch) {
+      leases = leases.filter(live);
+      return leases.filter((l) => l.repo === repo && l.branch === branch);
+    },
+    async drop(perimeter, agent) {
+      leases = leases.filter((l) => !(l.perimeter === perimeter && (agent === undefined || l.agent === agent)));
+    },
+  };
+}
