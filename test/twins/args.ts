@@ -13,7 +13,8 @@ export type BindingName = 'main' | 'feature' | 'approval' | 'dr';
 /** An argument value before each twin resolves its placeholders. */
 export type ArgValue = string | number | boolean | null | ArgValue[] | { [k: string]: ArgValue } | Placeholder;
 /** `$fid`: the `fetch` id each twin's server would seal for that path on the `dr` binding (sealed ids name the repository). */
-export type Placeholder = { $label: string } | { $cursor: number } | { $proposal: number } | { $fid: string };
+export type Placeholder =
+  { $label: string } | { $cursor: number } | { $proposal: number } | { $fid: string } | { $lease: number };
 
 /** One call, as both twins receive it. */
 export interface Call {
@@ -34,6 +35,8 @@ export interface DrawContext {
   readonly proposals: number;
   /** Pushes made so far (each write path is fresh). */
   readonly pushes: number;
+  /** Leases taken so far (lease_release names one of them, or a made-up id). */
+  readonly leases: number;
 }
 
 /** Paths some twin hides (outside read, privacy zones, write-only, links to hidden targets, non-UTF-8 look-alikes). */
@@ -262,6 +265,26 @@ export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[
           ? { $proposal: rng.int(0, ctx.proposals - 1) }
           : rng.pick(['p' + 'a'.repeat(24), 'nope', 'p234567abcdefghijklmnopqrs']);
       break;
+    case 'activity':
+      if (rng.chance(0.7))
+        args.path = rng.chance(0.3) ? rng.pick(['', 'app', 'docs', 'out', 'secret']) : path(rng, ctx);
+      break;
+    case 'lease_acquire': {
+      // Readable files and globs, write-only ones, hidden and outside-write ones (refused by the write scope alone).
+      const pick = (): string =>
+        rng.chance(0.5)
+          ? path(rng, ctx)
+          : rng.pick(['app/**', 'docs/*.md', 'out/**', 'secret/**', 'app/lib/**', '**', 'app/[', 'lib/**']);
+      args.paths = Array.from({ length: rng.int(1, 3) }, pick);
+      args.ttl = rng.pick([1, 60, 3600, 3601, 86_400]);
+      break;
+    }
+    case 'lease_release':
+      args.lease_id =
+        ctx.leases > 0 && rng.chance(0.8)
+          ? { $lease: rng.int(0, ctx.leases - 1) }
+          : rng.pick(['ls_000000000000000000000000', 'nope', 'x'.repeat(64)]);
+      break;
     default:
       // A tool this driver does not know: the coverage test names it; calling it bare still compares refusals.
       break;
@@ -273,7 +296,8 @@ export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[
 export function resolveArgs(v: ArgValue, look: (p: Placeholder) => string): unknown {
   if (Array.isArray(v)) return v.map((x) => resolveArgs(x, look));
   if (v !== null && typeof v === 'object') {
-    if ('$label' in v || '$cursor' in v || '$proposal' in v || '$fid' in v) return look(v as Placeholder);
+    if ('$label' in v || '$cursor' in v || '$proposal' in v || '$fid' in v || '$lease' in v)
+      return look(v as Placeholder);
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, resolveArgs(x as ArgValue, look)]));
   }
   return v;

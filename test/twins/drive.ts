@@ -126,6 +126,7 @@ interface TwinState {
   readonly agents: Map<BindingName, Agent>;
   readonly cursors: string[];
   readonly proposals: string[];
+  readonly leases: string[];
 }
 
 function resolver(t: TwinState, seal: TwinServers['seal'], drPerimeter: string): (p: Placeholder) => string {
@@ -140,6 +141,7 @@ function resolver(t: TwinState, seal: TwinServers['seal'], drPerimeter: string):
       t.ids.addToken(id, `fid:${p.$fid}`);
       return id;
     }
+    if ('$lease' in p) return t.leases[p.$lease] ?? 'no-lease';
     return t.proposals[p.$proposal] ?? 'no-proposal';
   };
 }
@@ -157,6 +159,39 @@ const field = (a: Answer, key: string): string | undefined => {
   const v = s && typeof s === 'object' ? s[key] : undefined;
   return typeof v === 'string' ? v : undefined;
 };
+
+/**
+ * Other agents at work on each twin before the driven agents connect: each twin's rival proposes and leases on its own
+ * hidden paths (outside the driven perimeters' read and write), and both rivals do the same on one readable path. What
+ * `activity`, a lease refusal or a count says of them must not tell the twins apart.
+ */
+async function rivals(
+  side: TwinSide,
+  id: string,
+  spec: { repo: string; branches: string[]; limits: Record<string, number> },
+  twin: 'a' | 'b',
+): Promise<void> {
+  const all = { ...spec, read: ['**'], write: ['**'] };
+  await side.srv.perimeter({ id: `${id}-rv`, ...all });
+  await side.srv.perimeter({ id: `${id}-rva`, ...all, approval: { push_files: 'required' } });
+  const rv = await side.srv.connect(`/mcp/${id}-rv`);
+  const rva = await side.srv.connect(`/mcp/${id}-rva`);
+  const hiddenFile = twin === 'a' ? 'secret/rival/plan.txt' : 'lib/rival/plan.ts';
+  for (const path of [hiddenFile, 'docs/rival.md']) {
+    const r = await rva.call('push_files', { message: 'rival\n', files: [{ path, content: 'rival\n' }] });
+    if (r.isError) throw new Error(`rival proposal refused: ${r.text}`);
+  }
+  const hidden = twin === 'a' ? ['secret/rival/**', 'secret/key.txt'] : ['lib/rival/**', 'lib/internal.ts'];
+  for (const args of [
+    { paths: hidden, ttl: 3600 },
+    { paths: ['docs/rival.md'], ttl: 3600 },
+  ]) {
+    const r = await rv.call('lease_acquire', args);
+    if (r.isError) throw new Error(`rival lease refused: ${r.text}`);
+  }
+  await rv.close();
+  await rva.close();
+}
 
 /** Runs one plan on `servers`: builds the twins, compares instructions, tools/list and `plan.calls` calls. */
 export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions = {}): Promise<RunResult> {
@@ -205,7 +240,9 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
         agents,
         cursors: [],
         proposals: [],
+        leases: [],
       });
+      await rivals(side, id, spec, twins.length === 1 ? 'a' : 'b');
     }
     const [A, B] = twins as [TwinState, TwinState];
     timings.set('(setup)', Date.now() - t0);
@@ -302,6 +339,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
     const bindings = [...tools.keys()];
     // Counters of what was *drawn* (not answered), so a replay of a few steps draws the same calls.
     let pushes = 0;
+    let leasesDrawn = 0;
     let cursorsDrawn = 0;
     let advances = 0;
     let made = 0;
@@ -317,6 +355,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
         cursors: cursorsDrawn,
         proposals: pushes,
         pushes,
+        leases: leasesDrawn,
       });
       const c: Call = opts.explicit?.[step] ?? (late ? { binding: 'main', tool: ADVANCE, args: {} } : drawn);
       if (c.tool === ADVANCE) {
@@ -346,7 +385,14 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
         }
         continue;
       }
-      const slot = c.tool === 'changes_since' ? cursorsDrawn++ : c.tool === 'push_files' ? pushes++ : -1;
+      const slot =
+        c.tool === 'changes_since'
+          ? cursorsDrawn++
+          : c.tool === 'push_files'
+            ? pushes++
+            : c.tool === 'lease_acquire'
+              ? leasesDrawn++
+              : -1;
       if (opts.only && !opts.only.has(step)) continue;
       const argsA = resolveArgs(c.args, resolver(A, servers.seal, `${id}-dr`));
       const argsB = resolveArgs(c.args, resolver(B, servers.seal, `${id}-dr`));
@@ -367,7 +413,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
         pairResultIds(B, ab);
       }
       // Pair what each twin was handed: cursors and proposal ids (sealed or random), new commits by push order.
-      for (const key of ['cursor', 'proposal_id', 'hash']) {
+      for (const key of ['cursor', 'proposal_id', 'hash', 'lease_id']) {
         const va = field(aa, key);
         const vb = field(ab, key);
         if (
@@ -383,6 +429,10 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
         if (key === 'cursor' && c.tool === 'changes_since') {
           A.cursors[slot] = va ?? 'no-cursor';
           B.cursors[slot] = vb ?? 'no-cursor';
+        }
+        if (key === 'lease_id' && c.tool === 'lease_acquire') {
+          A.leases[slot] = va ?? 'no-lease';
+          B.leases[slot] = vb ?? 'no-lease';
         }
         if (key === 'proposal_id' && c.tool === 'push_files') {
           A.proposals[slot] = va ?? 'no-proposal';

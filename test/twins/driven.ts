@@ -15,4 +15,7 @@ export const HISTORY_DRIVEN: readonly string[] = [
   'proposal_cancel',
   'search',
   'fetch',
+  'activity',
+  'lease_acquire',
+  'lease_release',
 ];

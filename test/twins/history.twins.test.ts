@@ -67,6 +67,20 @@ const PROBES: readonly Call[] = [
     },
   },
   { binding: 'main', tool: 'get_commit', args: { sha: { $label: 'push2' } } },
+  // Presence: each twin's rivals proposed and leased on their own hidden paths, and alike on docs/rival.md.
+  { binding: 'main', tool: 'activity', args: {} },
+  { binding: 'main', tool: 'activity', args: { path: 'secret' } },
+  { binding: 'main', tool: 'activity', args: { path: 'docs' } },
+  { binding: 'main', tool: 'lease_acquire', args: { paths: ['secret/**'], ttl: 60 } },
+  { binding: 'main', tool: 'lease_acquire', args: { paths: ['out/**', 'app/probe.ts'], ttl: 60 } },
+  {
+    binding: 'approval',
+    tool: 'push_files',
+    args: { message: 'leased\n', files: [{ path: 'out/report.txt', content: 'x\n' }] },
+  },
+  { binding: 'feature', tool: 'activity', args: {} },
+  { binding: 'main', tool: 'lease_release', args: { lease_id: { $lease: 0 } } },
+  { binding: 'main', tool: 'lease_release', args: { lease_id: { $lease: 0 } } },
 ];
 
 /** A plan whose twin B carries `options` (A none), with the readable links and a small answer cap. */
