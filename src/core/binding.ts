@@ -12,7 +12,7 @@ export const AGENT_ONLY_TOOLS: readonly string[] = ['proposal_status', 'proposal
 
 /**
  * Presence and leases (issue 23 §2): agent-only, listed beside a write tool (an agent that cannot write has nothing to
- * collide with); the lease tools only where the perimeter has a write scope to lease in.
+ * collide with, and a perimeter without a write scope lists none of them).
  */
 export const PRESENCE_TOOLS: readonly string[] = ['activity', 'lease_acquire', 'lease_release'];
 
@@ -148,7 +148,7 @@ export function isExposed(
     );
   }
   if (PRESENCE_TOOLS.includes(tool.name)) {
-    if (tool.name !== 'activity' && binding.writeGlobs.length === 0) return false;
+    if (binding.writeGlobs.length === 0) return false;
     return binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name);
   }
   return binding.granted === undefined || binding.granted.has(tool.name);

@@ -55,6 +55,9 @@ describe('git-blinder stdio', () => {
       'push_files',
       'list_commits',
       'get_commit',
+      'activity',
+      'lease_acquire',
+      'lease_release',
     ]);
     const read = (await client.callTool({ name: 'get_file', arguments: { path: 'docs/a.md' } })) as any;
     expect(read.structuredContent.content).toBe('# A\n');

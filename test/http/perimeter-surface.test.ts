@@ -57,6 +57,9 @@ describe('binding by URL', () => {
       'push_files',
       'list_commits',
       'get_commit',
+      'activity',
+      'lease_acquire',
+      'lease_release',
     ]);
     const root = await srv.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
     expect((await root.client.listTools()).tools).toHaveLength(18);

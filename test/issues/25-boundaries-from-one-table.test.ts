@@ -131,6 +131,11 @@ const PROBES: Record<string, Probe> = {
     forbidden: ['pg', 'src/state/file/index.ts', 'node:fs', 'src/registry/index.ts'],
     allowed: ['src/state/proposals.ts', 'src/core/index.ts'],
   },
+  'src/state/presence.ts': {
+    at: ['src/state/presence.ts'],
+    forbidden: ['src/core/index.ts', 'pg', 'src/state/file/index.ts'],
+    allowed: [],
+  },
   'src/state/proposals.ts': {
     at: ['src/state/proposals.ts'],
     forbidden: ['src/registry/proposals.ts', 'src/state/postgres/index.ts'],

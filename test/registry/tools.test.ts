@@ -52,6 +52,9 @@ describe('every tool', () => {
       'propose_branch',
       'propose_push',
       'propose_plan',
+      'activity',
+      'lease_acquire',
+      'lease_release',
     ]);
   });
 

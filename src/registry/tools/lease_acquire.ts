@@ -25,7 +25,7 @@ type Raw = { kind: 'lease'; lease: Lease } | { kind: 'refused'; message: string 
 
 export const leaseAcquire = defineTool<Args, Raw, Out>({
   name: 'lease_acquire',
-  access: 'read',
+  access: 'write',
   agentSurface: true,
   pathMode: 'all',
   description:

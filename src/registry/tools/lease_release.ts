@@ -12,7 +12,7 @@ const notFound = (a: Args): string =>
 
 export const leaseRelease = defineTool<Args, boolean, Out>({
   name: 'lease_release',
-  access: 'read',
+  access: 'write',
   agentSurface: true,
   pathMode: 'all',
   description: 'Ends a lease you hold, so other agents may write its paths again.',
