@@ -1,7 +1,7 @@
 // One contract for every state adapter: what the rest of git-blinder may rely on, whichever store is configured.
 import { afterEach, describe, expect, it } from 'vitest';
 import { fail, materialize, ok, proposalBytes, type Proposal, type ProposalBounds } from '../../src/core/index.js';
-import type { SharedState } from '../../src/state/types.js';
+import type { ActivityNote, LeaseRequest, SharedState } from '../../src/state/types.js';
 
 /** How a suite opens its adapter: `open` a fresh store; `reopen` another handle on the same store (a restart, or a second instance). */
 export interface StateFactory {
@@ -342,6 +342,81 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
         await eventually(() => b.quota()?.remaining === 42);
         expect(b.quota()).toEqual(q);
       }
+    });
+
+    describe('presence and leases (issue 23)', () => {
+      const note = (over: Partial<ActivityNote> = {}): ActivityNote => ({
+        kind: 'wrote',
+        perimeter: 'p',
+        agent: 'a1',
+        repo: 'r',
+        branch: 'main',
+        paths: ['app/x.ts'],
+        ...over,
+      });
+      const lease = (over: Partial<LeaseRequest> = {}): LeaseRequest => ({
+        perimeter: 'p',
+        agent: 'a1',
+        repo: 'r',
+        branch: 'main',
+        patterns: ['app/**'],
+        write: ['app/**'],
+        ttlSeconds: 60,
+        maxPerAgent: 2,
+        ...over,
+      });
+
+      it('keeps recent notes per branch, newest first; a seen note replaces the same agent\'s last one', async () => {
+        const s = await open();
+        await s.presence.note(note({ kind: 'seen', paths: [] }));
+        await s.presence.note(note());
+        await s.presence.note(note({ kind: 'seen', paths: [] }));
+        await s.presence.note(note({ branch: 'other' }));
+        const got = await s.presence.recent('r', 'main', 60_000);
+        expect(got.map((e) => e.kind)).toEqual(['seen', 'wrote']);
+        expect(got[1]).toMatchObject({ perimeter: 'p', agent: 'a1', paths: ['app/x.ts'] });
+        expect(Date.parse(got[0]?.at ?? '')).toBeGreaterThan(0);
+        expect(await s.presence.recent('r', 'none', 60_000)).toEqual([]);
+        if (f.shared) {
+          const b = await reopen();
+          expect((await b.presence.recent('r', 'main', 60_000)).length).toBe(2);
+        }
+      });
+
+      it('bounds leases per agent, releases only its holder\'s, and forgets expired ones', async () => {
+        const s = await open();
+        const one = await s.presence.acquire(lease());
+        const two = await s.presence.acquire(lease({ patterns: ['app/y.ts'] }));
+        expect(one.kind).toBe('acquired');
+        expect(two.kind).toBe('acquired');
+        expect(await s.presence.acquire(lease())).toEqual({ kind: 'limit', held: 2 });
+        expect((await s.presence.acquire(lease({ agent: 'a2' }))).kind).toBe('acquired');
+        const id = one.kind === 'acquired' ? one.lease.id : '';
+        expect(await s.presence.release(id, 'p', 'a2')).toBe(false);
+        expect(await s.presence.release(id, 'p', 'a1')).toBe(true);
+        expect(await s.presence.release(id, 'p', 'a1')).toBe(false);
+        const live = await s.presence.leases('r', 'main');
+        expect(live.map((l) => l.agent).sort()).toEqual(['a1', 'a2']);
+        await s.presence.drop('p', 'a1');
+        expect((await s.presence.leases('r', 'main')).map((l) => l.agent)).toEqual(['a2']);
+        const short = await s.presence.acquire(lease({ agent: 'a3', ttlSeconds: 1 }));
+        expect(short.kind).toBe('acquired');
+        await new Promise((r) => setTimeout(r, 1100));
+        expect((await s.presence.leases('r', 'main')).map((l) => l.agent)).toEqual(['a2']);
+        if (f.shared) {
+          const b = await reopen();
+          expect((await b.presence.leases('r', 'main')).map((l) => l.agent)).toEqual(['a2']);
+        }
+      });
+
+      it('holds the per-agent bound when acquires race', async () => {
+        const s = await open();
+        const b = f.shared ? await reopen() : s;
+        const got = await Promise.all(
+          Array.from({ length: 6 }, (_, i) => (i % 2 ? b : s).presence.acquire(lease({ agent: 'racer' }))),
+        );
+        expect(got.filter((g) => g.kind === 'acquired')).toHaveLength(2);
+      });
     });
   });
 }
