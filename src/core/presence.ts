@@ -56,6 +56,9 @@ export interface Mention {
 export const ACTIVITY_KEEP_MS = 60 * 60 * 1000;
 export const ACTIVITY_MAX_PER_REPO = 1000;
 
+/** What "recent" means for presence: the last 15 minutes. */
+export const PRESENCE_RECENT_MS = 15 * 60 * 1000;
+
 /** Entries per list and paths per entry: presence is a hint, never a dump. */
 export const PRESENCE_MAX_ENTRIES = 20;
 export const PRESENCE_MAX_PATHS = 20;
@@ -175,4 +178,31 @@ export function leaseRefusal(writer: Asker, paths: readonly string[], leases: re
     return `Refused: ${first.path} is leased by another agent until ${first.until}${more}; nothing was written. Retry after that, or write elsewhere.`;
   }
   return generic ? ACTIVE_IN_WRITE_AREA : undefined;
+}
+
+/**
+ * Who else touches the paths of a new proposal (for the approver, who sees every perimeter): other agents' pending
+ * proposals and recent commits on the branch whose paths overlap, named `agent@perimeter`. Bounded like the view.
+ */
+export function overlapsFor(
+  self: Sighting,
+  paths: readonly string[],
+  notes: readonly NoteIn[],
+  proposals: readonly ProposalIn[],
+): { agent: string; paths: string[] }[] {
+  const mine = new Set(paths);
+  const byAgent = new Map<string, Set<string>>();
+  for (const x of [...proposals, ...notes.filter((n) => n.kind === 'wrote')]) {
+    if (x.perimeter === self.perimeter && x.agent === self.agent) continue;
+    const hit = x.paths.filter((p) => mine.has(p));
+    if (hit.length === 0) continue;
+    const k = `${x.agent}@${x.perimeter}`;
+    const set = byAgent.get(k) ?? new Set<string>();
+    for (const h of hit) set.add(h);
+    byAgent.set(k, set);
+  }
+  return [...byAgent]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .slice(0, PRESENCE_MAX_ENTRIES)
+    .map(([agent, set]) => ({ agent, paths: [...set].sort().slice(0, 50) }));
 }

@@ -84,6 +84,14 @@ export const ProposalFacts = z.strictObject({
   outside_window: z.array(z.string()).optional(),
   /** Branches an approval would create and add to the allowlist, each with the allowlisted branch its commit is read through. */
   branch_sources: z.array(z.strictObject({ branch: z.string(), from: z.string(), reached_by: z.string() })).optional(),
+  /**
+   * Other agents working on the same paths when the proposal was made (issue 23): their pending proposals and recent
+   * commits on this branch, as `agent@perimeter` with the overlapping paths. Operator-facing only.
+   */
+  other_agents: z
+    .array(z.strictObject({ agent: z.string(), paths: z.array(z.string()).max(50) }))
+    .max(20)
+    .optional(),
   /** A push: the remote and its branch it would update, and the commits it would send (newest first, at most 50). */
   push: z.strictObject({ remote: z.string(), branch: z.string(), commits: z.array(z.string()).max(50) }).optional(),
 });

@@ -6,6 +6,8 @@ import {
   decide,
   leaseRefusal,
   OPERATOR_AUTHOR,
+  overlapsFor,
+  PRESENCE_RECENT_MS,
   type AgentBinding,
   type Binding,
   type Caller,
@@ -407,6 +409,7 @@ async function propose(
       );
     base = head.value;
   }
+  const others = await otherAgents(deps, binding, ctx.agent ?? ANONYMOUS_AGENT, draft.facts.paths);
   const made = await deps.proposals.create({
     perimeter: binding.perimeterId,
     repo: binding.repo,
@@ -414,7 +417,7 @@ async function propose(
     base,
     agent: ctx.agent ?? ANONYMOUS_AGENT,
     change: draft.change,
-    facts: draft.facts,
+    facts: others.length === 0 ? draft.facts : { ...draft.facts, other_agents: others },
     ...(draft.agentReason === undefined ? {} : { agentReason: draft.agentReason }),
     ...(draft.idempotencyKey === undefined ? {} : { idempotencyKey: draft.idempotencyKey }),
   });
@@ -423,6 +426,32 @@ async function propose(
   const value = { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary };
   const text = tool.render(value);
   return { kind: 'propose', value, text, bytes: Buffer.byteLength(text), proposal: p.id };
+}
+
+/** Other agents on the proposal's paths, for the approver; best effort (presence is a hint, never a gate). */
+async function otherAgents(
+  deps: InvokeDeps,
+  b: AgentBinding,
+  agent: string,
+  paths: readonly string[],
+): Promise<{ agent: string; paths: string[] }[]> {
+  if (!deps.presence || !deps.proposals || paths.length === 0) return [];
+  try {
+    const [notes, pending] = await Promise.all([
+      deps.presence.recent(b.repo, b.branch, PRESENCE_RECENT_MS),
+      deps.proposals.list({ status: 'pending' }),
+    ]);
+    return overlapsFor(
+      { perimeter: b.perimeterId, agent },
+      paths,
+      notes,
+      pending
+        .filter((p) => p.repo === b.repo && p.branch === b.branch)
+        .map((p) => ({ perimeter: p.perimeter, agent: p.agent, paths: p.facts.paths, created_at: p.created_at })),
+    );
+  } catch {
+    return [];
+  }
 }
 
 /** Paths a call writes (decide already validated them). */

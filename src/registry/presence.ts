@@ -1,10 +1,7 @@
 // Gathers what presence is built from (notes, pending proposals, leases of the bound branch) and has the core cut it
 // for the asking agent. Shared by `activity` and `workspace_brief`.
-import { ANONYMOUS_AGENT, presenceView, type PresenceView } from '../core/index.js';
+import { ANONYMOUS_AGENT, PRESENCE_RECENT_MS, presenceView, type PresenceView } from '../core/index.js';
 import type { ToolContext } from './tool.js';
-
-/** What "recent" means for notes: the last 15 minutes. */
-export const RECENT_MS = 15 * 60 * 1000;
 
 export const NOBODY: PresenceView = { agents: [], other_agents: 0, writes: [], proposals: [], leases: [] };
 
@@ -13,7 +10,7 @@ export async function presenceFor(ctx: ToolContext, prefix: string): Promise<Pre
   const b = ctx.binding;
   if (b.surface !== 'agent' || ctx.presence === undefined) return NOBODY;
   const [notes, leases, pending] = await Promise.all([
-    ctx.presence.recent(b.repo, b.branch, RECENT_MS),
+    ctx.presence.recent(b.repo, b.branch, PRESENCE_RECENT_MS),
     ctx.presence.leases(b.repo, b.branch),
     ctx.proposals ? ctx.proposals.list({ status: 'pending' }) : Promise.resolve([]),
   ]);

@@ -125,6 +125,24 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(hidden.text).not.toContain('secret');
   });
 
+  it('a proposal records the other agents on its paths, for the approver (never for the agent)', async () => {
+    const d2 = await keyed('allap');
+    const r = await d2.agent.call('push_files', { message: 'd2', files: [{ path: 'app/d.ts', content: 'y\n' }] });
+    expect(r.isError, r.text).toBeUndefined();
+    const id = r.structured.proposal_id as string;
+    const got = await s.srv.api('GET', `/api/proposals/${id}`);
+    const json = got.json as {
+      proposal: { facts: { other_agents?: { agent: string; paths: string[] }[] } };
+      flags: { label: string }[];
+    };
+    expect(json.proposal.facts.other_agents).toEqual([
+      { agent: expect.stringMatching(/^key-[0-9a-f]+@allap$/), paths: ['app/d.ts'] },
+    ]);
+    expect(json.flags.map((f) => f.label)).toContainEqual(expect.stringMatching(/^other agents here: key-/));
+    const mine = await d2.agent.call('proposal_status', { proposal_id: id });
+    expect(JSON.stringify(mine)).not.toContain('@allap');
+  });
+
   it('refuses leases outside the write scope, over the TTL bound, and past the per-agent count', async () => {
     const outside = await b.call('lease_acquire', { paths: ['secret/**'], ttl: 60 });
     expect(outside.text).toBe(

@@ -366,7 +366,7 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
         ...over,
       });
 
-      it('keeps recent notes per branch, newest first; a seen note replaces the same agent\'s last one', async () => {
+      it("keeps recent notes per branch, newest first; a seen note replaces the same agent's last one", async () => {
         const s = await open();
         await s.presence.note(note({ kind: 'seen', paths: [] }));
         await s.presence.note(note());
@@ -383,7 +383,7 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
         }
       });
 
-      it('bounds leases per agent, releases only its holder\'s, and forgets expired ones', async () => {
+      it("bounds leases per agent, releases only its holder's, and forgets expired ones", async () => {
         const s = await open();
         const one = await s.presence.acquire(lease());
         const two = await s.presence.acquire(lease({ patterns: ['app/y.ts'] }));

@@ -61,6 +61,9 @@ export function riskFlags(p: Proposal, all: readonly Proposal[]): RiskFlag[] {
   // Overlaps matter only while a decision is open: a decided proposal overlaps nothing any more.
   const conflicts = p.status === 'pending' ? conflictsOf(p, all) : [];
   if (conflicts.length > 0) flags.push({ label: `overlaps ${conflicts.length} pending`, bad: false });
+  const others = p.facts.other_agents ?? [];
+  if (others.length > 0)
+    flags.push({ label: `other agents here: ${others.map((o) => o.agent).join(', ')}`, bad: false });
   const deleted = deletedPaths(p).length;
   if (deleted > 0) flags.push({ label: `deletes ${deleted}`, bad: false });
   const rewrites = rewritesHistory(p);

@@ -1,8 +1,16 @@
 import * as z from 'zod/v4';
-import { cutStatus, cutSubmodules, touchesReadable, type StatusView, type SubmoduleView } from '../../core/index.js';
+import {
+  cutStatus,
+  cutSubmodules,
+  touchesReadable,
+  type PresenceView,
+  type StatusView,
+  type SubmoduleView,
+} from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
 import type { HeadInfo, Operation, WorkTree } from '../../workspace/types.js';
 import { visibleHistory } from '../history.js';
+import { presenceFor } from '../presence.js';
 import { rootTargetOf } from '../schemas.js';
 import { field, subjectOf } from '../render.js';
 import { defineTool, type ToolContext } from '../tool.js';
@@ -41,6 +49,8 @@ interface Raw {
   readonly status: StatusView;
   readonly submodules: readonly SubmoduleView[];
   readonly commits: readonly { sha: string; message: string }[];
+  /** Other agents on this branch, as the asker may see them (issue 23): only counted here, `activity` says more. */
+  readonly others: PresenceView;
 }
 
 /** Ahead/behind over readable commits only, and only against an upstream this connection may name. */
@@ -70,6 +80,13 @@ async function upstreamOf(ctx: ToolContext, t: WorkTree, head: HeadInfo): Promis
 
 function hints(r: Raw): string[] {
   const out: string[] = [];
+  const o = r.others;
+  const busy = o.agents.length + o.other_agents;
+  const touching = o.writes.length + o.proposals.length + o.leases.length;
+  if (busy + touching > 0)
+    out.push(
+      `${busy} other agent(s) active on this branch${touching > 0 ? `, ${touching} change(s) or lease(s) on paths you can read` : ''}: activity shows who and where.`,
+    );
   const c = r.status.counts;
   if (r.operation !== 'none') out.push(`A ${r.operation.replace('_', '-')} is in progress.`);
   if (c.conflicted > 0)
@@ -145,6 +162,7 @@ export const workspaceBrief = defineTool<object, Raw, Output>({
             ctx.scope,
           ),
           commits: history.value.commits.map((c) => ({ sha: c.sha, message: c.message })),
+          others: await presenceFor(ctx, ''),
         },
       };
     }),
