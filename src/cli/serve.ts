@@ -272,6 +272,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   let publicUrl = '';
   const app = createApp({
     store,
+    agentUse: state.agentUse,
     upstreamFor: upstreams.upstreamFor,
     upstreams: upstreams.all,
     opsToken: ops.token,

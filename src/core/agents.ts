@@ -29,6 +29,11 @@ export function isAgentName(s: string): boolean {
   return /^[a-z0-9-]{1,48}$/.test(s);
 }
 
+/** The agent a stored proposal was made for; records from before agent ids hold a client label and count as anonymous. */
+export function proposalAgent(agentField: string): string {
+  return isAgentName(agentField) ? agentField : ANONYMOUS_AGENT;
+}
+
 /**
  * Who a call comes from: `agent` is the key's agent id (absent on the operator surface), `client` what the MCP client
  * declared about itself (a label, never authorization).
@@ -76,4 +81,12 @@ function trailerBlock(lines: readonly string[]): boolean {
     if (!/^[A-Za-z0-9-]+: /.test(l)) return false;
   }
   return false;
+}
+
+/** How stale a recorded key use may be: uses within this long of the last recorded one are not written again. */
+export const USE_GRANULARITY_MS = 10_000;
+
+/** True when a use at `now` should be recorded, given the last one recorded (coalescing, see `AgentUse`). */
+export function useDue(last: number | undefined, now: number): boolean {
+  return last === undefined || now - last >= USE_GRANULARITY_MS;
 }

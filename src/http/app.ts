@@ -5,7 +5,7 @@ import { matchingKey } from './keys.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
-import type { InstanceInfo, PerimeterStore, StoreHealth } from '../state/types.js';
+import type { AgentUse, InstanceInfo, PerimeterStore, StoreHealth } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
 import type { Health } from './api/schema.js';
@@ -23,6 +23,8 @@ import { webRouter } from './web/router.js';
 
 export interface AppDeps {
   readonly store: PerimeterStore;
+  /** Where each agent's last key use is recorded (absent: not recorded). */
+  readonly agentUse?: AgentUse;
   readonly upstreamFor: UpstreamFor;
   readonly upstreams: readonly Upstream[];
   readonly opsToken: string;
@@ -111,7 +113,11 @@ export function createApp(deps: AppDeps): App {
     if (ep.kind === 'root') return rootChecks.get(req)?.kind === 'ok' ? { owner: 'root' } : undefined;
     const p = deps.store.get(ep.id);
     const key = p ? matchingKey(p, bearerOf(req.headers.authorization)) : undefined;
-    if (key !== undefined) return { owner: `key:${ep.id}:${key.id}`, agent: agentOf(key) };
+    if (key !== undefined) {
+      const agent = agentOf(key);
+      deps.agentUse?.touch(ep.id, agent);
+      return { owner: `key:${ep.id}:${key.id}`, agent };
+    }
     // Open perimeters have no keys to tell callers apart: the perimeter is the owner, and the agent is anonymous.
     return deps.openPerimeters ? { owner: `open:${ep.id}`, agent: ANONYMOUS_AGENT } : undefined;
   };
@@ -157,7 +163,19 @@ export function createApp(deps: AppDeps): App {
       uptime_s: Math.round((Date.now() - started) / 1000),
       state_dir: deps.stateDir ?? null,
       // Most clients never send DELETE: a session quiet for a minute is reported idle until the reaper closes it.
-      sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts, ...sessions.stats() },
+      sessions: {
+        open: sessions.size,
+        ...sessions.activity(60_000),
+        by_perimeter: counts,
+        by_agent: sessions.agents().map((a) => ({
+          perimeter: a.perimeter,
+          agent: a.agent,
+          sessions: a.sessions,
+          branches: [...a.branches],
+          last_seen: new Date(a.lastSeen).toISOString(),
+        })),
+        ...sessions.stats(),
+      },
       perimeters: await Promise.all(
         deps.store.list().map(async (p) => ({
           id: p.id,
@@ -276,6 +294,9 @@ export function createApp(deps: AppDeps): App {
       invoke: deps.invoke,
       publicUrl: deps.publicUrl,
       status,
+      ...(deps.agentUse ? { agentUse: deps.agentUse } : {}),
+      sessionsOf: (perimeter) =>
+        new Map(sessions.agents().flatMap((a) => (a.perimeter === perimeter ? [[a.agent, a.sessions]] : []))),
     }),
   );
 

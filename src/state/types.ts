@@ -38,6 +38,18 @@ export interface Counters {
   give(key: string): Promise<void>;
 }
 
+/**
+ * When each agent last used its key (issue 23: "list agents with last use"). Written on every admitted request, so
+ * adapters coalesce: a use is recorded at most once per `USE_GRANULARITY_MS` (core) per agent and instance (a listing may
+ * lag by that much), and recording never delays or fails the request.
+ */
+export interface AgentUse {
+  /** Records a use of `agent`'s key on `perimeter`, now; best effort, never throws. */
+  touch(perimeter: string, agent: string): void;
+  /** The last recorded use (ISO time) of each agent of `perimeter` that has one. */
+  lastUse(perimeter: string): Promise<Readonly<Record<string, string>>>;
+}
+
 /** One instance of `serve` as the store last heard from it. */
 export interface InstanceInfo {
   readonly id: string;
@@ -67,6 +79,8 @@ export interface SharedState {
   /** Held writes awaiting a person (issue 14); read from the store on every call, so every instance sees one state. */
   readonly proposals: ProposalStore;
   readonly counters: Counters;
+  /** When each agent last used its key, as every instance recorded it. */
+  readonly agentUse: AgentUse;
   /** Instances whose heartbeat is recent (the file adapter: this process only). */
   instances(): Promise<readonly InstanceInfo[]>;
   health(): StoreHealth;

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { createApp, type App, type AppDeps } from '../../src/http/app.js';
+import { openFileAgentUse } from '../../src/state/file/agent-use.js';
 import type { SessionLimits } from '../../src/http/sessions.js';
 import type { ServerPolicy } from '../../src/core/index.js';
 import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
@@ -36,7 +37,12 @@ export interface TestServer {
   /** Creates a perimeter through the same service the API uses. */
   perimeter(spec: Record<string, unknown>): Promise<void>;
   /** Connects a real MCP client to a path such as `/mcp/infra`. */
-  connect(path: string, mode?: 'legacy' | 'auto', headers?: Record<string, string>): Promise<Agent>;
+  connect(
+    path: string,
+    mode?: 'legacy' | 'auto',
+    headers?: Record<string, string>,
+    clientName?: string,
+  ): Promise<Agent>;
   api(method: string, path: string, body?: unknown, token?: string | null): Promise<{ status: number; json: any }>;
   close(): Promise<void>;
 }
@@ -119,6 +125,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
   }
   const app = createApp({
     store,
+    agentUse: await openFileAgentUse(stateDir),
     upstreamFor,
     upstreams: [local],
     opsToken: OPS_TOKEN,
@@ -170,8 +177,8 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       const out = await service.create(spec);
       if (!out.ok) throw new Error(out.message);
     },
-    async connect(path, mode = 'legacy', headers = {}) {
-      const client = new Client({ name: 'test-agent', version: '1.0.0' }, { versionNegotiation: { mode } });
+    async connect(path, mode = 'legacy', headers = {}, clientName = 'test-agent') {
+      const client = new Client({ name: clientName, version: '1.0.0' }, { versionNegotiation: { mode } });
       const transport = new StreamableHTTPClientTransport(new URL(url + path), { requestInit: { headers } });
       await client.connect(transport);
       const agent: Agent = {

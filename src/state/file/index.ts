@@ -5,6 +5,7 @@ import { giveWindow, takeWindow, type CountWindow, type ProposalBounds, type Res
 import type { Counters, InstanceInfo, QuotaSighting, SharedState } from '../types.js';
 import { openStore } from './perimeters.js';
 import { openFileProposalStore } from './proposals.js';
+import { openFileAgentUse } from './agent-use.js';
 
 export { openStore } from './perimeters.js';
 export { writeAtomic } from './atomic.js';
@@ -41,6 +42,7 @@ export async function openFileState(
   if (!opened.ok) return opened;
   const proposals = await openFileProposalStore(stateDir, proposalBounds);
   if (!proposals.ok) return proposals;
+  const agentUse = await openFileAgentUse(stateDir);
   const startedAt = new Date().toISOString();
   let seen: QuotaSighting | undefined;
   const keys = new Map<string, Promise<Uint8Array>>();
@@ -51,6 +53,7 @@ export async function openFileState(
       perimeters: opened.value,
       proposals: proposals.value,
       counters: memoryCounters(),
+      agentUse,
       instances: async (): Promise<readonly InstanceInfo[]> => [
         { id: self.id, version: self.version, startedAt, lastSeen: new Date().toISOString() },
       ],
@@ -65,7 +68,7 @@ export async function openFileState(
         seen = q;
       },
       quota: () => seen,
-      close: async () => undefined,
+      close: () => agentUse.flush(),
     },
   };
 }

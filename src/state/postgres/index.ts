@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { fail, ok, type ProposalBounds, type Result } from '../../core/index.js';
 import type { InstanceInfo, QuotaSighting, SharedState, StoreHealth } from '../types.js';
+import { postgresAgentUse } from './agent-use.js';
 import { postgresCounters } from './counters.js';
 import { migrate } from './migrations.js';
 import { withClient } from './client.js';
@@ -170,6 +171,9 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
     perimeters,
     proposals: postgresProposals(pool, o.proposalBounds),
     counters: postgresCounters(pool),
+    agentUse: postgresAgentUse(pool, (error) =>
+      o.log('warn', 'state store: an agent key use was not recorded', { store: where, error }),
+    ),
     health,
     async instances(): Promise<readonly InstanceInfo[]> {
       const r = await pool.query<{ id: string; version: string; started_at: Date; last_seen: Date }>(

@@ -31,7 +31,9 @@ export const MIGRATIONS: readonly string[] = [
   `ALTER TABLE gb_perimeters ADD COLUMN agents jsonb NOT NULL DEFAULT '{}'::jsonb;
    UPDATE gb_perimeters SET agents = COALESCE(
      (SELECT jsonb_object_agg(k->>'id', 'key-' || (k->>'id')) FROM jsonb_array_elements(body->'keys') AS k), '{}'::jsonb)
-   WHERE jsonb_typeof(body->'keys') = 'array';`,
+   WHERE jsonb_typeof(body->'keys') = 'array';
+   CREATE TABLE gb_agent_use (perimeter text NOT NULL, agent text NOT NULL, last_used timestamptz NOT NULL,
+     PRIMARY KEY (perimeter, agent));`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
