@@ -112,7 +112,7 @@ const BUDGETS = {
 } as const;
 
 /** What counts a budget: the store's shared counters, or this process's limiter. */
-export type BudgetCounter = Pick<Counters, 'take'> | Pick<RateLimiter, 'take'>;
+export type BudgetCounter = Pick<Counters, 'take' | 'give'> | Pick<RateLimiter, 'take' | 'give'>;
 
 /** A spent (or uncountable) budget: the refusal message and when to come back. */
 export interface Spent {
@@ -121,27 +121,58 @@ export interface Spent {
   readonly retryAfterSeconds: number;
 }
 
+/** Counts one event under `key`; the seconds to wait when it does not fit, or 'uncountable' when the store failed. */
+async function take(
+  counter: BudgetCounter,
+  key: string,
+  max: number,
+  windowMs: number,
+): Promise<number | undefined | 'uncountable'> {
+  try {
+    return await counter.take(key, max, windowMs);
+  } catch {
+    return 'uncountable';
+  }
+}
+
 /**
- * Counts one call or one commit against an agent perimeter's budget; what refuses it when spent. The one place a
- * commit is charged, for a direct push (at the call, which is when it is applied) and for every proposal kind (at
- * apply, by the instance that applies it): a proposal costs nothing while it waits.
+ * Counts one call or one commit against an agent perimeter's budget, and against the calling agent's own
+ * (`limits.per_agent`) when the perimeter sets one; what refuses it when either is spent. The one place a commit is
+ * charged, for a direct push (at the call, which is when it is applied) and for every proposal kind (at apply, by the
+ * instance that applies it, to the agent that proposed): a proposal costs nothing while it waits.
  */
 export async function spendBudget(
   counter: BudgetCounter | undefined,
   binding: AgentBinding,
   what: keyof typeof BUDGETS,
+  agent?: string,
 ): Promise<Spent | undefined> {
   if (!counter) return undefined;
   const { windowMs, limit } = BUDGETS[what];
-  const max = limit(binding);
-  let wait: number | undefined;
-  try {
-    wait = await counter.take(`${what}:${binding.perimeterId}`, max, windowMs);
-  } catch {
-    // A budget that cannot be counted is not granted: the store is down, and the caller is told to come back.
-    return { cls: 'unavailable', message: UNAVAILABLE, retryAfterSeconds: 1 };
+  // A budget that cannot be counted is not granted: the store is down, and the caller is told to come back.
+  const uncountable: Spent = { cls: 'unavailable', message: UNAVAILABLE, retryAfterSeconds: 1 };
+  const own =
+    agent === undefined
+      ? undefined
+      : binding.limits.per_agent?.[what === 'calls' ? 'calls_per_minute' : 'commits_per_hour'];
+  const ownKey = `${what}:${binding.perimeterId}:agent:${agent ?? ''}`;
+  if (own !== undefined) {
+    const wait = await take(counter, ownKey, own, windowMs);
+    if (wait === 'uncountable') return uncountable;
+    if (wait !== undefined) {
+      const message =
+        what === 'calls'
+          ? `Rate limited: this agent may make ${own} calls per minute; retry after ${wait} s.`
+          : `Write budget spent: this agent may make ${own} commits per hour; retry after ${wait} s.`;
+      return { cls: 'rate_limited', message, retryAfterSeconds: wait };
+    }
   }
+  const max = limit(binding);
+  const wait = await take(counter, `${what}:${binding.perimeterId}`, max, windowMs);
   if (wait === undefined) return undefined;
+  // Refused by the perimeter: the agent's own count gives back what this event took (it did not happen).
+  if (own !== undefined) await Promise.resolve(counter.give(ownKey)).catch(() => undefined);
+  if (wait === 'uncountable') return uncountable;
   const message =
     what === 'calls'
       ? `Rate limited: this perimeter allows ${max} calls per minute; retry after ${wait} s.`
@@ -154,9 +185,10 @@ async function budgetSpent(
   deps: InvokeDeps,
   binding: Binding,
   what: keyof typeof BUDGETS,
+  agent: string | undefined,
 ): Promise<CallOutcome | undefined> {
   if (binding.surface !== 'agent') return undefined;
-  const spent = await spendBudget(deps.counters ?? deps.limiter, binding, what);
+  const spent = await spendBudget(deps.counters ?? deps.limiter, binding, what, agent);
   return spent === undefined ? undefined : deny(spent.cls, spent.message, spent.retryAfterSeconds);
 }
 
@@ -242,7 +274,7 @@ async function decideAndRun(
     }
   }
   if (binding === undefined) return invisible(tool.notFound(args));
-  const callsSpent = await budgetSpent(deps, binding, 'calls');
+  const callsSpent = await budgetSpent(deps, binding, 'calls', caller.agent);
   if (callsSpent !== undefined) return callsSpent;
   const verdict = decide(binding, tool, args);
   switch (verdict.kind) {
@@ -320,7 +352,9 @@ async function run(
     return propose(tool, tool.proposable, args, ctx, binding, deps);
   // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
   const commitsSpent =
-    tool.access === 'write' && writesPaths(tool, args) ? await budgetSpent(deps, binding, 'commits') : undefined;
+    tool.access === 'write' && writesPaths(tool, args)
+      ? await budgetSpent(deps, binding, 'commits', caller.agent)
+      : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
   const raw = await tool.run(args, ctx);
   if (!raw.ok) {

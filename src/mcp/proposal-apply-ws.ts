@@ -193,7 +193,7 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
         );
       }
       if (commits(step)) {
-        const spent = await spendBudget(deps.budget, bound.value, 'commits');
+        const spent = await spendBudget(deps.budget, bound.value, 'commits', agent);
         if (spent !== undefined) return failed(`${at}${spent.message} Not applied (${done}).`, first);
       }
       if (!started) {

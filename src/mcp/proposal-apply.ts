@@ -138,7 +138,7 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
       }
     }
     // The commit is charged now, by the instance that writes it; the call below runs without a counter (no second charge).
-    const spent = await spendBudget(deps.budget, binding, 'commits');
+    const spent = await spendBudget(deps.budget, binding, 'commits', proposalAgent(p.agent));
     if (spent !== undefined) return failed(`${spent.message} Nothing was written; propose again later.`);
     let restore: string | undefined;
     if (upstream.restorePoints) {
