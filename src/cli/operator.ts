@@ -275,7 +275,7 @@ export const operator = {
     );
     print(out, json, r, () =>
       [
-        `agent key ${r.id} for agent ${r.agent} of ${id} (shown once, store it now):`,
+        `agent key ${r.id} for ${id} (agent ${r.agent}; shown once, store it now):`,
         r.key,
         '',
         'agents send it as "Authorization: Bearer <key>" to:',
