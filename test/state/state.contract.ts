@@ -318,6 +318,31 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
       });
     });
 
+    it('records when each agent last used its key, per perimeter, for the next handle (issue 23)', async () => {
+      const s = await open();
+      const before = Date.now() - 1_000;
+      s.agentUse.touch('infra', 'alice');
+      s.agentUse.touch('infra', 'alice');
+      s.agentUse.touch('other', 'bob');
+      let seen: Readonly<Record<string, string>> = {};
+      const until = Date.now() + 3_000;
+      while (seen['alice'] === undefined && Date.now() < until) {
+        seen = await s.agentUse.lastUse('infra');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(Object.keys(seen)).toEqual(['alice']);
+      expect(Date.parse(seen['alice'] ?? '')).toBeGreaterThanOrEqual(before);
+      if (!f.shared) await s.close();
+      const b = await reopen();
+      let other: Readonly<Record<string, string>> = {};
+      while (other['bob'] === undefined && Date.now() < until) {
+        other = await b.agentUse.lastUse('other');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(Object.keys(other)).toEqual(['bob']);
+      expect(await b.agentUse.lastUse('nobody')).toEqual({});
+    });
+
     it('keeps one 32-byte key per name, the same for the next handle', async () => {
       const s = await open();
       const k = await s.sharedKey('cursor.key');
