@@ -5,7 +5,7 @@ import { perimeterService } from '../registry/perimeters.js';
 import { agentUrls } from '../http/api.js';
 import { restoreCatalog } from '../http/api/restore-points.js';
 import { issueKey } from '../http/keys.js';
-import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
+import { cursorSeal, DEFAULT_LIMITS, Gate, type CallRecord } from '../mcp/index.js';
 import type { CursorSeal } from '../registry/index.js';
 import type { Perimeter } from '../core/index.js';
 import { join } from 'node:path';
@@ -256,9 +256,8 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     cursors,
     writers,
     proposals: { ttlMs: o.proposalTtlSeconds === undefined ? undefined : o.proposalTtlSeconds * 1000 },
-    // Calls, commits and upstream requests are counted in the store (shared by every instance).
+    // Calls, commits and upstream requests per hour are counted in the store (one budget for every instance).
     counters: state.counters,
-    limiter: new RateLimiter(),
     gate: new Gate(),
     ...(o.audit
       ? {

@@ -21,11 +21,13 @@ export async function startInstance(o: {
   config: string;
   cwd: string;
   args?: string[];
+  /** More environment (GITHUB_TOKEN for a GitHub upstream). */
+  env?: Record<string, string>;
 }): Promise<Instance> {
   const stateDir = await mkdtemp(join(tmpdir(), 'gb-inst-'));
   const p = await startServer(['--config', o.config, '--state-dir', stateDir, ...(o.args ?? [])], {
     cwd: o.cwd,
-    env: childEnv({ GIT_BLINDER_STORE: o.store, GIT_BLINDER_OPS_TOKEN: CLUSTER_OPS_TOKEN }),
+    env: childEnv({ ...o.env, GIT_BLINDER_STORE: o.store, GIT_BLINDER_OPS_TOKEN: CLUSTER_OPS_TOKEN }),
   });
   return { url: p.url, stateDir, process: p };
 }
