@@ -25,7 +25,7 @@ export interface UpstreamSet {
 /** The app's settings that are not parts: everything of AppDeps the composition does not build itself. */
 export type AppSettings = Omit<
   AppDeps,
-  'store' | 'upstreamFor' | 'upstreams' | 'invoke' | 'policy' | 'storeStatus' | 'recordAuth' | 'recordApi'
+  'store' | 'upstreamFor' | 'upstreams' | 'invoke' | 'policy' | 'storeStatus' | 'recordAuth' | 'recordApi' | 'web'
 >;
 
 export interface ComposeOptions {
@@ -103,6 +103,7 @@ export async function compose(o: ComposeOptions): Promise<Composed> {
       ...(proposals ? { proposals } : {}),
       ...(o.writers ? { writers: o.writers } : {}),
     },
+    web: { sessions: state.webSessions, key: () => state.sharedKey('web.key') },
     storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
     ...(o.recordApi ? { recordApi: o.recordApi } : {}),
     ...(o.recordAuth ? { recordAuth: o.recordAuth } : {}),
