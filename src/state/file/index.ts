@@ -5,10 +5,12 @@ import { giveWindow, takeWindow, type CountWindow, type ProposalBounds, type Res
 import type { Counters, InstanceInfo, QuotaSighting, SharedState } from '../types.js';
 import { openStore } from './perimeters.js';
 import { openFileProposalStore } from './proposals.js';
+import { memoryWebSessions } from './web-sessions.js';
 import { openFileAgentUse } from './agent-use.js';
 
 export { openStore } from './perimeters.js';
 export { writeAtomic } from './atomic.js';
+export { memoryWebSessions } from './web-sessions.js';
 
 /** In-memory fixed windows: the counters of a single process. */
 export function memoryCounters(now: () => number = Date.now): Counters {
@@ -53,6 +55,7 @@ export async function openFileState(
       perimeters: opened.value,
       proposals: proposals.value,
       counters: memoryCounters(),
+      webSessions: memoryWebSessions(),
       agentUse,
       instances: async (): Promise<readonly InstanceInfo[]> => [
         { id: self.id, version: self.version, startedAt, lastSeen: new Date().toISOString() },
