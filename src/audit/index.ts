@@ -15,7 +15,8 @@
  * Guarantees and limits:
  * - append() never rejects and never throws into a tool answer; a failure sets state().ok = false, keeps lastError,
  *   bumps failures and calls `log`. Awaiting it means the line is fsynced; not awaiting it is allowed.
- * - `client` is what the MCP client declared about itself: attribution, never authorization.
+ * - `agent` is the agent id of the call's key (issue 23): who made the call. `client` is what the MCP client declared
+ *   about itself: a label, never authorization.
  * - Paths and args are stored as hex HMAC-SHA256 under the salt (`redaction: "hmac-sha256"`, plus `salt_id`), so equal
  *   paths correlate and the file leaks nothing without the salt; pathDigest(salt, path) finds a path. `clearPaths`
  *   stores them as given (an event too large for a 256 KiB line is then stored hashed, with a warning).
@@ -29,8 +30,8 @@
  * `wx`, holding {pid, host, token, at}; stale when its pid is dead on this host or older than staleLockMs).
  *
  * One line = one canonical JSON object + "\n", at most 256 KiB:
- * - event:      {v:1, kind:"event", seq, ts (ISO), perimeter?, branch?, surface, tool, client?, verdict, result,
- *                bytes, duration_ms, commit?, redaction, salt_id?, paths?, args?, prev_hash, key_id?, hash, sig?}
+ * - event:      {v:1, kind:"event", seq, ts (ISO), perimeter?, branch?, surface, tool, agent?, client?, verdict,
+ *                result, bytes, duration_ms, commit?, redaction, salt_id?, paths?, args?, prev_hash, key_id?, hash, sig?}
  * - checkpoint: {v:1, kind:"checkpoint", seq, ts, prev_seq, prev_segment, prev_digest, retained, prev_hash, key_id?,
  *                hash, sig?} — the first line of every file created by rotation; it continues the chain and names
  *                the segment before it, its SHA-256 file digest and how many segments were retained.

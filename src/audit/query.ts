@@ -10,6 +10,7 @@ export type LedgerEntry = EventRecord;
 /** All given conditions must hold; `since`/`until` bound `ts` (inclusive); `limit` caps the number of results. */
 export interface QueryFilter {
   perimeter?: string;
+  agent?: string;
   client?: string;
   tool?: string;
   verdict?: AuditVerdict;
@@ -20,6 +21,7 @@ export interface QueryFilter {
 
 const matches = (r: EventRecord, f: QueryFilter): boolean => {
   if (f.perimeter !== undefined && r.perimeter !== f.perimeter) return false;
+  if (f.agent !== undefined && r.agent !== f.agent) return false;
   if (f.client !== undefined && r.client !== f.client) return false;
   if (f.tool !== undefined && r.tool !== f.tool) return false;
   if (f.verdict !== undefined && r.verdict !== f.verdict) return false;

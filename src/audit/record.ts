@@ -16,12 +16,16 @@ export type AuditVerdict = z.infer<typeof AuditVerdict>;
 const Label = (max: number) => z.string().min(1).max(max);
 const Count = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 
-/** One audited call, as the MCP/HTTP layer reports it. `client` is what the MCP client declared: never authorization. */
+/**
+ * One audited call, as the MCP/HTTP layer reports it. `agent` is the agent id of the call's key (issue 23); `client`
+ * is what the MCP client declared about itself: a label beside it, never authorization.
+ */
 export const AuditEvent = z.strictObject({
   perimeter: Label(256).optional(),
   branch: Label(256).optional(),
   surface: Surface,
   tool: Label(256),
+  agent: Label(64).optional(),
   client: z.string().max(256).optional(),
   verdict: AuditVerdict,
   result: Label(64),
@@ -64,6 +68,8 @@ export const EventRecord = z.strictObject({
   branch: z.string().optional(),
   surface: Surface,
   tool: z.string(),
+  /** The agent id of the call's key; absent on entries written before issue 23 and on operator surfaces. */
+  agent: z.string().optional(),
   client: z.string().optional(),
   verdict: AuditVerdict,
   result: z.string(),
@@ -169,6 +175,7 @@ export function eventBody(
     branch: e.branch === undefined ? undefined : clean(e.branch),
     surface: e.surface,
     tool: clean(e.tool),
+    agent: e.agent === undefined ? undefined : clean(e.agent),
     client: e.client === undefined ? undefined : clean(e.client),
     verdict: e.verdict,
     result: clean(e.result),

@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { keyIdOf, openLedger, queryLedger, type Ledger, type LedgerState } from '../audit/index.js';
+import { isAgentName } from '../core/index.js';
 import type { AuditStatus } from '../http/api/schema.js';
 import type { CallRecord } from '../mcp/index.js';
 import type { Log } from '../registry/index.js';
@@ -51,6 +52,7 @@ export interface AuditSummary {
   perimeter?: string;
   branch?: string;
   tool: string;
+  agent?: string;
   verdict: string;
   result: string;
 }
@@ -96,6 +98,7 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
           ...(r.perimeter === undefined ? {} : { perimeter: r.perimeter }),
           ...(r.branch === undefined ? {} : { branch: r.branch }),
           tool: r.tool,
+          ...(r.agent === undefined ? {} : { agent: r.agent }),
           ...(r.client === undefined ? {} : { client: r.client }),
           verdict: r.verdict,
           result: r.result,
@@ -159,6 +162,8 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
         perimeter: p.perimeter,
         branch: p.branch,
         tool: `proposal.${event}`,
+        // The agent the proposal is for (records from before agent ids hold a client label: no agent then).
+        ...(isAgentName(p.agent) ? { agent: p.agent } : {}),
         client: by.slice(0, 256),
         verdict:
           event === 'failed'
@@ -221,6 +226,7 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
             ...(e.perimeter === undefined ? {} : { perimeter: e.perimeter }),
             ...(e.branch === undefined ? {} : { branch: e.branch }),
             tool: e.tool,
+            ...(e.agent === undefined ? {} : { agent: e.agent }),
             verdict: e.verdict,
             result: e.result,
           });
@@ -269,7 +275,15 @@ export const defaultLedgerFile = (stateDir: string) => join(stateDir, 'audit', '
  */
 export async function printAudit(
   files: readonly string[],
-  f: { perimeter?: string; since?: string; verdict?: string; tool?: string; limit?: number; json?: boolean },
+  f: {
+    perimeter?: string;
+    agent?: string;
+    since?: string;
+    verdict?: string;
+    tool?: string;
+    limit?: number;
+    json?: boolean;
+  },
   out: (l: string) => void,
 ): Promise<void> {
   const since = f.since ? new Date(f.since) : undefined;
@@ -291,6 +305,7 @@ export async function printAudit(
     try {
       for await (const e of queryLedger(file, {
         ...(f.perimeter ? { perimeter: f.perimeter } : {}),
+        ...(f.agent ? { agent: f.agent } : {}),
         ...(since ? { since } : {}),
         ...(f.verdict ? { verdict: f.verdict as 'allow' } : {}),
         ...(f.tool ? { tool: f.tool } : {}),
@@ -319,6 +334,7 @@ export async function printAudit(
     'PERIMETER',
     'BRANCH',
     'TOOL',
+    'AGENT',
     'CLIENT',
     'VERDICT',
     'RESULT',
@@ -334,6 +350,7 @@ export async function printAudit(
     r.perimeter ?? '',
     r.branch ?? '',
     r.tool,
+    r.agent ?? '',
     who(r),
     r.verdict,
     r.result,

@@ -163,6 +163,10 @@ export const operator = {
       return [
         `git-blinder ${s.version} up ${s.uptime_s} s, state dir ${String(s.state_dir)}`,
         `sessions: ${ss.active} active, ${ss.idle} idle (no request for a minute; closed when the idle timeout passes)`,
+        ...(ss.by_agent ?? []).map(
+          (a) =>
+            `session agent ${a.agent} (${a.perimeter}): ${a.sessions} open on ${a.branches.join(', ') || 'its default branch'}, last request ${a.last_seen}`,
+        ),
         ...ups.map(
           (u) =>
             `upstream ${u.kind}: ${u.ok ? 'ok' : 'DOWN'} (${u.detail})${u.rateLimit ? ` rate limit ${u.rateLimit.remaining}/${u.rateLimit.limit}, resets ${u.rateLimit.resetAt}` : ''}`,
@@ -263,11 +267,15 @@ export const operator = {
     );
     print(out, json, r, () => `removed ${branch} from ${id}`);
   },
-  async keyIssue(c: ApiClient, out: Out, id: string, json?: boolean) {
-    const r = await c.call('POST /perimeters/:id/keys', `/perimeters/${encodeURIComponent(id)}/keys`);
+  async keyIssue(c: ApiClient, out: Out, id: string, agent: string | undefined, json?: boolean) {
+    const r = await c.call(
+      'POST /perimeters/:id/keys',
+      `/perimeters/${encodeURIComponent(id)}/keys`,
+      agent === undefined ? {} : { agent },
+    );
     print(out, json, r, () =>
       [
-        `agent key ${r.id} for ${id} (shown once, store it now):`,
+        `agent key ${r.id} for ${id} (agent ${r.agent}; shown once, store it now):`,
         r.key,
         '',
         'agents send it as "Authorization: Bearer <key>" to:',
@@ -280,18 +288,29 @@ export const operator = {
     print(out, json, r, () =>
       r.keys.length
         ? table(
-            ['KEY ID', 'CREATED'],
-            r.keys.map((k) => [k.id, k.created_at]),
+            ['KEY ID', 'AGENT', 'CREATED'],
+            r.keys.map((k) => [k.id, k.agent, k.created_at]),
           )
         : 'no keys',
     );
   },
-  async keyRevoke(c: ApiClient, out: Out, id: string, keyId: string, json?: boolean) {
+  async keyRevoke(c: ApiClient, out: Out, id: string, keyOrAgent: string, json?: boolean) {
     const r = await c.call(
       'DELETE /perimeters/:id/keys/:keyId',
-      `/perimeters/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyId)}`,
+      `/perimeters/${encodeURIComponent(id)}/keys/${encodeURIComponent(keyOrAgent)}`,
     );
-    print(out, json, r, () => `revoked key ${keyId} of ${id}`);
+    print(out, json, r, () => `revoked key ${r.revoked} (agent ${r.agent}) of ${id}`);
+  },
+  async agentsList(c: ApiClient, out: Out, id: string, json?: boolean) {
+    const r = await c.call('GET /perimeters/:id/agents', `/perimeters/${encodeURIComponent(id)}/agents`);
+    print(out, json, r, () =>
+      r.agents.length
+        ? table(
+            ['AGENT', 'KEY ID', 'LAST USED', 'SESSIONS', 'CREATED'],
+            r.agents.map((a) => [a.agent, a.key_id, a.last_used ?? 'never', String(a.sessions), a.created_at]),
+          )
+        : 'no agents',
+    );
   },
   async commitsList(
     c: ApiClient,

@@ -354,6 +354,7 @@ export function buildProgram(io: ProgramIO): Command {
       )
       .option('--state-dir <dir>', 'state dir holding the ledger (repeatable, one per instance)', collect)
       .option('--perimeter <id>', 'only this perimeter')
+      .option('--agent <name>', "only this agent's calls (the agent id its key names)")
       .option('--since <time>', 'only entries at or after this ISO time')
       .option('--verdict <v>', 'allow, deny, invisible or error')
       .option('--tool <name>', 'only this tool')
@@ -364,6 +365,7 @@ export function buildProgram(io: ProgramIO): Command {
           file?: string[];
           stateDir?: string[];
           perimeter?: string;
+          agent?: string;
           since?: string;
           verdict?: string;
           tool?: string;
@@ -450,14 +452,32 @@ export function buildProgram(io: ProgramIO): Command {
 
   const key = perimeter.command('key').description("Manage a perimeter's agent keys (agents send them as a Bearer).");
   ops(
-    key.command('issue <id>').description('Issue an agent key; it is printed once and stored only as a hash.'),
-  ).action(async (id: string, o: OpsOptions) => operator.keyIssue(await clientFor(o), io.out, id, o.json));
-  ops(key.command('list <id>').description('List key ids.')).action(async (id: string, o: OpsOptions) =>
-    operator.keyList(await clientFor(o), io.out, id, o.json),
+    key
+      .command('issue <id>')
+      .description(
+        'Issue an agent key; it is printed once and stored only as a hash. The key names one agent of the perimeter.',
+      )
+      .option(
+        '--agent <name>',
+        'the agent id this key stands for ([a-z0-9-], unique in the perimeter; default key-<keyId>)',
+      ),
+  ).action(async (id: string, o: OpsOptions & { agent?: string }) =>
+    operator.keyIssue(await clientFor(o), io.out, id, o.agent, o.json),
   );
-  ops(key.command('revoke <id> <keyId>').description('Revoke a key: requests carrying it are refused at once.')).action(
-    async (id: string, keyId: string, o: OpsOptions) =>
-      operator.keyRevoke(await clientFor(o), io.out, id, keyId, o.json),
+  ops(key.command('list <id>').description('List key ids and the agents they name.')).action(
+    async (id: string, o: OpsOptions) => operator.keyList(await clientFor(o), io.out, id, o.json),
+  );
+  ops(
+    key
+      .command('revoke <id> <keyIdOrAgent>')
+      .description(
+        "Revoke one agent's key (by key id or agent id): its open sessions are refused at their next request.",
+      ),
+  ).action(async (id: string, keyId: string, o: OpsOptions) =>
+    operator.keyRevoke(await clientFor(o), io.out, id, keyId, o.json),
+  );
+  ops(perimeter.command('agents <id>').description("List a perimeter's agents: key, last use, open sessions.")).action(
+    async (id: string, o: OpsOptions) => operator.agentsList(await clientFor(o), io.out, id, o.json),
   );
 
   const commits = perimeter

@@ -29,6 +29,11 @@ export function isAgentName(s: string): boolean {
   return /^[a-z0-9-]{1,48}$/.test(s);
 }
 
+/** The agent a stored proposal was made for; records from before agent ids hold a client label and count as anonymous. */
+export function proposalAgent(agentField: string): string {
+  return isAgentName(agentField) ? agentField : ANONYMOUS_AGENT;
+}
+
 /**
  * Who a call comes from: `agent` is the key's agent id (absent on the operator surface), `client` what the MCP client
  * declared about itself (a label, never authorization).
@@ -58,22 +63,37 @@ export const OPERATOR_AUTHOR: CommitIdentity = { name: 'git-blinder operator', e
 /** The trailer naming the agent a commit was made for (beside the proposal trailer where there is one). */
 export const AGENT_TRAILER = 'Agent-Id';
 
-/** `message` with the `Agent-Id:` trailer appended, in the trailer block a proposal trailer may already open. */
+/**
+ * `message` with the `Agent-Id:` trailer appended, in the trailer block a proposal trailer may already open. An
+ * `Agent-Id:` line the message's own trailer block already holds (written by the agent) is dropped: the one trailer
+ * a reader finds is the server's.
+ */
 export function withAgentTrailer(message: string, agent: string): string {
-  const body = message.replace(/\s+$/, '');
-  const lines = body.split('\n');
-  const last = lines[lines.length - 1] ?? '';
-  // Joins an existing trailer block (a last paragraph of `Key: value` lines), else opens one.
-  const block = lines.length > 1 && /^[A-Za-z0-9-]+: /.test(last) && trailerBlock(lines);
-  return `${body}${block ? '\n' : '\n\n'}${AGENT_TRAILER}: ${agent}\n`;
+  const lines = message.replace(/\s+$/, '').split('\n');
+  const start = trailerStart(lines);
+  const kept =
+    start === undefined
+      ? lines
+      : [...lines.slice(0, start), ...lines.slice(start).filter((l) => !/^agent-id\s*:/i.test(l))];
+  while (kept.length > 0 && (kept[kept.length - 1] ?? '').trim() === '') kept.pop();
+  const joins = start !== undefined && kept.length > start;
+  return `${kept.join('\n')}${joins ? '\n' : '\n\n'}${AGENT_TRAILER}: ${agent}\n`;
 }
 
-/** True when the last paragraph of `lines` consists of trailers only. */
-function trailerBlock(lines: readonly string[]): boolean {
+/** Where the last paragraph starts when it consists of `Key: value` trailers only (and is not the whole message). */
+function trailerStart(lines: readonly string[]): number | undefined {
   for (let i = lines.length - 1; i >= 0; i--) {
     const l = lines[i] ?? '';
-    if (l.trim() === '') return i > 0;
-    if (!/^[A-Za-z0-9-]+: /.test(l)) return false;
+    if (l.trim() === '') return i > 0 && i < lines.length - 1 ? i + 1 : undefined;
+    if (!/^[A-Za-z0-9-]+\s*: /.test(l)) return undefined;
   }
-  return false;
+  return undefined;
+}
+
+/** How stale a recorded key use may be: uses within this long of the last recorded one are not written again. */
+export const USE_GRANULARITY_MS = 10_000;
+
+/** True when a use at `now` should be recorded, given the last one recorded (coalescing, see `AgentUse`). */
+export function useDue(last: number | undefined, now: number): boolean {
+  return last === undefined || now - last >= USE_GRANULARITY_MS;
 }

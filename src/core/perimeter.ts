@@ -24,8 +24,20 @@ export const PerimeterId = z
   .max(64, 'Perimeter ids are at most 64 characters.')
   .refine((id) => !RESERVED_IDS.includes(id), { message: 'The id "root" is reserved for the operator surface.' });
 
+/**
+ * Limits of each agent (each key) of a perimeter, inside the perimeter's own (issue 23): a call or a commit must fit
+ * both. Absent fields: no per-agent limit, only the perimeter's.
+ */
+export const PerAgentLimits = z.strictObject({
+  calls_per_minute: z.number().int().min(1).max(1_000_000).optional(),
+  commits_per_hour: z.number().int().min(0).max(1_000_000).optional(),
+});
+export type PerAgentLimits = z.infer<typeof PerAgentLimits>;
+
 /** Per-perimeter request limits; absent fields take the server's defaults. */
 export const Limits = z.strictObject({
+  /** What each agent of the perimeter may spend on its own (counted in the store, shared across instances). */
+  per_agent: PerAgentLimits.optional(),
   calls_per_minute: z.number().int().min(1).max(1_000_000).optional(),
   commits_per_hour: z.number().int().min(0).max(1_000_000).optional(),
   files_per_commit: z.number().int().min(1).max(100).optional(),

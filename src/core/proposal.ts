@@ -27,7 +27,7 @@ export const TERMINAL_STATUSES: readonly ProposalStatus[] = ['applied', 'failed'
  */
 export const MAX_AGENT_REASON = 2_000;
 export const MAX_IDEMPOTENCY_KEY = 128;
-/** The agent label: the client's declared name (cut to 100 characters) plus ` via git-blinder (<perimeter>)`. */
+/** The agent field's cap: records from before agent ids held a label of the client's declared name (up to 100 characters) and more. */
 export const MAX_AGENT_LABEL = 512;
 
 /** Proposal ids: 24 lowercase base32 characters of randomness (120 bits), never a counter. */
@@ -104,7 +104,10 @@ const Common = {
   branch: z.string().min(1),
   /** The branch head the agent saw when it proposed: part of what is approved. */
   base: z.string().min(1),
-  /** What the MCP client declared (a label, never authorization; the server cuts the name to 100 characters). */
+  /**
+   * The agent id of the key that proposed (issue 23). Records stored before agent ids hold what the MCP client
+   * declared instead (a label, never authorization): `isAgentName` tells the two apart.
+   */
   agent: z.string().max(MAX_AGENT_LABEL),
   /** The agent's own words about why; shown as the agent's, never as a server fact. */
   agent_reason: z.string().max(MAX_AGENT_REASON).optional(),

@@ -1,11 +1,11 @@
 import express, { type Request, type Response, type Router } from 'express';
-import type { Binding, Perimeter } from '../core/index.js';
+import { agentOf, AgentName, describeIssues, type Binding, type Perimeter } from '../core/index.js';
 import { invoke, type InvokeDeps } from '../mcp/index.js';
 import { toolNamed } from '../registry/index.js';
 import { Output as CommitOutput } from '../registry/tools/get_commit.js';
 import { Output as CommitPage } from '../registry/tools/list_commits.js';
 import type { PerimeterService } from '../registry/perimeters.js';
-import type { PerimeterStore } from '../state/types.js';
+import type { AgentUse, PerimeterStore } from '../state/types.js';
 import type { RepoInfo, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import { bearerOf } from './auth.js';
 import type { OpsGate } from './ops-gate.js';
@@ -29,6 +29,10 @@ export interface ApiDeps {
   readonly publicUrl: () => string;
   /** Operator status (health route). */
   readonly status: () => Promise<Health>;
+  /** When each agent last used its key (absent: never recorded). */
+  readonly agentUse?: AgentUse;
+  /** This instance's open sessions per agent. */
+  readonly sessionsOf: (perimeter: string) => ReadonlyMap<string, number>;
 }
 
 /** The agent URLs of a perimeter: its default branch, then every other allowlisted branch. */
@@ -158,21 +162,50 @@ export function apiRouter(deps: ApiDeps): Router {
 
   // The key is in this answer and nowhere else: only its hash is stored.
   r.post('/perimeters/:id/keys', async (req, res) => {
-    const issued = issueKey(new Date());
+    const given = (req.body as { agent?: unknown } | undefined)?.agent;
+    const name = given === undefined ? undefined : AgentName.safeParse(given);
+    if (name !== undefined && !name.success) return fail(res, 'invalid', `agent: ${describeIssues(name.error)}`);
+    const issued = issueKey(new Date(), name?.data);
     const out = await deps.service.addKey(req.params.id, issued.record);
     if (!out.ok) return fail(res, out.code, out.message);
     reply(
       res,
       'POST /perimeters/:id/keys',
-      { id: issued.record.id, key: issued.key, urls: agentUrls(deps.publicUrl(), out.value) },
+      {
+        id: issued.record.id,
+        agent: agentOf(issued.record),
+        key: issued.key,
+        urls: agentUrls(deps.publicUrl(), out.value),
+      },
       201,
     );
+  });
+
+  // One row per agent: its key, when it last used it (any instance), its open sessions on this instance.
+  r.get('/perimeters/:id/agents', async (req, res) => {
+    const p = deps.store.get(req.params.id);
+    if (!p) return fail(res, 'not_found', `No perimeter "${req.params.id}".`);
+    const used = (await deps.agentUse?.lastUse(p.id)) ?? {};
+    const open = deps.sessionsOf(p.id);
+    const agents = (p.keys ?? []).map((k) => {
+      const agent = agentOf(k);
+      return {
+        agent,
+        key_id: k.id,
+        created_at: k.created_at,
+        last_used: used[agent] ?? null,
+        sessions: open.get(agent) ?? 0,
+      };
+    });
+    reply(res, 'GET /perimeters/:id/agents', { agents: agents.sort((a, b) => a.agent.localeCompare(b.agent)) });
   });
 
   r.delete('/perimeters/:id/keys/:keyId', async (req, res) => {
     const out = await deps.service.revokeKey(req.params.id, req.params.keyId);
     if (!out.ok) return fail(res, out.code, out.message);
-    reply(res, 'DELETE /perimeters/:id/keys/:keyId', { revoked: out.value.key.id });
+    // Its leases end with it (issue 23); a lease the store fails to drop already stops binding (`liveAgent`).
+    await deps.invoke.presence?.drop(req.params.id, agentOf(out.value.key)).catch(() => undefined);
+    reply(res, 'DELETE /perimeters/:id/keys/:keyId', { revoked: out.value.key.id, agent: agentOf(out.value.key) });
   });
 
   // Filtered history for the operator: the very pipeline an agent bound to that branch goes through. Gives the tool's

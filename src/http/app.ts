@@ -5,7 +5,7 @@ import { matchingKey } from './keys.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
-import type { InstanceInfo, PerimeterStore, StoreHealth } from '../state/types.js';
+import type { AgentUse, InstanceInfo, PerimeterStore, StoreHealth, WebSessionStore } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
 import type { Health } from './api/schema.js';
@@ -20,9 +20,12 @@ import { rpcError } from './status.js';
 import type { AuditHealth, AuditLine } from './web/pages/console.js';
 import { securityHeaders } from './web/respond.js';
 import { webRouter } from './web/router.js';
+import { WebSessions } from './web/sessions.js';
 
 export interface AppDeps {
   readonly store: PerimeterStore;
+  /** Where each agent's last key use is recorded (absent: not recorded). */
+  readonly agentUse?: AgentUse;
   readonly upstreamFor: UpstreamFor;
   readonly upstreams: readonly Upstream[];
   readonly opsToken: string;
@@ -60,6 +63,8 @@ export interface AppDeps {
   readonly recordAuth?: (e: OpsCheckEvent) => void;
   /** Back-off of sources that send wrong ops tokens (tests shorten it). */
   readonly opsBackoff?: { freeFailures?: number; baseDelayMs?: number; maxDelayMs?: number; windowMs?: number };
+  /** Where the approval page keeps signed-in browsers, and the key of its CSRF tokens: both shared by every instance. */
+  readonly web: { readonly sessions: WebSessionStore; readonly key: () => Promise<Uint8Array> };
   /** The shared state store as the operator status shows it: adapter, health, instances alive. */
   readonly storeStatus?: () => Promise<{ kind: string; health: StoreHealth; instances: readonly InstanceInfo[] }>;
   /** Extra fields for the operator status (audit ledger state). */
@@ -111,7 +116,11 @@ export function createApp(deps: AppDeps): App {
     if (ep.kind === 'root') return rootChecks.get(req)?.kind === 'ok' ? { owner: 'root' } : undefined;
     const p = deps.store.get(ep.id);
     const key = p ? matchingKey(p, bearerOf(req.headers.authorization)) : undefined;
-    if (key !== undefined) return { owner: `key:${ep.id}:${key.id}`, agent: agentOf(key) };
+    if (key !== undefined) {
+      const agent = agentOf(key);
+      deps.agentUse?.touch(ep.id, agent);
+      return { owner: `key:${ep.id}:${key.id}`, agent };
+    }
     // Open perimeters have no keys to tell callers apart: the perimeter is the owner, and the agent is anonymous.
     return deps.openPerimeters ? { owner: `open:${ep.id}`, agent: ANONYMOUS_AGENT } : undefined;
   };
@@ -157,7 +166,19 @@ export function createApp(deps: AppDeps): App {
       uptime_s: Math.round((Date.now() - started) / 1000),
       state_dir: deps.stateDir ?? null,
       // Most clients never send DELETE: a session quiet for a minute is reported idle until the reaper closes it.
-      sessions: { open: sessions.size, ...sessions.activity(60_000), by_perimeter: counts, ...sessions.stats() },
+      sessions: {
+        open: sessions.size,
+        ...sessions.activity(60_000),
+        by_perimeter: counts,
+        by_agent: sessions.agents().map((a) => ({
+          perimeter: a.perimeter,
+          agent: a.agent,
+          sessions: a.sessions,
+          branches: [...a.branches],
+          last_seen: new Date(a.lastSeen).toISOString(),
+        })),
+        ...sessions.stats(),
+      },
       perimeters: await Promise.all(
         deps.store.list().map(async (p) => ({
           id: p.id,
@@ -276,6 +297,9 @@ export function createApp(deps: AppDeps): App {
       invoke: deps.invoke,
       publicUrl: deps.publicUrl,
       status,
+      ...(deps.agentUse ? { agentUse: deps.agentUse } : {}),
+      sessionsOf: (perimeter) =>
+        new Map(sessions.agents().flatMap((a) => (a.perimeter === perimeter ? [[a.agent, a.sessions]] : []))),
     }),
   );
 
@@ -292,6 +316,7 @@ export function createApp(deps: AppDeps): App {
         upstreams: deps.upstreams,
         ...(deps.invoke.workspace ? { workspace: deps.invoke.workspace } : {}),
         sessionCounts: () => sessions.counts(),
+        sessions: new WebSessions(deps.web.sessions, deps.web.key),
         ...(deps.recentAudit ? { recentAudit: deps.recentAudit } : {}),
         ...(deps.auditHealth ? { auditHealth: deps.auditHealth } : {}),
         log: deps.invoke.log,

@@ -73,6 +73,11 @@ export interface InvokeDeps {
   readonly presence?: PresenceStore;
   /** When this process last noted each agent as seen (see `noteSeen`); one map per composition. */
   readonly seen?: Map<string, number>;
+  /**
+   * False once an agent's key is revoked (or its perimeter deleted): its leases stop binding at once, on every instance,
+   * whatever process revoked it. Absent = every holder counts.
+   */
+  readonly liveAgent?: (perimeter: string, agent: string) => boolean;
 }
 
 /** The fail-closed answer: the same for every agent endpoint, whether or not its perimeter exists. */
@@ -119,7 +124,7 @@ const BUDGETS = {
 } as const;
 
 /** What counts a budget: the store's shared counters, or this process's limiter. */
-export type BudgetCounter = Pick<Counters, 'take'> | Pick<RateLimiter, 'take'>;
+export type BudgetCounter = Pick<Counters, 'take' | 'give'> | Pick<RateLimiter, 'take' | 'give'>;
 
 /** A spent (or uncountable) budget: the refusal message and when to come back. */
 export interface Spent {
@@ -128,27 +133,58 @@ export interface Spent {
   readonly retryAfterSeconds: number;
 }
 
+/** Counts one event under `key`; the seconds to wait when it does not fit, or 'uncountable' when the store failed. */
+async function take(
+  counter: BudgetCounter,
+  key: string,
+  max: number,
+  windowMs: number,
+): Promise<number | undefined | 'uncountable'> {
+  try {
+    return await counter.take(key, max, windowMs);
+  } catch {
+    return 'uncountable';
+  }
+}
+
 /**
- * Counts one call or one commit against an agent perimeter's budget; what refuses it when spent. The one place a
- * commit is charged, for a direct push (at the call, which is when it is applied) and for every proposal kind (at
- * apply, by the instance that applies it): a proposal costs nothing while it waits.
+ * Counts one call or one commit against an agent perimeter's budget, and against the calling agent's own
+ * (`limits.per_agent`) when the perimeter sets one; what refuses it when either is spent. The one place a commit is
+ * charged, for a direct push (at the call, which is when it is applied) and for every proposal kind (at apply, by the
+ * instance that applies it, to the agent that proposed): a proposal costs nothing while it waits.
  */
 export async function spendBudget(
   counter: BudgetCounter | undefined,
   binding: AgentBinding,
   what: keyof typeof BUDGETS,
+  agent?: string,
 ): Promise<Spent | undefined> {
   if (!counter) return undefined;
   const { windowMs, limit } = BUDGETS[what];
-  const max = limit(binding);
-  let wait: number | undefined;
-  try {
-    wait = await counter.take(`${what}:${binding.perimeterId}`, max, windowMs);
-  } catch {
-    // A budget that cannot be counted is not granted: the store is down, and the caller is told to come back.
-    return { cls: 'unavailable', message: UNAVAILABLE, retryAfterSeconds: 1 };
+  // A budget that cannot be counted is not granted: the store is down, and the caller is told to come back.
+  const uncountable: Spent = { cls: 'unavailable', message: UNAVAILABLE, retryAfterSeconds: 1 };
+  const own =
+    agent === undefined
+      ? undefined
+      : binding.limits.per_agent?.[what === 'calls' ? 'calls_per_minute' : 'commits_per_hour'];
+  const ownKey = `${what}:${binding.perimeterId}:agent:${agent ?? ''}`;
+  if (own !== undefined) {
+    const wait = await take(counter, ownKey, own, windowMs);
+    if (wait === 'uncountable') return uncountable;
+    if (wait !== undefined) {
+      const message =
+        what === 'calls'
+          ? `Rate limited: this agent may make ${own} calls per minute; retry after ${wait} s.`
+          : `Write budget spent: this agent may make ${own} commits per hour; retry after ${wait} s.`;
+      return { cls: 'rate_limited', message, retryAfterSeconds: wait };
+    }
   }
+  const max = limit(binding);
+  const wait = await take(counter, `${what}:${binding.perimeterId}`, max, windowMs);
   if (wait === undefined) return undefined;
+  // Refused by the perimeter: the agent's own count gives back what this event took (it did not happen).
+  if (own !== undefined) await Promise.resolve(counter.give(ownKey)).catch(() => undefined);
+  if (wait === 'uncountable') return uncountable;
   const message =
     what === 'calls'
       ? `Rate limited: this perimeter allows ${max} calls per minute; retry after ${wait} s.`
@@ -161,9 +197,10 @@ async function budgetSpent(
   deps: InvokeDeps,
   binding: Binding,
   what: keyof typeof BUDGETS,
+  agent: string | undefined,
 ): Promise<CallOutcome | undefined> {
   if (binding.surface !== 'agent') return undefined;
-  const spent = await spendBudget(deps.counters ?? deps.limiter, binding, what);
+  const spent = await spendBudget(deps.counters ?? deps.limiter, binding, what, agent);
   return spent === undefined ? undefined : deny(spent.cls, spent.message, spent.retryAfterSeconds);
 }
 
@@ -172,22 +209,29 @@ const limitOf = <K extends keyof typeof DEFAULT_LIMITS>(b: AgentBinding, k: K): 
 
 /**
  * What one agent call may spend upstream: `upstream_requests_per_call` for this call, and the perimeter's hourly
- * share, counted request by request where the adapter sends them (the limiter's window is shared by all its calls).
+ * share, counted request by request where the adapter sends them, by the counter of the other budgets (the store's
+ * when there is one, so N instances never multiply the share; else this process's limiter).
  */
-function callBudget(binding: AgentBinding, limiter: RateLimiter | undefined): RequestBudget {
+function callBudget(binding: AgentBinding, counter: BudgetCounter | undefined): RequestBudget {
   const perCall = limitOf(binding, 'upstream_requests_per_call');
   const perHour = limitOf(binding, 'upstream_requests_per_hour');
   const key = `upstream:${binding.perimeterId}`;
   let left = perCall;
   return {
-    take() {
+    async take() {
       if (left <= 0) {
         return {
           code: 'over_budget',
           message: `This call needs more than ${perCall} upstream requests, this perimeter's limit per call; nothing more was sent. Narrow it (a path, fewer files, a smaller page).`,
         };
       }
-      const wait = limiter?.take(key, perHour, 3_600_000);
+      let wait: number | undefined;
+      try {
+        wait = await counter?.take(key, perHour, 3_600_000);
+      } catch {
+        // A share that cannot be counted is not granted: nothing is sent while the store is down.
+        return { code: 'unavailable', message: UNAVAILABLE, retryAfterSeconds: 1 };
+      }
       if (wait !== undefined) {
         return {
           code: 'over_budget',
@@ -199,7 +243,8 @@ function callBudget(binding: AgentBinding, limiter: RateLimiter | undefined): Re
       return undefined;
     },
     refund() {
-      limiter?.give(key);
+      // Best effort: a refund the store missed costs the perimeter one request of its share, never a request more.
+      void Promise.resolve(counter?.give(key)).catch(() => undefined);
     },
   };
 }
@@ -249,7 +294,7 @@ async function decideAndRun(
     }
   }
   if (binding === undefined) return invisible(tool.notFound(args));
-  const callsSpent = await budgetSpent(deps, binding, 'calls');
+  const callsSpent = await budgetSpent(deps, binding, 'calls', caller.agent);
   if (callsSpent !== undefined) return callsSpent;
   const verdict = decide(binding, tool, args);
   switch (verdict.kind) {
@@ -296,7 +341,9 @@ async function run(
   if (base === undefined)
     return missing(binding.surface === 'root' ? `Not found: repository "${allowed.repo}".` : tool.notFound(args));
   const upstream: Upstream =
-    binding.surface === 'agent' ? (base.withBudget?.(callBudget(binding, deps.limiter)) ?? base) : base;
+    binding.surface === 'agent'
+      ? (base.withBudget?.(callBudget(binding, deps.counters ?? deps.limiter)) ?? base)
+      : base;
   let target: Target = allowed;
   if (target.ref === '') {
     const def = await upstream.defaultBranch(target.repo);
@@ -331,7 +378,9 @@ async function run(
     return propose(tool, tool.proposable, args, ctx, binding, deps);
   // A commit is spent by a call that writes paths (a proposal spends it when it is applied, not when it is made).
   const commitsSpent =
-    tool.access === 'write' && writesPaths(tool, args) ? await budgetSpent(deps, binding, 'commits') : undefined;
+    tool.access === 'write' && writesPaths(tool, args)
+      ? await budgetSpent(deps, binding, 'commits', caller.agent)
+      : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
   const raw = await tool.run(args, ctx);
   if (!raw.ok) {
@@ -503,6 +552,8 @@ async function leaseCheck(
   } catch {
     return deny('unavailable', UNAVAILABLE, 1);
   }
+  const live = deps.liveAgent;
+  if (live) leases = leases.filter((l) => live(l.perimeter, l.agent));
   const why = leaseRefusal(
     { perimeter: binding.perimeterId, agent: ctx.agent ?? ANONYMOUS_AGENT, scope: ctx.scope },
     paths,

@@ -3,8 +3,12 @@
 // must still have the fingerprint the person approved, or the proposal is stale and nothing runs. A plan stops at the
 // first step that is refused or declined; steps before it stay applied, each behind its own restore point.
 import {
+  agentAuthor,
   assertNever,
   bindAgent,
+  isAgentName,
+  proposalAgent,
+  withAgentTrailer,
   compressedRefusal,
   describeStep,
   patchPaths,
@@ -22,7 +26,7 @@ import {
 } from '../core/index.js';
 import { spendBudget, type BudgetCounter } from './invoke.js';
 import type { ApplyOutcome } from '../registry/proposals.js';
-import { writeOpOf } from '../registry/workspace-ops.js';
+import { LEGACY_WORKSPACE_AUTHOR, writeOpOf } from '../registry/workspace-ops.js';
 import { SCAN_MAX_BYTES } from '../registry/workspace-propose.js';
 import { judgeRevisions, revisionNotFound } from '../registry/workspace-revisions.js';
 import type { UpstreamFor } from '../upstream/types.js';
@@ -116,6 +120,8 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       return failed(`Branch "${p.branch}" is no longer checked out in a working tree; nothing was written.`);
     const steps = workspaceSteps(p.change);
     const allowlist = [...perimeter.branches];
+    // Commits are made for the agent that proposed: its author form and its Agent-Id trailer.
+    const agent = proposalAgent(p.agent);
     let started = false;
     let first: string | undefined;
     let head = p.base;
@@ -151,7 +157,12 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
       // What runs carries the proposal trailer; what was proposed (and fingerprinted) did not. Preview the one that
       // runs first, then check the proposed one still has the approved fingerprint: a change between the two shows in
       // the second, a change after the first makes the apply decline as stale.
-      const op = writeOpOf(step, p.id, deps.message);
+      const op = writeOpOf(
+        step,
+        p.id,
+        (m, id) => withAgentTrailer(deps.message(m, id), agent),
+        agentAuthor(agent, p.perimeter),
+      );
       const preview = await writer.preview(op);
       if (!preview.ok) return failed(`${at}could not preview (${preview.error.message}); ${done}.`, first);
       startHead ??= preview.value.base;
@@ -166,7 +177,8 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
         if (secret !== undefined) return failed(`${at}${tool} refused: ${secret}; not applied (${done}).`, first);
       }
       if (i === 0) {
-        const proposed = await writer.preview(writeOpOf(step, p.id, (m) => m));
+        const asProposed = isAgentName(p.agent) ? agentAuthor(agent, p.perimeter) : LEGACY_WORKSPACE_AUTHOR;
+        const proposed = await writer.preview(writeOpOf(step, p.id, (m) => m, asProposed));
         if (!proposed.ok || proposed.value.fingerprint !== p.change.fingerprint) {
           return failed(
             `stale: the working tree of ${p.branch} changed since the proposal was made (what the approver saw is no longer what would run); nothing was written. Propose again.`,
@@ -181,7 +193,7 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
         );
       }
       if (commits(step)) {
-        const spent = await spendBudget(deps.budget, bound.value, 'commits');
+        const spent = await spendBudget(deps.budget, bound.value, 'commits', agent);
         if (spent !== undefined) return failed(`${at}${spent.message} Not applied (${done}).`, first);
       }
       if (!started) {

@@ -2,10 +2,9 @@
 // perimeter as it is now. What the person approved was computed against `base`; if the branch moved since in a way
 // that touches the proposal's paths, the change is stale and fails instead of landing something nobody saw.
 import {
-  ANONYMOUS_AGENT,
   assertNever,
   bindAgent,
-  isAgentName,
+  proposalAgent,
   familyOf,
   workspaceSteps,
   type Perimeter,
@@ -139,7 +138,7 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
       }
     }
     // The commit is charged now, by the instance that writes it; the call below runs without a counter (no second charge).
-    const spent = await spendBudget(deps.budget, binding, 'commits');
+    const spent = await spendBudget(deps.budget, binding, 'commits', proposalAgent(p.agent));
     if (spent !== undefined) return failed(`${spent.message} Nothing was written; propose again later.`);
     let restore: string | undefined;
     if (upstream.restorePoints) {
@@ -155,7 +154,7 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
       args,
       { upstreamFor: deps.upstreamFor, log: deps.log, ...(deps.record ? { record: deps.record } : {}) },
       // The write is made for the agent that proposed it (its id, recorded from its key); the label says how.
-      { agent: proposer(p), client: `approved ${p.id}` },
+      { agent: proposalAgent(p.agent), client: `approved ${p.id}` },
     );
     switch (out.kind) {
       case 'allow':
@@ -173,11 +172,6 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
         return assertNever(out, 'call outcome');
     }
   }
-}
-
-/** The agent a proposal was made for; records from before agent ids hold a client label, applied as anonymous. */
-export function proposer(p: Proposal): string {
-  return isAgentName(p.agent) ? p.agent : ANONYMOUS_AGENT;
 }
 
 /** The push_files arguments of a proposal, with the trailer in the message. */

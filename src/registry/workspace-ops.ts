@@ -3,14 +3,25 @@
 import type { WorkspaceStep } from '../core/index.js';
 import type { Identity, WriteOp } from '../workspace/writes.js';
 
-/** The author of commits an approved workspace proposal makes (the committer is git-blinder). */
-export const WORKSPACE_AUTHOR: Identity = { name: 'git-blinder agent', email: 'agent@git-blinder.invalid' };
+/**
+ * The author workspace commits had before agent ids (issue 23). A proposal made then was fingerprinted with it, so
+ * approving one checks its fingerprint with this author (and commits with the anonymous agent's).
+ */
+export const LEGACY_WORKSPACE_AUTHOR: Identity = { name: 'git-blinder agent', email: 'agent@git-blinder.invalid' };
 
-/** The write-port operation of one step. */
-export function writeOpOf(s: WorkspaceStep, id: string, message: (m: string, id: string) => string): WriteOp {
+/**
+ * The write-port operation of one step. A commit is authored by `author` (the agent's one author form, see
+ * core/agents.ts; the committer is git-blinder) with the message `message` makes.
+ */
+export function writeOpOf(
+  s: WorkspaceStep,
+  id: string,
+  message: (m: string, id: string) => string,
+  author: Identity,
+): WriteOp {
   switch (s.kind) {
     case 'commit':
-      return { kind: 'commit', message: message(s.message, id), paths: s.paths, author: WORKSPACE_AUTHOR };
+      return { kind: 'commit', message: message(s.message, id), paths: s.paths, author };
     case 'patch':
       return { kind: 'patch', patch: new TextEncoder().encode(s.patch) };
     case 'discard':

@@ -98,7 +98,7 @@ async function judge(
   if (!revs.ok) return revs;
   if ('unreadable' in revs.value) return refused(revisionNotFound(tool, revs.value.unreadable));
   const via = revs.value.via;
-  const preview = await w.preview(writeOpOf(step, 'preview', (m) => m));
+  const preview = await w.preview(writeOpOf(step, 'preview', (m) => m, ctx.author));
   if (!preview.ok)
     return {
       ok: false,

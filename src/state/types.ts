@@ -41,6 +41,18 @@ export interface Counters {
   give(key: string): Promise<void>;
 }
 
+/**
+ * When each agent last used its key (issue 23: "list agents with last use"). Written on every admitted request, so
+ * adapters coalesce: a use is recorded at most once per `USE_GRANULARITY_MS` (core) per agent and instance (a listing may
+ * lag by that much), and recording never delays or fails the request.
+ */
+export interface AgentUse {
+  /** Records a use of `agent`'s key on `perimeter`, now; best effort, never throws. */
+  touch(perimeter: string, agent: string): void;
+  /** The last recorded use (ISO time) of each agent of `perimeter` that has one. */
+  lastUse(perimeter: string): Promise<Readonly<Record<string, string>>>;
+}
+
 /** One instance of `serve` as the store last heard from it. */
 export interface InstanceInfo {
   readonly id: string;
@@ -63,6 +75,31 @@ export interface QuotaSighting {
   readonly resetAt: string;
 }
 
+/** How long a signed-in browser of the approval page lasts, and how many may be signed in at once. */
+export interface WebSessionLimits {
+  /** A session unused this long is gone. */
+  readonly idleMs: number;
+  /** A session older than this is gone however busy. */
+  readonly maxAgeMs: number;
+  /** Signed-in browsers at once; the least recently used gives way to a new one. */
+  readonly max: number;
+}
+
+/**
+ * Signed-in browsers of the approval page, shared by every instance so a balancer may send each request anywhere.
+ * Only a hash of the cookie's id is kept (a copy of the store signs nobody in); times are the store's clock, so
+ * instances whose clocks differ agree on expiry.
+ */
+export interface WebSessionStore {
+  /** Records a new session; beyond `limits.max` live sessions the least recently used are removed. */
+  create(idHash: string, limits: WebSessionLimits): Promise<void>;
+  /** True and touched when the session is live; false when unknown or expired (an expired one is removed). */
+  touch(idHash: string, limits: WebSessionLimits): Promise<boolean>;
+  destroy(idHash: string): Promise<void>;
+  /** Live sessions now. */
+  count(limits: WebSessionLimits): Promise<number>;
+}
+
 /** The shared state of one instance: what it reads per call, and what it must agree on with the others. */
 export interface SharedState {
   readonly kind: 'file' | 'postgres';
@@ -70,6 +107,10 @@ export interface SharedState {
   /** Held writes awaiting a person (issue 14); read from the store on every call, so every instance sees one state. */
   readonly proposals: ProposalStore;
   readonly counters: Counters;
+  /** Signed-in browsers of the approval page (the file adapter: this process's memory). */
+  readonly webSessions: WebSessionStore;
+  /** When each agent last used its key, as every instance recorded it. */
+  readonly agentUse: AgentUse;
   /** Recent activity and leases of agents (issue 23 §2): shared, so every instance tells an agent the same. */
   readonly presence: PresenceStore;
   /** Instances whose heartbeat is recent (the file adapter: this process only). */

@@ -143,6 +143,20 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(JSON.stringify(mine)).not.toContain('@allap');
   });
 
+  it("revoking the holder's key ends its leases", async () => {
+    const k = await s.srv.api('POST', '/api/perimeters/p/keys', { agent: 'short-lived' });
+    expect(k.status, JSON.stringify(k.json)).toBe(201);
+    const json = k.json as { id: string; key: string };
+    const holder = await s.srv.connect('/mcp/p', 'legacy', { authorization: `Bearer ${json.key}` });
+    const got = await holder.call('lease_acquire', { paths: ['app/revoked.ts'], ttl: 600 });
+    expect(got.isError, got.text).toBeUndefined();
+    const refused = await b.call('push_files', { message: 'b', files: [{ path: 'app/revoked.ts', content: 'x\n' }] });
+    expect(refused.text).toMatch(/is leased by another agent/);
+    expect((await s.srv.api('DELETE', `/api/perimeters/p/keys/${json.id}`)).status).toBe(200);
+    const lands = await b.call('push_files', { message: 'b', files: [{ path: 'app/revoked.ts', content: 'x\n' }] });
+    expect(lands.isError, lands.text).toBeUndefined();
+  });
+
   it('refuses leases outside the write scope, over the TTL bound, and past the per-agent count', async () => {
     const outside = await b.call('lease_acquire', { paths: ['secret/**'], ttl: 60 });
     expect(outside.text).toBe(

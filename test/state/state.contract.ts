@@ -164,6 +164,37 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
       expect(await s.counters.take('w', 1, 200)).toBeUndefined();
     });
 
+    it('keeps web sessions: seen by every handle, gone when idle, signed out everywhere, the least recent gives way', async () => {
+      const a = await open();
+      const b = f.shared ? await reopen() : a;
+      const limits = { idleMs: 400, maxAgeMs: 60_000, max: 2 };
+      await a.webSessions.create('h1', limits);
+      expect(await b.webSessions.touch('h1', limits)).toBe(true);
+      expect(await b.webSessions.touch('unknown', limits)).toBe(false);
+      expect(await a.webSessions.count(limits)).toBe(1);
+      await b.webSessions.destroy('h1');
+      expect(await a.webSessions.touch('h1', limits)).toBe(false);
+      // Idle past the bound: gone, whichever handle asks.
+      await a.webSessions.create('h2', limits);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await b.webSessions.touch('h2', limits)).toBe(false);
+      expect(await a.webSessions.count(limits)).toBe(0);
+      // At the cap, a new sign-in removes the least recently used session.
+      await a.webSessions.create('h3', limits);
+      await new Promise((r) => setTimeout(r, 20));
+      await b.webSessions.create('h4', limits);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await a.webSessions.touch('h3', limits)).toBe(true);
+      await new Promise((r) => setTimeout(r, 20));
+      await b.webSessions.create('h5', limits);
+      expect(await Promise.all(['h3', 'h4', 'h5'].map((h) => a.webSessions.touch(h, limits)))).toEqual([
+        true,
+        false,
+        true,
+      ]);
+      expect(await b.webSessions.count(limits)).toBe(2);
+    });
+
     it('stores proposals: newest first, filtered, one per idempotency key, seen by the next handle', async () => {
       const s = await open();
       const pr = s.proposals;
@@ -316,6 +347,31 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
         await expect(s.proposals.insert({ ...made(2), idempotency_key: 'k'.repeat(129) })).rejects.toThrow();
         expect(await ids(s)).toEqual([]);
       });
+    });
+
+    it('records when each agent last used its key, per perimeter, for the next handle (issue 23)', async () => {
+      const s = await open();
+      const before = Date.now() - 1_000;
+      s.agentUse.touch('infra', 'alice');
+      s.agentUse.touch('infra', 'alice');
+      s.agentUse.touch('other', 'bob');
+      let seen: Readonly<Record<string, string>> = {};
+      const until = Date.now() + 3_000;
+      while (seen['alice'] === undefined && Date.now() < until) {
+        seen = await s.agentUse.lastUse('infra');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(Object.keys(seen)).toEqual(['alice']);
+      expect(Date.parse(seen['alice'] ?? '')).toBeGreaterThanOrEqual(before);
+      if (!f.shared) await s.close();
+      const b = await reopen();
+      let other: Readonly<Record<string, string>> = {};
+      while (other['bob'] === undefined && Date.now() < until) {
+        other = await b.agentUse.lastUse('other');
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(Object.keys(other)).toEqual(['bob']);
+      expect(await b.agentUse.lastUse('nobody')).toEqual({});
     });
 
     it('keeps one 32-byte key per name, the same for the next handle', async () => {

@@ -15,6 +15,18 @@ export const ApiErrorBody = z.object({
 /** One agent key as `/api` shows it: its id, the agent it names (`key-<id>` for keys issued before agents had names). */
 export const PublicKey = z.object({ id: z.string(), agent: z.string(), created_at: z.string() });
 
+/**
+ * One agent of a perimeter: its key, the last use of that key seen by any instance (null: none recorded), and its open
+ * sessions on the instance that answers.
+ */
+export const AgentRow = z.object({
+  agent: z.string(),
+  key_id: z.string(),
+  created_at: z.string(),
+  last_used: z.string().nullable(),
+  sessions: z.number().int(),
+});
+
 /** A perimeter as `/api` shows it: the stored policy, its keys' ids, and the URLs its agents use. */
 export const PerimeterView = z.object({
   id: z.string(),
@@ -179,6 +191,18 @@ export const Health = z.object({
     active: z.number(),
     idle: z.number(),
     by_perimeter: z.record(z.string(), z.number()),
+    /** Open agent sessions per perimeter and agent (issue 23; absent from servers before it). */
+    by_agent: z
+      .array(
+        z.object({
+          perimeter: z.string(),
+          agent: z.string(),
+          sessions: z.number(),
+          branches: z.array(z.string()),
+          last_seen: z.string(),
+        }),
+      )
+      .optional(),
     streams: z.number(),
     evicted: z.number(),
     limits: z.object({ max: z.number(), perPerimeter: z.number(), perKey: z.number(), root: z.number() }),
@@ -230,8 +254,15 @@ export const API = {
   'DELETE /perimeters/:id/branches/*name': OnePerimeter,
   'GET /perimeters/:id/keys': z.object({ keys: z.array(PublicKey) }),
   // The key is in this answer and nowhere else: only its hash is stored.
-  'POST /perimeters/:id/keys': z.object({ id: z.string(), key: z.string(), urls: z.array(z.string()) }),
-  'DELETE /perimeters/:id/keys/:keyId': z.object({ revoked: z.string() }),
+  'POST /perimeters/:id/keys': z.object({
+    id: z.string(),
+    agent: z.string(),
+    key: z.string(),
+    urls: z.array(z.string()),
+  }),
+  // `:keyId` takes a key id or an agent id; the answer names both.
+  'DELETE /perimeters/:id/keys/:keyId': z.object({ revoked: z.string(), agent: z.string() }),
+  'GET /perimeters/:id/agents': z.object({ agents: z.array(AgentRow) }),
   'GET /perimeters/:id/commits': z.object(AsRead).extend(CommitPage.shape),
   'GET /perimeters/:id/commits/:sha': z.object(AsRead).extend(CommitOutput.shape),
   'GET /perimeters/:id/worktrees': z.object({ worktrees: z.array(WorktreeRow) }),

@@ -5,6 +5,7 @@ import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool } from '../tool.js';
 import { checkLimits, checkSecrets, checkShape } from './push-checks.js';
+import { commitMessage } from '../commit-identity.js';
 
 /** Bounds on one commit, so a single call cannot write an unbounded amount. */
 export const MAX_FILES_PER_PUSH = 100;
@@ -106,7 +107,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
       return j.kind === 'allow';
     };
     const res = await ctx.upstream.commitFiles(ctx.target.repo, ctx.target.ref, {
-      message: a.message,
+      message: commitMessage(ctx, a.message),
       files: a.files.map((f) => ({ path: f.path, content: f.content, encoding: f.encoding ?? 'utf-8' })),
       deletes: a.delete ?? [],
       author: ctx.author,

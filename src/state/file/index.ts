@@ -6,9 +6,12 @@ import type { Counters, InstanceInfo, QuotaSighting, SharedState } from '../type
 import { openStore } from './perimeters.js';
 import { memoryPresence } from './presence.js';
 import { openFileProposalStore } from './proposals.js';
+import { memoryWebSessions } from './web-sessions.js';
+import { openFileAgentUse } from './agent-use.js';
 
 export { openStore } from './perimeters.js';
 export { writeAtomic } from './atomic.js';
+export { memoryWebSessions } from './web-sessions.js';
 export { memoryPresence } from './presence.js';
 
 /** In-memory fixed windows: the counters of a single process. */
@@ -43,6 +46,7 @@ export async function openFileState(
   if (!opened.ok) return opened;
   const proposals = await openFileProposalStore(stateDir, proposalBounds);
   if (!proposals.ok) return proposals;
+  const agentUse = await openFileAgentUse(stateDir);
   const startedAt = new Date().toISOString();
   let seen: QuotaSighting | undefined;
   const keys = new Map<string, Promise<Uint8Array>>();
@@ -53,6 +57,8 @@ export async function openFileState(
       perimeters: opened.value,
       proposals: proposals.value,
       counters: memoryCounters(),
+      webSessions: memoryWebSessions(),
+      agentUse,
       presence: memoryPresence(),
       instances: async (): Promise<readonly InstanceInfo[]> => [
         { id: self.id, version: self.version, startedAt, lastSeen: new Date().toISOString() },
@@ -68,7 +74,7 @@ export async function openFileState(
         seen = q;
       },
       quota: () => seen,
-      close: async () => undefined,
+      close: () => agentUse.flush(),
     },
   };
 }

@@ -6,7 +6,9 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { fail, ok, type ProposalBounds, type Result } from '../../core/index.js';
 import type { InstanceInfo, QuotaSighting, SharedState, StoreHealth } from '../types.js';
+import { postgresAgentUse } from './agent-use.js';
 import { postgresCounters } from './counters.js';
+import { postgresWebSessions } from './web-sessions.js';
 import { postgresPresence } from './presence.js';
 import { migrate } from './migrations.js';
 import { withClient } from './client.js';
@@ -171,6 +173,10 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
     perimeters,
     proposals: postgresProposals(pool, o.proposalBounds),
     counters: postgresCounters(pool),
+    webSessions: postgresWebSessions(pool),
+    agentUse: postgresAgentUse(pool, (error) =>
+      o.log('warn', 'state store: an agent key use was not recorded', { store: where, error }),
+    ),
     presence: postgresPresence(pool),
     health,
     async instances(): Promise<readonly InstanceInfo[]> {

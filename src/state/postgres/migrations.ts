@@ -26,12 +26,18 @@ export const MIGRATIONS: readonly string[] = [
   // written from now on carry `proposalBytes` (core), the number the file adapter counts.
   `ALTER TABLE gb_proposals ADD COLUMN bytes integer NOT NULL DEFAULT 0, ADD COLUMN updated_at text NOT NULL DEFAULT '';
    UPDATE gb_proposals SET bytes = octet_length(body::text), updated_at = body->>'updated_at';`,
+  // Issue 21: the approval page's signed-in browsers, shared so a balancer may send each request to any instance.
+  // Only the SHA-256 of a cookie's id; times are the database's.
+  `CREATE TABLE gb_web_sessions (id_hash text PRIMARY KEY, created_at timestamptz NOT NULL, last_seen timestamptz NOT NULL);
+   CREATE INDEX gb_web_sessions_seen ON gb_web_sessions (last_seen);`,
   // Issue 23: each agent key names an agent. A column (key id -> agent id), not a field of the keys in `body`, for the
   // reason of migration 4: the previous version reads `body` strictly. Keys stored before become agents `key-<keyId>`.
   `ALTER TABLE gb_perimeters ADD COLUMN agents jsonb NOT NULL DEFAULT '{}'::jsonb;
    UPDATE gb_perimeters SET agents = COALESCE(
      (SELECT jsonb_object_agg(k->>'id', 'key-' || (k->>'id')) FROM jsonb_array_elements(body->'keys') AS k), '{}'::jsonb)
-   WHERE jsonb_typeof(body->'keys') = 'array';`,
+   WHERE jsonb_typeof(body->'keys') = 'array';
+   CREATE TABLE gb_agent_use (perimeter text NOT NULL, agent text NOT NULL, last_used timestamptz NOT NULL,
+     PRIMARY KEY (perimeter, agent));`,
   // Issue 23 §2: presence (recent notes per repository branch; `seen` is one row per agent and branch, refreshed in
   // place) and leases. Times are the database's: instances' clocks may differ.
   `CREATE TABLE gb_activity (id bigserial PRIMARY KEY, kind text NOT NULL CHECK (kind IN ('seen', 'wrote')),

@@ -17,7 +17,7 @@ interface Snapshot {
 
 /**
  * A stored row: the perimeter without its origin and without its keys' agent ids, which have columns of their own
- * (migrations 4 and 6).
+ * (migrations 4 and 7).
  */
 interface Row {
   readonly id: string;

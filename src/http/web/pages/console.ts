@@ -9,6 +9,8 @@ export interface AuditLine {
   readonly perimeter?: string;
   readonly branch?: string;
   readonly tool: string;
+  /** The agent id of the call's key (absent on operator surfaces and on entries older than agent ids). */
+  readonly agent?: string;
   readonly verdict: string;
   readonly result: string;
 }
@@ -65,8 +67,8 @@ ${
     ? html`<p class="muted">The audit ledger is off in this process.</p>`
     : m.audit.length === 0
       ? html`<p class="muted">No entries yet.</p>`
-      : html`<table class="audit"><thead><tr><th>Time</th><th>Surface</th><th>Perimeter</th><th>Branch</th><th>Tool</th><th>Verdict</th><th>Result</th></tr></thead><tbody>
-${m.audit.map((e) => html`<tr><td>${e.ts}</td><td>${e.surface}</td><td>${e.perimeter ?? ''}</td><td>${e.branch ?? ''}</td><td>${e.tool}</td><td>${e.verdict}</td><td>${e.result}</td></tr>`)}
+      : html`<table class="audit"><thead><tr><th>Time</th><th>Surface</th><th>Perimeter</th><th>Branch</th><th>Tool</th><th>Agent</th><th>Verdict</th><th>Result</th></tr></thead><tbody>
+${m.audit.map((e) => html`<tr><td>${e.ts}</td><td>${e.surface}</td><td>${e.perimeter ?? ''}</td><td>${e.branch ?? ''}</td><td>${e.tool}</td><td class="agent">${e.agent ?? ''}</td><td>${e.verdict}</td><td>${e.result}</td></tr>`)}
 </tbody></table>`
 }`;
 }

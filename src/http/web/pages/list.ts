@@ -10,7 +10,7 @@ export function listPage(pending: readonly Proposal[], decided: readonly Proposa
   const rows = pending.map(
     (
       p,
-    ) => html`<tr data-id="${p.id}"><td>${age(p.created_at, now)}</td><td>${p.perimeter}</td><td><code>${p.branch}</code></td><td>${p.agent}</td>
+    ) => html`<tr data-id="${p.id}"><td>${age(p.created_at, now)}</td><td>${p.perimeter}</td><td><code>${p.branch}</code></td><td class="agent">${p.agent}</td>
 <td>${link(p)}</td><td>${flags(riskFlags(p, pending))}</td></tr>`,
   );
   return html`<h1>Pending proposals <span class="muted">(${pending.length})</span></h1>
@@ -23,8 +23,8 @@ ${
 ${
   decided.length === 0
     ? html`<p class="muted">No decisions yet.</p>`
-    : html`<table class="decided"><thead><tr><th>Updated</th><th>Perimeter</th><th>Branch</th><th>Status</th><th>Change</th></tr></thead><tbody>
-${decided.map((p) => html`<tr data-id="${p.id}"><td>${age(p.updated_at, now)} ago</td><td>${p.perimeter}</td><td><code>${p.branch}</code></td><td>${p.status}</td><td>${link(p)}</td></tr>`)}
+    : html`<table class="decided"><thead><tr><th>Updated</th><th>Perimeter</th><th>Branch</th><th>Agent</th><th>Status</th><th>Change</th></tr></thead><tbody>
+${decided.map((p) => html`<tr data-id="${p.id}"><td>${age(p.updated_at, now)} ago</td><td>${p.perimeter}</td><td><code>${p.branch}</code></td><td class="agent">${p.agent}</td><td>${p.status}</td><td>${link(p)}</td></tr>`)}
 </tbody></table>`
 }`;
 }

@@ -1,4 +1,4 @@
-import { describeStep, workspaceSteps, type Proposal } from '../../../core/index.js';
+import { describeStep, isAgentName, workspaceSteps, type Proposal } from '../../../core/index.js';
 import { html, segment, type Html } from '../escape.js';
 import type { FileDiff } from '../filediffs.js';
 import { diffstatTable, fileBox, INLINE_FILES } from '../render-diff.js';
@@ -115,7 +115,7 @@ ${m.problem ? html`<p class="notice bad" role="alert">${m.problem}</p>` : undefi
 <tr><th>Repository</th><td><code>${p.repo}</code></td></tr>
 <tr><th>Branch</th><td><code>${p.branch}</code></td></tr>
 <tr><th>Base commit</th><td><code>${p.base}</code></td></tr>
-<tr><th>Proposed</th><td>${age(p.created_at, m.now)} ago by the client that calls itself <code>${p.agent}</code></td></tr>
+<tr><th>Proposed</th><td>${age(p.created_at, m.now)} ago by ${isAgentName(p.agent) ? html`agent <code class="agent">${p.agent}</code> (from its key)` : html`the client that calls itself <code>${p.agent}</code>`}</td></tr>
 <tr><th>Protected paths touched</th><td class="protected">${list(p.facts.protected_paths, 'none')}</td></tr>
 ${allowlisting(p)}${pushSends(p)}${outsideWindow(p)}<tr><th>Symlink or mode changes</th><td class="modes">${list(symlinks, 'none')}</td></tr>
 <tr><th>Names with hidden characters</th><td class="hidden-names">${list(hidden, 'none')}</td></tr>
