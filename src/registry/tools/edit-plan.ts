@@ -15,19 +15,9 @@ export const MAX_EDIT_FILES = 50;
 export const MAX_EDIT_TEXT = 1_000_000;
 
 export const EditIn = z.strictObject({
-  old_text: z
-    .string()
-    .min(1)
-    .max(MAX_EDIT_TEXT)
-    .describe('Exact text to replace, as the file holds it now (whitespace and line endings included).'),
+  old_text: z.string().min(1).max(MAX_EDIT_TEXT).describe('Exact text as the file holds it now.'),
   new_text: z.string().max(MAX_EDIT_TEXT),
-  occurrence: z
-    .number()
-    .int()
-    .min(1)
-    .max(MAX_COUNTED)
-    .optional()
-    .describe('Which match to replace (from 1) when old_text occurs more than once.'),
+  occurrence: z.number().int().min(1).max(MAX_COUNTED).optional().describe('Which match, from 1.'),
 });
 
 export const Edits = z.array(EditIn).min(1).max(MAX_EDITS_PER_FILE);
@@ -36,7 +26,7 @@ export const Edits = z.array(EditIn).min(1).max(MAX_EDITS_PER_FILE);
 export const BlobSha = z
   .string()
   .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/)
-  .describe("The file's blob id when you read it (get_file's `sha`): refused if the file changed since.");
+  .describe("get_file's `sha` when you read it; refused if changed.");
 
 /** One file's edits, as both tools take them. */
 export interface FileEdits {
@@ -143,14 +133,8 @@ export async function planEdits(
 export const EditOut = z.object({
   branch: z.string(),
   commit: z.string().optional(),
-  files: z
-    .array(z.object({ path: z.string(), blob_sha: z.string(), size: z.number() }))
-    .optional()
-    .describe("What was written: each file's new blob id (get_file's `sha`) and size in bytes."),
-  proposal_id: z
-    .string()
-    .optional()
-    .describe('Set when this perimeter requires approval: poll proposal_status with it.'),
+  files: z.array(z.object({ path: z.string(), blob_sha: z.string(), size: z.number() })).optional(),
+  proposal_id: z.string().optional(),
   status: ProposalStatus.optional(),
   summary: z.string().optional(),
 });

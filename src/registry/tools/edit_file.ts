@@ -9,14 +9,12 @@ import { checkLimits } from './push-checks.js';
 import { MAX_MESSAGE_LENGTH, MAX_REASON_LENGTH } from './push_files.js';
 
 const shape = {
-  path: Path.describe('File to edit (it must exist and be text you can read).'),
-  edits: Edits.describe(
-    'Replacements, each located in the file as it is now: old_text must occur exactly once (or give occurrence); edits may not overlap.',
-  ),
+  path: Path,
+  edits: Edits,
   expected_blob_sha: BlobSha.optional(),
-  message: z.string().min(1).max(MAX_MESSAGE_LENGTH).optional().describe('Commit message (default: "Edit <path>").'),
-  reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why (shown to the approver).'),
-  idempotency_key: z.string().min(1).max(128).optional().describe('Same key, same proposal.'),
+  message: z.string().min(1).max(MAX_MESSAGE_LENGTH).optional(),
+  reason: z.string().max(MAX_REASON_LENGTH).optional(),
+  idempotency_key: z.string().min(1).max(128).optional(),
 };
 type Args = FileEdits & {
   message?: string | undefined;
@@ -40,7 +38,7 @@ export const editFile = defineTool<Args, Pushed, EditOut>({
   // An unreadable path is answered by the tool, exactly as a missing one (never by the policy's own not-found).
   pathMode: 'each',
   description:
-    'Replace exact text in one file you can read, as one commit on the bound branch. Refused, with nothing written, when old_text is not found exactly once or the file changed since expected_blob_sha. Where approval is required it waits as a proposal.',
+    'Replace exact text in a file you can read, in one commit. Each old_text must occur once in the file as it is (or give occurrence); a mismatch or a stale expected_blob_sha writes nothing.',
   annotations: {
     title: 'Edit a file',
     readOnlyHint: false,

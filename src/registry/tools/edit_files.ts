@@ -15,14 +15,10 @@ const FileIn = z.strictObject({
 });
 
 const shape = {
-  files: z
-    .array(FileIn)
-    .min(1)
-    .max(MAX_EDIT_FILES)
-    .describe('Files to edit, each as edit_file takes it; one refusal (any file) writes nothing.'),
+  files: z.array(FileIn).min(1).max(MAX_EDIT_FILES),
   message: z.string().min(1).max(MAX_MESSAGE_LENGTH),
-  reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why (shown to the approver).'),
-  idempotency_key: z.string().min(1).max(128).optional().describe('Same key, same proposal.'),
+  reason: z.string().max(MAX_REASON_LENGTH).optional(),
+  idempotency_key: z.string().min(1).max(128).optional(),
 };
 type Args = {
   files: FileEdits[];
@@ -37,8 +33,7 @@ export const editFiles = defineTool<Args, Pushed, EditOut>({
   agentSurface: true,
   // Unreadable paths are answered by the tool, each exactly as a missing one.
   pathMode: 'each',
-  description:
-    'Edit several files you can read in one atomic commit on the bound branch, each as edit_file does; any refused file refuses the whole call. Where approval is required it waits as a proposal.',
+  description: 'edit_file for several files in one atomic commit; one refused file writes nothing.',
   annotations: {
     title: 'Edit files',
     readOnlyHint: false,

@@ -31,7 +31,7 @@ const shape = {
     .string()
     .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/)
     .optional()
-    .describe("The newest commit you can see on the branch (list_commits' first): refused if it is another now."),
+    .describe("Newest commit you see (list_commits' first); refused if moved."),
 };
 type Args = {
   message: string;
@@ -48,10 +48,7 @@ const Output = z.object({
   commit: z.string().optional(),
   files_written: z.number().optional(),
   files_deleted: z.number().optional(),
-  files: z
-    .array(z.object({ path: z.string(), blob_sha: z.string(), size: z.number() }))
-    .optional()
-    .describe("Each written file's new blob id (get_file's `sha`) and size; deletes are not listed."),
+  files: z.array(z.object({ path: z.string(), blob_sha: z.string(), size: z.number() })).optional(),
   proposal_id: z
     .string()
     .optional()
