@@ -208,7 +208,11 @@ Then('both answers are the same {string} answer, apart from the SHA', function (
 // ---- invisible = missing ----------------------------------------------------------------------------------------
 
 const argsFor = (tool: string, path: string): Record<string, unknown> =>
-  tool === 'get_files' ? { paths: [path] } : { path };
+  tool === 'get_files'
+    ? { paths: [path] }
+    : tool === 'edit_file'
+      ? { path, edits: [{ old_text: 'resource', new_text: 'x' }] }
+      : { path };
 
 Then(
   '{word} on {string} and on {string} give the same answer apart from the path',

@@ -33,6 +33,6 @@ Feature: The operator API and the surfaces around the agents
     And the status page "/mcp" offers no tools, and names the perimeters "infra, landing" to the operator only
     And the agent URL "/mcp/root" answers 404 without the ops token
     When an operator client connects to "/mcp/root" speaking the legacy protocol
-    Then it lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, list_commits, get_commit, list_branches, compare, workspace_brief, workspace_status, workspace_diff, conflict_preflight, conflict_read, submodule_status, scope_summary, integrity_check"
+    Then it lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit, list_branches, compare, workspace_brief, workspace_status, workspace_diff, conflict_preflight, conflict_read, submodule_status, scope_summary, integrity_check"
     When an operator client connects to "/mcp/root" speaking the auto protocol
-    Then it lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, list_commits, get_commit, list_branches, compare, workspace_brief, workspace_status, workspace_diff, conflict_preflight, conflict_read, submodule_status, scope_summary, integrity_check"
+    Then it lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit, list_branches, compare, workspace_brief, workspace_status, workspace_diff, conflict_preflight, conflict_read, submodule_status, scope_summary, integrity_check"

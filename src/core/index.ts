@@ -40,3 +40,4 @@ export * from './patch-paths.js';
 export * from './restore-retention.js';
 export * from './agents.js';
 export * from './presence.js';
+export * from './edits.js';

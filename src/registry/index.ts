@@ -8,6 +8,8 @@ import { getTree } from './tools/get_tree.js';
 import { listBranches } from './tools/list_branches.js';
 import { listCommits } from './tools/list_commits.js';
 import { pushFiles } from './tools/push_files.js';
+import { editFile } from './tools/edit_file.js';
+import { editFiles } from './tools/edit_files.js';
 import { proposalCancel } from './tools/proposal_cancel.js';
 import { proposalStatus } from './tools/proposal_status.js';
 import { changesSince } from './tools/changes_since.js';
@@ -43,6 +45,8 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   searchCode,
   changesSince,
   pushFiles,
+  editFile,
+  editFiles,
   proposalStatus,
   proposalCancel,
   listCommits,

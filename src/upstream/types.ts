@@ -95,6 +95,29 @@ export interface WriteRequest {
    * update. `false` refuses the whole write: nothing moves and the result is `invalid`. Absent = no check (operator).
    */
   readonly admit?: (changed: readonly string[]) => boolean;
+  /** What the caller computed the write against; absent = whatever the branch's head is when the write starts. */
+  readonly base?: WriteBase;
+}
+
+/**
+ * The head a write was computed against (the content an edit read, the head an agent said it saw). The write lands
+ * on a later head only when the commits since left every `unchanged` path alone; otherwise it is refused with
+ * `conflict` and nothing moves. The same rule then holds for any move during the write.
+ */
+export interface WriteBase {
+  readonly head: string;
+  /**
+   * Paths or directory prefixes (`''` = every path) that must not have changed after `head`. The written and deleted
+   * paths are always guarded, whether or not they are listed.
+   */
+  readonly unchanged: readonly string[];
+}
+
+/** One file a write stored: its blob id and size in bytes (what an agent can check against a later read). */
+export interface WrittenFile {
+  readonly path: string;
+  readonly sha: string;
+  readonly size: number;
 }
 
 export interface WriteResult {
@@ -103,6 +126,8 @@ export interface WriteResult {
   readonly parent: string;
   /** Times the write was rebuilt on a branch head that moved under it. */
   readonly retries: number;
+  /** The files written (never the deletes), in request order. */
+  readonly files: readonly WrittenFile[];
 }
 
 /** One file a search may look into: already judged readable by the caller, never a symlink or submodule. */

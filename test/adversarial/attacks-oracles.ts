@@ -1,8 +1,15 @@
 // Oracles (issue 9 items 2, 3, 8): answers whose ids, counts or presence depend on hidden content. Tree ids that
 // hash hidden entries, omitted_count on the agent's own commit over write-only paths, symlinks naming hidden paths.
+import { createHash } from 'node:crypto';
 import { gitIn } from '../support/gitdir.js';
 import { sameAnswers, whole, type Ctx } from './context.js';
 import { callTool, check, noLeak, redact, type Attack, type CallOut } from './harness.js';
+
+/** The git blob id of UTF-8 text (what `git hash-object` prints in a SHA-1 repository). */
+const blobId = (text: string): string => {
+  const bytes = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.byteLength}\0`).update(bytes).digest('hex');
+};
 
 const LISTINGS: Record<string, unknown>[] = [
   {},
@@ -202,8 +209,17 @@ export function oracleWriteAttacks(ctx: Ctx): Attack[] {
       stats: c.structured?.stats,
       omitted_count: c.structured?.omitted_count,
     };
+    // Each written file's blob id is the hash of the bytes this call sent (a function of its own arguments): checked
+    // against git's own hash of those bytes, then left out of the comparison.
+    const sent = [{ path: own, content: extra.ownContent ?? 'p\n' }, ...(extra.files ?? [])];
+    const files = (w.structured.files ?? []) as { path: string; blob_sha: string }[];
+    for (const [i, f] of files.entries()) {
+      const want = blobId(sent[i]?.content ?? '');
+      check(f.blob_sha === want, `${f.path}: answered blob ${f.blob_sha}, its content hashes to ${want}`);
+    }
+    const { files: _files, ...rest } = w.structured as Record<string, unknown>;
     return {
-      push: redact(JSON.stringify(w.structured), sha, own, hiddenPath),
+      push: redact(JSON.stringify(rest), sha, own, hiddenPath),
       commit: redact(JSON.stringify(body), own),
     };
   };

@@ -15,12 +15,12 @@ export function legitUses(ctx: Ctx): LegitUse[] {
   const paths = (entries: { path: string }[]) => entries.map((e) => e.path);
   return [
     {
-      name: 'tools/list shows the eight agent tools, then presence and leases',
+      name: 'tools/list shows the ten agent tools, then presence and leases',
       run: async () => {
         const names = (await ctx.app.client.listTools()).tools.map((t) => t.name);
         check(
           JSON.stringify(names) ===
-            '["get_tree","get_file","get_files","search_code","changes_since","push_files","list_commits","get_commit","activity","lease_acquire","lease_release"]',
+            '["get_tree","get_file","get_files","search_code","changes_since","push_files","edit_file","edit_files","list_commits","get_commit","activity","lease_acquire","lease_release"]',
           JSON.stringify(names),
         );
       },

@@ -4,6 +4,7 @@
 // phases run in order, because write attacks compare branch heads before and after.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aliasAttacks } from './attacks-aliases.js';
+import { editAttacks } from './attacks-edits.js';
 import { encodingAttacks } from './attacks-encodings.js';
 import { historyAttacks } from './attacks-history.js';
 import { httpAttacks } from './attacks-http.js';
@@ -95,6 +96,7 @@ export function adversarialSuite(only: Kind): void {
           // Structure attacks first: they rely on fixture files that later write attacks delete.
           const writes = await ledger.runAttacks(kind, [
             ...structureAttacks(ctx),
+            ...editAttacks(ctx),
             ...writeAttacks(ctx),
             ...encodingAttacks(ctx),
             ...oracleWriteAttacks(ctx),

@@ -53,6 +53,8 @@ describe('git-blinder stdio', () => {
       'search_code',
       'changes_since',
       'push_files',
+      'edit_file',
+      'edit_files',
       'list_commits',
       'get_commit',
       'activity',

@@ -55,6 +55,8 @@ describe('binding by URL', () => {
       'search_code',
       'changes_since',
       'push_files',
+      'edit_file',
+      'edit_files',
       'list_commits',
       'get_commit',
       'activity',
@@ -62,7 +64,7 @@ describe('binding by URL', () => {
       'lease_release',
     ]);
     const root = await srv.connect('/mcp/root', 'legacy', { authorization: `Bearer ${OPS_TOKEN}` });
-    expect((await root.client.listTools()).tools).toHaveLength(18);
+    expect((await root.client.listTools()).tools).toHaveLength(20);
   });
 
   it('answers an unknown perimeter and a branch outside the allowlist with the same 404', async () => {

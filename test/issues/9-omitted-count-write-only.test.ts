@@ -2,6 +2,7 @@
 // unreadable path, then read its own commit: `omitted_count` was 1 or 0 depending on whether the hidden file existed,
 // or on whether a guessed content was right. A path the perimeter may write but not read is now never counted, so
 // every answer about such a commit is the same whatever the hidden state was.
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bytesOf, UPSTREAM_KINDS, serveBoth, type Served } from '../support/both-upstreams.js';
 import type { Agent } from '../support/server.js';
@@ -17,6 +18,12 @@ const shapeOf = (r: { isError?: boolean; text: string; structured: any }, own: s
     .split(own)
     .join('P');
 
+/** The git blob id of UTF-8 text (SHA-1 repositories). */
+const blobId = (text: string): string => {
+  const bytes = Buffer.from(text, 'utf8');
+  return createHash('sha1').update(`blob ${bytes.byteLength}\0`).update(bytes).digest('hex');
+};
+
 async function pushAndRead(a: Agent, own: string, extra: Record<string, unknown>, ownInExtra = false) {
   const mine = ownInExtra ? [] : [{ path: own, content: 'x\n' }];
   const push = await a.call('push_files', {
@@ -28,8 +35,16 @@ async function pushAndRead(a: Agent, own: string, extra: Record<string, unknown>
   const sha = push.structured.commit as string;
   const shown = await a.call('get_commit', { sha });
   const listed = await a.call('list_commits', { per_page: 1 });
+  // Issue 23: each written file's blob id is the hash of the bytes this call sent, checked here and then masked (it
+  // differs between a right and a wrong guess only because the agent sent different content).
+  const sent = [...mine, ...((extra.files as { content: string }[]) ?? [])];
+  let text = bytesOf(push);
+  for (const [i, f] of ((push.structured.files ?? []) as { blob_sha: string }[]).entries()) {
+    expect(f.blob_sha).toBe(blobId(sent[i]?.content ?? ''));
+    text = text.split(f.blob_sha).join('B');
+  }
   return {
-    push: bytesOf(push).split(sha).join('S').split(own).join('P'),
+    push: text.split(sha).join('S').split(own).join('P'),
     commit: shapeOf(shown, own),
     omitted: shown.structured?.omitted_count,
     listedSame: listed.structured.commits[0]?.sha === sha,

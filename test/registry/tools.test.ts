@@ -31,6 +31,8 @@ describe('every tool', () => {
       'search_code',
       'changes_since',
       'push_files',
+      'edit_file',
+      'edit_files',
       'proposal_status',
       'proposal_cancel',
       'list_commits',

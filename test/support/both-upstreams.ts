@@ -2,6 +2,8 @@
 // talking to the emulator over the same bare copy. For regression tests that must hold on both.
 import { DEFAULT_LIMITS, RateLimiter } from '../../src/mcp/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
+import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
+import type { Upstream } from '../../src/upstream/types.js';
 import { gitIn, makeRepo, type CommitSpec, type GitDir } from './gitdir.js';
 import { startGitHubEmulator, type Emulator } from './github-emulator/index.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
@@ -29,7 +31,7 @@ export interface Served {
 export async function serveBoth(
   kind: UpstreamKind,
   commits: CommitSpec[],
-  opts: { limits?: boolean; server?: TestServerOptions } = {},
+  opts: { limits?: boolean; server?: TestServerOptions; wrap?: (u: Upstream) => Upstream } = {},
 ): Promise<Served> {
   const src = await makeRepo(commits, { bare: true });
   const limits = {
@@ -51,8 +53,16 @@ export async function serveBoth(
       maxRateLimitWaitSeconds: 1,
     });
     github = up;
-    srv = await startTestServer({ ...limits, upstream: up, upstreamFor: (r) => (r === 'acme/both' ? up : undefined) });
+    const served = opts.wrap ? opts.wrap(up) : up;
+    srv = await startTestServer({
+      ...limits,
+      upstream: served,
+      upstreamFor: (r) => (r === 'acme/both' ? served : undefined),
+    });
     repo = 'acme/both';
+  } else if (opts.wrap) {
+    const served = opts.wrap(createLocalGitUpstream());
+    srv = await startTestServer({ ...limits, upstream: served, upstreamFor: () => served });
   } else {
     srv = await startTestServer(limits);
   }

@@ -204,6 +204,35 @@ function write(rng: Rng, ctx: DrawContext): Record<string, ArgValue> {
   return { message: `push ${n}\n`, files, ...(del.length > 0 ? { delete: del } : {}) };
 }
 
+// What an edit replaces: words the visible files are written in (so some edits match once, some many times, some
+// never), and guesses at what a hidden file may hold (an edit must not tell whether a guess was right).
+const EDIT_TEXTS = ['alpha', 'beta gamma', 'token', 'needle', 'TODO', 'API_TOKEN=', 'k\n', 'x', 'e'];
+const EDIT_PATHS = ['out/report.txt', 'out/deep/y.txt', 'out/none.txt', 'app/.env', 'secret/key.txt', 'app/hl'];
+
+/** One file's edits: a readable, hidden, write-only or missing path; edits that match once, often or never. */
+function fileEdits(rng: Rng, ctx: DrawContext): Record<string, ArgValue> {
+  const r = rng.next();
+  const p =
+    r < 0.45 && ctx.visiblePaths.length > 0
+      ? rng.pick(ctx.visiblePaths)
+      : r < 0.75
+        ? rng.pick(EDIT_PATHS)
+        : r < 0.9
+          ? rng.pick(WRITE_HIDDEN)
+          : rng.pick(MISSING_PATHS);
+  const edits: ArgValue[] = Array.from({ length: rng.int(1, 3) }, () => {
+    const e: Record<string, ArgValue> = {
+      old_text: rng.pick(EDIT_TEXTS),
+      new_text: rng.pick([`edit ${ctx.pushes + 1}`, '', 'AKIAIOSFODNN7EXAMPLE', 'y'.repeat(70_000)]),
+    };
+    if (rng.chance(0.25)) e.occurrence = rng.pick([1, 2, 3, 1000]);
+    return e;
+  });
+  const out: Record<string, ArgValue> = { path: p, edits };
+  if (rng.chance(0.2)) out.expected_blob_sha = madeUp(rng);
+  return out;
+}
+
 /** Draws one call on `binding` among the tools it lists. */
 export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[], ctx: DrawContext): Call {
   const tool = rng.pick(tools);
@@ -247,6 +276,14 @@ export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[
       break;
     case 'push_files':
       Object.assign(args, write(rng, ctx));
+      break;
+    case 'edit_file':
+      Object.assign(args, fileEdits(rng, ctx));
+      if (rng.chance(0.5)) args.message = `edit ${ctx.pushes + 1}\n`;
+      break;
+    case 'edit_files':
+      args.message = `edits ${ctx.pushes + 1}\n`;
+      args.files = Array.from({ length: rng.int(1, 3) }, () => fileEdits(rng, ctx));
       break;
     case 'search':
       // The alias takes one literal query (no regex, no path): the same core as search_code.

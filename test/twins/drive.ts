@@ -61,6 +61,9 @@ let perimeterCounter = 0;
 /** What the Deep Research binding grants: the two aliases beside the tools they stand for. */
 const DR_TOOLS = ['search', 'fetch', 'search_code', 'get_file'] as const;
 
+/** Calls that may write a commit or make a proposal: each takes the next push slot (commit label, proposal id). */
+const WRITES = new Set(['push_files', 'edit_file', 'edit_files']);
+
 /** The pseudo-call that moves both twins' history on (see the loop); at most MAX_ADVANCES per run. */
 export const ADVANCE = 'advance';
 const MAX_ADVANCES = 3;
@@ -388,7 +391,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       const slot =
         c.tool === 'changes_since'
           ? cursorsDrawn++
-          : c.tool === 'push_files'
+          : WRITES.has(c.tool)
             ? pushes++
             : c.tool === 'lease_acquire'
               ? leasesDrawn++
@@ -400,7 +403,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       const agentB = B.agents.get(c.binding);
       if (!agentA || !agentB) continue;
       const branch = c.binding === 'feature' ? 'feature' : 'main';
-      const before = c.tool === 'push_files' ? await Promise.all(twins.map((t) => head(t.repo.dir, branch))) : [];
+      const before = WRITES.has(c.tool) ? await Promise.all(twins.map((t) => head(t.repo.dir, branch))) : [];
       const tc = Date.now();
       const [raw, rbw] = await Promise.all([call(agentA, c.tool, argsA), call(agentB, c.tool, argsB)]);
       timings.set(c.tool, (timings.get(c.tool) ?? 0) + Date.now() - tc);
@@ -434,12 +437,12 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
           A.leases[slot] = va ?? 'no-lease';
           B.leases[slot] = vb ?? 'no-lease';
         }
-        if (key === 'proposal_id' && c.tool === 'push_files') {
+        if (key === 'proposal_id' && WRITES.has(c.tool)) {
           A.proposals[slot] = va ?? 'no-proposal';
           B.proposals[slot] = vb ?? 'no-proposal';
         }
       }
-      if (c.tool === 'push_files') {
+      if (WRITES.has(c.tool)) {
         for (const [i, t] of twins.entries()) {
           const h = await head(t.repo.dir, branch);
           if (h && h !== before[i]) t.ids.add(h, `push${slot + 1}`);
@@ -458,7 +461,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
           answers: [canonical(aa, A.ids), canonical(ab, B.ids)],
         });
         // A write that answered differently leaves the twins apart: later answers would only repeat it.
-        if (c.tool === 'push_files') break;
+        if (WRITES.has(c.tool)) break;
         if (unknown && stopAtUnknown) break;
       }
     }

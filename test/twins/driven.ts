@@ -11,6 +11,8 @@ export const HISTORY_DRIVEN: readonly string[] = [
   'list_commits',
   'get_commit',
   'push_files',
+  'edit_file',
+  'edit_files',
   'proposal_status',
   'proposal_cancel',
   'search',

@@ -67,6 +67,47 @@ const PROBES: readonly Call[] = [
     },
   },
   { binding: 'main', tool: 'get_commit', args: { sha: { $label: 'push2' } } },
+  // Issue 23: edits on write-only, privacy-zone, outside and missing paths, each with a guess at what a hidden file
+  // holds; a multi-file edit where the hidden path comes first; edits that land on a readable file, and one held for
+  // approval (its proposal then read back).
+  {
+    binding: 'main',
+    tool: 'edit_file',
+    args: { path: 'out/report.txt', edits: [{ old_text: 'alpha', new_text: 'x' }] },
+  },
+  {
+    binding: 'main',
+    tool: 'edit_file',
+    args: { path: 'app/.env', edits: [{ old_text: 'API_TOKEN=', new_text: 'x' }] },
+  },
+  {
+    binding: 'main',
+    tool: 'edit_file',
+    args: { path: 'out/none.txt', edits: [{ old_text: 'alpha', new_text: 'x' }], expected_blob_sha: '0'.repeat(40) },
+  },
+  {
+    binding: 'main',
+    tool: 'edit_files',
+    args: {
+      message: 'probe\n',
+      files: [
+        { path: 'out/report.txt', edits: [{ old_text: 'alpha', new_text: 'x' }] },
+        { path: 'app/main.ts', edits: [{ old_text: 'no such text', new_text: 'x' }] },
+      ],
+    },
+  },
+  {
+    binding: 'main',
+    tool: 'edit_file',
+    args: { path: 'app/probe.ts', edits: [{ old_text: 'probe', new_text: 'edited' }] },
+  },
+  { binding: 'main', tool: 'get_commit', args: { sha: { $label: 'push7' } } },
+  {
+    binding: 'approval',
+    tool: 'edit_files',
+    args: { message: 'probe\n', files: [{ path: 'app/probe.ts', edits: [{ old_text: 'edited', new_text: 'again' }] }] },
+  },
+  { binding: 'approval', tool: 'proposal_status', args: { proposal_id: { $proposal: 7 } } },
   // Presence: each twin's rivals proposed and leased on their own hidden paths, and alike on docs/rival.md.
   { binding: 'main', tool: 'activity', args: {} },
   { binding: 'main', tool: 'activity', args: { path: 'secret' } },

@@ -1,11 +1,12 @@
 import * as z from 'zod/v4';
-import { judgeChange, normalizePath, ProposalStatus, structuralRefusal } from '../../core/index.js';
-import type { WriteResult } from '../../upstream/types.js';
+import { ProposalStatus, structuralRefusal } from '../../core/index.js';
 import { Path, rootTargetOf, withTarget } from '../schemas.js';
 import { field } from '../render.js';
 import { defineTool } from '../tool.js';
+import { commitJudged, norm, writtenFiles, type Pushed } from './commit-write.js';
+import { BlobSha } from './edit-plan.js';
 import { checkLimits, checkSecrets, checkShape } from './push-checks.js';
-import { commitMessage } from '../commit-identity.js';
+import { pushPreconditions } from './push-expect.js';
 
 /** Bounds on one commit, so a single call cannot write an unbounded amount. */
 export const MAX_FILES_PER_PUSH = 100;
@@ -17,6 +18,7 @@ const FileIn = z.strictObject({
   path: Path,
   content: z.string().describe('New file content: UTF-8 text, or base64 when `encoding` is "base64".'),
   encoding: z.enum(['utf-8', 'base64']).optional(),
+  expected_blob_sha: BlobSha.optional(),
 });
 
 const shape = {
@@ -25,6 +27,11 @@ const shape = {
   delete: z.array(Path).max(MAX_FILES_PER_PUSH).optional(),
   reason: z.string().max(MAX_REASON_LENGTH).optional().describe('Why (shown to the approver).'),
   idempotency_key: z.string().min(1).max(128).optional().describe('Same key, same proposal.'),
+  expected_head: z
+    .string()
+    .regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/)
+    .optional()
+    .describe("Newest commit you see (list_commits' first); refused if moved."),
 };
 type Args = {
   message: string;
@@ -32,6 +39,7 @@ type Args = {
   delete?: string[] | undefined;
   reason?: string | undefined;
   idempotency_key?: string | undefined;
+  expected_head?: string | undefined;
 };
 
 // One object for both answers (MCP output schemas are objects): a commit, or a proposal waiting for approval.
@@ -40,6 +48,7 @@ const Output = z.object({
   commit: z.string().optional(),
   files_written: z.number().optional(),
   files_deleted: z.number().optional(),
+  files: z.array(z.object({ path: z.string(), blob_sha: z.string(), size: z.number() })).optional(),
   proposal_id: z
     .string()
     .optional()
@@ -51,19 +60,12 @@ const Output = z.object({
 });
 type Output = z.infer<typeof Output>;
 
-/** What the upstream answered, or the refusal our change check gave before the ref moved. */
-type Pushed = WriteResult | { readonly refused: string };
-
-const norm = (p: string): string => {
-  const n = normalizePath(p);
-  return n.ok ? n.value : p;
-};
-
 export const pushFiles = defineTool<Args, Pushed, Output>({
   name: 'push_files',
   access: 'write',
   agentSurface: true,
-  pathMode: 'all',
+  // Only `expected_blob_sha` names a path to read; an unreadable one is answered by the tool, as a stale one.
+  pathMode: 'each',
   description:
     'Create, replace or delete files in one atomic commit on the bound branch; an unwritable path refuses it all. Where approval is required it waits as a proposal.',
   annotations: {
@@ -79,6 +81,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   paths: (a) => [
     ...a.files.map((f) => ({ path: f.path, role: 'write' as const })),
     ...(a.delete ?? []).map((path) => ({ path, role: 'write' as const })),
+    ...a.files.flatMap((f) => (f.expected_blob_sha === undefined ? [] : [{ path: f.path, role: 'file' as const }])),
   ],
   rootTarget: rootTargetOf,
   guard: (a, ctx) => {
@@ -94,27 +97,15 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
     );
   },
   run: async (a, ctx) => {
-    const binding = ctx.binding;
-    // The upstream computes what its new tree changes and asks before the ref moves: a file over a directory (or
-    // below a file) would otherwise silently remove paths this call was never judged for.
-    let refused: string | undefined;
-    const requested = { writes: a.files.map((f) => norm(f.path)), deletes: (a.delete ?? []).map(norm) };
-    // The operator surface may write anything, but it too never removes paths it did not name.
-    const policy = binding.surface === 'agent' ? binding : { scope: binding.scope, writeGuards: [] };
-    const admit = (changed: readonly string[]): boolean => {
-      const j = judgeChange(requested, changed, policy);
-      refused = j.kind === 'refuse' ? j.message : undefined;
-      return j.kind === 'allow';
-    };
-    const res = await ctx.upstream.commitFiles(ctx.target.repo, ctx.target.ref, {
-      message: commitMessage(ctx, a.message),
+    const pre = await pushPreconditions(ctx, a);
+    if (pre.kind === 'refused') return { ok: true, value: { refused: pre.message } };
+    if (pre.kind === 'error') return { ok: false, error: pre.error };
+    return commitJudged(ctx, {
+      message: a.message,
       files: a.files.map((f) => ({ path: f.path, content: f.content, encoding: f.encoding ?? 'utf-8' })),
       deletes: a.delete ?? [],
-      author: ctx.author,
-      admit,
+      ...(pre.kind === 'checked' ? { base: { head: pre.head, unchanged: [] } } : {}),
     });
-    if (!res.ok && refused !== undefined) return { ok: true, value: { refused } };
-    return res;
   },
   // Counts are what was asked, never what existed: the answer must not tell whether a hidden file was there.
   filter: (w, a) =>
@@ -127,6 +118,7 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
             branch: w.branch,
             files_written: a.files.length,
             files_deleted: (a.delete ?? []).length,
+            files: writtenFiles(w),
           },
           commit: w.sha,
         },
@@ -134,6 +126,8 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   proposable: {
     required: (b) => b.approval.push_files === 'required',
     draft: async (a, ctx) => {
+      const pre = await pushPreconditions(ctx, a);
+      if (pre.kind === 'refused' || pre.kind === 'error') return pre;
       const paths = [...a.files.map((f) => norm(f.path)), ...(a.delete ?? []).map(norm)];
       const isProtected = ctx.binding.surface === 'agent' ? ctx.binding.isProtected : () => false;
       return {
@@ -146,6 +140,8 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
             deletes: (a.delete ?? []).map(norm),
           },
           facts: { paths, protected_paths: paths.filter(isProtected) },
+          // Checked at this head: the proposal is stale if the branch changes its files after it.
+          ...(pre.kind === 'checked' ? { base: pre.head } : {}),
           ...(a.reason === undefined ? {} : { agentReason: a.reason }),
           ...(a.idempotency_key === undefined ? {} : { idempotencyKey: a.idempotency_key }),
         },
@@ -155,5 +151,6 @@ export const pushFiles = defineTool<Args, Pushed, Output>({
   render: (o) =>
     o.proposal_id !== undefined
       ? `proposal ${o.proposal_id} ${o.status ?? 'pending'} on ${field(o.branch)}: ${field(o.summary ?? '')}\n`
-      : `committed ${o.commit} on ${field(o.branch)}: ${o.files_written} written, ${o.files_deleted} deleted\n`,
+      : `committed ${o.commit} on ${field(o.branch)}: ${o.files_written} written, ${o.files_deleted} deleted\n` +
+        (o.files ?? []).map((f) => `${f.blob_sha} ${f.size} ${field(f.path)}\n`).join(''),
 });

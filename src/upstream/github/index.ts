@@ -9,7 +9,7 @@ import { readFiles } from './files.js';
 import { health } from './health.js';
 import { compare, getCommit, listCommits } from './history.js';
 import { makeRedactor, safeLog, type LogFn } from './logger.js';
-import { branchHead, defaultBranch, listBranches, listRepos } from './refs.js';
+import { branchHead, defaultBranch, headKey, listBranches, listRepos } from './refs.js';
 import { getTree } from './tree.js';
 import { isAncestor } from './ancestry.js';
 import { createSearchIndex } from './search-index.js';
@@ -122,9 +122,18 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
         if (!FULL_SHA.test(commit)) throw failure('not_found', 'No such commit');
         return (await search.search(ctx, parseRepo(repo), request)).result;
       }),
-    // A write re-reads the head after a lost race: it must see the ref move, so nothing is pinned for it.
+    // A write re-reads the head after a lost race: it must see the ref move, so nothing is pinned for it. Once it
+    // has run, the branch's head pinned for this call is out of date (our commit, or a move that refused it): the
+    // call's next read of it goes to GitHub again.
     commitFiles: (repo, branch, request) =>
-      guard('commitFiles', () => commitFiles(unpinned(ctx), parseRepo(repo), branch, request, redact)),
+      guard('commitFiles', async () => {
+        const r = parseRepo(repo);
+        try {
+          return await commitFiles(unpinned(ctx), r, branch, request, redact);
+        } finally {
+          ctx.pinned?.delete(headKey(r, branch));
+        }
+      }),
     health: () => health(ctx, () => lastRate, redact),
     close: async () => {
       cache.clear();

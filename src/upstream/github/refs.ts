@@ -72,12 +72,15 @@ export async function listBranches(ctx: Ctx, r: RepoRef): Promise<BranchInfo[]> 
   return out;
 }
 
+/** The key a branch head is cached (and pinned for a call) under. */
+export const headKey = (r: RepoRef, branch: string): string => `ref:${r.key}:heads/${branch}`;
+
 /** The commit a branch points at (`GET git/ref/heads/{branch}`, conditional: a 304 means it has not moved). */
 export async function branchHead(ctx: Ctx, r: RepoRef, branch: string): Promise<string> {
   if (!branch || branch.startsWith('refs/')) throw failure('not_found', `Branch ${branch} not found`);
   return conditionalGet(
     ctx,
-    `ref:${r.key}:heads/${branch}`,
+    headKey(r, branch),
     async (headers) => {
       const res = await ctx.octokit.rest.git.getRef({
         ...charged(ctx),

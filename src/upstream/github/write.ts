@@ -1,7 +1,7 @@
 // One atomic commit through the Git Data API: blobs → tree on base_tree → commit → fast-forward-only ref update.
 // Objects created before the ref moves are unreachable until it does, so a failure never leaves a partial write.
 // When the branch moved underneath, the tree is rebuilt on the new head only if none of our paths changed there.
-import type { WriteRequest, WriteResult } from '../types.js';
+import type { WriteRequest, WriteResult, WrittenFile } from '../types.js';
 import { charged, cleanPath, serial, type Ctx, type RepoRef } from './context.js';
 import { failure, githubMessage, isHttpFailure, translate } from './errors.js';
 import { changedPaths } from './history.js';
@@ -28,7 +28,7 @@ function checkPath(path: string): string {
 }
 
 function overlaps(a: string, b: string): boolean {
-  return a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
+  return a === '' || b === '' || a === b || a.startsWith(`${b}/`) || b.startsWith(`${a}/`);
 }
 
 function isNotFastForward(err: unknown): boolean {
@@ -80,6 +80,7 @@ export async function commitFiles(
   await branchHead(ctx, r, branch); // an unknown branch fails before anything is created
   // Blobs do not depend on the base: create them once (outside the branch queue), reuse them on every rebuild.
   const blobs = new Map<string, string>();
+  const written: WrittenFile[] = [];
   for (const [path, f] of writes) {
     const res = await ctx.octokit.rest.git.createBlob({
       ...charged(ctx),
@@ -89,8 +90,27 @@ export async function commitFiles(
       encoding: f.encoding,
     });
     blobs.set(path, res.data.sha);
+    const size = f.encoding === 'base64' ? Buffer.from(f.content, 'base64').byteLength : Buffer.byteLength(f.content);
+    written.push({ path, sha: res.data.sha, size });
   }
-  return serial(ctx, `write:${r.key}:${branch}`, () => land(ctx, r, branch, request, blobs, deletes, redact));
+  const landed = await serial(ctx, `write:${r.key}:${branch}`, () =>
+    land(ctx, r, branch, request, blobs, deletes, redact),
+  );
+  return { ...landed, files: written };
+}
+
+/** True when the commits from `from` to `to` changed one of `paths` (or cannot be told apart: a rewrite, a capped list). */
+async function movedSince(
+  ctx: Ctx,
+  r: RepoRef,
+  from: string,
+  to: string,
+  paths: readonly string[],
+): Promise<{ touched: boolean; headTree: string | undefined }> {
+  const changes = await changedPaths(ctx, r, from, to);
+  const touched =
+    !changes.complete || changes.status !== 'ahead' || changes.paths.some((c) => paths.some((p) => overlaps(c, p)));
+  return { touched, headTree: changes.headTree };
 }
 
 /** Tree → commit → fast-forward, rebuilt (bounded) on a head that moved without touching our paths. */
@@ -102,9 +122,18 @@ async function land(
   blobs: ReadonlyMap<string, string>,
   deletes: readonly string[],
   redact: (s: string) => string,
-): Promise<WriteResult> {
-  const pushed = [...blobs.keys(), ...deletes];
+): Promise<Omit<WriteResult, 'files'>> {
+  // Paths whose change since the content was computed refuses the write (the caller's base, and always our own).
+  const pushed = [...blobs.keys(), ...deletes, ...(request.base?.unchanged ?? [])];
   let head = await branchHead(ctx, r, branch);
+  if (request.base !== undefined && request.base.head !== head) {
+    if ((await movedSince(ctx, r, request.base.head, head, pushed)).touched) {
+      throw failure(
+        'conflict',
+        `Branch ${branch} moved since the write was computed and the new commits change the same files; nothing was written. Read them again and retry.`,
+      );
+    }
+  }
   let baseTree = (await gitCommit(ctx, r, head)).tree;
   // Computed once: a rebuild only happens when none of these paths changed, so the entries stay right.
   const items = await treeItems(ctx, r, baseTree, blobs, deletes);
@@ -171,9 +200,7 @@ async function land(
       throw failure('conflict', `Branch ${branch} kept moving during the write; nothing was written. Retry later.`);
     }
     if (moved === head) continue; // a stale replica answered; try again
-    const changes = await changedPaths(ctx, r, head, moved);
-    const touched =
-      !changes.complete || changes.status !== 'ahead' || changes.paths.some((c) => pushed.some((p) => overlaps(c, p)));
+    const { touched, headTree } = await movedSince(ctx, r, head, moved, pushed);
     if (touched) {
       throw failure(
         'conflict',
@@ -182,6 +209,6 @@ async function land(
     }
     ctx.log('info', 'branch moved during a write; rebuilding on the new head', { branch, attempt: attempt + 1 });
     head = moved;
-    baseTree = changes.headTree ?? (await gitCommit(ctx, r, moved)).tree;
+    baseTree = headTree ?? (await gitCommit(ctx, r, moved)).tree;
   }
 }

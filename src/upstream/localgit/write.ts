@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { normalizePath } from '../../core/path.js';
-import type { WriteRequest, WriteResult } from '../types.js';
+import type { WriteRequest, WriteResult, WrittenFile } from '../types.js';
 import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
 import { branchHead, checkBranchName } from './refs.js';
@@ -182,6 +182,26 @@ const UNCOMMITTED = (paths: readonly string[]): Failed => {
   );
 };
 
+/**
+ * True when the branch's move from `from` to `to` changed any of `paths` (prefixes; `''` = anything), or when `to` no
+ * longer contains `from` (a rewritten branch: what changed cannot be told from a tree diff alone).
+ */
+async function movedSince(
+  repo: Repo,
+  from: string,
+  to: string,
+  paths: readonly string[],
+): Promise<{ ok: true; value: boolean } | Failed> {
+  if (paths.length === 0) return ok(false);
+  const anc = await runGit(['merge-base', '--is-ancestor', from, to], repo.call);
+  if (anc.code === 1) return ok(true);
+  if (anc.code !== 0) return gitFailure(anc, 'checking what moved', repo.log);
+  const spec = paths.includes('') ? [] : ['--', ...paths];
+  const moved = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', from, to, ...spec], repo.call);
+  if (moved.code !== 0) return gitFailure(moved, 'checking what moved', repo.log);
+  return ok(moved.stdout.length > 0);
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Creates one commit on `branch` with the requested changes (always a new commit, even with an unchanged tree). */
@@ -202,6 +222,18 @@ export async function commitFiles(
   const blobs = await writeBlobs(repo, req.value.writes);
   if (!blobs.ok) return blobs;
   const touched = [...req.value.writes.map((w) => w.path), ...req.value.deletes];
+  // Paths whose change since the content was computed refuses the write (the caller's base, and always our own).
+  const guarded = [...touched, ...(request.base?.unchanged ?? [])];
+  const written: WrittenFile[] = req.value.writes.map((w) => ({
+    path: w.path,
+    sha: blobs.value.get(w.path) ?? '',
+    size: w.bytes.byteLength,
+  }));
+  if (request.base !== undefined && request.base.head !== head.value) {
+    const since = await movedSince(repo, request.base.head, head.value, guarded);
+    if (!since.ok) return since;
+    if (since.value) return fail('conflict', MOVED);
+  }
   let retries = 0;
   for (let attempt = 0; attempt <= MAX_RETRIES * 2; attempt++) {
     const old = head.value;
@@ -221,7 +253,7 @@ export async function commitFiles(
       ['update-ref', '-m', 'git-blinder: commit', `refs/heads/${branch}`, commit.value, old],
       repo.call,
     );
-    if (cas.code === 0) return ok({ sha: commit.value, branch, parent: old, retries });
+    if (cas.code === 0) return ok({ sha: commit.value, branch, parent: old, retries, files: written });
     if (co && !(await moveCheckout(repo, co, commit.value, old))) {
       throw new Error(`could not roll back the working tree of ${branch} after a failed ref update`);
     }
@@ -233,14 +265,9 @@ export async function commitFiles(
       await sleep(20 * (attempt + 1));
       continue;
     }
-    if (touched.length > 0) {
-      const moved = await runGit(
-        ['diff-tree', '-r', '--name-only', '--no-renames', '-z', old, head.value, '--', ...touched],
-        repo.call,
-      );
-      if (moved.code !== 0) return gitFailure(moved, 'checking what moved', repo.log);
-      if (moved.stdout.length > 0) return fail('conflict', MOVED);
-    }
+    const since = await movedSince(repo, old, head.value, guarded);
+    if (!since.ok) return since;
+    if (since.value) return fail('conflict', MOVED);
     retries += 1;
     if (retries > MAX_RETRIES) break;
   }

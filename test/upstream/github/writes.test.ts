@@ -28,7 +28,21 @@ describe('commitFiles', () => {
       deletes: ['README.md', 'no/such/file.txt', 'secret'],
       author: { name: 'Agent', email: 'agent@example.test' },
     });
-    expect(w).toEqual({ ok: true, value: { sha: await git.head(), branch: 'main', parent: before, retries: 0 } });
+    const blob = async (path: string) => (await git.git('rev-parse', `main:${path}`)).trim();
+    expect(w).toEqual({
+      ok: true,
+      value: {
+        sha: await git.head(),
+        branch: 'main',
+        parent: before,
+        retries: 0,
+        // What landed, as git itself names it (deletes are not listed).
+        files: [
+          { path: 'src/deep/new file.ts', sha: await blob('src/deep/new file.ts'), size: 4 },
+          { path: 'bin/data', sha: await blob('bin/data'), size: 3 },
+        ],
+      },
+    });
     // Exactly one PATCH, never forced; no PATCH carried force: true.
     const patches = mark().filter((r) => r.method === 'PATCH');
     expect(patches).toHaveLength(1);
