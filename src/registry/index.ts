@@ -71,7 +71,7 @@ export const ALL_TOOLS: readonly AnyTool[] = [
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */
 export const AGENT_CATALOGUE: readonly string[] = ALL_TOOLS.filter(
-  (t) => t.agentSurface && t.aliasOf === undefined,
+  (t) => t.surfaces.includes('agent') && t.aliasOf === undefined,
 ).map((t) => t.name);
 
 /** Looks a tool up by name. */

@@ -4,7 +4,6 @@ import {
   decide,
   isExposed,
   ROOT_BINDING,
-  ROOT_ONLY_TOOLS,
   type AgentBinding,
   type PathRef,
   type Perimeter,
@@ -34,7 +33,7 @@ function tool(name: string, access: 'read' | 'write', pathMode: 'all' | 'each', 
   return {
     name,
     access,
-    agentSurface,
+    surfaces: agentSurface ? ['agent', 'root'] : ['root'],
     pathMode,
     paths: (a): PathRef[] => [
       ...a.paths.map((path) => ({ path, role }) as const),
@@ -207,8 +206,8 @@ describe('decide: exposure', () => {
     expect(decide(b, GET_FILE, { paths: ['infra/a'] })).toEqual({ kind: 'invisible' });
   });
 
-  it.each(ROOT_ONLY_TOOLS.map((n) => [n]))('root-only tool %s is invisible to agents even when granted', (name) => {
-    const t = tool(name, 'read', 'all');
+  it.each([['list_branches'], ['compare']])('root-only tool %s is invisible to agents even when granted', (name) => {
+    const t = tool(name, 'read', 'all', false);
     expect(decide(agent(), t, { paths: [] })).toEqual({ kind: 'invisible' });
     expect(isExposed(agent(), t)).toBe(false);
     const { tools: _unused, ...ungranted } = PERIMETER;
@@ -223,8 +222,8 @@ describe('decide: exposure', () => {
 
   it('tool names are matched exactly', () => {
     const b = agent({ ...PERIMETER, tools: ['get_file'] });
-    expect(isExposed(b, { name: 'GET_FILE', agentSurface: true })).toBe(false);
-    expect(isExposed(b, { name: 'get_file ', agentSurface: true })).toBe(false);
+    expect(isExposed(b, { name: 'GET_FILE', surfaces: ['agent', 'root'] })).toBe(false);
+    expect(isExposed(b, { name: 'get_file ', surfaces: ['agent', 'root'] })).toBe(false);
   });
 });
 

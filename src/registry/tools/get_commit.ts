@@ -159,7 +159,7 @@ async function withWholeFiles(c: CommitDetail, ctx: ToolContext): Promise<UpResu
 export const getCommit = defineTool<Args, Fetched, Output>({
   name: 'get_commit',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'all',
   description:
     'A commit of the bound branch: message, author, diffs of your readable files (paged: `next_files_page`), `omitted_count`.',

@@ -31,7 +31,7 @@ function render(o: Output): string {
 export const listCommits = defineTool<Args, HistoryPage, Output>({
   name: 'list_commits',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   // A hidden narrowing path is answered like a readable path with no history (an empty page), never with the
   // not-found message: a missing path inside the scope gets an empty page too, so the two must read the same.
   pathMode: 'each',

@@ -61,7 +61,7 @@ const norm = (p: string): string => {
 export const pushFiles = defineTool<Args, Pushed, Output>({
   name: 'push_files',
   access: 'write',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'all',
   description:
     'Create, replace or delete files in one atomic commit on the bound branch; an unwritable path refuses it all. Where approval is required it waits as a proposal.',
