@@ -90,3 +90,4 @@ export type {
   ToolContext,
   ToolOutcome,
 } from './tool.js';
+export type { Fence } from './render.js';

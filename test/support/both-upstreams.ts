@@ -2,6 +2,7 @@
 // talking to the emulator over the same bare copy. For regression tests that must hold on both.
 import { DEFAULT_LIMITS, RateLimiter } from '../../src/mcp/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
+import { unfence } from './fence.js';
 import { gitIn, makeRepo, type CommitSpec, type GitDir } from './gitdir.js';
 import { startGitHubEmulator, type Emulator } from './github-emulator/index.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
@@ -78,4 +79,4 @@ export async function serveBoth(
 
 /** The whole answer of a call as one string, for byte comparisons. */
 export const bytesOf = (r: { isError?: boolean; text: string; structured: unknown }): string =>
-  JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null });
+  JSON.stringify({ isError: r.isError ?? false, text: unfence(r.text), structured: r.structured ?? null });

@@ -16,7 +16,7 @@ import {
   type WholeChange,
 } from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
-import { fileChangeText, moreLine, personOf } from '../render.js';
+import { fileChangeText, moreLine, personOf, untrusted, type Fence } from '../render.js';
 import { CommitOut, FileChangeOut, Repo, Ref } from '../schemas.js';
 import { defineTool, type ToolContext, type ToolOutcome } from '../tool.js';
 
@@ -72,13 +72,14 @@ function withoutPatch(f: FileOut): FileOut {
 }
 
 /**
- * `git show`-like (its default format: the committer stays in structuredContent): the header, the message, each
+ * `git show`-like (its default format: the committer stays in structuredContent): the header, the message (fenced as
+ * untrusted text), each
  * file's status line and patch. A summary line appears only when something is not on this page: other files
  * omitted, or more pages (then with the whole commit's counts).
  */
-function render(o: Output): string {
+function render(o: Output, fence: Fence): string {
   const parents = o.parents === undefined ? '' : ` (parents ${o.parents.join(',') || 'none'})`;
-  const msg = o.message.endsWith('\n') ? o.message : `${o.message}\n`;
+  const msg = untrusted(fence, o.message);
   const notes = [
     ...(o.omitted_count > 0 ? [`${o.omitted_count} other files omitted`] : []),
     ...(o.truncated ? [`all visible files +${o.stats.additions} -${o.stats.deletions}`] : []),
