@@ -285,7 +285,10 @@ export interface PullFiles {
    * binary files and for patches it will not serve (too large). Hidden files are in here: the caller cuts by path.
    */
   readonly files: readonly CommitFile[];
-  /** False when the host capped the list (GitHub serves at most 3,000 files, in pages of 100): paths may be missing. */
+  /**
+   * False when the list reached the host's cap (GitHub serves at most 3,000 files, in pages of 100; a PR of exactly
+   * 3,000 files reads as capped): paths may be missing, so a judgement over all of them must refuse.
+   */
   readonly complete: boolean;
 }
 
