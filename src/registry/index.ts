@@ -31,6 +31,12 @@ import { proposePlan } from './tools/propose_plan.js';
 import { proposePush } from './tools/propose_push.js';
 import { proposeRebase } from './tools/propose_rebase.js';
 import { proposeReset } from './tools/propose_reset.js';
+import { createPullRequest } from './tools/create_pull_request.js';
+import { listPullRequests } from './tools/list_pull_requests.js';
+import { getPullRequest } from './tools/get_pull_request.js';
+import { getPullRequestFiles } from './tools/get_pull_request_files.js';
+import { listPullRequestComments } from './tools/list_pull_request_comments.js';
+import { getPullRequestStatus } from './tools/get_pull_request_status.js';
 
 export const ALL_TOOLS: readonly AnyTool[] = [
   getTree,
@@ -67,6 +73,13 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   proposeBranch,
   proposePush,
   proposePlan,
+  // Pull requests of the bound branch: listed only where the perimeter sets `pulls` (status also needs `ci`).
+  createPullRequest,
+  listPullRequests,
+  getPullRequest,
+  getPullRequestFiles,
+  listPullRequestComments,
+  getPullRequestStatus,
 ];
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */

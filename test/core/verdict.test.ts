@@ -263,3 +263,26 @@ describe('bindAgent', () => {
     },
   );
 });
+
+describe('isExposed: the requirement table (issue 22)', () => {
+  const pr = { name: 'get_pull_request', surfaces: ['agent'] as const, requires: 'pulls' as const };
+  const ci = { name: 'get_pull_request_status', surfaces: ['agent'] as const, requires: 'ci' as const };
+  const bound = (pulls?: Record<string, unknown>) => {
+    const { tools: _t, ...rest } = PERIMETER;
+    const b = bindAgent({ ...rest, ...(pulls ? { pulls } : {}) } as never, undefined);
+    if (!b.ok) throw new Error(b.message);
+    return b.value;
+  };
+  it('lists PR tools only where pulls is set, the CI one unless ci is false, never on root', () => {
+    expect(isExposed(bound(), pr)).toBe(false);
+    expect(isExposed(bound({}), pr)).toBe(true);
+    expect(isExposed(bound({}), ci)).toBe(true);
+    expect(isExposed(bound({ ci: false }), ci)).toBe(false);
+    expect(isExposed(bound({ ci: false }), pr)).toBe(true);
+    expect(isExposed(ROOT_BINDING, pr)).toBe(false);
+  });
+  it('drops a base that is no longer allowlisted, and defaults to the perimeter default branch', () => {
+    expect(bound({ bases: ['nope'] }).pulls?.bases).toEqual([PERIMETER.default_branch]);
+    expect(bound({}).pulls).toEqual({ bases: [PERIMETER.default_branch], draft: true, maxOpen: 5, ci: true });
+  });
+});

@@ -56,7 +56,16 @@ afterAll(async () => {
 
 // The tools the operator surface never lists, as they were named before exposure moved onto the tools (issue 22):
 // the root listing must not change.
-const AGENT_ONLY_TOOLS = ['proposal_status', 'proposal_cancel'];
+const AGENT_ONLY_TOOLS = [
+  'proposal_status',
+  'proposal_cancel',
+  'create_pull_request',
+  'list_pull_requests',
+  'get_pull_request',
+  'get_pull_request_files',
+  'list_pull_request_comments',
+  'get_pull_request_status',
+];
 const WORKSPACE_PROPOSE_TOOLS = [
   'propose_commit',
   'propose_patch',

@@ -65,6 +65,12 @@ describe('every tool', () => {
       'propose_branch',
       'propose_push',
       'propose_plan',
+      'create_pull_request',
+      'list_pull_requests',
+      'get_pull_request',
+      'get_pull_request_files',
+      'list_pull_request_comments',
+      'get_pull_request_status',
     ]);
   });
 

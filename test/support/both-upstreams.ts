@@ -20,6 +20,8 @@ export interface Served {
   readonly srv: TestServer;
   readonly repo: string;
   readonly bare: string;
+  /** The GitHub emulator (github kind only): its `pulls` seeds what people and CI do around pull requests. */
+  readonly emulator?: Emulator;
   head(branch?: string): Promise<string>;
   /** Every path on a branch, from git itself. */
   files(branch?: string): Promise<string[]>;
@@ -63,6 +65,7 @@ export async function serveBoth(
     srv,
     repo,
     bare: src.dir,
+    ...(emulator ? { emulator } : {}),
     head: async (branch = 'main') => (await gitIn(src.dir, ['rev-parse', `refs/heads/${branch}`])).trim(),
     files: async (branch = 'main') =>
       (await gitIn(src.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`]))

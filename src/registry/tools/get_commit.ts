@@ -100,7 +100,7 @@ export const MAX_LINK_CHECKS = 50;
 export const MAX_WHOLE_READS = 100;
 
 /** The commit plus whole-file views of the sides `filterCommit` shows unpaired. */
-interface Fetched {
+export interface Fetched {
   readonly commit: CommitDetail;
   readonly whole: ReadonlyMap<string, WholeChange>;
   /** `linkKey`s of the sides that are symlinks whose target the scope cannot read. */
@@ -123,7 +123,7 @@ const wholeSide = (side: LinkSide): 'added' | 'removed' => (side === 'new' ? 'ad
  * could be a symlink's, to tell which sides are links whose target the scope cannot read. Every side read serves
  * both: a renamed link has no patch to make it a candidate, but reading it tells.
  */
-async function withWholeFiles(c: CommitDetail, ctx: ToolContext): Promise<UpResult<Fetched>> {
+export async function withWholeFiles(c: CommitDetail, ctx: ToolContext): Promise<UpResult<Fetched>> {
   if (ctx.binding.surface === 'root') return { ok: true, value: { commit: c, whole: new Map(), badLinks: new Set() } };
   const unpaired = unpairedSides(c, ctx.scope);
   const added = unpaired.added.slice(0, MAX_WHOLE_READS);
