@@ -1,6 +1,7 @@
 // The emulator's pull-request world: PRs (opened over the API or seeded), and what people and CI add to them
 // (reviews, review comments, conversation comments, check runs with annotations, commit statuses). Kept in memory
 // per repository; every diff, commit list and merge is computed by real git over the repository's objects.
+import { diffFiles, type FileChange } from './diff.js';
 import { git, gitRaw } from './git.js';
 import { resolveCommit } from './objects.js';
 import type { RepoEntry } from './state.js';
@@ -133,6 +134,8 @@ export type IdKind = keyof typeof ID_BASE;
 export class PullWorld {
   private readonly byRepo = new Map<string, RepoPulls>();
   private readonly counters = new Map<IdKind, number>();
+  /** Diffs by repository and commit pair: immutable, and a 3,000-file PR is read 30 pages at a time. */
+  readonly diffs = new Map<string, Promise<FileChange[]>>();
 
   of(r: RepoEntry): RepoPulls {
     const key = r.fullName.toLowerCase();
@@ -212,4 +215,16 @@ export async function mergePull(r: RepoEntry, p: PullEntry): Promise<string> {
     updatedAt: when,
   });
   return sha;
+}
+
+/** The PR's net change: merge base → head, with rename detection (memoised per commit pair). */
+export async function pullChanges(world: PullWorld, r: RepoEntry, p: PullEntry): Promise<FileChange[]> {
+  const mb = await mergeBase(r, p);
+  const key = `${r.dir}\0${mb}\0${p.headSha}`;
+  let got = world.diffs.get(key);
+  if (!got) {
+    got = diffFiles(r.dir, mb, p.headSha);
+    world.diffs.set(key, got);
+  }
+  return got;
 }

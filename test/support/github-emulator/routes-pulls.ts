@@ -3,13 +3,14 @@
 // conversation (issue) comments of a PR.
 import type { Ctx } from './context.js';
 import { jsonBody, missing, wrongType } from './context.js';
-import { diffFiles, type FileChange } from './diff.js';
+import type { FileChange } from './diff.js';
 import { countCommits, log } from './git.js';
 import { resolveCommit } from './objects.js';
 import {
   mergeBase,
   mergeTree,
   nowIso,
+  pullChanges,
   refresh,
   type PullEntry,
   type RepoPulls,
@@ -50,11 +51,6 @@ async function pullOf(ctx: Ctx, r: RepoEntry, raw: string, docs: string): Promis
   if (!p) throw new GitHubError(404, 'Not Found', docs);
   await refresh(r, p);
   return p;
-}
-
-/** The PR's net change: merge base → head, with rename detection, as the files list and the counts see it. */
-async function changes(r: RepoEntry, p: PullEntry): Promise<FileChange[]> {
-  return diffFiles(r.dir, await mergeBase(r, p), p.headSha);
 }
 
 /** GET /repos/{o}/{r}/pulls */
@@ -101,7 +97,7 @@ export async function getPull(ctx: Ctx, r: RepoEntry, raw: string): Promise<Repl
 
 async function fullShape(ctx: Ctx, r: RepoEntry, p: PullEntry): Promise<Record<string, unknown>> {
   const world = ctx.s.pullWorld.of(r);
-  const [files, mb, facts] = await Promise.all([changes(r, p), mergeBase(r, p), repoFacts(r)]);
+  const [files, mb, facts] = await Promise.all([pullChanges(ctx.s.pullWorld, r, p), mergeBase(r, p), repoFacts(r)]);
   const commits = await countCommits(r.dir, [`${mb}..${p.headSha}`]);
   let mergeable: boolean | null = null;
   let mergeableState = 'unknown';
@@ -193,7 +189,7 @@ export async function createPull(ctx: Ctx, r: RepoEntry): Promise<Reply> {
 /** GET /repos/{o}/{r}/pulls/{n}/files */
 export async function listPullFiles(ctx: Ctx, r: RepoEntry, raw: string): Promise<Reply> {
   const p = await pullOf(ctx, r, raw, DOCS.files);
-  const files = (await changes(r, p)).slice(0, PULL_FILES_MAX);
+  const files = (await pullChanges(ctx.s.pullWorld, r, p)).slice(0, PULL_FILES_MAX);
   const page = paginate(files, pageParams(ctx.query), linker(ctx));
   return json(
     200,
@@ -233,7 +229,7 @@ export async function listReviewComments(ctx: Ctx, r: RepoEntry, raw: string): P
   const comments = ctx.s.pullWorld.of(r).reviewComments.filter((c) => c.pull === p.number);
   if (ctx.query.get('direction') === 'desc') comments.reverse();
   const page = paginate(comments, pageParams(ctx.query), linker(ctx));
-  const files = page.items.length ? await changes(r, p) : [];
+  const files = page.items.length ? await pullChanges(ctx.s.pullWorld, r, p) : [];
   return json(
     200,
     page.items.map((c) => reviewCommentShape(ctx.s, r, c, hunkFor(files, c))),
