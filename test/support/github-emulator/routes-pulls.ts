@@ -9,7 +9,6 @@ import { resolveCommit } from './objects.js';
 import {
   mergeBase,
   mergeTree,
-  nowIso,
   pullChanges,
   refresh,
   type PullEntry,
@@ -47,9 +46,10 @@ function validation(docs: string, error: Record<string, unknown>): GitHubError {
 
 /** The PR numbered `raw` (refreshed from its branches), or GitHub's 404. */
 async function pullOf(ctx: Ctx, r: RepoEntry, raw: string, docs: string): Promise<PullEntry> {
-  const p = /^\d+$/.test(raw) ? ctx.s.pullWorld.of(r).find(Number(raw)) : undefined;
+  const world = ctx.s.pullWorld.of(r);
+  const p = /^\d+$/.test(raw) ? world.find(Number(raw)) : undefined;
   if (!p) throw new GitHubError(404, 'Not Found', docs);
-  await refresh(r, p);
+  await refresh(world, r, p);
   return p;
 }
 
@@ -63,7 +63,7 @@ export async function listPulls(ctx: Ctx, r: RepoEntry): Promise<Reply> {
     });
   }
   const world = ctx.s.pullWorld.of(r);
-  await Promise.all(world.pulls.map((p) => refresh(r, p)));
+  await Promise.all(world.pulls.map((p) => refresh(world, r, p)));
   let pulls = world.pulls.filter((p) => state === 'all' || p.state === state);
   // `head` filters only as `owner:branch`; a bare branch name is silently ignored (GitHub's documented pitfall).
   const head = q.get('head');
@@ -154,16 +154,16 @@ export async function createPull(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   if (!baseSha) throw validation(DOCS.create, { field: 'base', code: 'invalid' });
   if (!headSha) throw validation(DOCS.create, { field: 'head', code: 'invalid' });
   const world = ctx.s.pullWorld.of(r);
-  await Promise.all(world.pulls.map((p) => refresh(r, p)));
+  await Promise.all(world.pulls.map((p) => refresh(world, r, p)));
   if (world.pulls.some((p) => p.state === 'open' && p.head === head && p.base === base && p.headRepo === r.fullName))
     throw validation(DOCS.create, { code: 'custom', message: `A pull request already exists for ${r.owner}:${head}.` });
   const probe = { baseSha, headSha } as PullEntry;
   if ((await countCommits(r.dir, [`${await mergeBase(r, probe)}..${headSha}`])) === 0)
     throw validation(DOCS.create, { code: 'custom', message: `No commits between ${base} and ${head}` });
-  const when = nowIso();
+  const when = world.now();
   const p: PullEntry = {
     number: world.pulls.reduce((n, x) => Math.max(n, x.number), 0) + 1,
-    id: ctx.s.pullWorld.nextId('pull'),
+    id: world.nextId('pull'),
     title,
     body: typeof body.body === 'string' ? body.body : null,
     head,
