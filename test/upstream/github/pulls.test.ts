@@ -78,6 +78,7 @@ describe('pull requests', () => {
   });
 
   it("lists by head in one request and drops every fork's PR, a same-owner fork's included", async () => {
+    const otherBranch = await h.emulator.pulls.open({ repo, head: 'wide', base: 'main' });
     const other = await h.emulator.pulls.open({ repo, head: 'feat', base: 'main', fork: 'mallory/pulls' });
     const sameOwner = await h.emulator.pulls.open({ repo, head: 'feat', base: 'main', fork: 'acme/pulls-fork' });
     const mark = h.mark();
@@ -87,10 +88,17 @@ describe('pull requests', () => {
     expect(page.pulls.map((p) => p.number)).toEqual([feat]);
     expect(page.hasMore).toBe(false);
     const all = value(await pulls.list(repo, { state: 'all', page: 1 }));
-    expect(all.pulls.map((p) => p.number)).toEqual([feat]);
+    expect(all.pulls.map((p) => p.number)).toEqual([otherBranch, feat]);
     for (const n of [other, sameOwner])
       expect(await pulls.get(repo, n)).toMatchObject({ ok: false, error: { code: 'not_found' } });
     expect(value(await pulls.list(repo, { head: 'feat', base: 'nope', state: 'open', page: 1 })).pulls).toEqual([]);
+    const mark2 = h.mark();
+    expect(await pulls.list(repo, { head: 'mallory:feat', state: 'open', page: 1 })).toMatchObject({
+      ok: false,
+      error: { code: 'invalid' },
+    });
+    expect(await pulls.list(repo, { state: 'open', page: 0 })).toMatchObject({ ok: false, error: { code: 'invalid' } });
+    expect(mark2()).toEqual([]);
   });
 
   it('answers a made-up number not_found (no request for one that cannot be a number)', async () => {
