@@ -306,6 +306,26 @@ describe('pull requests', () => {
     expect(pr).toMatchObject({ state: 'closed', merged: true, merge_commit_sha: merge });
   });
 
+  it('counts ids per repository and stamps dates from a clock a test may fix (twins seeded alike read alike)', async () => {
+    em.addRepo('octo/twin-a', `${repo.dir}/.git`);
+    em.addRepo('octo/twin-b', `${repo.dir}/.git`);
+    em.pulls.clock(() => '2026-02-03T04:05:06Z');
+    try {
+      const seen = [];
+      for (const name of ['octo/twin-a', 'octo/twin-b']) {
+        const n = await em.pulls.open({ repo: name, head: 'other', base: 'main' });
+        const review = await em.pulls.review({ repo: name, number: n, state: 'COMMENTED', body: 'b' });
+        const run = await em.pulls.checkRun({ repo: name, sha: 'other', name: 'ci' });
+        const pr = (await call('GET', `/repos/${name}/pulls/${n}`)).body as Obj;
+        seen.push([n, review.id, run, pr.id, pr.created_at, pr.updated_at]);
+      }
+      expect(seen[0]).toEqual(seen[1]);
+      expect(seen[0]?.[4]).toBe('2026-02-03T04:05:06Z');
+    } finally {
+      em.pulls.clock(undefined);
+    }
+  });
+
   it('the validator is not vacuous for these routes (a PR without head, a check run without output fail)', async () => {
     const pr = (await call('GET', '/repos/octo/demo/pulls/1')).body as Obj;
     delete pr.head;

@@ -185,6 +185,8 @@ export async function createPull(ctx: Ctx, r: RepoRef, req: PullCreate): Promise
 
 export async function listPulls(ctx: Ctx, r: RepoRef, q: PullQuery): Promise<PullPage> {
   if (!Number.isSafeInteger(q.page) || q.page < 1) throw failure('invalid', 'Pages are numbered from 1');
+  // A branch name never holds ':' (git refuses it); one that does would name another owner's fork.
+  if (q.head?.includes(':')) throw failure('invalid', 'The head is a branch of this repository, without an owner');
   const res = await ctx.octokit.rest.pulls.list({
     ...charged(ctx),
     owner: r.owner,

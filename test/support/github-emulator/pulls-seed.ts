@@ -4,7 +4,6 @@
 import { resolveCommit } from './objects.js';
 import {
   mergePull,
-  nowIso,
   refresh,
   type AnnotationEntry,
   type CheckConclusion,
@@ -98,6 +97,8 @@ export interface PullController {
   close(opts: { repo: string; number: number }): Promise<void>;
   /** Merges a PR for real (a merge commit on its base); returns the merge commit. */
   merge(opts: { repo: string; number: number }): Promise<string>;
+  /** Stamps every later date with `now()` (e.g. a constant, for twins and stable answers); undefined = real time. */
+  clock(now: (() => string) | undefined): void;
 }
 
 function repoOf(s: EmulatorState, name: string): RepoEntry {
@@ -128,10 +129,10 @@ export function pullController(s: EmulatorState): PullController {
     open: async ({ repo, head, base, title, body, draft = false, user = 'contributor', fork }) => {
       const { r, world } = at(repo);
       const [headSha, baseSha] = await Promise.all([commitOf(r, head), commitOf(r, base)]);
-      const when = nowIso();
+      const when = world.now();
       const p: PullEntry = {
         number: world.pulls.reduce((n, x) => Math.max(n, x.number), 0) + 1,
-        id: s.pullWorld.nextId('pull'),
+        id: world.nextId('pull'),
         title: title ?? `Changes from ${head}`,
         body: body ?? null,
         head,
@@ -155,8 +156,8 @@ export function pullController(s: EmulatorState): PullController {
     review: async ({ repo, number, state, body = '', user = 'reviewer', comments = [] }) => {
       const { r, world } = at(repo);
       const p = pullIn(world, number);
-      await refresh(r, p);
-      const id = s.pullWorld.nextId('review');
+      await refresh(world, r, p);
+      const id = world.nextId('review');
       world.reviews.push({
         id,
         pull: number,
@@ -164,32 +165,32 @@ export function pullController(s: EmulatorState): PullController {
         body,
         state,
         commitId: p.headSha,
-        submittedAt: state === 'PENDING' ? null : nowIso(),
+        submittedAt: state === 'PENDING' ? null : world.now(),
       });
       const ids: number[] = [];
       for (const c of comments)
-        ids.push(addComment(world, p, s.pullWorld.nextId('reviewComment'), { ...c, user, reviewId: id }));
+        ids.push(addComment(world, p, world.nextId('reviewComment'), { ...c, user, reviewId: id }));
       return { id, comments: ids };
     },
     reviewComment: async ({ repo, number, ...c }) => {
       const { r, world } = at(repo);
       const p = pullIn(world, number);
-      await refresh(r, p);
-      return addComment(world, p, s.pullWorld.nextId('reviewComment'), { ...c, user: c.user ?? 'reviewer' });
+      await refresh(world, r, p);
+      return addComment(world, p, world.nextId('reviewComment'), { ...c, user: c.user ?? 'reviewer' });
     },
     comment: ({ repo, number, body, user = 'reviewer' }) => {
       const { world } = at(repo);
       pullIn(world, number);
-      const id = s.pullWorld.nextId('comment');
-      const when = nowIso();
+      const id = world.nextId('comment');
+      const when = world.now();
       world.issueComments.push({ id, pull: number, body, user, createdAt: when, updatedAt: when });
       return id;
     },
     checkRun: async ({ repo, sha, name, status = 'completed', conclusion, output = {}, annotations = [] }) => {
       const { r, world } = at(repo);
       const commit = await commitOf(r, sha);
-      const id = s.pullWorld.nextId('check');
-      const when = nowIso();
+      const id = world.nextId('check');
+      const when = world.now();
       world.checkRuns.push({
         id,
         suiteId: id + 500_000,
@@ -215,8 +216,8 @@ export function pullController(s: EmulatorState): PullController {
     status: async ({ repo, sha, context, state, description, targetUrl, user = 'ci-bot' }) => {
       const { r, world } = at(repo);
       const commit = await commitOf(r, sha);
-      const id = s.pullWorld.nextId('status');
-      const when = nowIso();
+      const id = world.nextId('status');
+      const when = world.now();
       world.statuses.push({
         id,
         sha: commit,
@@ -233,13 +234,16 @@ export function pullController(s: EmulatorState): PullController {
     close: async ({ repo, number }) => {
       const { r, world } = at(repo);
       const p = pullIn(world, number);
-      await refresh(r, p);
-      const when = nowIso();
+      await refresh(world, r, p);
+      const when = world.now();
       Object.assign(p, { state: 'closed', closedAt: when, updatedAt: when });
+    },
+    clock: (now) => {
+      s.pullWorld.clock = now;
     },
     merge: ({ repo, number }) => {
       const { r, world } = at(repo);
-      return mergePull(r, pullIn(world, number));
+      return mergePull(world, r, pullIn(world, number));
     },
   };
 }
@@ -258,7 +262,7 @@ function addComment(
     reviewId?: number;
   },
 ): number {
-  const when = nowIso();
+  const when = world.now();
   world.reviewComments.push({
     id,
     pull: p.number,

@@ -1,6 +1,7 @@
 // The emulator's pull-request world: PRs (opened over the API or seeded), and what people and CI add to them
 // (reviews, review comments, conversation comments, check runs with annotations, commit statuses). Kept in memory
 // per repository; every diff, commit list and merge is computed by real git over the repository's objects.
+import { diffFiles, type FileChange } from './diff.js';
 import { git, gitRaw } from './git.js';
 import { resolveCommit } from './objects.js';
 import type { RepoEntry } from './state.js';
@@ -104,20 +105,6 @@ export interface StatusEntry {
   updatedAt: string;
 }
 
-/** One repository's pull requests and everything hung on them. */
-export class RepoPulls {
-  readonly pulls: PullEntry[] = [];
-  readonly reviews: ReviewEntry[] = [];
-  readonly reviewComments: ReviewCommentEntry[] = [];
-  readonly issueComments: IssueCommentEntry[] = [];
-  readonly checkRuns: CheckRunEntry[] = [];
-  readonly statuses: StatusEntry[] = [];
-
-  find(number: number): PullEntry | undefined {
-    return this.pulls.find((p) => p.number === number);
-  }
-}
-
 /** Ids per kind, from distinct bases so an id of one kind never reads as another's in a test. */
 const ID_BASE = {
   pull: 1_000_000,
@@ -129,25 +116,56 @@ const ID_BASE = {
 };
 export type IdKind = keyof typeof ID_BASE;
 
-/** Every PR store and id counter of one emulator. */
-export class PullWorld {
-  private readonly byRepo = new Map<string, RepoPulls>();
+/**
+ * One repository's pull requests and everything hung on them. Ids count per repository (GitHub's are global): two
+ * repositories seeded alike get the same ids, so twin repositories differ only where their content does.
+ */
+export class RepoPulls {
+  readonly pulls: PullEntry[] = [];
+  readonly reviews: ReviewEntry[] = [];
+  readonly reviewComments: ReviewCommentEntry[] = [];
+  readonly issueComments: IssueCommentEntry[] = [];
+  readonly checkRuns: CheckRunEntry[] = [];
+  readonly statuses: StatusEntry[] = [];
   private readonly counters = new Map<IdKind, number>();
+  private readonly clock: () => string;
 
-  of(r: RepoEntry): RepoPulls {
-    const key = r.fullName.toLowerCase();
-    let p = this.byRepo.get(key);
-    if (!p) {
-      p = new RepoPulls();
-      this.byRepo.set(key, p);
-    }
-    return p;
+  constructor(clock: () => string) {
+    this.clock = clock;
+  }
+
+  find(number: number): PullEntry | undefined {
+    return this.pulls.find((p) => p.number === number);
   }
 
   nextId(kind: IdKind): number {
     const n = (this.counters.get(kind) ?? 0) + 1;
     this.counters.set(kind, n);
     return ID_BASE[kind] + n;
+  }
+
+  /** The time stamped on what happens now (the emulator's clock, real time unless a test set one). */
+  now(): string {
+    return this.clock();
+  }
+}
+
+/** Every PR store of one emulator, its clock, and its diff memo. */
+export class PullWorld {
+  private readonly byRepo = new Map<string, RepoPulls>();
+  /** Diffs by repository and commit pair: immutable, and a 3,000-file PR is read 30 pages at a time. */
+  readonly diffs = new Map<string, Promise<FileChange[]>>();
+  /** Set by `em.pulls.clock`: a fixed clock makes dates the same in every run and every twin. */
+  clock: (() => string) | undefined;
+
+  of(r: RepoEntry): RepoPulls {
+    const key = r.fullName.toLowerCase();
+    let p = this.byRepo.get(key);
+    if (!p) {
+      p = new RepoPulls(() => (this.clock ?? nowIso)());
+      this.byRepo.set(key, p);
+    }
+    return p;
   }
 }
 
@@ -165,7 +183,7 @@ export function sameRepo(r: RepoEntry, p: PullEntry): boolean {
  * Brings an open PR's head and base up to date with its branches (a push to either updates the PR, as on GitHub);
  * a fork's head stays where it was seeded. A closed PR keeps what it had when it closed.
  */
-export async function refresh(r: RepoEntry, p: PullEntry): Promise<void> {
+export async function refresh(world: RepoPulls, r: RepoEntry, p: PullEntry): Promise<void> {
   if (p.state !== 'open') return;
   const [head, base] = await Promise.all([
     sameRepo(r, p) ? resolveCommit(r, `refs/heads/${p.head}`) : Promise.resolve(null),
@@ -173,7 +191,7 @@ export async function refresh(r: RepoEntry, p: PullEntry): Promise<void> {
   ]);
   if (head && head !== p.headSha) {
     p.headSha = head;
-    p.updatedAt = nowIso();
+    p.updatedAt = world.now();
   }
   if (base) p.baseSha = base;
 }
@@ -191,11 +209,11 @@ export async function mergeTree(r: RepoEntry, p: PullEntry): Promise<string | nu
 }
 
 /** Merges the PR for real: a merge commit on the base branch (compare-and-swap), the PR closed as merged. */
-export async function mergePull(r: RepoEntry, p: PullEntry): Promise<string> {
-  await refresh(r, p);
+export async function mergePull(world: RepoPulls, r: RepoEntry, p: PullEntry): Promise<string> {
+  await refresh(world, r, p);
   const tree = await mergeTree(r, p);
   if (!tree) throw new Error(`pull #${p.number} conflicts with ${p.base}`);
-  const when = nowIso();
+  const when = world.now();
   const who = { GIT_AUTHOR_NAME: 'Maintainer', GIT_AUTHOR_EMAIL: 'maintainer@example.test' };
   const env = { ...who, GIT_COMMITTER_NAME: 'GitHub', GIT_COMMITTER_EMAIL: 'noreply@github.com' };
   const message = `Merge pull request #${p.number} from ${p.headRepo.split('/')[0] ?? ''}/${p.head}`;
@@ -212,4 +230,16 @@ export async function mergePull(r: RepoEntry, p: PullEntry): Promise<string> {
     updatedAt: when,
   });
   return sha;
+}
+
+/** The PR's net change: merge base → head, with rename detection (memoised per commit pair). */
+export async function pullChanges(world: PullWorld, r: RepoEntry, p: PullEntry): Promise<FileChange[]> {
+  const mb = await mergeBase(r, p);
+  const key = `${r.dir}\0${mb}\0${p.headSha}`;
+  let got = world.diffs.get(key);
+  if (!got) {
+    got = diffFiles(r.dir, mb, p.headSha);
+    world.diffs.set(key, got);
+  }
+  return got;
 }

@@ -3,13 +3,13 @@
 // conversation (issue) comments of a PR.
 import type { Ctx } from './context.js';
 import { jsonBody, missing, wrongType } from './context.js';
-import { diffFiles, type FileChange } from './diff.js';
+import type { FileChange } from './diff.js';
 import { countCommits, log } from './git.js';
 import { resolveCommit } from './objects.js';
 import {
   mergeBase,
   mergeTree,
-  nowIso,
+  pullChanges,
   refresh,
   type PullEntry,
   type RepoPulls,
@@ -46,15 +46,11 @@ function validation(docs: string, error: Record<string, unknown>): GitHubError {
 
 /** The PR numbered `raw` (refreshed from its branches), or GitHub's 404. */
 async function pullOf(ctx: Ctx, r: RepoEntry, raw: string, docs: string): Promise<PullEntry> {
-  const p = /^\d+$/.test(raw) ? ctx.s.pullWorld.of(r).find(Number(raw)) : undefined;
+  const world = ctx.s.pullWorld.of(r);
+  const p = /^\d+$/.test(raw) ? world.find(Number(raw)) : undefined;
   if (!p) throw new GitHubError(404, 'Not Found', docs);
-  await refresh(r, p);
+  await refresh(world, r, p);
   return p;
-}
-
-/** The PR's net change: merge base → head, with rename detection, as the files list and the counts see it. */
-async function changes(r: RepoEntry, p: PullEntry): Promise<FileChange[]> {
-  return diffFiles(r.dir, await mergeBase(r, p), p.headSha);
 }
 
 /** GET /repos/{o}/{r}/pulls */
@@ -67,7 +63,7 @@ export async function listPulls(ctx: Ctx, r: RepoEntry): Promise<Reply> {
     });
   }
   const world = ctx.s.pullWorld.of(r);
-  await Promise.all(world.pulls.map((p) => refresh(r, p)));
+  await Promise.all(world.pulls.map((p) => refresh(world, r, p)));
   let pulls = world.pulls.filter((p) => state === 'all' || p.state === state);
   // `head` filters only as `owner:branch`; a bare branch name is silently ignored (GitHub's documented pitfall).
   const head = q.get('head');
@@ -101,7 +97,7 @@ export async function getPull(ctx: Ctx, r: RepoEntry, raw: string): Promise<Repl
 
 async function fullShape(ctx: Ctx, r: RepoEntry, p: PullEntry): Promise<Record<string, unknown>> {
   const world = ctx.s.pullWorld.of(r);
-  const [files, mb, facts] = await Promise.all([changes(r, p), mergeBase(r, p), repoFacts(r)]);
+  const [files, mb, facts] = await Promise.all([pullChanges(ctx.s.pullWorld, r, p), mergeBase(r, p), repoFacts(r)]);
   const commits = await countCommits(r.dir, [`${mb}..${p.headSha}`]);
   let mergeable: boolean | null = null;
   let mergeableState = 'unknown';
@@ -158,16 +154,16 @@ export async function createPull(ctx: Ctx, r: RepoEntry): Promise<Reply> {
   if (!baseSha) throw validation(DOCS.create, { field: 'base', code: 'invalid' });
   if (!headSha) throw validation(DOCS.create, { field: 'head', code: 'invalid' });
   const world = ctx.s.pullWorld.of(r);
-  await Promise.all(world.pulls.map((p) => refresh(r, p)));
+  await Promise.all(world.pulls.map((p) => refresh(world, r, p)));
   if (world.pulls.some((p) => p.state === 'open' && p.head === head && p.base === base && p.headRepo === r.fullName))
     throw validation(DOCS.create, { code: 'custom', message: `A pull request already exists for ${r.owner}:${head}.` });
   const probe = { baseSha, headSha } as PullEntry;
   if ((await countCommits(r.dir, [`${await mergeBase(r, probe)}..${headSha}`])) === 0)
     throw validation(DOCS.create, { code: 'custom', message: `No commits between ${base} and ${head}` });
-  const when = nowIso();
+  const when = world.now();
   const p: PullEntry = {
     number: world.pulls.reduce((n, x) => Math.max(n, x.number), 0) + 1,
-    id: ctx.s.pullWorld.nextId('pull'),
+    id: world.nextId('pull'),
     title,
     body: typeof body.body === 'string' ? body.body : null,
     head,
@@ -193,7 +189,7 @@ export async function createPull(ctx: Ctx, r: RepoEntry): Promise<Reply> {
 /** GET /repos/{o}/{r}/pulls/{n}/files */
 export async function listPullFiles(ctx: Ctx, r: RepoEntry, raw: string): Promise<Reply> {
   const p = await pullOf(ctx, r, raw, DOCS.files);
-  const files = (await changes(r, p)).slice(0, PULL_FILES_MAX);
+  const files = (await pullChanges(ctx.s.pullWorld, r, p)).slice(0, PULL_FILES_MAX);
   const page = paginate(files, pageParams(ctx.query), linker(ctx));
   return json(
     200,
@@ -233,7 +229,7 @@ export async function listReviewComments(ctx: Ctx, r: RepoEntry, raw: string): P
   const comments = ctx.s.pullWorld.of(r).reviewComments.filter((c) => c.pull === p.number);
   if (ctx.query.get('direction') === 'desc') comments.reverse();
   const page = paginate(comments, pageParams(ctx.query), linker(ctx));
-  const files = page.items.length ? await changes(r, p) : [];
+  const files = page.items.length ? await pullChanges(ctx.s.pullWorld, r, p) : [];
   return json(
     200,
     page.items.map((c) => reviewCommentShape(ctx.s, r, c, hunkFor(files, c))),
