@@ -174,6 +174,46 @@ function upstream(u: R): string {
         .map(([k, v]) => `\`${k}\` ×${v}`)
         .join(', ') +
       '.',
+    u.pull_requests ? pullCost(u) : '',
+  ].join('\n');
+}
+
+function pullCost(u: R): string {
+  const p = u.pull_requests;
+  const routes = (name: string) =>
+    Object.entries(u.details.cache_on.cold[name]?.routes ?? {})
+      .map(([k, v]) => `\`${k}\` ×${v}`)
+      .join(', ');
+  return [
+    '',
+    `### Pull-request tools against \`upstream_requests_per_call\` (default ${p.upstream_requests_per_call})`,
+    '',
+    `${p.seeded}. Same sessions and columns as above (the PR calls come after the others in each session).`,
+    '',
+    table(
+      [
+        'agent call',
+        'cache on, cold',
+        'cache on, repeated',
+        'cache off, cold',
+        'cache off, repeated',
+        `within ${p.upstream_requests_per_call}`,
+      ],
+      (p.table as R[]).map((t) => [
+        t.scenario,
+        t.cache_on_cold,
+        t.cache_on_repeated,
+        t.cache_off_cold,
+        t.cache_off_repeated,
+        t.errors ? `no: ${t.errors.join('; ')}` : yes(t.within_limit),
+      ]),
+    ),
+    '',
+    `Every PR tool within the default per-call limit: ${yes(p.all_within_limit)}. test/issues/22-pr-request-cost.test.ts holds the cold counts on the same PR, so a change that multiplies a tool's requests fails there.`,
+    '',
+    'Requests by route, cache on, cold session: ' +
+      (p.table as R[]).map((t) => `${t.scenario}: ${routes(t.scenario)}`).join('; ') +
+      '.',
   ].join('\n');
 }
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { parse } from 'yaml';
 import * as z from 'zod/v4';
-import { Approval, Limits, PerimeterSpec } from '../core/index.js';
+import { Approval, Limits, PerimeterSpec, Pulls } from '../core/index.js';
 import { closest } from './suggest.js';
 import { perimeterWarnings } from './warnings.js';
 
@@ -71,6 +71,7 @@ const PERIMETER_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(PerimeterSpec.shape).filter((k) => k !== 'id'),
   limits: Object.keys(Limits.shape),
   approval: Object.keys(Approval.shape),
+  pulls: Object.keys(Pulls.shape),
 };
 const TOP_KEYS: Readonly<Record<string, readonly string[]>> = {
   '': Object.keys(ConfigFile.shape),

@@ -1,4 +1,4 @@
-import { AGENT_ONLY_TOOLS, WORKSPACE_PROPOSE_TOOLS } from '../core/index.js';
+import { assertNever } from '../core/index.js';
 import type { ApiBody, PerimeterView, StoreStatus } from '../http/api/schema.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { apiClient, CliError, type ApiClient } from './client.js';
@@ -32,18 +32,28 @@ const print = (out: Out, json: boolean | undefined, value: unknown, human: () =>
 
 /** `git-blinder tools`: the catalogue, from the registry itself (no server needed). */
 export function printTools(out: Out, json: boolean | undefined): void {
-  const surfaceOf = (t: (typeof ALL_TOOLS)[number]) =>
-    t.aliasOf !== undefined
-      ? `agent (alias of ${t.aliasOf}; only where a perimeter's tools name it)`
-      : AGENT_ONLY_TOOLS.includes(t.name)
-        ? 'agent (approval perimeters, checked-out branches)'
-        : WORKSPACE_PROPOSE_TOOLS.includes(t.name)
-          ? 'agent (checked-out branch)'
-          : t.requires === 'worktree'
-            ? 'agent (checked-out branch)+root'
-            : t.agentSurface
-              ? 'agent+root'
-              : 'root only';
+  const surfaceOf = (t: (typeof ALL_TOOLS)[number]): string => {
+    if (t.aliasOf !== undefined) return `agent (alias of ${t.aliasOf}; only where a perimeter's tools name it)`;
+    const agent = t.surfaces.includes('agent');
+    const root = t.surfaces.includes('root') ? '+root' : '';
+    if (!agent) return 'root only';
+    switch (t.requires) {
+      case undefined:
+        return `agent${root}`;
+      case 'worktree':
+        return `agent (checked-out branch)${root}`;
+      case 'proposals':
+        return `agent (approval perimeters, checked-out branches)${root}`;
+      case 'pulls':
+        return `agent (perimeters with pulls)${root}`;
+      case 'ci':
+        return `agent (perimeters with pulls and ci)${root}`;
+      case 'write':
+        return `agent (perimeters with a write scope)${root}`;
+      default:
+        return assertNever(t.requires);
+    }
+  };
   const rows = ALL_TOOLS.map((t) => ({
     name: t.name,
     surface: surfaceOf(t),

@@ -58,9 +58,9 @@ export interface Running {
 
 const DEFAULT_PERIMETER = 'local';
 /** The embedded default is read-only: it does not even list a write tool (nor the connector aliases, an opt-in). */
-const READ_TOOLS = ALL_TOOLS.filter((t) => t.agentSurface && t.access === 'read' && t.aliasOf === undefined).map(
-  (t) => t.name,
-);
+const READ_TOOLS = ALL_TOOLS.filter(
+  (t) => t.surfaces.includes('agent') && t.access === 'read' && t.aliasOf === undefined,
+).map((t) => t.name);
 
 async function repoRoot(cwd: string): Promise<string | undefined> {
   // Through src/gitcli like every other git call: the hardened flags and environment, no spawn of our own here.

@@ -71,7 +71,7 @@ export function perimeterWarnings(spec: WarnedSpec): string[] {
   }
   for (const t of spec.tools ?? []) {
     const tool = ALL_TOOLS.find((x) => x.name === t);
-    if (tool && !tool.agentSurface) {
+    if (tool && !tool.surfaces.includes('agent')) {
       out.push(
         `perimeter ${spec.id}: tool "${t}" is never served to agents (operator surface only); listing it in tools has no effect.`,
       );

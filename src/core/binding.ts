@@ -1,33 +1,8 @@
-import type { Limits, Perimeter } from './perimeter.js';
+import { DEFAULT_MAX_OPEN_PULLS, pullBases, type Limits, type Perimeter } from './perimeter.js';
 import { compilePrivacy, withPrivacy } from './privacy.js';
 import { compileProtected } from './protected.js';
 import { fail, ok, type Result } from './result.js';
 import { scopeOf, UNRESTRICTED, type Scope } from './scope.js';
-
-/** Tools that reveal refs: never on an agent surface, whatever the perimeter grants. */
-export const ROOT_ONLY_TOOLS: readonly string[] = ['list_branches', 'compare'];
-
-/** Tools about an agent's own proposals: meaningless on the operator surface (operators use /api and the CLI). */
-export const AGENT_ONLY_TOOLS: readonly string[] = ['proposal_status', 'proposal_cancel'];
-
-/**
- * Presence and leases (issue 23 §2): agent-only, listed beside a write tool (an agent that cannot write has nothing to
- * collide with, and a perimeter without a write scope lists none of them).
- */
-export const PRESENCE_TOOLS: readonly string[] = ['activity', 'lease_acquire', 'lease_release'];
-
-/** The propose_* tools: agent requests held for a person, never operator tools (the operator writes directly). */
-export const WORKSPACE_PROPOSE_TOOLS: readonly string[] = [
-  'propose_commit',
-  'propose_patch',
-  'propose_discard',
-  'propose_merge',
-  'propose_rebase',
-  'propose_reset',
-  'propose_branch',
-  'propose_push',
-  'propose_plan',
-];
 
 /** An agent connection: one perimeter, one allowlisted branch, fixed by the URL. */
 export interface AgentBinding {
@@ -58,6 +33,18 @@ export interface AgentBinding {
   readonly limits: Limits;
   /** Writes that become proposals instead of landing (an approved proposal is applied with `push_files: 'none'`). */
   readonly approval: { readonly push_files: 'none' | 'required' };
+  /** The perimeter's pull-request policy (bases resolved); absent = no PR tools. */
+  readonly pulls?: PullsPolicy;
+}
+
+/** A perimeter's pull-request policy as a binding carries it: bases resolved (the default first), defaults applied. */
+export interface PullsPolicy {
+  /** Bases a PR may target, each an allowlisted branch; the first is the default. */
+  readonly bases: readonly string[];
+  readonly draft: boolean;
+  readonly maxOpen: number;
+  /** False: no get_pull_request_status. */
+  readonly ci: boolean;
 }
 
 /** Server-wide additions to every perimeter's policy (they can only hide or protect more). */
@@ -116,40 +103,70 @@ export function bindAgent(
     allowBinary: perimeter.allow_binary ?? false,
     limits: { ...server.defaultLimits, ...perimeter.limits },
     approval: { push_files: perimeter.approval?.push_files ?? 'none' },
+    ...(perimeter.pulls ? { pulls: pullsPolicy(perimeter) } : {}),
   });
 }
 
+/** The binding's view of `pulls`: a base no longer allowlisted is dropped (the allowlist is the authority). */
+function pullsPolicy(perimeter: Perimeter): PullsPolicy {
+  const p = perimeter.pulls ?? {};
+  return {
+    bases: pullBases(perimeter).filter((b) => perimeter.branches.includes(b)),
+    draft: p.draft ?? true,
+    maxOpen: p.max_open ?? DEFAULT_MAX_OPEN_PULLS,
+    ci: p.ci ?? true,
+  };
+}
+
+/** The surfaces a tool may be listed on: `agent` (a perimeter's URL), `root` (the operator's `/mcp/root`). */
+export type Surface = 'agent' | 'root';
+
 /**
- * True when the tool appears on this binding's surface. A workspace tool appears on an agent surface only where the
- * bound branch is checked out; elsewhere it is as unknown as a tool that does not exist.
+ * What an agent binding must have for a tool to be listed there: `worktree` (the bound branch is checked out),
+ * `proposals` (writes wait for a person), `pulls` (the perimeter sets `pulls`), `ci` (`pulls` without `ci: false`),
+ * `write` (the perimeter has a write scope: presence and leases, which only matter to an agent that can collide).
  */
-export function isExposed(
-  binding: Binding,
-  tool: { name: string; agentSurface: boolean; requires?: 'worktree'; aliasOf?: string },
-): boolean {
-  // An alias is an opt-in of the perimeter (its `tools` names it): the catalogue and the operator surface, which has
-  // the real tool, never list it, so a default tools/list does not grow for clients that do not need fixed names.
-  if (tool.aliasOf !== undefined)
-    return binding.surface === 'agent' && tool.agentSurface && binding.granted?.has(tool.name) === true;
-  if (binding.surface === 'root')
-    return (
-      !AGENT_ONLY_TOOLS.includes(tool.name) &&
-      !WORKSPACE_PROPOSE_TOOLS.includes(tool.name) &&
-      !PRESENCE_TOOLS.includes(tool.name)
-    );
-  if (!tool.agentSurface || ROOT_ONLY_TOOLS.includes(tool.name)) return false;
-  if (tool.requires === 'worktree' && binding.worktree !== true) return false;
-  // Only where writes wait for approval (push_files in approval mode, or a working tree, whose proposals always
-  // wait), and then always with a write tool: an agent can follow up on what it proposed.
-  if (AGENT_ONLY_TOOLS.includes(tool.name)) {
-    return (
-      (binding.approval.push_files === 'required' || binding.worktree === true) &&
-      (binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name))
-    );
-  }
-  if (PRESENCE_TOOLS.includes(tool.name)) {
-    if (binding.writeGlobs.length === 0) return false;
-    return binding.granted === undefined || binding.granted.has('push_files') || binding.granted.has(tool.name);
-  }
-  return binding.granted === undefined || binding.granted.has(tool.name);
+export type Requirement = 'worktree' | 'proposals' | 'pulls' | 'ci' | 'write';
+
+/** How a tool declares where it is listed (on the tool object; read only by isExposed). */
+export interface Exposure {
+  readonly name: string;
+  readonly surfaces: readonly Surface[];
+  readonly requires?: Requirement;
+  /** An alias is an opt-in: listed only where the perimeter's `tools` names it. */
+  readonly aliasOf?: string;
+}
+
+/**
+ * The one table of requirements: when an agent binding meets each, and the tool whose grant also grants the
+ * tools that need it (proposal follow-ups come with the write tool that proposes: an agent can always follow up).
+ */
+const REQUIREMENTS: { readonly [R in Requirement]: { met(b: AgentBinding): boolean; grantedWith?: string } } = {
+  worktree: { met: (b) => b.worktree === true },
+  // Only where writes wait for approval (push_files in approval mode, or a working tree, whose proposals always wait).
+  proposals: { met: (b) => b.approval.push_files === 'required' || b.worktree === true, grantedWith: 'push_files' },
+  pulls: { met: (b) => b.pulls !== undefined },
+  ci: { met: (b) => b.pulls !== undefined && b.pulls.ci },
+  write: { met: (b) => b.writeGlobs.length > 0, grantedWith: 'push_files' },
+};
+
+/**
+ * True when the tool appears on this binding's surface. One ordered decision: the surface, then an alias's opt-in,
+ * then the tool's requirement, then the perimeter's grant. A tool that fails any step is as unknown as one that does
+ * not exist.
+ */
+export function isExposed(binding: Binding, tool: Exposure): boolean {
+  if (!tool.surfaces.includes(binding.surface)) return false;
+  if (binding.surface === 'root') return true;
+  // An alias is an opt-in of the perimeter (its `tools` names it): the catalogue never lists it, so a default
+  // tools/list does not grow for clients that do not need fixed names.
+  if (tool.aliasOf !== undefined) return binding.granted?.has(tool.name) === true;
+  const requirement = tool.requires === undefined ? undefined : REQUIREMENTS[tool.requires];
+  if (requirement !== undefined && !requirement.met(binding)) return false;
+  const { granted } = binding;
+  return (
+    granted === undefined ||
+    granted.has(tool.name) ||
+    (requirement?.grantedWith !== undefined && granted.has(requirement.grantedWith))
+  );
 }

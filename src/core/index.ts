@@ -41,3 +41,4 @@ export * from './restore-retention.js';
 export * from './agents.js';
 export * from './presence.js';
 export * from './edits.js';
+export * from './pulls.js';

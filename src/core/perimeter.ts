@@ -98,6 +98,44 @@ export const Approval = z.strictObject({
 });
 export type Approval = z.infer<typeof Approval>;
 
+/**
+ * Pull requests from the bound branch (absent = no PR tools). `base` defaults to the perimeter's default branch;
+ * every base (`base` and `bases`) must be in the perimeter's branches, since a PR's diff shows the base beside the
+ * agent's work. The head is never named: it is the URL-bound branch.
+ */
+export const Pulls = z.strictObject({
+  base: Branch.optional(),
+  bases: z.array(Branch).min(1).max(32).optional(),
+  /** Open new PRs as drafts (the default); a call's `draft` overrides it. */
+  draft: z.boolean().optional(),
+  /** Open PRs this perimeter may have at once (default 5). */
+  max_open: z.number().int().min(1).max(100).optional(),
+  /** False removes get_pull_request_status (CI checks and statuses). */
+  ci: z.boolean().optional(),
+});
+export type Pulls = z.infer<typeof Pulls>;
+
+/** The open-PR cap of a perimeter that sets none. */
+export const DEFAULT_MAX_OPEN_PULLS = 5;
+
+/** Every base a perimeter's PRs may target, the default base first (no duplicates). */
+export function pullBases(p: { readonly default_branch: string; readonly pulls?: Pulls | undefined }): string[] {
+  if (!p.pulls) return [];
+  return [...new Set([p.pulls.base ?? p.default_branch, ...(p.pulls.bases ?? [])])];
+}
+
+/** A message naming the PR bases that are not allowlisted branches, or undefined when all are. */
+export function pullsProblem(p: {
+  readonly default_branch: string;
+  readonly branches: readonly string[];
+  readonly pulls?: Pulls | undefined;
+}): string | undefined {
+  const outside = pullBases(p).filter((b) => !p.branches.includes(b));
+  if (outside.length === 0) return undefined;
+  const names = outside.map((b) => `"${b}"`).join(', ');
+  return `pulls: base ${names} ${outside.length === 1 ? 'is' : 'are'} not in this perimeter's branches; add ${outside.length === 1 ? 'it' : 'them'} to branches first.`;
+}
+
 /** Options every perimeter may set on top of read/write; none of them can loosen the built-in privacy zones. */
 const Hardening = {
   /** Extra privacy patterns (hidden even inside `read`). */
@@ -110,6 +148,7 @@ const Hardening = {
   allow_binary: z.boolean().optional(),
   limits: Limits.optional(),
   approval: Approval.optional(),
+  pulls: Pulls.optional(),
 };
 
 /**
@@ -177,6 +216,7 @@ export function materialize(spec: PerimeterSpec, defaultBranch: string): Perimet
   if (spec.allow_binary !== undefined) perimeter.allow_binary = spec.allow_binary;
   if (spec.limits) perimeter.limits = spec.limits;
   if (spec.approval) perimeter.approval = spec.approval;
+  if (spec.pulls) perimeter.pulls = spec.pulls;
   return perimeter;
 }
 

@@ -1,5 +1,5 @@
 import { assertNever } from './result.js';
-import { isExposed, type Binding } from './binding.js';
+import { isExposed, type Binding, type Requirement, type Surface } from './binding.js';
 import { normalizePath } from './path.js';
 
 /** How a path in a tool's arguments is used. */
@@ -21,10 +21,10 @@ export interface Target {
 export interface ToolPolicy<A> {
   readonly name: string;
   readonly access: 'read' | 'write';
-  /** False for tools that may only ever be served on the operator surface. */
-  readonly agentSurface: boolean;
-  /** `worktree`: a workspace tool, listed only on bindings whose branch is checked out (see isExposed). */
-  readonly requires?: 'worktree';
+  /** Where the tool may be listed: `agent` surfaces, the operator's `root`, or both (see isExposed). */
+  readonly surfaces: readonly Surface[];
+  /** What an agent binding must have for the tool to be listed there (see isExposed's table). */
+  readonly requires?: Requirement;
   /**
    * The tool this one is another name for (`search` → `search_code`, `fetch` → `get_file`, for clients that only
    * call fixed names): same gate and core, listed only on agent surfaces whose perimeter names it (see isExposed).

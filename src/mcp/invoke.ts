@@ -22,7 +22,7 @@ import type { WorkTreeWriters } from '../workspace/writes.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 import { auditOf, type CallOutcome } from './outcome.js';
-import { frame } from './result.js';
+import { frame, freshFence } from './result.js';
 
 /** One tool call as the operator's audit sees it (paths in clear here; the ledger decides how to store them). */
 export interface CallRecord {
@@ -473,7 +473,7 @@ async function propose(
   if (!made.ok) return deny('refused', made.message);
   const p = made.value;
   const value = { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary };
-  const text = tool.render(value);
+  const text = tool.render(value, freshFence());
   return { kind: 'propose', value, text, bytes: Buffer.byteLength(text), proposal: p.id };
 }
 

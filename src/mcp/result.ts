@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { assertNever } from '../core/index.js';
-import type { AnyTool } from '../registry/index.js';
+import type { AnyTool, Fence } from '../registry/index.js';
 import type { CallOutcome } from './outcome.js';
 
 /** A tool result in MCP shape. */
@@ -29,12 +30,17 @@ const utf8 = (s: string, cap: number): number =>
  * sent. The cap bounds the whole result: the text and the structuredContent JSON that rides beside it, together.
  */
 export function frame(tool: AnyTool, value: Record<string, unknown>, cap: number, exact: boolean): Framed {
-  const text = tool.render(value);
+  const text = tool.render(value, freshFence());
   const textBytes = exact ? Buffer.byteLength(text) : utf8(text, cap);
   // An uncapped surface (the operator's) skips the JSON walk: nothing would be refused.
   const jsonBytes = Number.isFinite(cap) ? utf8(JSON.stringify(value), cap) : 0;
   // The whole result counts: both halves travel in one message (tools page each half within half the cap).
   return { text, textBytes, answerBytes: Number.isFinite(cap) ? textBytes + jsonBytes : textBytes };
+}
+
+/** A new boundary for one answer's untrusted text: 64 random bits, chosen after the text was read. */
+export function freshFence(): Fence {
+  return { nonce: randomBytes(8).toString('hex') };
 }
 
 /** The MCP tool result for an outcome: the one place outcomes become `isError` results. */

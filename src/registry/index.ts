@@ -33,6 +33,12 @@ import { proposePlan } from './tools/propose_plan.js';
 import { proposePush } from './tools/propose_push.js';
 import { proposeRebase } from './tools/propose_rebase.js';
 import { proposeReset } from './tools/propose_reset.js';
+import { createPullRequest } from './tools/create_pull_request.js';
+import { listPullRequests } from './tools/list_pull_requests.js';
+import { getPullRequest } from './tools/get_pull_request.js';
+import { getPullRequestFiles } from './tools/get_pull_request_files.js';
+import { listPullRequestComments } from './tools/list_pull_request_comments.js';
+import { getPullRequestStatus } from './tools/get_pull_request_status.js';
 
 import { activity } from './tools/activity.js';
 import { leaseAcquire } from './tools/lease_acquire.js';
@@ -79,11 +85,18 @@ export const ALL_TOOLS: readonly AnyTool[] = [
   activity,
   leaseAcquire,
   leaseRelease,
+  // Pull requests of the bound branch: listed only where the perimeter sets `pulls` (status also needs `ci`).
+  createPullRequest,
+  listPullRequests,
+  getPullRequest,
+  getPullRequestFiles,
+  listPullRequestComments,
+  getPullRequestStatus,
 ];
 
 /** Names of the tools an agent perimeter gets when it grants none explicitly. */
 export const AGENT_CATALOGUE: readonly string[] = ALL_TOOLS.filter(
-  (t) => t.agentSurface && t.aliasOf === undefined,
+  (t) => t.surfaces.includes('agent') && t.aliasOf === undefined,
 ).map((t) => t.name);
 
 /** Looks a tool up by name. */
@@ -102,3 +115,4 @@ export type {
   ToolContext,
   ToolOutcome,
 } from './tool.js';
+export type { Fence } from './render.js';

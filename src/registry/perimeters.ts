@@ -3,6 +3,8 @@ import {
   describeIssues,
   materialize,
   PerimeterSpec,
+  pullBases,
+  pullsProblem,
   type AgentKey,
   validateBranchName,
   type Perimeter,
@@ -100,6 +102,8 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
         const perimeter = materialize({ ...spec, branches: [...(spec.branches ?? []), ...kept] }, def.value);
         if (same && current.keys) perimeter.keys = current.keys;
         perimeter.origin = opts.origin ?? 'runtime';
+        const pulls = pullsProblem(perimeter);
+        if (pulls !== undefined) return err('invalid', pulls);
         return { ok: true, value: perimeter };
       };
       if (opts.dryRun) return build(store.get(spec.id));
@@ -166,6 +170,8 @@ export function perimeterService(store: PerimeterStore, upstreamFor: UpstreamFor
           );
         if (!p.branches.includes(branch))
           return err('not_found', `Branch "${branch}" is not in the allowlist of ${id}.`);
+        if (pullBases(p).includes(branch))
+          return err('conflict', `"${branch}" is a pull-request base of ${id} (pulls); remove it from pulls first.`);
         return { ok: true, value: { ...p, branches: p.branches.filter((b) => b !== branch) } };
       });
     },

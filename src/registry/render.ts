@@ -81,3 +81,19 @@ export function fileChangeText(f: {
 
 /** The line that tells a paged answer has more, and how to ask for it. */
 export const moreLine = (arg: string, next: number): string => `truncated: more with ${arg}: ${next}\n`;
+
+/**
+ * The per-answer boundary around text written by people or agents (commit messages, PR titles and bodies, comments,
+ * check output): a random nonce chosen after the text was read, so no text can contain the closing line. Chosen by
+ * the mcp layer for each answer (a render stays a pure function of its value and this fence).
+ */
+export interface Fence {
+  /** 16 or more hex digits, fresh for each answer. */
+  readonly nonce: string;
+}
+
+/** `text` as data: between `<untrusted-NONCE>` and `</untrusted-NONCE>` lines, each on its own line. */
+export function untrusted(fence: Fence, text: string): string {
+  const body = text.endsWith('\n') ? text : `${text}\n`;
+  return `<untrusted-${fence.nonce}>\n${body}</untrusted-${fence.nonce}>\n`;
+}

@@ -6,6 +6,7 @@ import type { WorkTreeWriters } from '../workspace/writes.js';
 import type { PresenceStore } from '../state/types.js';
 import type { AgentProposals } from './proposals.js';
 import { publish, type PublishedSchema } from './publish.js';
+import type { Fence } from './render.js';
 
 /** Hints for clients; set explicitly on every tool because the protocol defaults are the pessimistic ones. */
 export interface Annotations {
@@ -125,9 +126,10 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   readonly proposable?: Proposable<A>;
   /**
    * The text block a model reads: a compact rendering of the filtered value (structuredContent keeps the JSON),
-   * never larger than raw git's output for the same call. A function of the value alone, so it shows nothing more.
+   * never larger than raw git's output for the same call. A function of the value alone, so it shows nothing more;
+   * text written by people or agents goes inside `untrusted(fence, …)` (the fence is random per answer).
    */
-  render(value: O): string;
+  render(value: O, fence: Fence): string;
 }
 
 /** A tool with its types erased, as the registry stores it. Arguments are validated by the schemas first. */
@@ -144,7 +146,7 @@ export interface AnyTool extends ToolPolicy<unknown> {
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;
   readonly proposable?: Proposable<unknown>;
-  render(value: unknown): string;
+  render(value: unknown, fence: Fence): string;
   /** The schemas tools/list shows, compact and converted once (validation is still the zod schemas'). */
   readonly published: {
     readonly agentInput: PublishedSchema;

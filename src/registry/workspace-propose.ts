@@ -255,7 +255,7 @@ export function defineProposeTool<A extends { reason: string; idempotency_key?: 
   return defineTool<A, Proposed, ProposeOut>({
     name: s.name,
     access: 'write',
-    agentSurface: true,
+    surfaces: ['agent'],
     requires: 'worktree',
     pathMode: 'all',
     description: s.description,

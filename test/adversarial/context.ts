@@ -1,6 +1,7 @@
 // What every attack module receives: the fixture, connected agents, and the checks they share.
 import type { Agent } from '../support/server.js';
 import type { Fixture } from './fixture.js';
+import { unfence } from '../support/fence.js';
 import { callTool, check, noLeak, redact, type CallOut } from './harness.js';
 
 export interface Ctx {
@@ -38,7 +39,10 @@ export async function blockedRead(
   return r;
 }
 
-/** The answers of several calls must be byte-identical once each call's own path (or sha) is masked. */
+/**
+ * The answers of several calls must be byte-identical once each call's own path (or sha) is masked and each answer's
+ * untrusted-text fence (random per answer) is numbered.
+ */
 export async function sameAnswers(
   ctx: Ctx,
   calls: { tool: string; args: Record<string, unknown>; mask: string[]; agent?: Agent }[],
@@ -49,7 +53,7 @@ export async function sameAnswers(
     noLeak(ctx.fx, whole(r), c.args);
     answers.push(
       redact(
-        JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null }),
+        JSON.stringify({ isError: r.isError ?? false, text: unfence(r.text), structured: r.structured ?? null }),
         ...c.mask,
       ),
     );

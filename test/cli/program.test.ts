@@ -138,6 +138,6 @@ describe('cli program', () => {
   it('tools works without a server', async () => {
     const h = harness();
     await h.program.parseAsync(['node', 'gb', 'tools', '--json']);
-    expect(JSON.parse(h.out.join('\n')).tools).toHaveLength(36);
+    expect(JSON.parse(h.out.join('\n')).tools).toHaveLength(42);
   });
 });

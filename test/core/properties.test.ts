@@ -244,7 +244,7 @@ const oracle = (g: SimpleGlob, p: string): boolean =>
 const WRITE: ToolPolicy<string[]> = {
   name: 'push_files',
   access: 'write',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'all',
   paths: (ps) => ps.map((p) => ({ path: p, role: 'write' })),
   rootTarget: () => ({ repo: 'r', ref: 'main' }),

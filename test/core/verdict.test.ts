@@ -4,7 +4,6 @@ import {
   decide,
   isExposed,
   ROOT_BINDING,
-  ROOT_ONLY_TOOLS,
   type AgentBinding,
   type PathRef,
   type Perimeter,
@@ -34,7 +33,7 @@ function tool(name: string, access: 'read' | 'write', pathMode: 'all' | 'each', 
   return {
     name,
     access,
-    agentSurface,
+    surfaces: agentSurface ? ['agent', 'root'] : ['root'],
     pathMode,
     paths: (a): PathRef[] => [
       ...a.paths.map((path) => ({ path, role }) as const),
@@ -207,8 +206,8 @@ describe('decide: exposure', () => {
     expect(decide(b, GET_FILE, { paths: ['infra/a'] })).toEqual({ kind: 'invisible' });
   });
 
-  it.each(ROOT_ONLY_TOOLS.map((n) => [n]))('root-only tool %s is invisible to agents even when granted', (name) => {
-    const t = tool(name, 'read', 'all');
+  it.each([['list_branches'], ['compare']])('root-only tool %s is invisible to agents even when granted', (name) => {
+    const t = tool(name, 'read', 'all', false);
     expect(decide(agent(), t, { paths: [] })).toEqual({ kind: 'invisible' });
     expect(isExposed(agent(), t)).toBe(false);
     const { tools: _unused, ...ungranted } = PERIMETER;
@@ -223,8 +222,8 @@ describe('decide: exposure', () => {
 
   it('tool names are matched exactly', () => {
     const b = agent({ ...PERIMETER, tools: ['get_file'] });
-    expect(isExposed(b, { name: 'GET_FILE', agentSurface: true })).toBe(false);
-    expect(isExposed(b, { name: 'get_file ', agentSurface: true })).toBe(false);
+    expect(isExposed(b, { name: 'GET_FILE', surfaces: ['agent', 'root'] })).toBe(false);
+    expect(isExposed(b, { name: 'get_file ', surfaces: ['agent', 'root'] })).toBe(false);
   });
 });
 
@@ -263,4 +262,27 @@ describe('bindAgent', () => {
       expect(bindAgent(PERIMETER, branch)).toEqual({ ok: false, code: 'not_found', message: 'not found' });
     },
   );
+});
+
+describe('isExposed: the requirement table (issue 22)', () => {
+  const pr = { name: 'get_pull_request', surfaces: ['agent'] as const, requires: 'pulls' as const };
+  const ci = { name: 'get_pull_request_status', surfaces: ['agent'] as const, requires: 'ci' as const };
+  const bound = (pulls?: Record<string, unknown>) => {
+    const { tools: _t, ...rest } = PERIMETER;
+    const b = bindAgent({ ...rest, ...(pulls ? { pulls } : {}) } as never, undefined);
+    if (!b.ok) throw new Error(b.message);
+    return b.value;
+  };
+  it('lists PR tools only where pulls is set, the CI one unless ci is false, never on root', () => {
+    expect(isExposed(bound(), pr)).toBe(false);
+    expect(isExposed(bound({}), pr)).toBe(true);
+    expect(isExposed(bound({}), ci)).toBe(true);
+    expect(isExposed(bound({ ci: false }), ci)).toBe(false);
+    expect(isExposed(bound({ ci: false }), pr)).toBe(true);
+    expect(isExposed(ROOT_BINDING, pr)).toBe(false);
+  });
+  it('drops a base that is no longer allowlisted, and defaults to the perimeter default branch', () => {
+    expect(bound({ bases: ['nope'] }).pulls?.bases).toEqual([PERIMETER.default_branch]);
+    expect(bound({}).pulls).toEqual({ bases: [PERIMETER.default_branch], draft: true, maxOpen: 5, ci: true });
+  });
 });

@@ -98,9 +98,12 @@ describe.each(UPSTREAM_KINDS)('%s upstream', (kind) => {
     expect(tree.structured.entries[0]).toMatchObject({ path: 'lib/a.ts', type: 'file', size: 21 });
     const log = await all.call('list_commits', { per_page: 2 });
     const lines = log.text.trimEnd().split('\n');
-    expect(lines, log.text).toHaveLength(3);
+    // The commit lines are fenced as untrusted text (issue 22): a random nonce per answer, on lines of its own.
+    expect(lines, log.text).toHaveLength(5);
     expect(lines[0]).toBe('page 1, 2 commits; more: page 2');
-    expect(lines[1]).toMatch(/^[0-9a-f]{40} \S+ Test Author <author@example\.test> many files$/);
+    expect(lines[1]).toMatch(/^<untrusted-[0-9a-f]{16}>$/);
+    expect(lines[4]).toBe(lines[1]!.replace('<', '</'));
+    expect(lines[2]).toMatch(/^[0-9a-f]{40} \S+ Test Author <author@example\.test> many files$/);
     expect(log.structured.commits[0].author.email).toBe('author@example.test');
     const show = await all.call('get_commit', { sha: second });
     expect(show.text).toContain('second\n\nWith a body line.\n');

@@ -5,6 +5,7 @@
 // link) must get the same answer, on both upstreams.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UPSTREAM_KINDS, serveBoth, type Served } from '../support/both-upstreams.js';
+import { unfence } from '../support/fence.js';
 import type { CommitSpec } from '../support/gitdir.js';
 
 const Z = Array.from({ length: 12 }, (_, i) => `zline ${i}\n`).join('');
@@ -55,7 +56,7 @@ type Answer = { isError?: boolean; text: string; structured: Record<string, unkn
 /** The answer without what twins may differ in: commit ids, dates, and omitted_count (SPEC §4.11). */
 function comparable(r: Answer): string {
   const { sha: _sha, author: _a, committer: _c, omitted_count: _o, ...rest } = r.structured;
-  const text = r.text
+  const text = unfence(r.text)
     .replace(/^commit .*\n/, '')
     .replace(/^Author: .*\n/m, '')
     .replace(/^\d+ other files omitted(?:; |\n)/m, '');

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { toolNamed } from '../../src/registry/index.js';
 import { commitLine, field, fileChangeText, subjectOf } from '../../src/registry/render.js';
 
-const render = (tool: string, value: unknown): string => toolNamed(tool)!.render(value);
+const FENCE = { nonce: '0123456789abcdef' };
+const render = (tool: string, value: unknown): string => toolNamed(tool)!.render(value, FENCE);
 const SHA = 'a'.repeat(40);
 const person = { name: 'Ann', email: 'ann@example.test', date: '2026-01-01T00:00:00Z' };
 
@@ -78,11 +79,18 @@ describe('tool renders', () => {
       truncated: false,
     };
     expect(render('get_commit', value)).toBe(
-      `commit ${SHA}\nAuthor: Ann <ann@example.test> 2026-01-01T00:00:00Z\n\nsubject\n\nbody\n\n`,
+      `commit ${SHA}\nAuthor: Ann <ann@example.test> 2026-01-01T00:00:00Z\n\n<untrusted-0123456789abcdef>\nsubject\n\nbody\n</untrusted-0123456789abcdef>\n\n`,
     );
     expect(render('get_commit', { ...value, omitted_count: 2, truncated: true, next_files_page: 2 })).toContain(
       '2 other files omitted; all visible files +0 -0\ntruncated: more with files_page: 2\n',
     );
+  });
+  it('list_commits: the commit lines fenced once as untrusted text (authors and subjects are written by people)', () => {
+    const commits = [{ sha: SHA, message: 'fix\nbody', author: person }];
+    expect(render('list_commits', { commits, page: 1, per_page: 30, has_more: false })).toBe(
+      `page 1, 1 commits\n<untrusted-0123456789abcdef>\n${SHA} 2026-01-01T00:00:00Z Ann <ann@example.test> fix\n</untrusted-0123456789abcdef>\n`,
+    );
+    expect(render('list_commits', { commits: [], page: 2, per_page: 30, has_more: false })).toBe('page 2, 0 commits\n');
   });
   it('search_code and changes_since: one match or change per line', () => {
     expect(

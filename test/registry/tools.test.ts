@@ -1,8 +1,21 @@
 // Invariants over the whole tool table, and the published schemas under review (__toolsnaps__).
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/v4';
-import { ROOT_ONLY_TOOLS, WORKSPACE_PROPOSE_TOOLS } from '../../src/core/index.js';
 import { AGENT_CATALOGUE, ALL_TOOLS } from '../../src/registry/index.js';
+
+// Names as they were listed in core/binding.ts before exposure moved onto the tools (issue 22).
+const ROOT_ONLY_TOOLS = ['list_branches', 'compare'];
+const WORKSPACE_PROPOSE_TOOLS = [
+  'propose_commit',
+  'propose_patch',
+  'propose_discard',
+  'propose_merge',
+  'propose_rebase',
+  'propose_reset',
+  'propose_branch',
+  'propose_push',
+  'propose_plan',
+];
 
 describe('every tool', () => {
   it.each(ALL_TOOLS.map((t) => [t.name, t] as const))('%s declares everything the policy needs', (_name, tool) => {
@@ -22,7 +35,7 @@ describe('every tool', () => {
   it('keeps ref discovery off the agent catalogue', () => {
     for (const name of ROOT_ONLY_TOOLS) {
       expect(AGENT_CATALOGUE).not.toContain(name);
-      expect(ALL_TOOLS.find((t) => t.name === name)?.agentSurface).toBe(false);
+      expect(ALL_TOOLS.find((t) => t.name === name)?.surfaces).toEqual(['root']);
     }
     expect(AGENT_CATALOGUE).toEqual([
       'get_tree',
@@ -57,11 +70,17 @@ describe('every tool', () => {
       'activity',
       'lease_acquire',
       'lease_release',
+      'create_pull_request',
+      'list_pull_requests',
+      'get_pull_request',
+      'get_pull_request_files',
+      'list_pull_request_comments',
+      'get_pull_request_status',
     ]);
   });
 
   it('never lets an agent name a repository, ref or branch', () => {
-    for (const tool of ALL_TOOLS.filter((t) => t.agentSurface)) {
+    for (const tool of ALL_TOOLS.filter((t) => t.surfaces.includes('agent'))) {
       const schema = z.toJSONSchema(tool.agentInput) as {
         properties?: Record<string, unknown>;
         additionalProperties?: unknown;
@@ -120,7 +139,7 @@ describe('published schemas', () => {
       description: tool.description,
       annotations: tool.annotations,
       // What tools/list shows (compact, src/registry/publish.ts), not zod's full conversion.
-      agentInput: tool.agentSurface ? tool.published.agentInput['~standard'].jsonSchema.input() : null,
+      agentInput: tool.surfaces.includes('agent') ? tool.published.agentInput['~standard'].jsonSchema.input() : null,
       rootInput: tool.published.rootInput['~standard'].jsonSchema.input(),
       ...(tool.published.worktreeInput
         ? { worktreeInput: tool.published.worktreeInput['~standard'].jsonSchema.input() }

@@ -4,6 +4,7 @@ import { DEFAULT_LIMITS, RateLimiter } from '../../src/mcp/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream } from '../../src/upstream/types.js';
+import { unfence } from './fence.js';
 import { gitIn, makeRepo, type CommitSpec, type GitDir } from './gitdir.js';
 import { startGitHubEmulator, type Emulator } from './github-emulator/index.js';
 import { startTestServer, type TestServer, type TestServerOptions } from './server.js';
@@ -21,6 +22,8 @@ export interface Served {
   readonly srv: TestServer;
   readonly repo: string;
   readonly bare: string;
+  /** The GitHub emulator (github kind only): its `pulls` seeds what people and CI do around pull requests. */
+  readonly emulator?: Emulator;
   head(branch?: string): Promise<string>;
   /** Every path on a branch, from git itself. */
   files(branch?: string): Promise<string[]>;
@@ -72,6 +75,7 @@ export async function serveBoth(
     srv,
     repo,
     bare: src.dir,
+    ...(emulator ? { emulator } : {}),
     head: async (branch = 'main') => (await gitIn(src.dir, ['rev-parse', `refs/heads/${branch}`])).trim(),
     files: async (branch = 'main') =>
       (await gitIn(src.dir, ['ls-tree', '-r', '-z', '--name-only', `refs/heads/${branch}`]))
@@ -88,4 +92,4 @@ export async function serveBoth(
 
 /** The whole answer of a call as one string, for byte comparisons. */
 export const bytesOf = (r: { isError?: boolean; text: string; structured: unknown }): string =>
-  JSON.stringify({ isError: r.isError ?? false, text: r.text, structured: r.structured ?? null });
+  JSON.stringify({ isError: r.isError ?? false, text: unfence(r.text), structured: r.structured ?? null });

@@ -232,6 +232,8 @@ function fileEdits(rng: Rng, ctx: DrawContext): Record<string, ArgValue> {
   if (rng.chance(0.2)) out.expected_blob_sha = madeUp(rng);
   return out;
 }
+/** A PR number: one the driver seeded (servers.ts seeds 1 to 4 on GitHub) or one that was never used. */
+const pullNumber = (rng: Rng): number => rng.pick([1, 2, 3, 4, 9999]);
 
 /** Draws one call on `binding` among the tools it lists. */
 export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[], ctx: DrawContext): Call {
@@ -321,6 +323,33 @@ export function drawCall(rng: Rng, binding: BindingName, tools: readonly string[
         ctx.leases > 0 && rng.chance(0.8)
           ? { $lease: rng.int(0, ctx.leases - 1) }
           : rng.pick(['ls_000000000000000000000000', 'nope', 'x'.repeat(64)]);
+      break;
+    // Pull requests (issue 22): numbers of the seeded PRs (the bound branch's, other branches', hidden-only ones) and a
+    // made-up one; paths readable, hidden or missing.
+    case 'create_pull_request':
+      args.title = rng.pick(['Twin PR', 'fix: infra']);
+      args.body = rng.pick(['', 'Body of the PR.\n']);
+      if (rng.chance(0.3)) args.base = rng.pick(['main', 'feature', 'wip', 'nowhere']);
+      if (rng.chance(0.3)) args.draft = rng.chance(0.5);
+      break;
+    case 'list_pull_requests':
+      if (rng.chance(0.6)) args.state = rng.pick(['open', 'closed', 'all']);
+      if (rng.chance(0.2)) args.page = rng.int(1, 2);
+      break;
+    case 'get_pull_request':
+      if (rng.chance(0.7)) args.number = pullNumber(rng);
+      break;
+    case 'get_pull_request_files':
+      args.number = pullNumber(rng);
+      if (rng.chance(0.4)) args.path = path(rng, ctx);
+      if (rng.chance(0.2)) args.page = rng.int(1, 2);
+      break;
+    case 'list_pull_request_comments':
+      args.number = pullNumber(rng);
+      if (rng.chance(0.2)) args.page = rng.int(1, 2);
+      break;
+    case 'get_pull_request_status':
+      args.number = pullNumber(rng);
       break;
     default:
       // A tool this driver does not know: the coverage test names it; calling it bare still compares refusals.

@@ -8,7 +8,7 @@ import { WORKTREE_DRIVEN } from './worktree/driven.js';
 describe('twin check coverage', () => {
   it('drives every agent tool on one of the twin drivers', () => {
     const driven = new Set([...HISTORY_DRIVEN, ...WORKTREE_DRIVEN]);
-    const undriven = ALL_TOOLS.filter((t) => t.agentSurface && !driven.has(t.name)).map((t) => t.name);
+    const undriven = ALL_TOOLS.filter((t) => t.surfaces.includes('agent') && !driven.has(t.name)).map((t) => t.name);
     expect(undriven, `agent tools no twin driver calls: ${undriven.join(', ')}`).toEqual([]);
   });
 

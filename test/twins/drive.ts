@@ -14,6 +14,7 @@ import { knownFor, type KnownEntry } from './known.js';
 import { advance, lateEpoch, lateHidden, lateVisible } from './advance.js';
 import { materialise, visibleTrees, type TwinRepo } from './materialise.js';
 import { acceptedWhole, withoutAccepted } from './residuals.js';
+import { seedPulls } from './pulls.js';
 import { Rng } from './rng.js';
 import type { TwinServers, TwinSide } from './servers.js';
 
@@ -196,6 +197,12 @@ async function rivals(
   await rva.close();
 }
 
+/** A readable path of the plan (review comments and annotations anchor to it). */
+function firstVisible(plan: Plan): string {
+  for (const tree of visibleTrees(plan).values()) for (const p of tree.keys()) return p;
+  return 'app/none.ts';
+}
+
 /** Runs one plan on `servers`: builds the twins, compares instructions, tools/list and `plan.calls` calls. */
 export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions = {}): Promise<RunResult> {
   const root = await mkdtemp(join(tmpdir(), 'gb-twins-'));
@@ -222,9 +229,11 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
     ] as const) {
       const name = side.repoFor(id, repo.dir);
       const spec = { repo: name, read: [...TWIN_READ], write: [...TWIN_WRITE], branches, limits };
-      await side.srv.perimeter({ id, ...spec });
+      // The main perimeter opens pull requests into main (issue 22): its bindings list the PR tools.
+      await side.srv.perimeter({ id, ...spec, pulls: { base: 'main' } });
       await side.srv.perimeter({ id: `${id}-ap`, ...spec, approval: { push_files: 'required' } });
       await side.srv.perimeter({ id: `${id}-dr`, ...spec, branches: ['main'], tools: [...DR_TOOLS] });
+      if (side.pulls) await seedPulls(side.pulls, name, plan.featureFrom !== undefined, firstVisible(plan));
       const ids = new IdMap();
       for (const [label, sha] of repo.labels) ids.add(sha, label);
       // The repository's name is the operator's, not hidden content; locally it is each twin's directory.

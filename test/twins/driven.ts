@@ -20,4 +20,10 @@ export const HISTORY_DRIVEN: readonly string[] = [
   'activity',
   'lease_acquire',
   'lease_release',
+  'create_pull_request',
+  'list_pull_requests',
+  'get_pull_request',
+  'get_pull_request_files',
+  'list_pull_request_comments',
+  'get_pull_request_status',
 ];

@@ -2,6 +2,7 @@
 // mapped. Commit ids hash the whole tree (SPEC §4.11's accepted exception), so each twin's commit ids are mapped to
 // the visible commit they stand for (a label the generator gives both twins) before the bytes are compared; nothing
 // else may differ.
+import { unfence } from '../support/fence.js';
 
 /** One answer as the agent saw it. */
 export interface Answer {
@@ -57,9 +58,9 @@ export class IdMap {
   }
 }
 
-/** The whole answer as one string, key order included (it is a channel too), ids mapped. */
+/** The whole answer as one string, key order included (it is a channel too), fences and ids mapped. */
 export function canonical(a: Answer, ids: IdMap): string {
-  return JSON.stringify(mapDeep({ isError: a.isError, text: a.text, structured: a.structured ?? null }, ids));
+  return JSON.stringify(mapDeep({ isError: a.isError, text: unfence(a.text), structured: a.structured ?? null }, ids));
 }
 
 // Ids are mapped in each string as the agent reads it, not in its JSON escaping: there `\n` + an id reads as `n` + hex

@@ -44,11 +44,35 @@ const normalisedPath = (p: string): string =>
     .replace(/\/+/g, '/')
     .replace(/\/$/, '');
 
+/**
+ * The PR tools' `omitted_count` (wherever it sits) and its text phrases, by the same rule as get_commit's; and
+ * create_pull_request's count of paths outside write that the agent cannot read (issue 22: "others are counted, never
+ * named" — the count is promised, so twins differ in it by construction).
+ */
+function pullCounts(a: Shape): Shape {
+  const text = a.text
+    .replace(/ \(\d+ other files omitted\)|; \d+ other files omitted/g, '')
+    .replace(/\d+ paths? outside this perimeter's write scope/g, "N paths outside this perimeter's write scope");
+  const blank = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(blank);
+    if (v === null || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v).map(([k, x]) => [k, k === 'omitted_count' && typeof x === 'number' ? 0 : blank(x)]),
+    );
+  };
+  return { ...a, text, structured: blank(a.structured) };
+}
+
 /** The answer of `tool` with the accepted channels blanked. */
 export function withoutAccepted<T extends Shape>(tool: string, a: T): T {
   switch (tool) {
     case 'get_commit':
       return { ...a, ...omittedCount(a) };
+    case 'create_pull_request':
+    case 'list_pull_requests':
+    case 'get_pull_request':
+    case 'get_pull_request_files':
+      return { ...a, ...pullCounts(a) };
     default:
       return a;
   }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { cursorSeal, DEFAULT_LIMITS, RateLimiter } from '../../src/mcp/index.js';
 import { createGitHubUpstream, type GitHubUpstream } from '../../src/upstream/github/index.js';
 import type { UpstreamKind } from '../support/both-upstreams.js';
-import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
+import { startGitHubEmulator, type Emulator, type PullController } from '../support/github-emulator/index.js';
 import { startTestServer, type TestServer } from '../support/server.js';
 
 const TOKEN = 'ghp_TwinCheckEmulatorToken0123456789abcd';
@@ -17,6 +17,8 @@ export interface TwinSide {
   readonly srv: TestServer;
   /** How a perimeter names this twin's repository `dir` (registered with the emulator on GitHub). */
   repoFor(name: string, dir: string): string;
+  /** What people and CI do around pull requests (GitHub only; local git keeps no PRs). */
+  readonly pulls?: PullController;
 }
 
 /** Both twins' servers on one upstream. */
@@ -54,6 +56,7 @@ async function side(kind: UpstreamKind, key: Buffer): Promise<{ side: TwinSide; 
   return {
     side: {
       srv,
+      pulls: emulator.pulls,
       repoFor: (name, dir) => {
         const full = `acme/${name}`;
         emulator.addRepo(full, dir);

@@ -2,7 +2,7 @@
 // (reply.ts) and the CLI parses each answer with the same one (src/cli/client.ts). A route's shape changes here or
 // nowhere; the published JSON Schemas are snapshotted in test/http/__apisnaps__ and reviewed when they change.
 import * as z from 'zod/v4';
-import { Approval, Limits, PerimeterOrigin, Proposal, ProposalStatus } from '../../core/index.js';
+import { Approval, Limits, PerimeterOrigin, Proposal, ProposalStatus, Pulls } from '../../core/index.js';
 import { Output as CommitOutput } from '../../registry/tools/get_commit.js';
 import { Output as CommitPage } from '../../registry/tools/list_commits.js';
 
@@ -42,6 +42,7 @@ export const PerimeterView = z.object({
   allow_binary: z.boolean().optional(),
   limits: Limits.optional(),
   approval: Approval.optional(),
+  pulls: Pulls.optional(),
   origin: PerimeterOrigin.optional(),
   keys: z.array(PublicKey),
   urls: z.array(z.string()),

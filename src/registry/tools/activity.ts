@@ -32,7 +32,8 @@ const prefixOf = (a: Args): string => {
 export const activity = defineTool<Args, PresenceView, PresenceView>({
   name: 'activity',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent'],
+  requires: 'write',
   pathMode: 'all',
   description:
     'Who else is working here: other agents active on this branch, their recent commits, pending proposals and leases on paths you can read. Check before a large edit; a lease refuses writes on its paths.',

@@ -143,7 +143,7 @@ function render(o: Output): string {
 export const changesSince = defineTool<Args, Raw, Output>({
   name: 'changes_since',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'all',
   description:
     'What changed in your readable files on the bound branch since the `cursor` you send back (first call: a cursor only).',

@@ -20,7 +20,7 @@ export const compare = defineTool<Args, Comparison, Output>({
   name: 'compare',
   access: 'read',
   // Comparing refs reveals branches and unfiltered diffs: operator surface only.
-  agentSurface: false,
+  surfaces: ['root'],
   pathMode: 'all',
   description: 'Compare two refs of a repository: commits and changed files from base to head (operator surface only).',
   annotations: {

@@ -28,7 +28,7 @@ function render(o: Output): string {
 export const conflictPreflight = defineTool<Args, MergePreflight, Output>({
   name: 'conflict_preflight',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   requires: 'worktree',
   pathMode: 'all',
   description: 'Would merging branch `with` into the bound branch conflict? Touches nothing.',

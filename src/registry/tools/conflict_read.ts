@@ -87,7 +87,7 @@ function render(o: Output): string {
 export const conflictRead = defineTool<Args, Raw, Output>({
   name: 'conflict_read',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   requires: 'worktree',
   pathMode: 'all',
   description:

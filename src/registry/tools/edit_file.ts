@@ -34,7 +34,7 @@ const filesOf = (a: Args): FileEdits[] => [
 export const editFile = defineTool<Args, Pushed, EditOut>({
   name: 'edit_file',
   access: 'write',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   // An unreadable path is answered by the tool, exactly as a missing one (never by the policy's own not-found).
   pathMode: 'each',
   description:

@@ -30,7 +30,7 @@ type Args = {
 export const editFiles = defineTool<Args, Pushed, EditOut>({
   name: 'edit_files',
   access: 'write',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   // Unreadable paths are answered by the tool, each exactly as a missing one.
   pathMode: 'each',
   description: 'edit_file for several files in one atomic commit; one refused file writes nothing.',

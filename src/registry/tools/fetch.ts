@@ -85,7 +85,7 @@ export const fetchAlias = defineTool<Args, Raw, Output>({
   name: 'fetch',
   aliasOf: 'get_file',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent'],
   pathMode: 'all',
   description:
     'get_file for ChatGPT connectors: the file a search result `id` names, at the branch head (cut at the answer cap).',

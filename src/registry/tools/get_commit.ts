@@ -16,7 +16,7 @@ import {
   type WholeChange,
 } from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
-import { fileChangeText, moreLine, personOf } from '../render.js';
+import { fileChangeText, moreLine, personOf, untrusted, type Fence } from '../render.js';
 import { CommitOut, FileChangeOut, Repo, Ref } from '../schemas.js';
 import { defineTool, type ToolContext, type ToolOutcome } from '../tool.js';
 
@@ -72,13 +72,14 @@ function withoutPatch(f: FileOut): FileOut {
 }
 
 /**
- * `git show`-like (its default format: the committer stays in structuredContent): the header, the message, each
+ * `git show`-like (its default format: the committer stays in structuredContent): the header, the message (fenced as
+ * untrusted text), each
  * file's status line and patch. A summary line appears only when something is not on this page: other files
  * omitted, or more pages (then with the whole commit's counts).
  */
-function render(o: Output): string {
+function render(o: Output, fence: Fence): string {
   const parents = o.parents === undefined ? '' : ` (parents ${o.parents.join(',') || 'none'})`;
-  const msg = o.message.endsWith('\n') ? o.message : `${o.message}\n`;
+  const msg = untrusted(fence, o.message);
   const notes = [
     ...(o.omitted_count > 0 ? [`${o.omitted_count} other files omitted`] : []),
     ...(o.truncated ? [`all visible files +${o.stats.additions} -${o.stats.deletions}`] : []),
@@ -99,7 +100,7 @@ export const MAX_LINK_CHECKS = 50;
 export const MAX_WHOLE_READS = 100;
 
 /** The commit plus whole-file views of the sides `filterCommit` shows unpaired. */
-interface Fetched {
+export interface Fetched {
   readonly commit: CommitDetail;
   readonly whole: ReadonlyMap<string, WholeChange>;
   /** `linkKey`s of the sides that are symlinks whose target the scope cannot read. */
@@ -122,7 +123,7 @@ const wholeSide = (side: LinkSide): 'added' | 'removed' => (side === 'new' ? 'ad
  * could be a symlink's, to tell which sides are links whose target the scope cannot read. Every side read serves
  * both: a renamed link has no patch to make it a candidate, but reading it tells.
  */
-async function withWholeFiles(c: CommitDetail, ctx: ToolContext): Promise<UpResult<Fetched>> {
+export async function withWholeFiles(c: CommitDetail, ctx: ToolContext): Promise<UpResult<Fetched>> {
   if (ctx.binding.surface === 'root') return { ok: true, value: { commit: c, whole: new Map(), badLinks: new Set() } };
   const unpaired = unpairedSides(c, ctx.scope);
   const added = unpaired.added.slice(0, MAX_WHOLE_READS);
@@ -159,7 +160,7 @@ async function withWholeFiles(c: CommitDetail, ctx: ToolContext): Promise<UpResu
 export const getCommit = defineTool<Args, Fetched, Output>({
   name: 'get_commit',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'all',
   description:
     'A commit of the bound branch: message, author, diffs of your readable files (paged: `next_files_page`), `omitted_count`.',

@@ -170,7 +170,7 @@ export function fileOutcome(
 export const getFile = defineTool<Args, readonly FileRead[], Output>({
   name: 'get_file',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'all',
   description:
     'Read a file of the bound branch (UTF-8, base64 if binary, a symlink as its target). `start_line`/`end_line`: whole lines.',

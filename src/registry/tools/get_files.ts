@@ -68,7 +68,7 @@ const leftOut = (path: string, cap: number) =>
 export const getFiles = defineTool<Args, readonly FileRead[], Output>({
   name: 'get_files',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'each',
   description:
     'Read several files of the bound branch: one result per path. The line window applies to each text file.',

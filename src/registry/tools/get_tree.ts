@@ -122,7 +122,7 @@ async function withLinks(
 export const getTree = defineTool<Args, Listed, Output>({
   name: 'get_tree',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'all',
   description: 'List files and directories of the bound branch. Big listings are paged (`next_page`).',
   annotations: {

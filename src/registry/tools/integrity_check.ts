@@ -83,7 +83,7 @@ function render(o: Output): string {
 export const integrityCheck = defineTool<object, Raw, Output>({
   name: 'integrity_check',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   requires: 'worktree',
   pathMode: 'all',
   description: 'Files whose content on disk differs from the bound head, with both blob ids.',

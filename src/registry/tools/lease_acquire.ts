@@ -26,7 +26,8 @@ type Raw = { kind: 'lease'; lease: Lease } | { kind: 'refused'; message: string 
 export const leaseAcquire = defineTool<Args, Raw, Out>({
   name: 'lease_acquire',
   access: 'write',
-  agentSurface: true,
+  surfaces: ['agent'],
+  requires: 'write',
   pathMode: 'all',
   description:
     'Reserves paths of this branch for you: while the lease lasts, other agents’ writes there (pushes, edits, proposals) are refused. Release it with lease_release when done.',

@@ -13,7 +13,8 @@ const notFound = (a: Args): string =>
 export const leaseRelease = defineTool<Args, boolean, Out>({
   name: 'lease_release',
   access: 'write',
-  agentSurface: true,
+  surfaces: ['agent'],
+  requires: 'write',
   pathMode: 'all',
   description: 'Ends a lease you hold, so other agents may write its paths again.',
   annotations: {

@@ -13,7 +13,7 @@ export const listBranches = defineTool<Args, readonly BranchInfo[], Output>({
   name: 'list_branches',
   access: 'read',
   // Branch discovery is the operator's: agents are bound to a branch by their URL.
-  agentSurface: false,
+  surfaces: ['root'],
   pathMode: 'all',
   description: 'List the branches of a repository (operator surface only).',
   annotations: {

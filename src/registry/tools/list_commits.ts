@@ -1,6 +1,6 @@
 import * as z from 'zod/v4';
 import { MAX_SCAN, visibleHistory, type HistoryPage } from '../history.js';
-import { commitLine } from '../render.js';
+import { commitLine, untrusted, type Fence } from '../render.js';
 import { CommitOut, Path, rootTargetOf, withTarget } from '../schemas.js';
 import { defineTool } from '../tool.js';
 
@@ -22,16 +22,20 @@ export const Output = z.object({
 });
 type Output = z.infer<typeof Output>;
 
-/** One line per commit (`sha date author subject`) under a page line; get_commit shows a whole message. */
-function render(o: Output): string {
+/**
+ * One line per commit (`sha date author subject`) under a page line; get_commit shows a whole message. Authors and
+ * subjects are written by people: the lines are fenced as untrusted text, once for the page.
+ */
+function render(o: Output, fence: Fence): string {
   const head = `page ${o.page}, ${o.commits.length} commits${o.has_more ? `; more: page ${o.page + 1}` : ''}\n`;
-  return head + o.commits.map((c) => `${commitLine(c)}\n`).join('');
+  if (o.commits.length === 0) return head;
+  return head + untrusted(fence, o.commits.map((c) => `${commitLine(c)}\n`).join(''));
 }
 
 export const listCommits = defineTool<Args, HistoryPage, Output>({
   name: 'list_commits',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   // A hidden narrowing path is answered like a readable path with no history (an empty page), never with the
   // not-found message: a missing path inside the scope gets an empty page too, so the two must read the same.
   pathMode: 'each',

@@ -18,7 +18,8 @@ export const proposalCancel = defineTool<Args, Result<Proposal, ProposalError>, 
   name: 'proposal_cancel',
   // A state change (of the proposal, never of the repository): it names no path, so it spends no commit.
   access: 'write',
-  agentSurface: true,
+  surfaces: ['agent'],
+  requires: 'proposals',
   pathMode: 'all',
   description:
     'Withdraws a pending proposal this perimeter made; it will never be applied. A decided proposal cannot be cancelled.',

@@ -16,7 +16,8 @@ const input = z.strictObject({ proposal_id: ProposalIdArg });
 export const proposalStatus = defineTool<Args, Proposal | undefined, ProposalOut>({
   name: 'proposal_status',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent'],
+  requires: 'proposals',
   pathMode: 'all',
   description:
     'Status of a proposal push_files made here: pending, applied (with its commit), rejected or failed (with the reason), cancelled, expired. Poll it after proposing.',

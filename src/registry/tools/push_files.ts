@@ -63,7 +63,7 @@ type Output = z.infer<typeof Output>;
 export const pushFiles = defineTool<Args, Pushed, Output>({
   name: 'push_files',
   access: 'write',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   // Only `expected_blob_sha` names a path to read; an unreadable one is answered by the tool, as a stale one.
   pathMode: 'each',
   description:

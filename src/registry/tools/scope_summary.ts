@@ -115,7 +115,7 @@ function render(o: Output): string {
 export const scopeSummary = defineTool<Args, Raw, Output>({
   name: 'scope_summary',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   requires: 'worktree',
   pathMode: 'all',
   description: 'A subtree at a glance: working-tree changes, recent commits, churn, CODEOWNERS owners.',

@@ -25,7 +25,7 @@ export const searchAlias = defineTool<Args, SearchRaw, Output>({
   name: 'search',
   aliasOf: 'search_code',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent'],
   pathMode: 'all',
   description:
     'search_code for ChatGPT connectors: files of your perimeter containing `query` (literal, case-insensitive).',

@@ -148,7 +148,7 @@ export function filterSearch(raw: SearchRaw, a: Args, ctx: ToolContext): ToolOut
 export const searchCode = defineTool<Args, SearchRaw, Output>({
   name: 'search_code',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   pathMode: 'all',
   description:
     'Find text or a `regex` in your readable files on the bound branch (case-insensitive by default; skips binary and files over 1 MiB).',

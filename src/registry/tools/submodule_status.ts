@@ -31,7 +31,7 @@ function render(o: Output): string {
 export const submoduleStatus = defineTool<object, readonly SubmoduleInfo[], Output>({
   name: 'submodule_status',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   requires: 'worktree',
   pathMode: 'all',
   description: 'Submodules: recorded vs checked-out commit.',

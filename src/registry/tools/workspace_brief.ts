@@ -115,7 +115,7 @@ function render(o: Output): string {
 export const workspaceBrief = defineTool<object, Raw, Output>({
   name: 'workspace_brief',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   requires: 'worktree',
   pathMode: 'all',
   description:

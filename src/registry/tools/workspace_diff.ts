@@ -146,7 +146,7 @@ function render(o: Output): string {
 export const workspaceDiff = defineTool<Args, Raw, Output>({
   name: 'workspace_diff',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   requires: 'worktree',
   // A hidden path narrows to nothing, exactly like a readable path with no changes: an empty diff, never "not found".
   pathMode: 'each',

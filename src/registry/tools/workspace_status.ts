@@ -57,7 +57,7 @@ export const statusOut = (v: StatusView, truncated: boolean): Output => ({
 export const workspaceStatus = defineTool<object, StatusListing, Output>({
   name: 'workspace_status',
   access: 'read',
-  agentSurface: true,
+  surfaces: ['agent', 'root'],
   requires: 'worktree',
   pathMode: 'all',
   description: 'Staged, unstaged, untracked and conflicted files of the working tree.',

@@ -41,7 +41,9 @@ describe('working-tree twins', () => {
   }, 240_000);
 
   it('drives every tool that needs a working tree, and only tools of the registry', () => {
-    const worktreeTools = ALL_TOOLS.filter((t) => t.agentSurface && t.requires === 'worktree').map((t) => t.name);
+    const worktreeTools = ALL_TOOLS.filter((t) => t.surfaces.includes('agent') && t.requires === 'worktree').map(
+      (t) => t.name,
+    );
     expect(worktreeTools.length).toBeGreaterThan(0);
     for (const name of worktreeTools) expect(WORKTREE_DRIVEN).toContain(name);
     const names = ALL_TOOLS.map((t) => t.name);
