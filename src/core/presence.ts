@@ -68,6 +68,10 @@ export function otherAgentLabel(asker: Pick<Asker, 'perimeter'>, s: Sighting): s
   return s.perimeter === asker.perimeter ? `${s.agent}@${s.perimeter}` : 'another agent';
 }
 
+/** Newest first; ties (one clock tick, a fixed test clock) by agent, then paths, so no store order or id shows. */
+const byRecency = (a: Mention, b: Mention): number =>
+  b.at.localeCompare(a.at) || a.agent.localeCompare(b.agent) || a.paths.join('\n').localeCompare(b.paths.join('\n'));
+
 const isSelf = (asker: Asker, s: Sighting): boolean => s.perimeter === asker.perimeter && s.agent === asker.agent;
 
 /** `path` is `prefix` or below it ('' = everything). */
@@ -128,10 +132,12 @@ export function presenceView(
     writes: others
       .filter((n) => n.kind === 'wrote')
       .flatMap((n) => mention(n, n.at, n.paths))
+      .sort(byRecency)
       .slice(0, PRESENCE_MAX_ENTRIES),
     proposals: proposals
       .filter((p) => !isSelf(asker, p))
       .flatMap((p) => mention(p, p.created_at, p.paths))
+      .sort(byRecency)
       .slice(0, PRESENCE_MAX_ENTRIES),
     leases: leases
       .filter((l) => !isSelf(asker, l))
@@ -139,6 +145,12 @@ export function presenceView(
         const paths = visiblePatterns(asker, l, prefix);
         return paths.length === 0 ? [] : [{ agent: otherAgentLabel(asker, l), until: l.expiresAt, paths }];
       })
+      .sort(
+        (a, b) =>
+          a.until.localeCompare(b.until) ||
+          a.agent.localeCompare(b.agent) ||
+          a.paths.join('\n').localeCompare(b.paths.join('\n')),
+      )
       .slice(0, PRESENCE_MAX_ENTRIES),
   };
 }
