@@ -118,7 +118,9 @@ export function summarize(change: ProposalChange, branch: string): string {
       const c = f.change;
       const names = [...c.files.map((x) => x.path), ...c.deletes];
       const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length - 5} more)` : '');
-      return `push_files on ${branch}: ${c.files.length} written, ${c.deletes.length} deleted (${shown})`;
+      const what =
+        c.kind === 'push_files' ? `push_files on ${branch}` : `pull request #${c.number}: ${branch} into ${c.into}`;
+      return `${what}: ${c.files.length} written, ${c.deletes.length} deleted (${shown})`;
     }
     case 'workspace': {
       const steps = workspaceSteps(f.change).map(describeStep);
@@ -228,7 +230,7 @@ function agentFieldRefusal(req: NewProposal): string | undefined {
 }
 
 /** What the agent's tools may do with proposals: read and cancel their own perimeter's, nothing else. */
-export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel' | 'create'>;
+export type AgentProposals = Pick<ProposalService, 'getFor' | 'cancel' | 'create' | 'list'>;
 
 /** An idempotent retry: the stored proposal when it is the same change, else a refusal (a key names one change). */
 function sameChange(prior: Proposal, req: NewProposal): Result<Proposal, ProposalError> {
