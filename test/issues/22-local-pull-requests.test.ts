@@ -167,4 +167,47 @@ describe('local upstream', () => {
     expect(one.isError, one.text).toBeFalsy();
     expect(one.structured).toMatchObject({ number: 4, state: 'open' });
   });
+
+  it('refuses a branch that conflicts with the base, and past max_open, proposing nothing', async () => {
+    const count = async () => (await s.srv.api('GET', '/api/proposals')).json.proposals.length;
+    // main now has infra/aws.tf (PR #1 merged); a branch from before that which adds it differently conflicts.
+    await s.git.commit({
+      message: 'clash',
+      branch: 'feat-bad',
+      files: { 'secret/leak.txt': null, 'infra/aws.tf': 'x\n' },
+    });
+    const n = await count();
+    const bad = await s.srv.connect('/mcp/infra/feat-bad');
+    const r = await bad.call('create_pull_request', { title: 'clash', body: '' });
+    expect(r.isError).toBe(true);
+    expect(r.text).toContain('conflicts with main');
+    expect(await count()).toBe(n);
+    // A hidden file added and removed again is no net change: feat-hidden opens #5 (with #4, max_open 2 is reached).
+    await s.git.commit({
+      message: 'visible',
+      branch: 'feat-hidden',
+      files: { 'secret/only.txt': null, 'infra/h.tf': 'h\n' },
+    });
+    const h = await s.srv.connect('/mcp/infra/feat-hidden');
+    const opened = await h.call('create_pull_request', { title: 'h', body: '' });
+    expect(opened.isError, opened.text).toBeFalsy();
+    expect(opened.structured).toMatchObject({ number: 5, changed_files: 1 });
+    // More work on the merged branch: infra/aws.tf holds the same bytes on main, so no conflict — but max_open.
+    await s.git.commit({ message: 'more aws', branch: 'feat-aws', files: { 'infra/aws2.tf': 'a2\n' } });
+    const a = await s.srv.connect('/mcp/infra/feat-aws');
+    const third = await a.call('create_pull_request', { title: 'more', body: '' });
+    expect(third.isError).toBe(true);
+    expect(third.text).toContain('already has 2 open pull requests (at most 2)');
+    expect(await count()).toBe(n + 1);
+  });
+
+  it('more work on a merged branch opens again: the path main holds with the same bytes is no conflict', async () => {
+    const list = await s.srv.api('GET', '/api/proposals');
+    const pending = list.json.proposals.filter((x: { status: string; perimeter: string }) => x.status === 'pending');
+    for (const p of pending) await s.srv.api('POST', `/api/proposals/${p.id}/reject`, { reason: 'make room' });
+    const a = await s.srv.connect('/mcp/infra/feat-aws');
+    const again = await a.call('create_pull_request', { title: 'more', body: '' });
+    expect(again.isError, again.text).toBeFalsy();
+    expect(again.structured).toMatchObject({ number: 6, state: 'open', existing: false });
+  });
 });

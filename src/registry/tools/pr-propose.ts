@@ -62,12 +62,17 @@ async function frozenFiles(
   return { ok: true, value: { files, deletes } };
 }
 
-/** Whether the base changed any of the net change's paths since the branch left it (a squash would drop that). */
+/**
+ * Whether the base changed one of the net change's paths since the branch left it to other bytes than the head's: a
+ * squash would drop that change. A path both sides brought to the same bytes (the base holds an earlier PR of this
+ * branch) is no conflict, as in a three-way merge.
+ */
 async function conflicts(
   upstream: Upstream,
   repo: string,
   cmp: Comparison,
   baseHead: string,
+  head: string,
 ): Promise<UpResult<boolean>> {
   if (cmp.merge_base === baseHead) return { ok: true, value: false };
   const moved = await upstream.compare(repo, cmp.merge_base, baseHead);
@@ -76,12 +81,24 @@ async function conflicts(
   const mine = new Set(
     cmp.files.flatMap((f) => (f.previous_path === undefined ? [f.path] : [f.path, f.previous_path])),
   );
-  return {
-    ok: true,
-    value: moved.value.files.some(
-      (f) => mine.has(f.path) || (f.previous_path !== undefined && mine.has(f.previous_path)),
-    ),
+  const both = [
+    ...new Set(moved.value.files.flatMap((f) => [f.path, ...(f.previous_path === undefined ? [] : [f.previous_path])])),
+  ].filter((p) => mine.has(p));
+  if (both.length === 0) return { ok: true, value: false };
+  const [atBase, atHead] = await Promise.all([
+    upstream.readFiles(repo, baseHead, both),
+    upstream.readFiles(repo, head, both),
+  ]);
+  if (!atBase.ok) return atBase;
+  if (!atHead.ok) return atHead;
+  const same = (i: number) => {
+    const x = atBase.value[i];
+    const y = atHead.value[i];
+    if (x === undefined || y === undefined) return false;
+    if (!x.ok || !y.ok) return !x.ok && !y.ok && x.error.code === 'not_found' && y.error.code === 'not_found';
+    return Buffer.from(x.bytes).equals(Buffer.from(y.bytes)) && x.symlink === y.symlink;
   };
+  return { ok: true, value: both.some((_, i) => !same(i)) };
 }
 
 async function draft(a: Args, ctx: ToolContext): Promise<DraftOutcome> {
@@ -101,7 +118,7 @@ async function draft(a: Args, ctx: ToolContext): Promise<DraftOutcome> {
   const { base, cmp } = judged;
   const baseHead = await up.branchHead(binding.repo, base);
   if (!baseHead.ok) return failure(baseHead);
-  const clash = await conflicts(up, binding.repo, cmp, baseHead.value);
+  const clash = await conflicts(up, binding.repo, cmp, baseHead.value, head.value);
   if (!clash.ok) return failure(clash);
   if (clash.value)
     return {
