@@ -132,6 +132,8 @@ export const ROOMS = [
       'src/core',
       'src/upstream/types.ts',
       'src/workspace/types.ts',
+      // The state port: signed-in browsers live in the store, so any instance behind a balancer knows them.
+      'src/state/types.ts',
       'express',
       'node:crypto',
     ],

@@ -1,4 +1,4 @@
-// Composes the proposal service for `serve`: the state's proposal store (file or PostgreSQL), the applier over the upstreams, and
+// Composes the proposal service for `compose`: the state's proposal store (file or PostgreSQL), the applier over the upstreams, and
 // the audit ledger. Reconciles what a previous process left half-done before anything is served.
 import type { ServerPolicy } from '../core/index.js';
 import { proposalApplier } from '../mcp/proposal-apply.js';
@@ -18,7 +18,10 @@ export interface ProposalSetup {
   readonly upstreamFor: UpstreamFor;
   readonly log: Log;
   readonly policy: ServerPolicy;
-  readonly ttlSeconds?: number | undefined;
+  /** How long a proposal waits for a decision (default: the service's). */
+  readonly ttlMs?: number | undefined;
+  /** The service's clock (tests move it). */
+  readonly now?: (() => number) | undefined;
   /** Late-bound: the ledger opens after the bind. */
   readonly record: (r: CallRecord) => void;
   readonly audit: (e: ProposalEvent) => void;
@@ -45,6 +48,7 @@ export async function openProposals(o: ProposalSetup): Promise<ProposalService> 
     perimeter: (id) => o.perimeters.get(id),
     ...applier,
     audit: o.audit,
-    ...(o.ttlSeconds === undefined ? {} : { ttlMs: o.ttlSeconds * 1000 }),
+    ...(o.ttlMs === undefined ? {} : { ttlMs: o.ttlMs }),
+    ...(o.now === undefined ? {} : { now: o.now }),
   });
 }

@@ -1,25 +1,23 @@
 import { createPrivateKey } from 'node:crypto';
 import { mkdir, readFile, rmdir } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
-import { createApp } from '../http/app.js';
 import { perimeterService } from '../registry/perimeters.js';
 import { agentUrls } from '../http/api.js';
 import { restoreCatalog } from '../http/api/restore-points.js';
 import { issueKey } from '../http/keys.js';
-import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
+import { cursorSeal, DEFAULT_LIMITS, Gate, type CallRecord } from '../mcp/index.js';
 import type { CursorSeal } from '../registry/index.js';
 import type { Perimeter } from '../core/index.js';
 import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
-import { openProposals } from './proposals.js';
 import { CliError } from './client.js';
 import { loadConfig, type BootConfig } from './config.js';
 import { keyHint } from './hints.js';
 import { planServeOpsToken } from './ops-token.js';
 import { acquireStateLock } from './state-lock.js';
 import { instanceId, openState } from './state.js';
-import { buildUpstreams } from './upstreams.js';
+import { compose, composeUpstreams } from './compose.js';
 import { createWorkTreeWriters } from '../workspace/localfs/writes/index.js';
 import { runGit } from '../gitcli/run.js';
 
@@ -203,20 +201,13 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     );
   }
 
-  const localRepos = [
-    ...configured.map((p) => p.repo),
-    ...store.list().map((p) => p.repo),
-    ...(here ? [here] : []),
-  ].filter((r) => r.startsWith('/'));
-  const upstreams = buildUpstreams({
+  const upstreams = composeUpstreams({
+    state,
     token: o.token,
     githubUrl: o.githubUrl,
-    localRepos,
+    fixedRepos: [...configured.map((p) => p.repo), ...(here ? [here] : [])],
     log: o.log,
     searchDir: join(o.stateDir, 'search'),
-    // Only a shared store shares GitHub's budget: alone, the throttling plugin already acts on GitHub's own answers, and
-    // a remembered "spent" would outlive a limit GitHub lifted early (a one-off secondary limit, a reset budget).
-    ...(state.kind === 'postgres' ? { quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() } } : {}),
   });
   undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
@@ -256,60 +247,48 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
   // One writer set: previews (propose_*) and approved writes share its per-worktree queue.
   const writers = createWorkTreeWriters({ log: o.log });
-  const proposals = await openProposals({
-    store: state.proposals,
-    perimeters: store,
-    upstreamFor: upstreams.upstreamFor,
+  let publicUrl = '';
+  const { app, proposals } = await compose({
+    state,
+    upstreams,
     log: o.log,
     policy,
-    ttlSeconds: o.proposalTtlSeconds,
-    record: (r) => audit?.record(r),
-    audit: (e) => audit?.recordProposal(e),
+    cursors,
     writers,
-    budget: state.counters,
-  });
-
-  let publicUrl = '';
-  const app = createApp({
-    store,
-    upstreamFor: upstreams.upstreamFor,
-    upstreams: upstreams.all,
-    opsToken: ops.token,
-    invoke: {
-      upstreamFor: upstreams.upstreamFor,
-      log: o.log,
-      // Calls and commits are counted in the store (shared by every instance); upstream requests per hour in this process.
-      counters: state.counters,
-      health: state.health,
-      limiter: new RateLimiter(),
-      gate: new Gate(),
-      cursors,
-      proposals,
-      workspace: upstreams.workspace,
-      writers,
-      ...(o.audit ? { record: (r: CallRecord) => audit?.record(r) } : {}),
-    },
-    storeStatus: async () => ({ kind: state.kind, health: state.health(), instances: await state.instances() }),
+    proposals: { ttlMs: o.proposalTtlSeconds === undefined ? undefined : o.proposalTtlSeconds * 1000 },
+    // Calls, commits and upstream requests per hour are counted in the store (one budget for every instance).
+    counters: state.counters,
+    gate: new Gate(),
     ...(o.audit
       ? {
+          record: (r: CallRecord) => audit?.record(r),
           recordApi: (r: Parameters<Audit['recordApi']>[0]) => audit?.recordApi(r),
           recordAuth: (e: Parameters<Audit['recordAuth']>[0]) => audit?.recordAuth(e),
-          auditHealth: () => audit?.health() ?? { status: 'starting', warnings: [] },
-          statusExtra: () => ({ audit: audit?.state() }),
-          recentAudit: async (n: number) => (audit ? audit.recent(n) : []),
         }
       : {}),
-    version: o.version,
-    publicUrl: () => publicUrl,
-    host: o.host,
-    ...(o.allowedHosts ? { allowedHosts: o.allowedHosts } : {}),
-    rootEnabled: o.root,
-    openPerimeters: o.openPerimeters,
-    ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
-    policy,
-    sessionIdleMs: o.sessionIdleSeconds * 1000,
-    stateDir: o.stateDir,
+    proposalEvent: (e) => audit?.recordProposal(e),
+    app: {
+      opsToken: ops.token,
+      ...(o.audit
+        ? {
+            auditHealth: () => audit?.health() ?? { status: 'starting', warnings: [] },
+            statusExtra: () => ({ audit: audit?.state() }),
+            recentAudit: async (n: number) => (audit ? audit.recent(n) : []),
+          }
+        : {}),
+      version: o.version,
+      publicUrl: () => publicUrl,
+      host: o.host,
+      ...(o.allowedHosts ? { allowedHosts: o.allowedHosts } : {}),
+      rootEnabled: o.root,
+      openPerimeters: o.openPerimeters,
+      ...(o.allowedHosts?.length ? { allowedOrigins: o.allowedHosts } : {}),
+      sessionIdleMs: o.sessionIdleSeconds * 1000,
+      stateDir: o.stateDir,
+    },
   });
+  // A broken invariant, not a user error: `proposals` was asked for above.
+  if (!proposals) throw new Error('serve composed without proposals');
   undo.push(() => app.close());
 
   // express's app.listen() hands a bind error to its callback as if it were success; listen on a plain server instead.

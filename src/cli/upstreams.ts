@@ -33,7 +33,8 @@ export function localOnlyWorkspace(log: Log): Workspace {
 export function buildUpstreams(o: {
   token: string | undefined;
   githubUrl: string | undefined;
-  localRepos: string[];
+  /** The local repositories to list, asked at each listing (they follow the store). */
+  localRepos: () => Iterable<string>;
   log: Log;
   searchDir?: string;
   /** The store's GitHub budget, shared by every instance on one token. */

@@ -5,7 +5,7 @@ import { matchingKeyId } from './keys.js';
 import { ALL_TOOLS } from '../registry/index.js';
 import { withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
 import { perimeterService } from '../registry/perimeters.js';
-import type { InstanceInfo, PerimeterStore, StoreHealth } from '../state/types.js';
+import type { InstanceInfo, PerimeterStore, StoreHealth, WebSessionStore } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
 import type { Health } from './api/schema.js';
@@ -20,6 +20,7 @@ import { rpcError } from './status.js';
 import type { AuditHealth, AuditLine } from './web/pages/console.js';
 import { securityHeaders } from './web/respond.js';
 import { webRouter } from './web/router.js';
+import { WebSessions } from './web/sessions.js';
 
 export interface AppDeps {
   readonly store: PerimeterStore;
@@ -60,6 +61,8 @@ export interface AppDeps {
   readonly recordAuth?: (e: OpsCheckEvent) => void;
   /** Back-off of sources that send wrong ops tokens (tests shorten it). */
   readonly opsBackoff?: { freeFailures?: number; baseDelayMs?: number; maxDelayMs?: number; windowMs?: number };
+  /** Where the approval page keeps signed-in browsers, and the key of its CSRF tokens: both shared by every instance. */
+  readonly web: { readonly sessions: WebSessionStore; readonly key: () => Promise<Uint8Array> };
   /** The shared state store as the operator status shows it: adapter, health, instances alive. */
   readonly storeStatus?: () => Promise<{ kind: string; health: StoreHealth; instances: readonly InstanceInfo[] }>;
   /** Extra fields for the operator status (audit ledger state). */
@@ -291,6 +294,7 @@ export function createApp(deps: AppDeps): App {
         upstreams: deps.upstreams,
         ...(deps.invoke.workspace ? { workspace: deps.invoke.workspace } : {}),
         sessionCounts: () => sessions.counts(),
+        sessions: new WebSessions(deps.web.sessions, deps.web.key),
         ...(deps.recentAudit ? { recentAudit: deps.recentAudit } : {}),
         ...(deps.auditHealth ? { auditHealth: deps.auditHealth } : {}),
         log: deps.invoke.log,

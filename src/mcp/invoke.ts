@@ -99,7 +99,7 @@ const BUDGETS = {
 } as const;
 
 /** What counts a budget: the store's shared counters, or this process's limiter. */
-export type BudgetCounter = Pick<Counters, 'take'> | Pick<RateLimiter, 'take'>;
+export type BudgetCounter = Pick<Counters, 'take' | 'give'> | Pick<RateLimiter, 'take' | 'give'>;
 
 /** A spent (or uncountable) budget: the refusal message and when to come back. */
 export interface Spent {
@@ -152,22 +152,29 @@ const limitOf = <K extends keyof typeof DEFAULT_LIMITS>(b: AgentBinding, k: K): 
 
 /**
  * What one agent call may spend upstream: `upstream_requests_per_call` for this call, and the perimeter's hourly
- * share, counted request by request where the adapter sends them (the limiter's window is shared by all its calls).
+ * share, counted request by request where the adapter sends them, by the counter of the other budgets (the store's
+ * when there is one, so N instances never multiply the share; else this process's limiter).
  */
-function callBudget(binding: AgentBinding, limiter: RateLimiter | undefined): RequestBudget {
+function callBudget(binding: AgentBinding, counter: BudgetCounter | undefined): RequestBudget {
   const perCall = limitOf(binding, 'upstream_requests_per_call');
   const perHour = limitOf(binding, 'upstream_requests_per_hour');
   const key = `upstream:${binding.perimeterId}`;
   let left = perCall;
   return {
-    take() {
+    async take() {
       if (left <= 0) {
         return {
           code: 'over_budget',
           message: `This call needs more than ${perCall} upstream requests, this perimeter's limit per call; nothing more was sent. Narrow it (a path, fewer files, a smaller page).`,
         };
       }
-      const wait = limiter?.take(key, perHour, 3_600_000);
+      let wait: number | undefined;
+      try {
+        wait = await counter?.take(key, perHour, 3_600_000);
+      } catch {
+        // A share that cannot be counted is not granted: nothing is sent while the store is down.
+        return { code: 'unavailable', message: UNAVAILABLE, retryAfterSeconds: 1 };
+      }
       if (wait !== undefined) {
         return {
           code: 'over_budget',
@@ -179,7 +186,8 @@ function callBudget(binding: AgentBinding, limiter: RateLimiter | undefined): Re
       return undefined;
     },
     refund() {
-      limiter?.give(key);
+      // Best effort: a refund the store missed costs the perimeter one request of its share, never a request more.
+      void Promise.resolve(counter?.give(key)).catch(() => undefined);
     },
   };
 }
@@ -276,7 +284,9 @@ async function run(
   if (base === undefined)
     return missing(binding.surface === 'root' ? `Not found: repository "${allowed.repo}".` : tool.notFound(args));
   const upstream: Upstream =
-    binding.surface === 'agent' ? (base.withBudget?.(callBudget(binding, deps.limiter)) ?? base) : base;
+    binding.surface === 'agent'
+      ? (base.withBudget?.(callBudget(binding, deps.counters ?? deps.limiter)) ?? base)
+      : base;
   let target: Target = allowed;
   if (target.ref === '') {
     const def = await upstream.defaultBranch(target.repo);

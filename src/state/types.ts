@@ -60,6 +60,31 @@ export interface QuotaSighting {
   readonly resetAt: string;
 }
 
+/** How long a signed-in browser of the approval page lasts, and how many may be signed in at once. */
+export interface WebSessionLimits {
+  /** A session unused this long is gone. */
+  readonly idleMs: number;
+  /** A session older than this is gone however busy. */
+  readonly maxAgeMs: number;
+  /** Signed-in browsers at once; the least recently used gives way to a new one. */
+  readonly max: number;
+}
+
+/**
+ * Signed-in browsers of the approval page, shared by every instance so a balancer may send each request anywhere.
+ * Only a hash of the cookie's id is kept (a copy of the store signs nobody in); times are the store's clock, so
+ * instances whose clocks differ agree on expiry.
+ */
+export interface WebSessionStore {
+  /** Records a new session; beyond `limits.max` live sessions the least recently used are removed. */
+  create(idHash: string, limits: WebSessionLimits): Promise<void>;
+  /** True and touched when the session is live; false when unknown or expired (an expired one is removed). */
+  touch(idHash: string, limits: WebSessionLimits): Promise<boolean>;
+  destroy(idHash: string): Promise<void>;
+  /** Live sessions now. */
+  count(limits: WebSessionLimits): Promise<number>;
+}
+
 /** The shared state of one instance: what it reads per call, and what it must agree on with the others. */
 export interface SharedState {
   readonly kind: 'file' | 'postgres';
@@ -67,6 +92,8 @@ export interface SharedState {
   /** Held writes awaiting a person (issue 14); read from the store on every call, so every instance sees one state. */
   readonly proposals: ProposalStore;
   readonly counters: Counters;
+  /** Signed-in browsers of the approval page (the file adapter: this process's memory). */
+  readonly webSessions: WebSessionStore;
   /** Instances whose heartbeat is recent (the file adapter: this process only). */
   instances(): Promise<readonly InstanceInfo[]>;
   health(): StoreHealth;

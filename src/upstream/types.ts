@@ -162,10 +162,11 @@ export interface UpstreamHealth {
 
 /**
  * What one tool call may still spend upstream. The adapter asks once per request it is about to send (retries
- * included) and sends nothing when refused; the error is the call's answer.
+ * included) and sends nothing when refused; the error is the call's answer. A promise when the hourly share is
+ * counted in a shared store (one budget for every instance).
  */
 export interface RequestBudget {
-  take(): UpstreamError | undefined;
+  take(): UpstreamError | undefined | Promise<UpstreamError | undefined>;
   /** Gives back a request that cost nothing on the upstream's own limit (a 304 on GitHub). */
   refund(): void;
 }

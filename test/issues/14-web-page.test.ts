@@ -1,7 +1,9 @@
 // Issue 14: the operator web page at the HTTP level — headers on every answer, sign-in with the ops token only,
 // CSRF on every POST, no session fixation, cookie rules. The browser tests (test/web) cover the same page in chromium.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { WebSessions } from '../../src/http/web/sessions.js';
+import { memoryWebSessions } from '../../src/state/file/index.js';
 import { OPS_TOKEN } from '../support/server.js';
 import { startWebServer, type WebServer } from '../support/web.js';
 
@@ -169,27 +171,35 @@ describe('issue 14: the /ui page over HTTP', () => {
 });
 
 describe('web sessions', () => {
-  it('expire when idle, at their absolute age, and the least recently used gives way at the cap', () => {
+  it('expire when idle, at their absolute age, and the least recently used gives way at the cap', async () => {
     let t = 0;
-    const s = new WebSessions({ idleMs: 100, maxAgeMs: 1_000, max: 2, now: () => t });
-    const a = s.create();
+    const key = new Uint8Array(randomBytes(32));
+    const s = new WebSessions(
+      memoryWebSessions(() => t),
+      async () => key,
+      { idleMs: 100, maxAgeMs: 1_000, max: 2 },
+    );
+    const a = await s.create();
     t = 99;
-    expect(s.get(a.id)).toBeDefined();
+    expect(await s.get(a.id)).toBeDefined();
     t = 200;
-    expect(s.get(a.id)).toBeUndefined();
-    const b = s.create();
-    for (t = 250; t <= 1_150; t += 50) expect(s.get(b.id)).toBeDefined();
+    expect(await s.get(a.id)).toBeUndefined();
+    const b = await s.create();
+    for (t = 250; t <= 1_150; t += 50) expect(await s.get(b.id)).toBeDefined();
     t = 1_201;
-    expect(s.get(b.id)).toBeUndefined();
-    const c = s.create();
+    expect(await s.get(b.id)).toBeUndefined();
+    const c = await s.create();
     t += 1;
-    const d = s.create();
+    const d = await s.create();
     t += 1;
-    s.get(c.id);
-    const e = s.create();
-    expect([s.get(c.id), s.get(d.id), s.get(e.id)].map(Boolean)).toEqual([true, false, true]);
+    await s.get(c.id);
+    const e = await s.create();
+    expect((await Promise.all([s.get(c.id), s.get(d.id), s.get(e.id)])).map(Boolean)).toEqual([true, false, true]);
     expect(c.csrf).not.toBe(c.id);
-    expect(s.signInTokenMatches('pre', s.signInToken('pre'))).toBe(true);
-    expect(s.signInTokenMatches('pre2', s.signInToken('pre'))).toBe(false);
+    expect((await s.get(c.id))?.csrf).toBe(c.csrf);
+    expect(await s.signInTokenMatches('pre', await s.signInToken('pre'))).toBe(true);
+    expect(await s.signInTokenMatches('pre2', await s.signInToken('pre'))).toBe(false);
+    // The sign-in token of a value is never the CSRF token of a session with that id.
+    expect(await s.signInToken(c.id)).not.toBe(c.csrf);
   });
 });

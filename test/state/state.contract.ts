@@ -164,6 +164,37 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
       expect(await s.counters.take('w', 1, 200)).toBeUndefined();
     });
 
+    it('keeps web sessions: seen by every handle, gone when idle, signed out everywhere, the least recent gives way', async () => {
+      const a = await open();
+      const b = f.shared ? await reopen() : a;
+      const limits = { idleMs: 400, maxAgeMs: 60_000, max: 2 };
+      await a.webSessions.create('h1', limits);
+      expect(await b.webSessions.touch('h1', limits)).toBe(true);
+      expect(await b.webSessions.touch('unknown', limits)).toBe(false);
+      expect(await a.webSessions.count(limits)).toBe(1);
+      await b.webSessions.destroy('h1');
+      expect(await a.webSessions.touch('h1', limits)).toBe(false);
+      // Idle past the bound: gone, whichever handle asks.
+      await a.webSessions.create('h2', limits);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await b.webSessions.touch('h2', limits)).toBe(false);
+      expect(await a.webSessions.count(limits)).toBe(0);
+      // At the cap, a new sign-in removes the least recently used session.
+      await a.webSessions.create('h3', limits);
+      await new Promise((r) => setTimeout(r, 20));
+      await b.webSessions.create('h4', limits);
+      await new Promise((r) => setTimeout(r, 20));
+      expect(await a.webSessions.touch('h3', limits)).toBe(true);
+      await new Promise((r) => setTimeout(r, 20));
+      await b.webSessions.create('h5', limits);
+      expect(await Promise.all(['h3', 'h4', 'h5'].map((h) => a.webSessions.touch(h, limits)))).toEqual([
+        true,
+        false,
+        true,
+      ]);
+      expect(await b.webSessions.count(limits)).toBe(2);
+    });
+
     it('stores proposals: newest first, filtered, one per idempotency key, seen by the next handle', async () => {
       const s = await open();
       const pr = s.proposals;

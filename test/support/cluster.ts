@@ -21,11 +21,13 @@ export async function startInstance(o: {
   config: string;
   cwd: string;
   args?: string[];
+  /** More environment (GITHUB_TOKEN for a GitHub upstream). */
+  env?: Record<string, string>;
 }): Promise<Instance> {
   const stateDir = await mkdtemp(join(tmpdir(), 'gb-inst-'));
   const p = await startServer(['--config', o.config, '--state-dir', stateDir, ...(o.args ?? [])], {
     cwd: o.cwd,
-    env: childEnv({ GIT_BLINDER_STORE: o.store, GIT_BLINDER_OPS_TOKEN: CLUSTER_OPS_TOKEN }),
+    env: childEnv({ ...o.env, GIT_BLINDER_STORE: o.store, GIT_BLINDER_OPS_TOKEN: CLUSTER_OPS_TOKEN }),
   });
   return { url: p.url, stateDir, process: p };
 }
@@ -36,9 +38,14 @@ export async function stopInstance(i: Instance): Promise<void> {
   await rm(i.stateDir, { recursive: true, force: true });
 }
 
-/** A round-robin balancer without affinity: request n goes to backend n mod N. */
+/**
+ * A round-robin balancer without affinity: request n goes to backend n mod N. By default it addresses each backend by
+ * its own Host; `keepHost` forwards the client's Host as nginx's `proxy_set_header Host $host` does (the backends then
+ * admit the balancer's name with --allowed-host), listening on `listen` (default 127.0.0.1, a free port).
+ */
 export async function roundRobin(
   backends: () => readonly string[],
+  o: { keepHost?: boolean; listen?: { host: string; port: number } } = {},
 ): Promise<{ url: string; hits: number[]; close(): Promise<void> }> {
   let next = 0;
   const hits: number[] = [];
@@ -47,7 +54,8 @@ export async function roundRobin(
     const i = next++ % list.length;
     hits.push(i);
     const target = new URL(req.url ?? '/', list[i]);
-    const up = request(target, { method: req.method, headers: { ...req.headers, host: target.host } }, (r) => {
+    const headers = o.keepHost ? req.headers : { ...req.headers, host: target.host };
+    const up = request(target, { method: req.method, headers }, (r) => {
       res.writeHead(r.statusCode ?? 502, r.headers);
       r.pipe(res);
     });
@@ -57,10 +65,15 @@ export async function roundRobin(
     });
     req.pipe(up);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  const at = o.listen ?? { host: '127.0.0.1', port: 0 };
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(at.port, at.host, () => resolve());
+  });
   const addr = server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
   return {
-    url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`,
+    url: port === 80 ? `http://${at.host}` : `http://${at.host}:${port}`,
     hits,
     close: () =>
       new Promise<void>((r) => {

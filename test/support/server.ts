@@ -4,21 +4,19 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createApp, type App, type AppDeps } from '../../src/http/app.js';
+import type { App, AppDeps } from '../../src/http/app.js';
+import { compose } from '../../src/cli/compose.js';
 import type { SessionLimits } from '../../src/http/sessions.js';
 import type { ServerPolicy } from '../../src/core/index.js';
 import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
 import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
-import { openStore } from '../../src/state/file/index.js';
+import { openFileState } from '../../src/state/file/index.js';
 import type { PerimeterStore, StoreHealth } from '../../src/state/types.js';
-import { allowBranchIn } from '../../src/registry/allow-branch.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream, UpstreamFor } from '../../src/upstream/types.js';
 import type { Workspace } from '../../src/workspace/types.js';
-import { proposalApplier } from '../../src/mcp/proposal-apply.js';
-import { proposalService, type ProposalEvent, type ProposalService } from '../../src/registry/proposals.js';
-import { openFileProposalStore } from '../../src/state/file/proposals.js';
+import type { ProposalEvent, ProposalService } from '../../src/registry/proposals.js';
 import { createWorkTreeWriters } from '../../src/workspace/localfs/writes/index.js';
 
 export const OPS_TOKEN = 'test-ops-token-0123456789abcdef0123';
@@ -78,77 +76,48 @@ export interface TestServerOptions {
 
 export async function startTestServer(opts: TestServerOptions = {}): Promise<TestServer> {
   const stateDir = await mkdtemp(join(tmpdir(), 'gb-state-'));
-  const opened = await openStore(stateDir);
+  const opened = await openFileState(stateDir, { id: 'test', version: 'test' });
   if (!opened.ok) throw new Error(opened.message);
-  const store = opened.value;
+  const state = opened.value;
+  const store = state.perimeters;
   const local = opts.upstream ?? createLocalGitUpstream();
   const upstreamFor: UpstreamFor = opts.upstreamFor ?? (() => local);
   const records: CallRecord[] = [];
   let url = '';
-  let proposals: ProposalService | undefined;
-  // Working-tree writers come with proposals: previews for propose_*, writes only on approval.
-  const writers = opts.proposals ? createWorkTreeWriters({ timeoutMs: 30_000 }) : undefined;
-  if (opts.proposals) {
-    const opened = await openFileProposalStore(stateDir);
-    if (!opened.ok) throw new Error(opened.message);
-    const po = opts.proposals;
-    proposals = proposalService({
-      store: opened.value,
-      perimeter: (id) => store.get(id),
-      ...proposalApplier({
-        upstreamFor,
-        log: () => undefined,
-        ...(opts.policy ? { policy: opts.policy } : {}),
-        record: (r) => records.push(r),
-        // The approving instance charges the commit budget with the counter the calls use.
-        ...(opts.limiter ? { budget: opts.limiter } : {}),
-        ...(writers
-          ? {
-              workspace: {
-                writers,
-                ...(opts.policy ? { policy: opts.policy } : {}),
-                allowBranch: allowBranchIn(store),
-              },
-            }
-          : {}),
-      }),
-      audit: po.audit ?? (() => undefined),
-      ...(po.ttlMs === undefined ? {} : { ttlMs: po.ttlMs }),
-      ...(po.now === undefined ? {} : { now: po.now }),
-    });
-  }
-  const app = createApp({
-    store,
-    upstreamFor,
-    upstreams: [local],
-    opsToken: OPS_TOKEN,
-    invoke: {
-      upstreamFor,
-      log: () => undefined,
-      record: (r) => {
-        records.push(r);
-        opts.record?.(r);
-      },
-      ...(opts.limiter ? { limiter: opts.limiter } : {}),
-      ...(opts.health ? { health: opts.health } : {}),
-      ...(opts.gate ? { gate: opts.gate } : {}),
-      cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
-      ...(opts.workspace ? { workspace: opts.workspace } : {}),
-      ...(proposals ? { proposals } : {}),
-      ...(writers ? { writers } : {}),
+  const policy = opts.policy ?? {};
+  // What serve composes (src/cli/compose.ts), with this harness's upstreams and sinks. Budgets are the test's choice:
+  // counted by `limiter` when given, else unlimited (serve counts them in the store).
+  const { app, proposals } = await compose({
+    state,
+    upstreams: { all: [local], upstreamFor, ...(opts.workspace ? { workspace: opts.workspace } : {}) },
+    log: () => undefined,
+    policy,
+    cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
+    // Working-tree writers come with proposals: previews for propose_*, writes only on approval.
+    writers: opts.proposals ? createWorkTreeWriters({ timeoutMs: 30_000 }) : undefined,
+    proposals: opts.proposals ? { ttlMs: opts.proposals.ttlMs, now: opts.proposals.now } : undefined,
+    limiter: opts.limiter,
+    gate: opts.gate,
+    health: opts.health,
+    record: (r: CallRecord) => {
+      records.push(r);
+      opts.record?.(r);
     },
-    version: 'test',
-    publicUrl: () => url,
-    host: '127.0.0.1',
-    rootEnabled: opts.rootEnabled ?? true,
-    openPerimeters: opts.openPerimeters ?? true,
-    ...(opts.policy ? { policy: opts.policy } : {}),
-    ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
-    ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
-    ...(opts.recordApi ? { recordApi: opts.recordApi } : {}),
-    ...(opts.recordAuth ? { recordAuth: opts.recordAuth } : {}),
-    ...(opts.opsBackoff ? { opsBackoff: opts.opsBackoff } : {}),
-    stateDir,
+    proposalEvent: opts.proposals?.audit,
+    recordApi: opts.recordApi,
+    recordAuth: opts.recordAuth,
+    app: {
+      opsToken: OPS_TOKEN,
+      version: 'test',
+      publicUrl: () => url,
+      host: '127.0.0.1',
+      rootEnabled: opts.rootEnabled ?? true,
+      openPerimeters: opts.openPerimeters ?? true,
+      ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
+      ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
+      ...(opts.opsBackoff ? { opsBackoff: opts.opsBackoff } : {}),
+      stateDir,
+    },
   });
   const server: Server = await new Promise((resolve) => {
     const s = app.app.listen(0, '127.0.0.1', () => resolve(s));

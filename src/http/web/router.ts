@@ -17,7 +17,7 @@ import { proposalPage } from './pages/proposal.js';
 import { signInPage, type SignInNotice } from './pages/signin.js';
 import { filePage } from './render-diff.js';
 import { page, securityHeaders, seeOther, sendError, sendPage } from './respond.js';
-import { WebSessions, type WebSession } from './sessions.js';
+import type { WebSession, WebSessions } from './sessions.js';
 import { STYLESHEET } from './style.js';
 
 /** What the page needs from the process; everything is passed in. */
@@ -36,7 +36,8 @@ export interface WebDeps {
   readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
   /** The ledger's status and warnings; absent when the ledger is off. */
   readonly auditHealth?: () => AuditHealth;
-  readonly sessions?: WebSessions;
+  /** Signed-in browsers, kept in the state store (shared by every instance). */
+  readonly sessions: WebSessions;
   readonly log: Log;
   readonly now?: () => number;
 }
@@ -54,7 +55,7 @@ const field = (req: Request, name: string): string | undefined => {
 /** The /ui router (mounted at /ui). */
 export function webRouter(deps: WebDeps): Router {
   const r = express.Router();
-  const sessions = deps.sessions ?? new WebSessions();
+  const sessions = deps.sessions;
   const now = deps.now ?? Date.now;
   // Cookies are Secure when the browser reached us over TLS (directly or, with trust proxy set, through a proxy).
   const cookie = (req: Request, name: string, value: string, maxAgeSeconds: number) =>
@@ -81,25 +82,25 @@ export function webRouter(deps: WebDeps): Router {
     res.type('text/css; charset=utf-8').send(STYLESHEET);
   });
 
-  const sessionOf = (req: Request): WebSession | undefined =>
+  const sessionOf = (req: Request): Promise<WebSession | undefined> =>
     sessions.get(cookieValue(req.headers.cookie, SESSION_COOKIE));
 
-  const showSignIn = (req: Request, res: Response, status: number, notice: SignInNotice) => {
+  const showSignIn = async (req: Request, res: Response, status: number, notice: SignInNotice) => {
     let pre = cookieValue(req.headers.cookie, PRE_COOKIE);
     if (pre === undefined) {
       pre = sessions.newPreSession();
       res.append('Set-Cookie', cookie(req, PRE_COOKIE, pre, 3_600));
     }
-    sendPage(res, status, page({ title: 'Sign in' }, signInPage(sessions.signInToken(pre), notice)));
+    sendPage(res, status, page({ title: 'Sign in' }, signInPage(await sessions.signInToken(pre), notice)));
   };
 
-  r.get('/signin', (req, res) => {
-    if (sessionOf(req)) return seeOther(res, '/ui/proposals');
+  r.get('/signin', async (req, res) => {
+    if (await sessionOf(req)) return seeOther(res, '/ui/proposals');
     showSignIn(req, res, 200, { kind: 'none' });
   });
 
-  r.post('/signin', (req, res) => {
-    if (!sessions.signInTokenMatches(cookieValue(req.headers.cookie, PRE_COOKIE), field(req, 'csrf'))) {
+  r.post('/signin', async (req, res) => {
+    if (!(await sessions.signInTokenMatches(cookieValue(req.headers.cookie, PRE_COOKIE), field(req, 'csrf')))) {
       return sendError(
         res,
         403,
@@ -128,9 +129,9 @@ export function webRouter(deps: WebDeps): Router {
       }
     }
     // A sign-in over a live session replaces it: one browser, one session id, never the one it came with.
-    const previous = sessionOf(req);
-    if (previous) sessions.destroy(previous.id);
-    const s = sessions.create();
+    const previous = await sessionOf(req);
+    if (previous) await sessions.destroy(previous.id);
+    const s = await sessions.create();
     res.append('Set-Cookie', cookie(req, SESSION_COOKIE, s.id, sessions.cookieMaxAgeSeconds));
     res.append('Set-Cookie', cookie(req, PRE_COOKIE, '', 0));
     deps.log('info', 'web sign-in', { source: req.socket.remoteAddress ?? 'unknown' });
@@ -138,8 +139,8 @@ export function webRouter(deps: WebDeps): Router {
   });
 
   // Everything below needs a signed-in session; every POST below also needs that session's CSRF token.
-  r.use((req: Signed, res: Response, next: NextFunction) => {
-    const s = sessionOf(req);
+  r.use(async (req: Signed, res: Response, next: NextFunction) => {
+    const s = await sessionOf(req);
     if (!s) {
       if (req.method === 'GET' || req.method === 'HEAD') return seeOther(res, '/ui/signin');
       return sendError(res, 403, 'Refused', 'Sign in first.');
@@ -161,8 +162,8 @@ export function webRouter(deps: WebDeps): Router {
     return req.webSession.csrf;
   };
 
-  r.post('/signout', (req: Signed, res) => {
-    if (req.webSession) sessions.destroy(req.webSession.id);
+  r.post('/signout', async (req: Signed, res) => {
+    if (req.webSession) await sessions.destroy(req.webSession.id);
     res.append('Set-Cookie', cookie(req, SESSION_COOKIE, '', 0));
     seeOther(res, '/ui/signin');
   });
@@ -258,7 +259,7 @@ export function webRouter(deps: WebDeps): Router {
     const model = {
       perimeters: deps.perimeters(),
       sessions: deps.sessionCounts(),
-      webSessions: sessions.size,
+      webSessions: await sessions.size(),
       upstreams,
       audit,
       auditHealth: deps.auditHealth?.(),

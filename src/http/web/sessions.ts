@@ -1,12 +1,11 @@
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import type { WebSessionLimits, WebSessionStore } from '../../state/types.js';
 import { sameSecret } from '../auth.js';
 
 /** One signed-in operator in a browser. The id lives only in an HttpOnly cookie; the CSRF token only in our forms. */
 export interface WebSession {
   readonly id: string;
   readonly csrf: string;
-  readonly created: number;
-  lastSeen: number;
 }
 
 export interface WebSessionOptions {
@@ -16,73 +15,56 @@ export interface WebSessionOptions {
   readonly maxAgeMs?: number;
   /** Signed-in browsers at once; the least recently used one is signed out to make room (default 32). */
   readonly max?: number;
-  readonly now?: () => number;
 }
 
 const token = () => randomBytes(32).toString('base64url');
+const hashOf = (id: string) => createHash('sha256').update(id).digest('hex');
 
 /**
- * Server-side operator sessions for the web page. Ids are random and never derived from the ops token, so a stolen
- * cookie ends with sign-out or expiry; sign-in always mints a new id (no fixation).
+ * Operator sessions for the web page, kept in the state store (every instance behind a balancer sees them) under the
+ * hash of their id. Ids are random and never derived from the ops token, so a stolen cookie ends with sign-out or
+ * expiry; sign-in always mints a new id (no fixation). The CSRF tokens (of a session, and of the sign-in form's
+ * pre-session cookie) are keyed MACs under a key shared through the store, so any instance checks any form.
  */
 export class WebSessions {
-  private readonly byId = new Map<string, WebSession>();
-  private readonly idleMs: number;
-  private readonly maxAgeMs: number;
-  private readonly max: number;
-  private readonly now: () => number;
-  // Keys the sign-in form's CSRF token to a pre-session cookie without storing anything for anonymous visitors.
-  private readonly preKey = randomBytes(32);
+  private readonly limits: WebSessionLimits;
+  private readonly store: WebSessionStore;
+  private readonly key: () => Promise<Uint8Array>;
 
-  constructor(o: WebSessionOptions = {}) {
-    this.idleMs = o.idleMs ?? 30 * 60_000;
-    this.maxAgeMs = o.maxAgeMs ?? 12 * 3_600_000;
-    this.max = o.max ?? 32;
-    this.now = o.now ?? Date.now;
+  /** `key`: 32 bytes shared by every instance (the state's `sharedKey`). */
+  constructor(store: WebSessionStore, key: () => Promise<Uint8Array>, o: WebSessionOptions = {}) {
+    this.store = store;
+    this.key = key;
+    this.limits = { idleMs: o.idleMs ?? 30 * 60_000, maxAgeMs: o.maxAgeMs ?? 12 * 3_600_000, max: o.max ?? 32 };
   }
 
   /** Starts a session (after the ops token was checked). */
-  create(): WebSession {
-    this.sweep();
-    while (this.byId.size >= this.max) {
-      const oldest = [...this.byId.values()].sort((a, b) => a.lastSeen - b.lastSeen)[0];
-      if (!oldest) break;
-      this.byId.delete(oldest.id);
-    }
-    const t = this.now();
-    const s: WebSession = { id: token(), csrf: token(), created: t, lastSeen: t };
-    this.byId.set(s.id, s);
-    return s;
+  async create(): Promise<WebSession> {
+    const id = token();
+    await this.store.create(hashOf(id), this.limits);
+    return { id, csrf: await this.mac('csrf', id) };
   }
 
   /** The live session of a cookie value, touched; undefined when unknown or expired. */
-  get(id: string | undefined): WebSession | undefined {
+  async get(id: string | undefined): Promise<WebSession | undefined> {
     if (id === undefined) return undefined;
-    const s = this.byId.get(id);
-    if (!s) return undefined;
-    const t = this.now();
-    if (t - s.lastSeen > this.idleMs || t - s.created > this.maxAgeMs) {
-      this.byId.delete(id);
-      return undefined;
-    }
-    s.lastSeen = t;
-    return s;
+    if (!(await this.store.touch(hashOf(id), this.limits))) return undefined;
+    return { id, csrf: await this.mac('csrf', id) };
   }
 
   /** Signs a session out. */
-  destroy(id: string): void {
-    this.byId.delete(id);
+  destroy(id: string): Promise<void> {
+    return this.store.destroy(hashOf(id));
   }
 
   /** Signed-in browsers now. */
-  get size(): number {
-    this.sweep();
-    return this.byId.size;
+  size(): Promise<number> {
+    return this.store.count(this.limits);
   }
 
   /** Seconds a session cookie should live in the browser (the absolute limit; the idle limit is enforced here). */
   get cookieMaxAgeSeconds(): number {
-    return Math.floor(this.maxAgeMs / 1000);
+    return Math.floor(this.limits.maxAgeMs / 1000);
   }
 
   /** A fresh value for the pre-session cookie that the sign-in form's CSRF token is bound to. */
@@ -91,19 +73,20 @@ export class WebSessions {
   }
 
   /** The sign-in form's CSRF token for a pre-session cookie value. */
-  signInToken(pre: string): string {
-    return createHmac('sha256', this.preKey).update(pre).digest('base64url');
+  signInToken(pre: string): Promise<string> {
+    return this.mac('signin', pre);
   }
 
   /** Whether a sign-in form's token belongs to this pre-session cookie (constant time). */
-  signInTokenMatches(pre: string | undefined, given: string | undefined): boolean {
+  async signInTokenMatches(pre: string | undefined, given: string | undefined): Promise<boolean> {
     if (pre === undefined || given === undefined) return false;
-    return sameSecret(given, this.signInToken(pre));
+    return sameSecret(given, await this.signInToken(pre));
   }
 
-  private sweep(): void {
-    const t = this.now();
-    for (const s of this.byId.values())
-      if (t - s.lastSeen > this.idleMs || t - s.created > this.maxAgeMs) this.byId.delete(s.id);
+  /** A MAC per purpose, so a sign-in token is never a session's CSRF token or the other way round. */
+  private async mac(purpose: 'csrf' | 'signin', value: string): Promise<string> {
+    return createHmac('sha256', await this.key())
+      .update(`${purpose}\0${value}`)
+      .digest('base64url');
   }
 }

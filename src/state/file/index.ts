@@ -5,9 +5,11 @@ import { giveWindow, takeWindow, type CountWindow, type ProposalBounds, type Res
 import type { Counters, InstanceInfo, QuotaSighting, SharedState } from '../types.js';
 import { openStore } from './perimeters.js';
 import { openFileProposalStore } from './proposals.js';
+import { memoryWebSessions } from './web-sessions.js';
 
 export { openStore } from './perimeters.js';
 export { writeAtomic } from './atomic.js';
+export { memoryWebSessions } from './web-sessions.js';
 
 /** In-memory fixed windows: the counters of a single process. */
 export function memoryCounters(now: () => number = Date.now): Counters {
@@ -51,6 +53,7 @@ export async function openFileState(
       perimeters: opened.value,
       proposals: proposals.value,
       counters: memoryCounters(),
+      webSessions: memoryWebSessions(),
       instances: async (): Promise<readonly InstanceInfo[]> => [
         { id: self.id, version: self.version, startedAt, lastSeen: new Date().toISOString() },
       ],

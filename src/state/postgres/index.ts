@@ -7,6 +7,7 @@ import pg from 'pg';
 import { fail, ok, type ProposalBounds, type Result } from '../../core/index.js';
 import type { InstanceInfo, QuotaSighting, SharedState, StoreHealth } from '../types.js';
 import { postgresCounters } from './counters.js';
+import { postgresWebSessions } from './web-sessions.js';
 import { migrate } from './migrations.js';
 import { withClient } from './client.js';
 import { CHANNEL, openPostgresPerimeters } from './perimeters.js';
@@ -170,6 +171,7 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
     perimeters,
     proposals: postgresProposals(pool, o.proposalBounds),
     counters: postgresCounters(pool),
+    webSessions: postgresWebSessions(pool),
     health,
     async instances(): Promise<readonly InstanceInfo[]> {
       const r = await pool.query<{ id: string; version: string; started_at: Date; last_seen: Date }>(

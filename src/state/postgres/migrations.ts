@@ -26,6 +26,10 @@ export const MIGRATIONS: readonly string[] = [
   // written from now on carry `proposalBytes` (core), the number the file adapter counts.
   `ALTER TABLE gb_proposals ADD COLUMN bytes integer NOT NULL DEFAULT 0, ADD COLUMN updated_at text NOT NULL DEFAULT '';
    UPDATE gb_proposals SET bytes = octet_length(body::text), updated_at = body->>'updated_at';`,
+  // Issue 21: the approval page's signed-in browsers, shared so a balancer may send each request to any instance.
+  // Only the SHA-256 of a cookie's id; times are the database's.
+  `CREATE TABLE gb_web_sessions (id_hash text PRIMARY KEY, created_at timestamptz NOT NULL, last_seen timestamptz NOT NULL);
+   CREATE INDEX gb_web_sessions_seen ON gb_web_sessions (last_seen);`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.

@@ -16,7 +16,7 @@ import { writeSpacing } from './spacing.js';
 function budgetPlugin(octokit: { hook: Octokit['hook'] }): void {
   octokit.hook.wrap('request', async (request, options) => {
     const budget = (options.request as { budget?: RequestBudget } | undefined)?.budget;
-    const refusal = budget?.take();
+    const refusal = await budget?.take();
     if (refusal) throw new UpstreamFailure(refusal);
     try {
       return await request(options);

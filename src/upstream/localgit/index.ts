@@ -18,8 +18,12 @@ export type { Log } from './errors.js';
 export type { WriteHooks } from './write.js';
 
 export interface LocalGitOptions {
-  /** Absolute repository paths listed by listRepos (any other absolute repository path may be used too). */
-  readonly repos?: readonly string[];
+  /**
+   * Absolute repository paths listed by listRepos (any other absolute repository path may be used too). A function is
+   * asked at each listing (the repositories the shared store holds now, which another instance may have changed);
+   * a list is grown by every repository opened since.
+   */
+  readonly repos?: readonly string[] | (() => Iterable<string>);
   readonly log?: Log;
   /** Largest file readFiles returns; bigger ones get `too_large`. Default 10 MiB. */
   readonly maxFileBytes?: number;
@@ -35,7 +39,8 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
   const log: Log = opts.log ?? (() => undefined);
   const maxFileBytes = opts.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
   const hooks = opts.hooks ?? {};
-  const known = new Set<string>(opts.repos ?? []);
+  const current = typeof opts.repos === 'function' ? opts.repos : undefined;
+  const known = new Set<string>(typeof opts.repos === 'function' ? [] : (opts.repos ?? []));
   const serial = createKeyedMutex();
 
   // Opening costs one or two git processes; a repository's layout does not change under a running server, so a
@@ -113,7 +118,7 @@ export function createLocalGitUpstream(opts: LocalGitOptions = {}): Upstream {
 
     async listRepos() {
       const out: RepoInfo[] = [];
-      for (const name of known) {
+      for (const name of current ? new Set(current()) : known) {
         const branch = await defaultBranch(name);
         if (branch.ok) out.push({ name, defaultBranch: branch.value });
         else log('warn', 'configured repository is not usable', { repo: name, code: branch.error.code });
