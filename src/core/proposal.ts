@@ -44,28 +44,55 @@ export const PushFilesChange = z.strictObject({
 });
 export type PushFilesChange = z.infer<typeof PushFilesChange>;
 
-/** The closed union of proposable changes: push_files, and the workspace kinds (propose_commit, …). */
-export const ProposalChange = z.discriminatedUnion('kind', [PushFilesChange, ...WORKSPACE_CHANGES]);
+/**
+ * create_pull_request on a local perimeter (issue 22): the bound branch's net change (merge base → `head`), frozen as
+ * the files it writes and deletes on `into`, applied like an approved push there. `number` is the PR number, an integer
+ * per repository kept here so it means the same on both upstreams.
+ */
+export const PullRequestChange = z.strictObject({
+  kind: z.literal('pull_request'),
+  number: z.number().int().min(1),
+  into: z.string().min(1),
+  head: z.string().min(1),
+  title: z.string(),
+  body: z.string(),
+  draft: z.boolean(),
+  files: z.array(File),
+  deletes: z.array(z.string()),
+});
+export type PullRequestChange = z.infer<typeof PullRequestChange>;
+
+/** The closed union of proposable changes: push_files, a local PR, and the workspace kinds (propose_commit, …). */
+export const ProposalChange = z.discriminatedUnion('kind', [PushFilesChange, PullRequestChange, ...WORKSPACE_CHANGES]);
 export type ProposalChange = z.infer<typeof ProposalChange>;
 export type ProposalKind = ProposalChange['kind'];
-/** A workspace change (every kind but push_files). */
-export type WorkspaceChange = Exclude<ProposalChange, PushFilesChange>;
+/** A workspace change (every kind but push_files and a local PR). */
+export type WorkspaceChange = Exclude<ProposalChange, PushFilesChange | PullRequestChange>;
+/** A commit of bytes frozen in the proposal: push_files on the bound branch, or a local PR's files on its base. */
+export type CommitChange = PushFilesChange | PullRequestChange;
 
 /**
  * The two families a change belongs to: a commit of the agent's own bytes (`push`), or operations on a working tree
  * (`workspace`, eight kinds with one applier). Switches that only care which family name two cases, not nine.
  */
 export type ProposalFamily =
-  | { readonly family: 'push'; readonly change: PushFilesChange }
+  | { readonly family: 'push'; readonly change: CommitChange }
   | { readonly family: 'workspace'; readonly change: WorkspaceChange };
 
 /** The family of a change, narrowed for the switch that follows. */
 export const familyOf = (c: ProposalChange): ProposalFamily =>
-  c.kind === 'push_files' ? { family: 'push', change: c } : { family: 'workspace', change: c };
+  c.kind === 'push_files' || c.kind === 'pull_request'
+    ? { family: 'push', change: c }
+    : { family: 'workspace', change: c };
+
+/** The commit message a commit change lands with: the agent's message, or a local PR's title (#n) and body. */
+export function commitMessage(c: CommitChange): string {
+  return c.kind === 'push_files' ? c.message : `${c.title} (#${c.number})${c.body === '' ? '' : `\n\n${c.body}`}`;
+}
 
 /** The steps a change runs on a working tree, in order (one for a single operation); empty for push_files. */
 export function workspaceSteps(c: ProposalChange): WorkspaceStep[] {
-  if (c.kind === 'push_files') return [];
+  if (c.kind === 'push_files' || c.kind === 'pull_request') return [];
   if (c.kind === 'plan') return c.steps;
   const { fingerprint: _fp, ...step } = c;
   return [step];
@@ -171,7 +198,9 @@ export function changeDigestInput(p: {
  */
 export function changeIdentity(p: { perimeter: string; branch: string; change: ProposalChange }): string {
   const parts =
-    p.change.kind === 'push_files' ? changeParts(p.change) : [p.change.kind, workspaceSteps(p.change).map(stepParts)];
+    p.change.kind === 'push_files' || p.change.kind === 'pull_request'
+      ? changeParts(p.change)
+      : [p.change.kind, workspaceSteps(p.change).map(stepParts)];
   return JSON.stringify([p.perimeter, p.branch, ...parts]);
 }
 
@@ -179,6 +208,8 @@ function changeParts(c: ProposalChange): unknown[] {
   switch (c.kind) {
     case 'push_files':
       return [c.kind, c.message, c.files.map((f) => [f.path, f.encoding, f.content]), c.deletes];
+    case 'pull_request':
+      return [c.kind, c.into, c.head, c.title, c.body, c.draft];
     case 'commit':
     case 'patch':
     case 'discard':

@@ -12,6 +12,14 @@ export interface PullHeadBase {
 }
 
 /**
+ * True when this binding's PRs are merge proposals: a local repository (a path, as config reads one) has no host to
+ * keep pull requests (issue 22, local perimeters).
+ */
+export function pullsAreProposals(binding: AgentBinding): boolean {
+  return binding.pulls !== undefined && /^(\/|\.\.?\/|~\/)/.test(binding.repo);
+}
+
+/**
  * True when an agent may read this PR: from the repository itself (never a fork), headed by the bound branch, into an
  * allowlisted base of `pulls`. Any other PR answers exactly like a number that does not exist.
  */

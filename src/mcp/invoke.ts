@@ -444,6 +444,10 @@ async function propose(
       return deny('refused', drafted.message);
     case 'error':
       return upstreamFailure(drafted.error, tool.notFound(args));
+    case 'answer': {
+      const text = tool.render(drafted.value, freshFence());
+      return { kind: 'allow', value: drafted.value as Record<string, unknown>, text, bytes: Buffer.byteLength(text) };
+    }
     default:
       return assertNever(drafted, 'draft outcome');
   }
@@ -472,7 +476,12 @@ async function propose(
   });
   if (!made.ok) return deny('refused', made.message);
   const p = made.value;
-  const value = { branch: p.branch, proposal_id: p.id, status: p.status, summary: p.summary };
+  const value = (draft.answer?.(p) as Record<string, unknown> | undefined) ?? {
+    branch: p.branch,
+    proposal_id: p.id,
+    status: p.status,
+    summary: p.summary,
+  };
   const text = tool.render(value, freshFence());
   return { kind: 'propose', value, text, bytes: Buffer.byteLength(text), proposal: p.id };
 }

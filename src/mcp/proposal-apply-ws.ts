@@ -106,7 +106,8 @@ export function workspaceApplier(deps: WorkspaceApplierDeps) {
     perimeter: Perimeter,
     beforeWrite: (restore?: string) => Promise<void>,
   ): Promise<ApplyOutcome> => {
-    if (p.change.kind === 'push_files') throw new Error('push_files is not a workspace proposal');
+    if (p.change.kind === 'push_files' || p.change.kind === 'pull_request')
+      throw new Error(`${p.change.kind} is not a workspace proposal`);
     if (perimeter.repo !== p.repo)
       return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
     const bound = bindAgent(perimeter, p.branch, deps.policy);

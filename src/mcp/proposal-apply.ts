@@ -5,12 +5,13 @@ import {
   assertNever,
   bindAgent,
   proposalAgent,
+  commitMessage,
   familyOf,
   workspaceSteps,
+  type CommitChange,
   type Perimeter,
   type Proposal,
   type ProposalChange,
-  type PushFilesChange,
   type ServerPolicy,
 } from '../core/index.js';
 import type { Log } from '../registry/index.js';
@@ -92,10 +93,14 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
     async landed(p: Proposal): Promise<string | undefined> {
       // A workspace proposal without a commit step leaves no trailer: an interrupted one is settled as failed, and
       // its restore point (listed by `git-blinder restore list`) is how the operator puts the tree back.
-      if (p.change.kind !== 'push_files' && touched(p.change).length === 0) return undefined;
+      if (familyOf(p.change).family !== 'push' && touched(p.change).length === 0) return undefined;
       const upstream = deps.upstreamFor(p.repo);
       if (upstream === undefined) throw new Error(`repository ${p.repo} not served`);
-      const page = await upstream.listCommits(p.repo, p.branch, { paths: touched(p.change), skip: 0, limit: 50 });
+      const page = await upstream.listCommits(p.repo, writtenBranch(p), {
+        paths: touched(p.change),
+        skip: 0,
+        limit: 50,
+      });
       if (!page.ok) {
         if (page.error.code === 'not_found') return undefined;
         throw new Error(page.error.message);
@@ -105,35 +110,39 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
     },
   };
 
-  /** An approved push_files, applied as a plain push through every check a push gets, charged here. */
+  /**
+   * An approved push_files (on the bound branch) or local PR (its frozen net change, on its base), applied as a plain
+   * push through every check a push gets, charged here.
+   */
   async function applyPush(
     p: Proposal,
-    change: PushFilesChange,
+    change: CommitChange,
     perimeter: Perimeter,
     beforeWrite: (restore?: string) => Promise<void>,
   ): Promise<ApplyOutcome> {
     if (perimeter.repo !== p.repo)
       return failed(`Perimeter "${p.perimeter}" now points at another repository; nothing was written.`);
-    const bound = bindAgent(perimeter, p.branch, deps.policy);
+    const branch = writtenBranch(p);
+    const bound = bindAgent(perimeter, branch, deps.policy);
     if (!bound.ok)
-      return failed(`Branch "${p.branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
+      return failed(`Branch "${branch}" is no longer in the allowlist of ${p.perimeter}; nothing was written.`);
     // This one call has its approval: it is applied as a plain push, through every check a push gets today.
     const binding = { ...bound.value, approval: { push_files: 'none' as const } };
     const upstream = deps.upstreamFor(p.repo);
     if (upstream === undefined)
       return failed(`Repository "${p.repo}" is not served by this process any more; nothing was written.`);
-    const head = await upstream.branchHead(p.repo, p.branch);
-    if (!head.ok) return failed(`Could not read ${p.branch} (${head.error.message}); nothing was written.`);
+    const head = await upstream.branchHead(p.repo, branch);
+    if (!head.ok) return failed(`Could not read ${branch} (${head.error.message}); nothing was written.`);
     if (head.value !== p.base) {
       const moved = await changedBetween(upstream, p.repo, p.base, head.value, touched(p.change));
       if (moved === undefined) {
         return failed(
-          `stale: could not tell whether ${p.branch} changed the proposal's files since its base (the comparison failed or was cut short); nothing was written. Propose again on the current branch.`,
+          `stale: could not tell whether ${branch} changed the proposal's files since its base (the comparison failed or was cut short); nothing was written. Propose again on the current branch.`,
         );
       }
       if (moved.length > 0) {
         return failed(
-          `stale: ${p.branch} moved since the proposal and changed ${moved.map((m) => `"${m}"`).join(', ')}; nothing was written. Propose again on the current branch.`,
+          `stale: ${branch} moved since the proposal and changed ${moved.map((m) => `"${m}"`).join(', ')}; nothing was written. Propose again on the current branch.`,
         );
       }
     }
@@ -142,7 +151,7 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
     if (spent !== undefined) return failed(`${spent.message} Nothing was written; propose again later.`);
     let restore: string | undefined;
     if (upstream.restorePoints) {
-      const point = await upstream.restorePoints.create(p.repo, p.branch, p.id);
+      const point = await upstream.restorePoints.create(p.repo, branch, p.id);
       if (!point.ok) return failed(`Could not take a restore point (${point.error.message}); nothing was written.`);
       restore = point.value.id;
     }
@@ -175,8 +184,17 @@ export function proposalApplier(deps: ApplierDeps): Pick<ProposalDeps, 'apply' |
 }
 
 /** The push_files arguments of a proposal, with the trailer in the message. */
-function toArgs(p: Proposal, c: PushFilesChange): Record<string, unknown> {
-  return { message: appliedMessage(c.message, p.id), files: c.files.map((f) => ({ ...f })), delete: [...c.deletes] };
+function toArgs(p: Proposal, c: CommitChange): Record<string, unknown> {
+  return {
+    message: appliedMessage(commitMessage(c), p.id),
+    files: c.files.map((f) => ({ ...f })),
+    delete: [...c.deletes],
+  };
+}
+
+/** The branch a proposal writes: a local PR's base, else the bound branch. */
+function writtenBranch(p: Proposal): string {
+  return p.change.kind === 'pull_request' ? p.change.into : p.branch;
 }
 
 /**

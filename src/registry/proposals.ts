@@ -118,7 +118,9 @@ export function summarize(change: ProposalChange, branch: string): string {
       const c = f.change;
       const names = [...c.files.map((x) => x.path), ...c.deletes];
       const shown = names.slice(0, 5).join(', ') + (names.length > 5 ? `, … (${names.length - 5} more)` : '');
-      return `push_files on ${branch}: ${c.files.length} written, ${c.deletes.length} deleted (${shown})`;
+      const what =
+        c.kind === 'push_files' ? `push_files on ${branch}` : `pull request #${c.number}: ${branch} into ${c.into}`;
+      return `${what}: ${c.files.length} written, ${c.deletes.length} deleted (${shown})`;
     }
     case 'workspace': {
       const steps = workspaceSteps(f.change).map(describeStep);

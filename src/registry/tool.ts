@@ -1,5 +1,14 @@
 import type * as z from 'zod/v4';
-import type { AgentBinding, Binding, ProposalChange, ProposalFacts, Scope, Target, ToolPolicy } from '../core/index.js';
+import type {
+  AgentBinding,
+  Binding,
+  Proposal,
+  ProposalChange,
+  ProposalFacts,
+  Scope,
+  Target,
+  ToolPolicy,
+} from '../core/index.js';
 import type { UpResult, Upstream, UpstreamError } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
 import type { WorkTreeWriters } from '../workspace/writes.js';
@@ -75,13 +84,20 @@ export interface ProposalDraft {
   readonly idempotencyKey?: string;
   /** The head the change was judged against (a working-tree preview's); absent = the bound branch's head, read then. */
   readonly base?: string;
+  /**
+   * The tool's own answer once the proposal is stored (a local PR answers as the PR it opened); absent = the
+   * proposal's id, status and summary.
+   */
+  readonly answer?: (p: Proposal) => unknown;
 }
 
 /** A tool's draft of a proposal, or why there is none (its own judgement of the content, or an upstream failure). */
 export type DraftOutcome =
   | { readonly kind: 'draft'; readonly draft: ProposalDraft }
   | { readonly kind: 'refused'; readonly message: string }
-  | { readonly kind: 'error'; readonly error: UpstreamError };
+  | { readonly kind: 'error'; readonly error: UpstreamError }
+  /** Nothing to propose: the tool answers this value (create_pull_request on a branch whose PR is already open). */
+  | { readonly kind: 'answer'; readonly value: unknown };
 
 /**
  * How a write becomes a proposal: the only way one is made is `invoke` holding the tool's draft (push_files in

@@ -213,6 +213,28 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
       expect((await b.proposals.list({ status: 'pending' })).length).toBe(3);
     });
 
+    it('keeps a local pull request proposal with its number (issue 22), read back by the next handle', async () => {
+      const s = await open();
+      const pull = proposal(5, {
+        branch: 'feat-aws',
+        change: {
+          kind: 'pull_request',
+          number: 7,
+          into: 'main',
+          head: 'b'.repeat(40),
+          title: 'AWS',
+          body: '',
+          draft: true,
+          files: [{ path: 'infra/a.tf', content: 'x', encoding: 'utf-8' }],
+          deletes: [],
+        },
+      });
+      expect(await s.proposals.insert(pull)).toEqual({ kind: 'created', proposal: pull });
+      if (!f.shared) await s.close();
+      const b = await reopen();
+      expect((await b.proposals.get(pull.id))?.change).toEqual(pull.change);
+    });
+
     it('moves a proposal only from the statuses named: one of two concurrent deciders wins, the other is told', async () => {
       const a = await open();
       const b = f.shared ? await reopen() : a;

@@ -14,7 +14,7 @@ import { knownFor, type KnownEntry } from './known.js';
 import { advance, lateEpoch, lateHidden, lateVisible } from './advance.js';
 import { materialise, visibleTrees, type TwinRepo } from './materialise.js';
 import { acceptedWhole, withoutAccepted } from './residuals.js';
-import { seedPulls } from './pulls.js';
+import { seedLocalPulls, seedPulls } from './pulls.js';
 import { Rng } from './rng.js';
 import type { TwinServers, TwinSide } from './servers.js';
 
@@ -234,6 +234,7 @@ export async function runPlan(servers: TwinServers, plan: Plan, opts: RunOptions
       await side.srv.perimeter({ id: `${id}-ap`, ...spec, approval: { push_files: 'required' } });
       await side.srv.perimeter({ id: `${id}-dr`, ...spec, branches: ['main'], tools: [...DR_TOOLS] });
       if (side.pulls) await seedPulls(side.pulls, name, plan.featureFrom !== undefined, firstVisible(plan));
+      else if (side.srv.proposals) await seedLocalPulls(side.srv.proposals, id, name, plan.featureFrom !== undefined);
       const ids = new IdMap();
       for (const [label, sha] of repo.labels) ids.add(sha, label);
       // The repository's name is the operator's, not hidden content; locally it is each twin's directory.

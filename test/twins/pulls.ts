@@ -3,7 +3,9 @@
 // in its thread, a conversation comment, a failing check run annotating a readable and a hidden path, and a commit
 // status; then the hidden branch's PR (another branch's). Numbers are given in that order on both twins; a PR the
 // host refuses to open (no change in one twin) is skipped there, and reads as missing in both.
+import type { ProposalService } from '../../src/registry/proposals.js';
 import type { PullController } from '../support/github-emulator/index.js';
+import { gitIn } from '../support/gitdir.js';
 import { HIDDEN_BRANCH } from './generate.js';
 
 /** Seeds the PRs of one twin's repository `repo`; `visible` is a readable path to anchor comments to. */
@@ -47,4 +49,45 @@ export async function seedPulls(pulls: PullController, repo: string, feature: bo
     await pulls.status({ repo, sha: 'feature', context: 'lint', state: 'success', description: 'ok' });
   }
   await open(HIDDEN_BRANCH);
+}
+
+/**
+ * The local twin's PRs (issue 22, local perimeters): proposals the PR tools read, stored straight through the service
+ * like the emulator's seeds (no checks a person would make): the feature branch's open PR (#1), then the hidden
+ * branch's (#2, another branch's). Local PRs have no reviews, comments or CI. A branch missing in a twin is skipped.
+ */
+export async function seedLocalPulls(
+  proposals: ProposalService,
+  perimeter: string,
+  repo: string,
+  feature: boolean,
+): Promise<void> {
+  const headOf = async (branch: string) =>
+    (await gitIn(repo, ['rev-parse', '--verify', '-q', `refs/heads/${branch}`]).catch(() => '')).trim();
+  const base = await headOf('main');
+  let number = 0;
+  for (const head of feature ? ['feature', HIDDEN_BRANCH] : [HIDDEN_BRANCH]) {
+    const sha = await headOf(head);
+    number++;
+    if (sha === '') continue;
+    await proposals.create({
+      perimeter,
+      repo,
+      branch: head,
+      base,
+      agent: 'twin check',
+      change: {
+        kind: 'pull_request',
+        number,
+        into: 'main',
+        head: sha,
+        title: `${head} work`,
+        body: 'Seeded by the twin check.',
+        draft: true,
+        files: [],
+        deletes: [],
+      },
+      facts: { paths: [], protected_paths: [] },
+    });
+  }
 }

@@ -3,6 +3,7 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import {
   assertNever,
+  commitMessage,
   describeStep,
   PROPOSAL_STATUSES,
   workspaceSteps,
@@ -107,8 +108,11 @@ function showFacts(p: Proposal): string {
   if ('restore' in p && p.restore !== undefined) lines.push(`restore:     ${p.restore}`);
   if (p.agent_reason !== undefined) lines.push('', "agent's reason (the agent's words):", `  ${p.agent_reason}`);
   const c = p.change;
-  if (c.kind !== 'push_files') return [...lines, '', ...workspaceLines(c, p.facts.paths)].join('\n');
-  lines.push('', `message: ${c.message}`);
+  if (c.kind !== 'push_files' && c.kind !== 'pull_request')
+    return [...lines, '', ...workspaceLines(c, p.facts.paths)].join('\n');
+  if (c.kind === 'pull_request')
+    lines.push('', `pull request #${c.number}: merge ${p.branch} (${c.head}) into ${c.into}`);
+  lines.push('', `message: ${commitMessage(c)}`);
   for (const f of c.files)
     lines.push(
       `  write  ${f.path}  (${f.encoding === 'base64' ? `${Math.floor((f.content.length * 3) / 4)} bytes, base64` : `${Buffer.byteLength(f.content)} bytes`})`,

@@ -63,7 +63,8 @@ export function diffOf(path: string, before: Side, after: Side, notes: string[],
 /** Per-file diffs of a proposal against its base, in the order the agent gave the paths. */
 export async function fileDiffs(p: Proposal, upstreamFor: UpstreamFor, workspace?: Workspace): Promise<FileDiff[]> {
   switch (p.change.kind) {
-    case 'push_files': {
+    case 'push_files':
+    case 'pull_request': {
       const { files, deletes } = p.change;
       const paths = [...files.map((f) => f.path), ...deletes];
       const base = await readBase(p, paths, upstreamFor);

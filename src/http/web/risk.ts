@@ -26,6 +26,7 @@ export function hiddenCharacterPaths(p: Proposal): string[] {
 export function deletedPaths(p: Proposal): readonly string[] {
   switch (p.change.kind) {
     case 'push_files':
+    case 'pull_request':
       return p.change.deletes;
     case 'discard':
       return p.change.paths;

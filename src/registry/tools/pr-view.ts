@@ -13,7 +13,15 @@ import {
   type CommitFile,
   type CommitStats,
 } from '../../core/index.js';
-import type { PullRequest, PullRequests, PullSummary, UpResult, UpstreamError } from '../../upstream/types.js';
+import type {
+  PullFiles,
+  PullRequest,
+  PullRequests,
+  PullSummary,
+  UpResult,
+  UpstreamError,
+} from '../../upstream/types.js';
+import { localPulls } from '../local-pulls.js';
 import { field, untrusted, type Fence } from '../render.js';
 import type { ToolContext } from '../tool.js';
 import { withWholeFiles } from './get_commit.js';
@@ -26,11 +34,16 @@ export const NO_PULLS: UpstreamError = {
   message: 'Pull requests are not available on this repository (its upstream keeps none).',
 };
 
-/** The agent binding and the upstream's pulls, or why a PR tool cannot run here. */
+/**
+ * The agent binding and the upstream's pulls, or why a PR tool cannot run here. Local git has none: its PRs are the
+ * repository's PR proposals (local-pulls.ts), where the composition keeps proposals.
+ */
 export function pullsOf(ctx: ToolContext): { binding: AgentBinding; pulls: PullRequests } | undefined {
-  if (ctx.binding.surface !== 'agent' || ctx.binding.pulls === undefined || ctx.upstream.pulls === undefined)
-    return undefined;
-  return { binding: ctx.binding, pulls: ctx.upstream.pulls };
+  if (ctx.binding.surface !== 'agent' || ctx.binding.pulls === undefined) return undefined;
+  if (ctx.upstream.pulls !== undefined) return { binding: ctx.binding, pulls: ctx.upstream.pulls };
+  if (ctx.upstream.kind === 'local' && ctx.proposals !== undefined)
+    return { binding: ctx.binding, pulls: localPulls(ctx.upstream, ctx.proposals) };
+  return undefined;
 }
 
 /** One PR cut to the window: its readable files (merge base → head), their totals, and the hidden ones counted. */
@@ -55,15 +68,17 @@ export async function loadPull(ctx: ToolContext, number: number): Promise<UpResu
   return cutPull(ctx, got.value);
 }
 
-/** Cuts an already-read PR (see loadPull). */
+/** Cuts an already-read PR (see loadPull); `files` when its files are already known (a local PR being proposed). */
 export async function cutPull<P extends PullSummary>(
   ctx: ToolContext,
   pull: P,
+  files?: PullFiles,
 ): Promise<UpResult<CutPull<P> | undefined>> {
   const on = pullsOf(ctx);
   if (on === undefined) return { ok: false, error: NO_PULLS };
   if (!pullInWindow(pull, on.binding)) return { ok: true, value: undefined };
-  const listed = await on.pulls.files(on.binding.repo, pull.number);
+  const listed: UpResult<PullFiles> =
+    files === undefined ? await on.pulls.files(on.binding.repo, pull.number) : { ok: true, value: files };
   if (!listed.ok) return listed.error.code === 'not_found' ? { ok: true, value: undefined } : listed;
   if (!listed.value.complete)
     return {

@@ -1,4 +1,4 @@
-import { describeStep, isAgentName, workspaceSteps, type Proposal } from '../../../core/index.js';
+import { commitMessage, describeStep, isAgentName, workspaceSteps, type Proposal } from '../../../core/index.js';
 import { html, segment, type Html } from '../escape.js';
 import type { FileDiff } from '../filediffs.js';
 import { diffstatTable, fileBox, INLINE_FILES } from '../render-diff.js';
@@ -51,6 +51,11 @@ function message(p: Proposal): { label: string; text: string } {
     case 'push_files':
     case 'commit':
       return { label: 'Commit message written by the agent', text: c.message };
+    case 'pull_request':
+      return {
+        label: `Pull request #${c.number} (merge of ${p.branch} at ${c.head.slice(0, 12)} into ${c.into}), title and body written by the agent`,
+        text: commitMessage(c),
+      };
     case 'plan':
       return {
         label: 'Steps the agent asked for, in order',
