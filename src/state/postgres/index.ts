@@ -67,7 +67,7 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   }
   // After the client went back: ending the pool waits for every checked-out client.
   if (!migrated.ok) return await fault('schema', migrated.message);
-  const opened = await openPostgresPerimeters(pool).catch((e: Error) =>
+  const opened = await openPostgresPerimeters(pool, o.log).catch((e: Error) =>
     fail('unreachable' as const, `Cannot read the state store at ${where} (${e.message}).`),
   );
   if (!opened.ok) return await fault(opened.code, opened.message);

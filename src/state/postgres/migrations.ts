@@ -26,6 +26,12 @@ export const MIGRATIONS: readonly string[] = [
   // written from now on carry `proposalBytes` (core), the number the file adapter counts.
   `ALTER TABLE gb_proposals ADD COLUMN bytes integer NOT NULL DEFAULT 0, ADD COLUMN updated_at text NOT NULL DEFAULT '';
    UPDATE gb_proposals SET bytes = octet_length(body::text), updated_at = body->>'updated_at';`,
+  // Issue 21: which store an instance's perimeter copy came from. `epoch` is drawn once, here: a database created
+  // afresh (and migrated) has another one. `stamp` is redrawn by every change, so a restored or failed-over database
+  // whose revision climbs back to the number a copy holds is still seen as different. An instance of the previous
+  // version leaves the stamp as it was; its changes still bump the revision.
+  `ALTER TABLE gb_revision ADD COLUMN epoch text NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text),
+     ADD COLUMN stamp text NOT NULL DEFAULT '';`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
