@@ -44,4 +44,10 @@ export interface ProposalStore {
   ): Promise<Result<Proposal, ProposalStoreError>>;
   /** The proposal holding this idempotency key for this perimeter and kind, if any. */
   findByKey(perimeter: string, kind: ProposalKind, key: string): Promise<Proposal | undefined>;
+  /**
+   * The store's clock (epoch milliseconds), for a store shared by instances whose clocks may differ: a proposal's
+   * times and its expiry are read on it, so one instance running ahead cannot expire everyone's proposals. Absent
+   * for a single-process store: the service's own clock is the only one.
+   */
+  readonly now?: () => Promise<number>;
 }

@@ -84,6 +84,11 @@ export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_P
       return r.rows[0] ? parse(r.rows[0].body) : undefined;
     },
     findByKey: (perimeter, kind, key) => findByKey(perimeter, kind, key),
+    // The database's clock: one for every instance (issue 21 §3).
+    async now() {
+      const r = await pool.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms');
+      return Number(r.rows[0]?.ms);
+    },
     insert: (p) =>
       inTransaction<InsertOutcome>(pool, async (c) => {
         const stored = Proposal.parse(p);
