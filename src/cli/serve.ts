@@ -217,6 +217,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     // Only a shared store shares GitHub's budget: alone, the throttling plugin already acts on GitHub's own answers, and
     // a remembered "spent" would outlive a limit GitHub lifted early (a one-off secondary limit, a reset budget).
     ...(state.kind === 'postgres' ? { quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() } } : {}),
+    branchLock: state.branchLock,
   });
   undo.push(() => Promise.all(upstreams.all.map((u) => u.close())));
   const service = perimeterService(store, upstreams.upstreamFor);
@@ -255,7 +256,10 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
 
   const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
   // One writer set: previews (propose_*) and approved writes share its per-worktree queue.
-  const writers = createWorkTreeWriters({ log: o.log });
+  const writers = createWorkTreeWriters({
+    log: o.log,
+    ...(state.branchLock ? { branchLock: state.branchLock } : {}),
+  });
   const proposals = await openProposals({
     store: state.proposals,
     perimeters: store,

@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { fail, ok, type ProposalBounds, type Result } from '../../core/index.js';
 import type { InstanceInfo, QuotaSighting, SharedState, StoreHealth } from '../types.js';
+import { postgresBranchLock } from './branch-lock.js';
 import { postgresCounters } from './counters.js';
 import { migrate } from './migrations.js';
 import { withClient } from './client.js';
@@ -160,6 +161,8 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   timer.unref();
   await beat().catch(() => undefined);
 
+  const branches = postgresBranchLock({ url: o.url, instance: o.instance.id, log: o.log });
+
   const health = (): StoreHealth => {
     const silentMs = Date.now() - lastHeard;
     return silentMs > staleMs ? { kind: 'silent', silentMs } : { kind: 'live' };
@@ -199,11 +202,13 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
       shared = q;
     },
     quota: () => shared,
+    branchLock: branches.lock,
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(timer);
       await listener?.end().catch(() => undefined);
+      await branches.close();
       await pool.query('DELETE FROM gb_instances WHERE id = $1', [o.instance.id]).catch(() => undefined);
       await pool.end().catch(() => undefined);
     },
