@@ -177,7 +177,9 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
 
     async reconcile(): Promise<number> {
       let n = 0;
-      for (const p of await deps.store.list({ status: 'approved' })) {
+      // Only what the store says nobody alive is applying (issue 21 §2): another instance's apply in progress is its own.
+      const left = await deps.store.orphans();
+      for (const p of left.filter((q) => q.status === 'approved')) {
         const r = await move(
           p.id,
           ['approved'],
@@ -186,7 +188,7 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
         );
         if (r.ok) n += 1;
       }
-      for (const p of await deps.store.list({ status: 'applying' })) {
+      for (const p of left.filter((q) => q.status === 'applying')) {
         // Never re-run: look at the branch. The write either landed (its commit carries the proposal id) or it did not.
         let sha: string | undefined;
         try {

@@ -13,6 +13,9 @@ import type { BranchLock, Held } from '../../core/index.js';
 // Any constant no other advisory lock on the database uses ("gbbl").
 export const BRANCH_LOCK = 0x6762626c;
 
+/** The second key of a branch's advisory lock (what an operator looks up in pg_locks.objid). */
+export const branchLockId = (key: string): number => createHash('sha256').update(key).digest().readInt32BE(0);
+
 export interface BranchLockOptions {
   readonly url: string;
   /** Shown as the connection's application_name, so an operator (or a test) sees in pg_locks who holds what. */
@@ -63,7 +66,7 @@ export function postgresBranchLock(o: BranchLockOptions): { lock: BranchLock; cl
   const lock: BranchLock = <T>(key: string, task: () => Promise<T>) =>
     local(key, async (): Promise<Held<T>> => {
       const t0 = Date.now();
-      const id = createHash('sha256').update(key).digest().readInt32BE(0);
+      const id = branchLockId(key);
       let held: pg.Client;
       for (let pause = 10; ; pause = Math.min(pause * 2, 200)) {
         if (closed) return { kind: 'unavailable' };

@@ -171,12 +171,13 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   return ok({
     kind: 'postgres',
     perimeters,
-    proposals: postgresProposals(pool, o.proposalBounds),
+    proposals: postgresProposals(pool, o.proposalBounds, { instance: o.instance.id, staleMs }),
     counters: postgresCounters(pool),
     health,
     async instances(): Promise<readonly InstanceInfo[]> {
       const r = await pool.query<{ id: string; version: string; started_at: Date; last_seen: Date }>(
-        `SELECT id, version, started_at, last_seen FROM gb_instances WHERE last_seen > now() - make_interval(secs => $1) ORDER BY id`,
+        `SELECT id, version, started_at, last_seen FROM gb_instances
+         WHERE stopped_at IS NULL AND last_seen > now() - make_interval(secs => $1) ORDER BY id`,
         [staleMs / 1000],
       );
       return r.rows.map((x) => ({
@@ -209,7 +210,14 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
       clearInterval(timer);
       await listener?.end().catch(() => undefined);
       await branches.close();
-      await pool.query('DELETE FROM gb_instances WHERE id = $1', [o.instance.id]).catch(() => undefined);
+      // Kept, marked stopped: an apply this process had in flight is settled by others only after the silence bound.
+      // Rows stopped or silent for a day go (an applier gone that long is settled whether its row is there or not).
+      await pool
+        .query('UPDATE gb_instances SET stopped_at = now() WHERE id = $1', [o.instance.id])
+        .catch(() => undefined);
+      await pool
+        .query(`DELETE FROM gb_instances WHERE coalesce(stopped_at, last_seen) < now() - interval '1 day'`)
+        .catch(() => undefined);
       await pool.end().catch(() => undefined);
     },
   });

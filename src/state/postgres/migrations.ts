@@ -32,6 +32,11 @@ export const MIGRATIONS: readonly string[] = [
   // version leaves the stamp as it was; its changes still bump the revision.
   `ALTER TABLE gb_revision ADD COLUMN epoch text NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text),
      ADD COLUMN stamp text NOT NULL DEFAULT '';`,
+  // Issue 21 §2: which instance approved or is applying a proposal, and when an instance stopped (its row is kept, so
+  // "gone for longer than the silence bound" can be told after a clean stop too). Rows of the previous version have
+  // no applier: settled at the next start, as that version did.
+  `ALTER TABLE gb_proposals ADD COLUMN applying_by text;
+   ALTER TABLE gb_instances ADD COLUMN stopped_at timestamptz;`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
