@@ -134,5 +134,7 @@ export function composeUpstreams(o: {
     log: o.log,
     searchDir: o.searchDir,
     ...(state.kind === 'postgres' ? { quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() } } : {}),
+    // Every instance writing the same local repositories takes the store's lock (absent on the file store).
+    ...(state.branchLock ? { branchLock: state.branchLock } : {}),
   });
 }

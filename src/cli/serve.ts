@@ -246,7 +246,10 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
 
   const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
   // One writer set: previews (propose_*) and approved writes share its per-worktree queue.
-  const writers = createWorkTreeWriters({ log: o.log });
+  const writers = createWorkTreeWriters({
+    log: o.log,
+    ...(state.branchLock ? { branchLock: state.branchLock } : {}),
+  });
   let publicUrl = '';
   const { app, proposals } = await compose({
     state,
@@ -366,10 +369,14 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     if (!out.ok) o.log('warn', 'restore point pruning failed', { error: out.error.message });
     else if (out.value.length > 0) o.log('info', 'restore points pruned', { count: out.value.length, ids: out.value });
   };
-  const sweep = setInterval(
-    () => void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) })),
-    60_000,
-  );
+  const sweep = setInterval(() => {
+    void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) }));
+    // Shared store: an apply whose instance died after the last start is settled once that instance is gone.
+    if (state.kind === 'postgres')
+      void proposals
+        .reconcile()
+        .catch((e: unknown) => o.log('warn', 'proposal reconcile failed', { error: String(e) }));
+  }, 60_000);
   sweep.unref();
   undo.push(async () => clearInterval(sweep));
   // Hourly: retention is counted in days, and a pass lists every point of every repository.

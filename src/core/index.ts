@@ -38,3 +38,4 @@ export * from './workspace-judge.js';
 export * from './paging.js';
 export * from './patch-paths.js';
 export * from './restore-retention.js';
+export * from './branch-lock.js';

@@ -1,6 +1,6 @@
 // The state port: every piece of mutable state several instances of `serve` must share. Types only; adapters live in
 // state/file (one process, the default) and state/postgres (N instances on one database).
-import type { Perimeter, Result } from '../core/index.js';
+import type { BranchLock, Perimeter, Result } from '../core/index.js';
 import type { ProposalStore } from './proposals.js';
 
 /**
@@ -106,5 +106,10 @@ export interface SharedState {
   sawQuota(q: QuotaSighting): void;
   /** The most recent GitHub budget any instance saw, if any. */
   quota(): QuotaSighting | undefined;
+  /**
+   * One writer per repository branch across every instance on the store (issue 21 §4); absent for a store only one
+   * process uses (the file store), where each adapter's own queue already serialises the writes.
+   */
+  readonly branchLock?: BranchLock;
   close(): Promise<void>;
 }

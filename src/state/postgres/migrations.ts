@@ -30,6 +30,17 @@ export const MIGRATIONS: readonly string[] = [
   // Only the SHA-256 of a cookie's id; times are the database's.
   `CREATE TABLE gb_web_sessions (id_hash text PRIMARY KEY, created_at timestamptz NOT NULL, last_seen timestamptz NOT NULL);
    CREATE INDEX gb_web_sessions_seen ON gb_web_sessions (last_seen);`,
+  // Issue 21: which store an instance's perimeter copy came from. `epoch` is drawn once, here: a database created
+  // afresh (and migrated) has another one. `stamp` is redrawn by every change, so a restored or failed-over database
+  // whose revision climbs back to the number a copy holds is still seen as different. An instance of the previous
+  // version leaves the stamp as it was; its changes still bump the revision.
+  `ALTER TABLE gb_revision ADD COLUMN epoch text NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text),
+     ADD COLUMN stamp text NOT NULL DEFAULT '';`,
+  // Issue 21 §2: which instance approved or is applying a proposal, and when an instance stopped (its row is kept, so
+  // "gone for longer than the silence bound" can be told after a clean stop too). Rows of the previous version have
+  // no applier: settled at the next start, as that version did.
+  `ALTER TABLE gb_proposals ADD COLUMN applying_by text;
+   ALTER TABLE gb_instances ADD COLUMN stopped_at timestamptz;`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
