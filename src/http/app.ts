@@ -8,6 +8,7 @@ import { perimeterService } from '../registry/perimeters.js';
 import type { InstanceInfo, PerimeterStore, StoreHealth, WebSessionStore } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
+import type { AuditReader } from './api/audit.js';
 import type { Health } from './api/schema.js';
 import { bindingResolver } from './bindings.js';
 import { guardPolicy, requestGuard } from './guard.js';
@@ -71,6 +72,8 @@ export interface AppDeps {
   readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
   /** The ledger's status and warnings for the console (absent when the ledger is off). */
   readonly auditHealth?: () => AuditHealth;
+  /** Every instance's audit events for `GET /api/audit` (absent when the ledger is off). */
+  readonly auditRead?: AuditReader;
 }
 
 export interface App {
@@ -278,6 +281,7 @@ export function createApp(deps: AppDeps): App {
       invoke: deps.invoke,
       publicUrl: deps.publicUrl,
       status,
+      auditRead: deps.auditRead,
     }),
   );
 

@@ -70,6 +70,8 @@ export interface TestServerOptions {
   cursors?: ReturnType<typeof cursorSeal>;
   /** Working trees for the workspace tools (issue 13); absent = those tools are never listed. */
   workspace?: Workspace;
+  /** `GET /api/audit`'s reader (issue 21); absent = the route answers that the ledger is off. */
+  auditRead?: AppDeps['auditRead'];
   /** Keeps proposals (file store in the state dir) so approval-mode perimeters work; the service is `srv.proposals`. */
   proposals?: { ttlMs?: number; now?: () => number; audit?: (e: ProposalEvent) => void };
 }
@@ -116,6 +118,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
       ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
       ...(opts.opsBackoff ? { opsBackoff: opts.opsBackoff } : {}),
+      ...(opts.auditRead ? { auditRead: opts.auditRead } : {}),
       stateDir,
     },
   });

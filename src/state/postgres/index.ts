@@ -9,6 +9,8 @@ import type { InstanceInfo, QuotaSighting, SharedState, StoreHealth } from '../t
 import { postgresBranchLock } from './branch-lock.js';
 import { postgresCounters } from './counters.js';
 import { postgresWebSessions } from './web-sessions.js';
+import { postgresAuditCopy } from './audit.js';
+import { describeStore } from './describe.js';
 import { migrate } from './migrations.js';
 import { withClient } from './client.js';
 import { CHANNEL, openPostgresPerimeters } from './perimeters.js';
@@ -30,15 +32,8 @@ export interface PostgresOptions {
 
 export type OpenError = 'unreachable' | 'corrupt_state' | 'schema';
 
-/** Where the URL points, without credentials: for messages. */
-export function describeStore(url: string): string {
-  try {
-    const u = new URL(url);
-    return `postgres://${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
-  } catch {
-    return 'the PostgreSQL store';
-  }
-}
+export { describeStore } from './describe.js';
+export { openAuditCopyReader } from './audit.js';
 
 /** Connects, migrates, loads the perimeters and starts the heartbeat and the listener. */
 export async function openPostgresState(o: PostgresOptions): Promise<Result<SharedState, OpenError>> {
@@ -175,6 +170,7 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
     proposals: postgresProposals(pool, o.proposalBounds, { instance: o.instance.id, staleMs }),
     counters: postgresCounters(pool),
     webSessions: postgresWebSessions(pool),
+    audit: postgresAuditCopy(pool),
     health,
     async instances(): Promise<readonly InstanceInfo[]> {
       const r = await pool.query<{ id: string; version: string; started_at: Date; last_seen: Date }>(

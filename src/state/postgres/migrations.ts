@@ -41,6 +41,14 @@ export const MIGRATIONS: readonly string[] = [
   // no applier: settled at the next start, as that version did.
   `ALTER TABLE gb_proposals ADD COLUMN applying_by text;
    ALTER TABLE gb_instances ADD COLUMN stopped_at timestamptz;`,
+  // Issue 21: every instance ships its chained audit entries here after appending them locally. `line` is the entry
+  // exactly as chained (text, never jsonb, which would reorder its keys and break the hash); the other columns are
+  // copied out of it for queries. The head moves in the same transaction as the rows it covers.
+  `CREATE TABLE gb_audit (instance text NOT NULL, seq bigint NOT NULL, ts timestamptz NOT NULL, kind text NOT NULL,
+     perimeter text, tool text, client text, verdict text, line text NOT NULL, PRIMARY KEY (instance, seq));
+   CREATE INDEX gb_audit_time ON gb_audit (ts, instance, seq);
+   CREATE TABLE gb_audit_heads (instance text PRIMARY KEY, seq bigint NOT NULL, hash text NOT NULL,
+     shipped_at timestamptz NOT NULL);`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
