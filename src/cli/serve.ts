@@ -6,7 +6,7 @@ import { perimeterService } from '../registry/perimeters.js';
 import { agentUrls } from '../http/api.js';
 import { restoreCatalog } from '../http/api/restore-points.js';
 import { issueKey } from '../http/keys.js';
-import { cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
+import { AnswerCache, cursorSeal, DEFAULT_LIMITS, Gate, RateLimiter, type CallRecord } from '../mcp/index.js';
 import type { CursorSeal } from '../registry/index.js';
 import type { Perimeter } from '../core/index.js';
 import { join } from 'node:path';
@@ -283,6 +283,7 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
       health: state.health,
       limiter: new RateLimiter(),
       gate: new Gate(),
+      answers: new AnswerCache(),
       cursors,
       proposals,
       workspace: upstreams.workspace,

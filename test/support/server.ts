@@ -7,7 +7,7 @@ import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/cli
 import { createApp, type App, type AppDeps } from '../../src/http/app.js';
 import type { SessionLimits } from '../../src/http/sessions.js';
 import type { ServerPolicy } from '../../src/core/index.js';
-import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
+import { AnswerCache, cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
 import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
 import { openStore } from '../../src/state/file/index.js';
@@ -65,6 +65,8 @@ export interface TestServerOptions {
   openPerimeters?: boolean;
   limiter?: RateLimiter;
   gate?: Gate;
+  /** Answers reused per binding and commit (default: on, as `serve` runs; null turns it off). */
+  answers?: AnswerCache | null;
   /** The shared store's health as invoke sees it (the fail-closed tests make it silent). */
   health?: () => StoreHealth;
   policy?: ServerPolicy;
@@ -132,6 +134,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.limiter ? { limiter: opts.limiter } : {}),
       ...(opts.health ? { health: opts.health } : {}),
       ...(opts.gate ? { gate: opts.gate } : {}),
+      ...(opts.answers === null ? {} : { answers: opts.answers ?? new AnswerCache() }),
       cursors: opts.cursors ?? cursorSeal(randomBytes(32)),
       ...(opts.workspace ? { workspace: opts.workspace } : {}),
       ...(proposals ? { proposals } : {}),
