@@ -74,7 +74,9 @@ async function answerOf(url: string, call: Call): Promise<FloorAnswer['result']>
 export async function benchCapacity(smoke: boolean): Promise<Record<string, unknown>> {
   const seconds = smoke ? 0.5 : 4;
   const sessionCounts = smoke ? [16] : [16, 64];
-  const eras = ['legacy', 'modern'] as const;
+  // Smoke: one era and two tools, so `bench:smoke` stays quick; the full run drives every cell.
+  const eras = smoke ? (['legacy'] as const) : (['legacy', 'modern'] as const);
+  const tools: readonly Tool[] = smoke ? ['get_file', 'list_commits'] : CAPACITY_TOOLS;
   const { files, commits, repo } = await readsRepo(smoke);
   const paths = (await git(repo.dir, 'ls-tree', '-r', '--name-only', 'main')).split('\n').filter(Boolean);
   const shas = (await git(repo.dir, 'rev-list', '-n', '40', 'main')).split('\n').filter(Boolean);
@@ -151,7 +153,7 @@ export async function benchCapacity(smoke: boolean): Promise<Record<string, unkn
     let flip = false;
     for (const era of eras)
       for (const sessions of sessionCounts)
-        for (const tool of CAPACITY_TOOLS) {
+        for (const tool of tools) {
           const plan = (urls: readonly string[]): DriverPlan => ({
             urls,
             era,
@@ -234,6 +236,19 @@ export function capacitySection(r: R): string {
     const target = t.ratio !== undefined ? `≥ ${t.ratio}×` : `≥ ${t.per_s}/s`;
     return `| ${x.era === 'legacy' ? '2025 sessions' : '2026-07-28'} | ${x.sessions} | ${x.tool} | ${x.blinder.per_s} | ${x.floor.per_s} | ${x.ratio} | ${x.blinder.p50_ms} / ${x.blinder.p99_ms} | ${x.floor.p50_ms} / ${x.floor.p99_ms} | ${x.blinder.errors} / ${x.floor.errors} | ${target} | ${capacityMet(x) ? 'met' : '**missed**'} | ${x.load.join(' → ')} |`;
   });
+  const before = (r.rows as R[]).some((x) => x.baseline)
+    ? [
+        '',
+        `Before this change (the build of \`${r.baseline ?? 'baseline'}\`, the same runs, interleaved): git-blinder ÷ floor per row, in the table's order: ${(
+          r.rows as R[]
+        )
+          .map(
+            (x) =>
+              `${x.tool} ${x.era === 'legacy' ? '2025' : '2026'}/${x.sessions} ${x.baseline_ratio}× (${x.baseline?.per_s}/s, p99 ${Math.round(x.baseline?.p99_ms ?? NaN)} ms${x.baseline?.errors ? `, ${x.baseline.errors} errors` : ''})`,
+          )
+          .join('; ')}.`,
+      ]
+    : [];
   return [
     '## Capacity: one process against the protocol floor (issue 24)',
     '',
@@ -248,5 +263,6 @@ export function capacitySection(r: R): string {
     head,
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...rows,
+    ...before,
   ].join('\n');
 }
