@@ -252,7 +252,7 @@ export function capacitySection(r: R): string {
   return [
     '## Capacity: one process against the protocol floor (issue 24)',
     '',
-    `Repository: ${r.repository.files} files, ${r.repository.commits} commits (generated). \`bin/git-blinder serve\` with one perimeter reading \`**\` (operator defaults apart from the call rate) against \`bench/floor-server.ts\` (the official SDK server answering the same texts, precomputed from git-blinder's own answers). Load from \`bench/capacity-driver.ts\`: raw HTTP JSON-RPC over keep-alive, one socket per session, in a process of its own; ${r.seconds_per_run} s per run after a warm-up, the two servers alternating run by run. Calls cycled per tool: ${Object.entries(
+    `Repository: ${r.repository.files} files, ${r.repository.commits} commits (generated). \`bin/git-blinder serve\` with four perimeters reading \`**\` (operator defaults apart from the call rate; sessions shared out between them, a key holding at most 32) against \`bench/floor-server.ts\` (the official SDK server answering the same texts, precomputed from git-blinder's own answers). Load from \`bench/capacity-driver.ts\`: raw HTTP JSON-RPC over keep-alive, one socket per session, in a process of its own; ${r.seconds_per_run} s per run after a warm-up, the servers alternating run by run (a single 4 s run per cell and server: at the load of this machine a cell can swing 2× between runs, so read the table as a whole). Calls cycled per tool: ${Object.entries(
       r.calls_per_tool,
     )
       .map(([k, v]) => `${k} ${v}`)

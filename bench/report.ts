@@ -276,7 +276,7 @@ export function renderReport(
           '',
         ]
       : []),
-    '## Targets (issues 11 and 15)',
+    '## Targets (issues 11, 15 and 24)',
     '',
     'Every figure below is computed from this run\'s results; "n/a" means the row was not measured in this run (the reason is in "now").',
     '',
