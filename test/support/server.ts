@@ -8,7 +8,7 @@ import type { App, AppDeps } from '../../src/http/app.js';
 import { compose } from '../../src/cli/compose.js';
 import type { SessionLimits } from '../../src/http/sessions.js';
 import type { ServerPolicy } from '../../src/core/index.js';
-import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
+import { cursorSeal, type AnswerCache, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
 import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
 import { openFileState } from '../../src/state/file/index.js';
@@ -63,6 +63,8 @@ export interface TestServerOptions {
   openPerimeters?: boolean;
   limiter?: RateLimiter;
   gate?: Gate;
+  /** Answers reused per binding and commit (default: on, as `serve` runs; null turns it off). */
+  answers?: AnswerCache | null;
   /** The shared store's health as invoke sees it (the fail-closed tests make it silent). */
   health?: () => StoreHealth;
   policy?: ServerPolicy;
@@ -100,6 +102,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     proposals: opts.proposals ? { ttlMs: opts.proposals.ttlMs, now: opts.proposals.now } : undefined,
     limiter: opts.limiter,
     gate: opts.gate,
+    answers: opts.answers,
     health: opts.health,
     record: (r: CallRecord) => {
       records.push(r);
