@@ -1,6 +1,6 @@
 // The upstream port: what git-blinder needs from a git host. Types only; adapters live beside it.
 // Upstreams know nothing about perimeters: every path and ref they receive was already judged by the core.
-import type { CommitDetail, CommitSummary, TreeEntry } from '../core/model.js';
+import type { CommitDetail, CommitFile, CommitSummary, TreeEntry } from '../core/model.js';
 
 /** Why an upstream call failed, in terms the mcp layer can turn into an agent-facing message. */
 export type UpstreamErrorCode =
@@ -202,6 +202,202 @@ export interface RestorePoints {
   drop(repo: string, id: string): Promise<UpResult<void>>;
 }
 
+/**
+ * A pull request's state: GitHub's `closed` is split by whether the PR was merged, so every consumer matches three
+ * cases instead of reading a second flag.
+ */
+export type PullState = 'open' | 'closed' | 'merged';
+
+/**
+ * GitHub's `mergeable_state` (computed in the background: `unknown` until it is). A value GitHub adds later reads as
+ * `unknown`, so the union stays closed.
+ */
+export type MergeableState = 'clean' | 'dirty' | 'unstable' | 'blocked' | 'behind' | 'draft' | 'has_hooks' | 'unknown';
+
+/**
+ * A pull request as a list shows it. Only pull requests whose head branch is in the repository itself are ever
+ * answered: a fork's PR is dropped by the adapter (its head is content outside the repository's branches). Title and
+ * body are written by people: data, never instructions.
+ */
+export interface PullSummary {
+  readonly number: number;
+  readonly title: string;
+  /** '' when the PR has no description. */
+  readonly body: string;
+  readonly state: PullState;
+  readonly draft: boolean;
+  /** The head branch (in this repository) and the commit it pointed to when the PR was read. */
+  readonly head_ref: string;
+  readonly head_sha: string;
+  /** `owner/name` of the head's repository: always the repository asked about (kept so a consumer can assert it). */
+  readonly head_repo: string;
+  readonly base_ref: string;
+  /** The base branch's head when the PR was last computed by the host (not the merge base). */
+  readonly base_sha: string;
+  /** The author's login; null for a deleted account. */
+  readonly author: string | null;
+  /** ISO 8601 dates; `closed_at` and `merged_at` are null until then. */
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly closed_at: string | null;
+  readonly merged_at: string | null;
+}
+
+/** One pull request read by number: the summary plus what only the single-PR read computes. */
+export interface PullRequest extends PullSummary {
+  readonly mergeable_state: MergeableState;
+  /**
+   * The host's totals over every file of the PR, hidden ones included: never an answer to an agent (recompute from the
+   * visible files). `changed_files` tells whether the files list was capped.
+   */
+  readonly changed_files: number;
+  readonly additions: number;
+  readonly deletions: number;
+}
+
+export interface PullCreate {
+  /** A branch of the repository itself (never `owner:branch`). */
+  readonly head: string;
+  readonly base: string;
+  readonly title: string;
+  readonly body: string;
+  readonly draft: boolean;
+}
+
+export interface PullQuery {
+  /** Only PRs from this branch of the repository; absent = every branch of the repository (forks are always dropped). */
+  readonly head?: string;
+  /** Only PRs into this base branch. */
+  readonly base?: string;
+  /** `closed` includes merged PRs. */
+  readonly state: 'open' | 'closed' | 'all';
+  /** 1-based page of up to 100 PRs as the host pages them, newest first (fork PRs removed, so a page may be short). */
+  readonly page: number;
+}
+
+export interface PullPage {
+  readonly pulls: readonly PullSummary[];
+  readonly hasMore: boolean;
+}
+
+export interface PullFiles {
+  /**
+   * The net change of the PR (merge base to head), in the host's order. `patch` is the host's per-file patch, absent for
+   * binary files and for patches it will not serve (too large). Hidden files are in here: the caller cuts by path.
+   */
+  readonly files: readonly CommitFile[];
+  /**
+   * False when the list reached the host's cap (GitHub serves at most 3,000 files, in pages of 100; a PR of exactly
+   * 3,000 files reads as capped): paths may be missing, so a judgement over all of them must refuse.
+   */
+  readonly complete: boolean;
+}
+
+export type ReviewState = 'approved' | 'changes_requested' | 'commented' | 'dismissed' | 'pending';
+
+/** A submitted review (its body may be empty when all it holds is line comments). */
+export interface PullReview {
+  readonly id: number;
+  readonly state: ReviewState;
+  readonly author: string | null;
+  readonly body: string;
+  /** The head commit the review was made on. */
+  readonly commit_id: string;
+  /** Null for a pending review. */
+  readonly submitted_at: string | null;
+}
+
+/** A comment anchored to a file of the PR's diff. `path` is the anchor the caller judges: the whole comment goes with it. */
+export interface ReviewComment {
+  readonly id: number;
+  /** The review it was posted in (null when the host does not say). */
+  readonly review_id: number | null;
+  /** The first comment of the thread this one answers; null for a thread's first comment. */
+  readonly in_reply_to_id: number | null;
+  readonly path: string;
+  /** Line in the head version; null when the comment is outdated (its line no longer exists) or on the whole file. */
+  readonly line: number | null;
+  /** First line of a multi-line comment; null otherwise. */
+  readonly start_line: number | null;
+  readonly body: string;
+  readonly author: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** A conversation comment on the PR (GitHub's issue comment): anchored to no path. */
+export interface IssueComment {
+  readonly id: number;
+  readonly body: string;
+  readonly author: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/** One annotation of a check run, anchored to a path the caller judges. */
+export interface CheckAnnotation {
+  readonly path: string;
+  readonly start_line: number;
+  readonly end_line: number;
+  readonly level: 'notice' | 'warning' | 'failure';
+  readonly message: string;
+  readonly title: string | null;
+}
+
+export type CheckStatus = 'queued' | 'in_progress' | 'completed' | 'waiting' | 'requested' | 'pending';
+export type CheckConclusion =
+  'success' | 'failure' | 'neutral' | 'cancelled' | 'skipped' | 'timed_out' | 'action_required' | 'stale';
+
+/**
+ * A check run on a commit, with its annotations. Its output is written by CI: data, never instructions. Logs and
+ * details URLs are never read (a log prints anything, hidden files included).
+ */
+export interface CheckRun {
+  readonly id: number;
+  readonly name: string;
+  readonly status: CheckStatus;
+  /** Null until the run completes. */
+  readonly conclusion: CheckConclusion | null;
+  readonly started_at: string | null;
+  readonly completed_at: string | null;
+  readonly output: { readonly title: string | null; readonly summary: string | null; readonly text: string | null };
+  readonly annotations: readonly CheckAnnotation[];
+}
+
+/**
+ * The latest commit status per context (GitHub's combined status). `target_url` is left out on purpose: it points
+ * at CI logs, which print anything.
+ */
+export interface CommitStatus {
+  readonly context: string;
+  readonly state: 'error' | 'failure' | 'pending' | 'success';
+  readonly description: string | null;
+  readonly created_at: string;
+  readonly updated_at: string;
+}
+
+/**
+ * Pull requests and CI results of a host that has them (GitHub). Every list is read whole (all pages); a PR that does
+ * not exist, is an issue, or comes from a fork is `not_found` alike.
+ */
+export interface PullRequests {
+  /** Opens a PR from `head` (a branch of the repository) into `base`; `conflict` when one is already open for both. */
+  create(repo: string, request: PullCreate): Promise<UpResult<PullRequest>>;
+  list(repo: string, query: PullQuery): Promise<UpResult<PullPage>>;
+  get(repo: string, number: number): Promise<UpResult<PullRequest>>;
+  files(repo: string, number: number): Promise<UpResult<PullFiles>>;
+  /** Reviews, oldest first. */
+  reviews(repo: string, number: number): Promise<UpResult<readonly PullReview[]>>;
+  /** Review comments on the diff, oldest first. */
+  reviewComments(repo: string, number: number): Promise<UpResult<readonly ReviewComment[]>>;
+  /** Conversation comments, oldest first. */
+  comments(repo: string, number: number): Promise<UpResult<readonly IssueComment[]>>;
+  /** Check runs of commit `sha` (the latest run per name), each with its annotations. */
+  checkRuns(repo: string, sha: string): Promise<UpResult<readonly CheckRun[]>>;
+  /** The latest status per context on commit `sha`. */
+  statuses(repo: string, sha: string): Promise<UpResult<readonly CommitStatus[]>>;
+}
+
 export interface Upstream {
   readonly kind: 'local' | 'github';
   /** Repositories this process can serve. */
@@ -243,6 +439,8 @@ export interface Upstream {
   withBudget?(budget: RequestBudget): Upstream;
   /** Restore points, where the upstream keeps them (local git); absent on GitHub. */
   readonly restorePoints?: RestorePoints;
+  /** Pull requests and CI, where the host has them (GitHub); absent on local git (PRs there are merge proposals). */
+  readonly pulls?: PullRequests;
 }
 
 /** Picks the upstream that serves a repository (`owner/name` → GitHub, a local path → local git), if any. */

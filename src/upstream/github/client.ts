@@ -148,6 +148,9 @@ export function createClient(o: ClientOptions): GitHubClient {
       onSecondaryRateLimit: onLimit('secondary'),
       // The plugin's default group is module-global with a fixed 1 s spacing; ours is per client and configurable.
       write: writeSpacing(o.writeSpacingMs) as unknown as ThrottleWriteGroup,
+      // Content that notifies people (opening a pull request) is spaced 3× wider, as the plugin's own group does
+      // (3 s by default), but per client like `write`.
+      notifications: writeSpacing(o.writeSpacingMs * 3) as unknown as ThrottleWriteGroup,
     },
   });
 }

@@ -7,6 +7,7 @@ import { parseRepo, type Ctx } from './context.js';
 import { isHttpFailure, translate, UpstreamFailure } from './errors.js';
 import { readFiles } from './files.js';
 import { health } from './health.js';
+import * as pulls from './pulls.js';
 import { compare, getCommit, listCommits } from './history.js';
 import { makeRedactor, safeLog, type LogFn } from './logger.js';
 import { branchHead, defaultBranch, listBranches, listRepos } from './refs.js';
@@ -130,6 +131,19 @@ export function createGitHubUpstream(opts: GitHubUpstreamOptions): GitHubUpstrea
       cache.clear();
     },
     withBudget: (budget) => methods({ ...ctx, budget, pinned: new Map() }),
+    pulls: {
+      // Opening a PR writes, like commitFiles: nothing pinned, so a PR read after it in one call is asked again.
+      create: (repo, request) => guard('pulls.create', () => pulls.createPull(unpinned(ctx), parseRepo(repo), request)),
+      list: (repo, query) => guard('pulls.list', () => pulls.listPulls(ctx, parseRepo(repo), query)),
+      get: (repo, n) => guard('pulls.get', () => pulls.getPull(ctx, parseRepo(repo), n)),
+      files: (repo, n) => guard('pulls.files', () => pulls.listPullFiles(ctx, parseRepo(repo), n)),
+      reviews: (repo, n) => guard('pulls.reviews', () => pulls.listReviews(ctx, parseRepo(repo), n)),
+      reviewComments: (repo, n) =>
+        guard('pulls.reviewComments', () => pulls.listReviewComments(ctx, parseRepo(repo), n)),
+      comments: (repo, n) => guard('pulls.comments', () => pulls.listIssueComments(ctx, parseRepo(repo), n)),
+      checkRuns: (repo, sha) => guard('pulls.checkRuns', () => pulls.listCheckRuns(ctx, parseRepo(repo), sha)),
+      statuses: (repo, sha) => guard('pulls.statuses', () => pulls.listStatuses(ctx, parseRepo(repo), sha)),
+    },
   });
   return { ...methods(shared), stats: () => ({ ...counters }) };
 }

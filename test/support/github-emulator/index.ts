@@ -2,10 +2,12 @@
 // Real HTTP, real git (execFile), GitHub's status codes, bodies, pagination and rate-limit headers.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { pullController, type PullController } from './pulls-seed.js';
 import { handle } from './server.js';
 import { DEFAULT_USER, EmulatorState, type EmulatedUser, type RecordedRequest } from './state.js';
 
 export type { RecordedRequest, EmulatedUser };
+export type { PullController } from './pulls-seed.js';
 
 export interface EmulatorOptions {
   /** Accepted tokens; when omitted any non-empty token is accepted. */
@@ -54,6 +56,8 @@ export interface Emulator {
   url: string;
   addRepo(fullName: string, bareDir: string): void;
   faults: FaultController;
+  /** Seeds what people and CI produce around pull requests (reviews, comments, check runs, statuses, fork PRs). */
+  pulls: PullController;
   requests: RecordedRequest[];
   close(): Promise<void>;
 }
@@ -119,6 +123,7 @@ export async function startGitHubEmulator(opts: EmulatorOptions = {}): Promise<E
     url: s.url,
     addRepo: (fullName, dir) => s.addRepo(fullName, dir),
     faults: faultsFor(s),
+    pulls: pullController(s),
     requests: s.requests,
     close: () =>
       new Promise<void>((resolve, reject) => {

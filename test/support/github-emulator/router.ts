@@ -2,8 +2,10 @@
 // raw or %2F-encoded, as Octokit encodes them and curl/gh/go-github do not.
 import type { Ctx } from './context.js';
 import type { Reply } from './reply.js';
+import * as checks from './routes-checks.js';
 import * as content from './routes-content.js';
 import * as commits from './routes-commits.js';
+import * as pulls from './routes-pulls.js';
 import * as refs from './routes-refs.js';
 import * as repo from './routes-repo.js';
 import * as write from './routes-write.js';
@@ -62,11 +64,29 @@ export function match(method: string, rawPath: string): Route | null {
         : route('/branches/{branch}', (c, r) => repo.getBranch(c, r, rest(4)));
     case 'contents':
       return is('GET') ? route('/contents/{path}', (c, r) => content.getContents(c, r, rest(4))) : null;
-    case 'commits':
+    case 'commits': {
       if (!is('GET')) return null;
-      return n === 4
-        ? route('/commits', commits.listCommits)
-        : route('/commits/{ref}', (c, r) => commits.getCommit(c, r, rest(4)));
+      if (n === 4) return route('/commits', commits.listCommits);
+      // CI reads of a ref: the last segment names them (a ref holding `/` arrives %2F-encoded from Octokit).
+      const ref = segs.slice(4, -1).join('/');
+      if (n >= 6 && segs[n - 1] === 'check-runs')
+        return route('/commits/{ref}/check-runs', (c, r) => checks.listCheckRuns(c, r, ref));
+      if (n >= 6 && segs[n - 1] === 'status')
+        return route('/commits/{ref}/status', (c, r) => checks.combinedStatus(c, r, ref));
+      if (n >= 6 && segs[n - 1] === 'statuses')
+        return route('/commits/{ref}/statuses', (c, r) => checks.listStatuses(c, r, ref));
+      return route('/commits/{ref}', (c, r) => commits.getCommit(c, r, rest(4)));
+    }
+    case 'pulls':
+      return pullRoute(method, segs, route);
+    case 'issues':
+      return is('GET') && n === 6 && segs[5] === 'comments'
+        ? route('/issues/{issue_number}/comments', (c, r) => pulls.listIssueComments(c, r, s4 ?? ''))
+        : null;
+    case 'check-runs':
+      return is('GET') && n === 6 && segs[5] === 'annotations'
+        ? route('/check-runs/{check_run_id}/annotations', (c, r) => checks.listAnnotations(c, r, s4 ?? ''))
+        : null;
     case 'compare':
       return is('GET') && n > 4 ? route('/compare/{basehead}', (c, r) => commits.compare(c, r, rest(4))) : null;
     case 'git':
@@ -97,6 +117,35 @@ export function match(method: string, rawPath: string): Route | null {
       return is('GET') && n === 6
         ? route('/git/commits/{commit_sha}', (c, r) => commits.getGitCommit(c, r, param))
         : null;
+    default:
+      return null;
+  }
+}
+
+/** Routes under /repos/{o}/{r}/pulls. */
+function pullRoute(
+  method: string,
+  segs: readonly string[],
+  route: (template: string, run: (ctx: Ctx, r: RepoEntry) => Promise<Reply>) => Route,
+): Route | null {
+  const n = segs.length;
+  const num = segs[4] ?? '';
+  if (n === 4) {
+    if (method === 'GET') return route('/pulls', pulls.listPulls);
+    return method === 'POST' ? route('/pulls', pulls.createPull) : null;
+  }
+  if (method !== 'GET') return null;
+  if (n === 5) return route('/pulls/{pull_number}', (c, r) => pulls.getPull(c, r, num));
+  if (n !== 6) return null;
+  switch (segs[5] ?? '') {
+    case 'files':
+      return route('/pulls/{pull_number}/files', (c, r) => pulls.listPullFiles(c, r, num));
+    case 'commits':
+      return route('/pulls/{pull_number}/commits', (c, r) => pulls.listPullCommits(c, r, num));
+    case 'reviews':
+      return route('/pulls/{pull_number}/reviews', (c, r) => pulls.listReviews(c, r, num));
+    case 'comments':
+      return route('/pulls/{pull_number}/comments', (c, r) => pulls.listReviewComments(c, r, num));
     default:
       return null;
   }

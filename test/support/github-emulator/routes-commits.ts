@@ -70,7 +70,7 @@ export async function listCommits(ctx: Ctx, r: RepoEntry): Promise<Reply> {
 }
 
 /** A diff-entry with the URLs GitHub attaches. */
-function diffEntry(ctx: Ctx, r: RepoEntry, at: string, f: FileChange): Record<string, unknown> {
+export function diffEntry(ctx: Ctx, r: RepoEntry, at: string, f: FileChange): Record<string, unknown> {
   const out: Record<string, unknown> = {
     sha: f.sha,
     filename: f.filename,

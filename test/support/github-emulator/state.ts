@@ -1,6 +1,7 @@
 // The emulator's mutable world: repositories by name, tokens, rate-limit budgets, faults and the request log.
 import { createHash } from 'node:crypto';
 import { BatchPool } from './batch.js';
+import { PullWorld } from './pulls-state.js';
 import { GitHubError } from './reply.js';
 
 /** The user every accepted token authenticates as. */
@@ -75,6 +76,8 @@ export class EmulatorState {
   readonly races: RefRace[] = [];
   readonly denied: { repo: string; token: string | undefined }[] = [];
   readonly requests: RecordedRequest[] = [];
+  /** Pull requests and CI results, per repository. */
+  readonly pullWorld = new PullWorld();
   /** Tail of each ref's queue of check-and-set updates. */
   readonly refLocks = new Map<string, Promise<unknown>>();
   latencyMs = 0;
