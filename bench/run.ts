@@ -7,6 +7,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { boxPlotSvg } from './chart.js';
+import { benchCapacity } from './capacity.js';
 import { benchCluster } from './cluster.js';
 import { benchContext } from './context.js';
 import { benchCore } from './core.js';
@@ -22,6 +23,7 @@ import { benchThroughput } from './throughput.js';
 import { benchCyanheads } from './cyanheads.js';
 import { progress } from './stats.js';
 import { benchUpstreamCost } from './upstream-cost.js';
+import { benchWrites } from './writes.js';
 
 const smoke = process.argv.includes('--smoke');
 const onlyArg = process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length);
@@ -39,6 +41,9 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
   ['sessions', () => benchSessions(smoke)],
   // After scale: both start the built server (scale builds dist/ first on full runs).
   ['throughput', () => benchThroughput(smoke)],
+  // Issue 24: one process against the protocol floor, driven from another process; push_files against the plumbing.
+  ['capacity', () => benchCapacity(smoke)],
+  ['writes', () => benchWrites(smoke)],
   ['upstream_cost', () => benchUpstreamCost(smoke)],
   ['context', () => benchContext()],
   ['large_repo', () => benchLargeRepo(smoke)],

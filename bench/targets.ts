@@ -1,5 +1,7 @@
 // The "Targets" table of issue 11 at the top of REPORT.md: every row computed from this run's results (never
 // hard-coded); a row whose section did not run, or that no section measures yet, says so instead of a figure.
+import { CAPACITY_TARGETS, capacityMet } from './capacity.js';
+
 type R = Record<string, any>;
 
 /** One row of the table: what is measured, the figure now, the target and whether it is met. */
@@ -110,6 +112,45 @@ export function targetRows(s: R): TargetRow[] {
           : 'not measured',
       ),
     );
+  const cap = s.capacity as R | undefined;
+  if (cap) {
+    const rowsOut = rows;
+    for (const tool of ['get_file', 'get_tree', 'list_commits', 'get_commit']) {
+      const rows = (cap.rows as R[]).filter((x) => x.tool === tool);
+      const t = CAPACITY_TARGETS[tool as keyof typeof CAPACITY_TARGETS];
+      const cells = rows.map(
+        (x) =>
+          `${x.era === 'legacy' ? '2025' : '2026'}/${x.sessions}: ${t.ratio !== undefined ? `${x.ratio}×` : `${x.blinder.per_s}/s`} (p99 ${Math.round(x.blinder.p99_ms)} ms)`,
+      );
+      rowsOut.push({
+        measure: `capacity ${tool}, ${t.ratio !== undefined ? 'git-blinder ÷ floor calls/s' : 'repeated on an unmoved head, calls/s'} (era/sessions)`,
+        now: cells.join(', '),
+        target: t.ratio !== undefined ? `≥ ${t.ratio}× the floor; p99 reported` : `≥ ${t.per_s}/s; p99 reported`,
+        met: rows.every(capacityMet),
+      });
+    }
+  } else rows.push(none('capacity against the protocol floor', 'issue 24', 'section capacity did not run'));
+  const wr = s.writes as R | undefined;
+  rows.push(
+    wr
+      ? {
+          measure: 'push_files of one file ÷ the raw plumbing making the same commit',
+          now: `${wr.ratio}× (${wr.push_files_ms.median} vs ${wr.plumbing_ms.median} ms median)`,
+          target: '≤ 1.5×',
+          met: wr.met === true,
+        }
+      : none('push_files ÷ raw plumbing', '≤ 1.5×', 'section writes did not run'),
+  );
+  rows.push(
+    sc
+      ? {
+          measure: `${sc.clients}-agent mixed run with writes: calls that failed or timed out`,
+          now: `${sc.errors} of ${sc.calls}${sc.errors > 0 ? ` (${(sc.error_samples as string[] | undefined)?.[0] ?? ''})` : ''}`,
+          target: '0',
+          met: sc.errors === 0,
+        }
+      : none('mixed run with writes: timeouts', '0', 'section scale did not run'),
+  );
   const ss = s.sessions as R | undefined;
   if (sc || ss) {
     const parts = [

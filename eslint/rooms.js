@@ -145,7 +145,8 @@ export const ROOMS = [
     ],
   },
 
-  { room: 'src/audit', holds: 'the signed ledger', may: ['src/core', 'zod', 'node:*'] },
+  // The state port: the ledger ships its chain to the store's copy through it (issue 21), never through an adapter.
+  { room: 'src/audit', holds: 'the signed ledger', may: ['src/core', 'src/state/types.ts', 'zod', 'node:*'] },
 
   // The composition root: everything in src, its own packages, the console, the environment and the exit code.
   {

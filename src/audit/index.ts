@@ -57,6 +57,12 @@
  * tail (a complete record missing its newline gets it; a partial line after a complete one is cut); so several
  * processes can still append to one ledger. Calls pass a `share` (their perimeter): a full share makes submit()'s
  * `admitted` wait (bounded) instead of dropping; any loss counts in state().lost.
+ *
+ * Several instances (issue 21): each ledger has a stable name (`<dir>/instance`) and a shipper (ship.ts) that reads
+ * the files after they are durable and sends the entries, exactly as chained, to the store's copy in batches, moving a
+ * per-instance head in the same transaction. Appends never wait on the database; while it is down entries stay on
+ * disk, and retention never prunes a segment holding an entry the store has not received. verifyCopy checks every
+ * instance's chain from the store's copy (gaps, reordering, edits, a missing tail against the head).
  */
 export { canonicalJson } from './canonical.js';
 export { keyIdOf, type SigningKeyConfig } from './keys.js';
@@ -83,6 +89,9 @@ export {
   type Redaction,
 } from './record.js';
 export { loadOrCreateSalt } from './salt.js';
+export { loadOrCreateInstanceId } from './instance.js';
+export { startShipper, type ShipState, type Shipper, type ShipperOptions } from './ship.js';
+export { verifyCopy, type CopyReport, type CopyVerifyOutcome } from './verify-copy.js';
 export {
   verifyLedger,
   type VerifyCounters,
@@ -93,6 +102,7 @@ export {
 } from './verify.js';
 export {
   parseAuditVerifyArgv,
+  readPublicKeys,
   runAuditVerify,
   type AuditVerifyOptions,
   type AuditVerifyOutput,

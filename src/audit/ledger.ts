@@ -47,6 +47,10 @@ export interface LedgerOptions {
   maxWaitMs?: number;
   /** Events written per batch at most; default 4096. */
   maxBatch?: number;
+  /** Shipped to a store (issue 21): the highest seq the store holds; segments past it are never pruned. */
+  shippedThrough?: () => number;
+  /** Called after each durable batch with the last seq written (the shipper reads no further). */
+  onDurable?: (seq: number) => void;
 }
 
 /** Health of the appender. `ok` is the outcome of the last append; `failures` never goes down. */
@@ -141,6 +145,7 @@ export async function openLedger(o: LedgerOptions): Promise<Ledger> {
     now: o.now ?? (() => new Date()),
     timing: { timeoutMs: o.lockTimeoutMs ?? 10_000, staleMs: o.staleLockMs ?? 30_000 },
     minAgeMs,
+    shippedThrough: o.shippedThrough,
   });
   const log = o.log;
   const now = o.now ?? (() => new Date());
@@ -259,6 +264,15 @@ export async function openLedger(o: LedgerOptions): Promise<Ledger> {
       state.maxBatch = Math.max(state.maxBatch, events.length);
       const last = seqs.at(-1);
       if (last !== undefined) state.lastSeq = last;
+      // The writer's own last entry (a pruning note may follow the last event), durable now.
+      const durable = writer.lastSeq();
+      if (durable !== undefined) {
+        try {
+          o.onDurable?.(durable);
+        } catch {
+          // A listener's fault is not a write failure.
+        }
+      }
     } catch (err) {
       fail(events.length, err instanceof Error ? err.message : String(err), events[0]?.tool);
     }

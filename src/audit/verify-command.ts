@@ -35,7 +35,8 @@ export function parseAuditVerifyArgv(argv: string[]): AuditVerifyOptions | Audit
   }
 }
 
-async function readKeys(specs: string[]): Promise<Record<string, string> | string> {
+/** Reads `--pubkey` specs (`<pem>` or `<key id>=<pem>`) into the verifier's map, or says which one is unusable. */
+export async function readPublicKeys(specs: string[]): Promise<Record<string, string> | string> {
   const keys: Record<string, string> = {};
   for (const spec of specs) {
     // A bare path is split only at "=" before any path separator, so "dir=x/key.pem" stays a path.
@@ -85,7 +86,7 @@ export async function runAuditVerify(input: string[] | AuditVerifyOptions): Prom
   const o = Array.isArray(input) ? parseAuditVerifyArgv(input) : input;
   if ('exitCode' in o) return o;
   if (o.file === undefined || o.file === '') return { exitCode: 2, lines: [USAGE] };
-  const keys = await readKeys(o.pubkey ?? []);
+  const keys = await readPublicKeys(o.pubkey ?? []);
   if (typeof keys === 'string') return { exitCode: 2, lines: [keys, USAGE] };
   if (o.requireSigned === true && Object.keys(keys).length === 0) {
     return { exitCode: 2, lines: ['--require-signed needs at least one --pubkey', USAGE] };

@@ -3,10 +3,9 @@
 import type { KeyObject } from 'node:crypto';
 import { stat } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
-import { canonicalJson } from './canonical.js';
+import { checkEntry } from './entry.js';
 import { listSegments, readLines, type SegmentFile } from './files.js';
-import { loadPublicKeys, verifySignature } from './keys.js';
-import { CheckpointRecord, EventRecord, hashedBytes, sha256Label, signedBytes } from './record.js';
+import { loadPublicKeys } from './keys.js';
 
 /** Public keys by key id (SPKI PEM); `requireSigned` makes any unsigned entry a failure. */
 export interface VerifyOptions {
@@ -192,27 +191,15 @@ class Checker {
   /** Checks one line: form, hash, signature, position, chain. Returns its seq. */
   private checkLine(text: string, no: number, file: string, fileIndex: number): number {
     const stop = (code: VerifyProblemCode, message: string): Stop => new Stop({ code, message, file, line: no });
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch {
-      throw stop('malformed', 'line is not JSON');
+    const checked = checkEntry(text, this.keys, this.requireSigned);
+    if (!checked.ok) throw stop(checked.code, checked.message);
+    const rec = checked.rec;
+    if (checked.signed) {
+      this.c.signed += 1;
+      if (!checked.sigChecked) this.c.signaturesChecked = false;
+    } else {
+      this.c.unsigned += 1;
     }
-    if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) throw stop('malformed', 'line is not an object');
-    const obj = raw as Record<string, unknown>;
-    // Lines are written canonically, so any byte edit that keeps the same JSON value still shows.
-    if (canonicalJson(obj) !== text) throw stop('malformed', 'line is not in canonical form');
-    const schema = obj['kind'] === 'checkpoint' ? CheckpointRecord : obj['kind'] === 'event' ? EventRecord : undefined;
-    if (schema === undefined) throw stop('malformed', 'unknown entry kind');
-    const parsed = schema.safeParse(obj);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw stop('malformed', `invalid field ${issue?.path.join('.') ?? '?'}: ${issue?.message ?? ''}`);
-    }
-    const rec = parsed.data;
-    if (sha256Label(hashedBytes(obj)) !== rec.hash)
-      throw stop('hash_mismatch', 'entry hash does not match its content');
-    this.checkSignature(rec.sig, rec.key_id, obj, stop);
 
     if (no === 1 && fileIndex > 0) {
       const prev = this.prevFile;
@@ -252,28 +239,5 @@ class Checker {
     this.expectedSeq = rec.seq + 1;
     this.prevHash = rec.hash;
     return rec.seq;
-  }
-
-  private checkSignature(
-    sig: string | undefined,
-    keyId: string | undefined,
-    obj: Record<string, unknown>,
-    stop: (code: VerifyProblemCode, message: string) => Stop,
-  ): void {
-    if (sig === undefined) {
-      if (keyId !== undefined) throw stop('malformed', 'key_id without sig');
-      if (this.requireSigned) throw stop('unsigned', 'entry is not signed');
-      this.c.unsigned += 1;
-      return;
-    }
-    if (keyId === undefined) throw stop('malformed', 'sig without key_id');
-    this.c.signed += 1;
-    if (this.keys.size === 0 && !this.requireSigned) {
-      this.c.signaturesChecked = false;
-      return;
-    }
-    const key = this.keys.get(keyId);
-    if (key === undefined) throw stop('unknown_key', `no public key for key id ${keyId}`);
-    if (!verifySignature(key, signedBytes(obj), sig)) throw stop('bad_signature', 'signature does not verify');
   }
 }

@@ -52,6 +52,8 @@ export interface WriterConfig {
   timing: LockTiming;
   /** A rotated segment whose newest entry is younger than this is never deleted, whatever `keep` says. */
   minAgeMs: number;
+  /** When the ledger is shipped to a store: the highest seq the store holds. A segment past it is never deleted. */
+  shippedThrough: (() => number) | undefined;
 }
 
 /** Segments deleted by one rotation (the ledger records this as an `audit.prune` event). */
@@ -123,6 +125,11 @@ export class Writer {
   /** Appends events in order (a checkpoint first whenever a new file starts); returns each event's seq. */
   appendBatch(events: readonly AuditEvent[]): Promise<number[]> {
     return withFileLock(`${this.active}.lock`, this.c.timing, () => this.batchLocked(events));
+  }
+
+  /** The seq of the last entry this writer made durable (checkpoints and pruning notes included). */
+  lastSeq(): number | undefined {
+    return this.cache?.seq;
   }
 
   /** Closes the active file handle (the data is already durable). */
@@ -284,7 +291,7 @@ export class Writer {
 
   /**
    * Which segments beyond `keep` may go: the oldest first, stopping at the first one whose newest entry is younger than
-   * minAgeMs (or cannot be dated), so retention never leaves a gap and one perimeter's flood cannot shorten the record
+   * minAgeMs (or cannot be dated) or not yet shipped to the store, so retention never leaves a gap and one perimeter's flood cannot shorten the record
    * below the time bound.
    */
   private async prunePlan(segments: readonly SegmentFile[]): Promise<{ prune: SegmentFile[]; held: number }> {
@@ -293,6 +300,8 @@ export class Writer {
     const prune: SegmentFile[] = [];
     const now = this.c.now().getTime();
     for (const seg of segments.slice(0, excess)) {
+      // Entries the store has not received yet exist only here: never pruned, whatever their age (issue 21).
+      if (this.c.shippedThrough !== undefined && seg.last > this.c.shippedThrough()) break;
       if (this.c.minAgeMs > 0) {
         const ts = parseObject((await this.lastLineOf(seg.name)) ?? '')?.['ts'];
         const at = typeof ts === 'string' ? Date.parse(ts) : NaN;

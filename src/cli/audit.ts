@@ -1,6 +1,20 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { keyIdOf, openLedger, queryLedger, type Ledger, type LedgerState } from '../audit/index.js';
+import {
+  keyIdOf,
+  loadOrCreateInstanceId,
+  openLedger,
+  queryLedger,
+  startShipper,
+  type AuditLog,
+  type Ledger,
+  type LedgerState,
+  AuditVerdict,
+  type Shipper,
+  type ShipState,
+} from '../audit/index.js';
+import type { AuditCopy } from '../state/types.js';
+import { storeEvents } from './audit-store.js';
 import { isAgentName } from '../core/index.js';
 import type { AuditStatus } from '../http/api/schema.js';
 import type { CallRecord } from '../mcp/index.js';
@@ -23,6 +37,8 @@ export interface AuditSetup {
 
 export interface Audit {
   readonly ledger: Ledger;
+  /** Closes the ledger (every accepted entry written), then ships what it wrote (bounded wait) and stops shipping. */
+  close(): Promise<void>;
   /** Queues the call's entry; resolves once it holds a place (a call whose perimeter's share is full waits here). */
   record(r: CallRecord): Promise<void>;
   recordApi(r: {
@@ -59,7 +75,12 @@ export interface AuditSummary {
 
 /** Opens the ledger for the server. Fails closed: a configured key that cannot be loaded stops the server. `salt` is the
  * store's shared one, so a path hashes the same in every instance's ledger and one query can follow it across them. */
-export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Promise<Audit> {
+export async function openAudit(
+  o: AuditSetup,
+  salt: Uint8Array,
+  log: Log,
+  ship?: { readonly copy: AuditCopy },
+): Promise<Audit> {
   let signingKey: { keyId: string; privateKeyPem: string } | undefined;
   if (o.signingKeyFile) {
     let pem: string;
@@ -72,8 +93,19 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
       );
     }
   }
+  const logTo: AuditLog = (level, msg, fields) => log(level === 'error' ? 'error' : 'warn', `audit: ${msg}`, fields);
+  let shipper: Shipper | undefined;
   let ledger: Ledger;
   try {
+    // The shipper starts before the ledger takes entries: what is on disk then is durable, the rest it is told about.
+    if (ship)
+      shipper = await startShipper({
+        dir: o.dir,
+        instance: await loadOrCreateInstanceId(o.dir),
+        copy: ship.copy,
+        log: logTo,
+      });
+    const shipped = shipper;
     ledger = await openLedger({
       dir: o.dir,
       salt: Buffer.from(salt),
@@ -82,13 +114,21 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
       ...(o.maxBytes !== undefined ? { maxBytes: o.maxBytes } : {}),
       ...(o.keep !== undefined ? { keep: o.keep } : {}),
       ...(o.minAgeMs !== undefined ? { minAgeMs: o.minAgeMs } : {}),
-      log: (level, msg, fields) => log(level === 'error' ? 'error' : 'warn', `audit: ${msg}`, fields),
+      log: logTo,
+      ...(shipped
+        ? { shippedThrough: () => shipped.shippedThrough(), onDurable: (seq: number) => shipped.durable(seq) }
+        : {}),
     });
   } catch (e) {
+    await shipper?.close();
     throw new CliError(`Cannot open the audit ledger in ${o.dir}: ${(e as Error).message}`);
   }
   return {
     ledger,
+    async close() {
+      await ledger.close();
+      await shipper?.close();
+    },
     // submit() never rejects; a failure is visible in state() and the log, never in a tool answer. The call is answered
     // once its entry holds a place in its perimeter's share of the queue: back-pressure, never a silent drop.
     record: (r) =>
@@ -178,10 +218,11 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
         paths: [...p.facts.paths],
         args: { proposal: p.id, hash: p.hash, base: p.base },
       }),
-    health: () => healthOf(ledger.state()),
+    health: () => healthOf(ledger.state(), shipper?.state()),
     state: () => {
       const s = ledger.state();
-      const { status, warnings } = healthOf(s);
+      const sh = shipper?.state();
+      const { status, warnings } = healthOf(s, sh);
       return {
         status,
         ...(warnings.length > 0 ? { warnings } : {}),
@@ -213,6 +254,19 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
         ...(s.lastError ? { last_error: s.lastError } : {}),
         signed: signingKey !== undefined,
         clear_paths: o.clearPaths,
+        ...(sh
+          ? {
+              shipping: {
+                instance: sh.instance,
+                shipped_seq: sh.shippedSeq ?? null,
+                local_seq: sh.localSeq,
+                shipped: sh.shipped,
+                batches: sh.batches,
+                ...(sh.lastError === undefined ? {} : { last_error: sh.lastError }),
+                ...(sh.stopped === undefined ? {} : { stopped: sh.stopped }),
+              },
+            }
+          : {}),
       };
     },
     // A full scan of the retained ledger keeping a window: fine for a console page (segments are bounded by maxBytes × keep).
@@ -240,9 +294,25 @@ export async function openAudit(o: AuditSetup, salt: Uint8Array, log: Log): Prom
   };
 }
 
-/** Any lost entry, a failing disk or retention held past --audit-keep: the record is not what it should be. */
-function healthOf(s: LedgerState): { status: 'ok' | 'degraded'; warnings: string[] } {
-  return { status: !s.ok || s.lost > 0 || s.retention.held > 0 ? 'degraded' : 'ok', warnings: ledgerWarnings(s) };
+/**
+ * Any lost entry, a failing disk, retention held past --audit-keep or shipping stopped for good: the record is not what
+ * it should be. A store that does not answer is a warning only: the entries wait on disk and nothing is lost.
+ */
+function healthOf(s: LedgerState, sh?: ShipState): { status: 'ok' | 'degraded'; warnings: string[] } {
+  const bad = !s.ok || s.lost > 0 || s.retention.held > 0 || sh?.stopped !== undefined;
+  return { status: bad ? 'degraded' : 'ok', warnings: [...ledgerWarnings(s), ...shipWarnings(sh)] };
+}
+
+/** What the operator should know about shipping to the store's copy. */
+function shipWarnings(sh: ShipState | undefined): string[] {
+  if (sh === undefined) return [];
+  if (sh.stopped !== undefined)
+    return [`audit shipping to the store stopped: ${sh.stopped}; entries stay on this disk only`];
+  if (sh.lastError === undefined) return [];
+  const waiting = sh.shippedSeq === undefined ? '' : ` (entries ${sh.shippedSeq + 1}..${sh.localSeq})`;
+  return [
+    `audit shipping to the store is paused (${sh.lastError}): entries wait on this disk${waiting} and are shipped when it answers`,
+  ];
 }
 
 /** What the operator should know about the ledger, one sentence each (status, /api/health and the console). */
@@ -255,7 +325,7 @@ export function ledgerWarnings(s: LedgerState): string[] {
   if (!s.ok) out.push(`the last audit write failed: ${s.lastError ?? 'unknown error'}`);
   if (s.retention.held > 0) {
     out.push(
-      `${s.retention.held} ledger segment(s) beyond --audit-keep are younger than --audit-min-age: kept, the ledger grows (raise --audit-max-bytes or --audit-keep)`,
+      `${s.retention.held} ledger segment(s) beyond --audit-keep are younger than --audit-min-age or not yet shipped to the store: kept, the ledger grows (raise --audit-max-bytes or --audit-keep)`,
     );
   }
   const p = s.retention.lastPrune;
@@ -269,29 +339,38 @@ export function ledgerWarnings(s: LedgerState): string[] {
 /** The active ledger file of a state dir. */
 export const defaultLedgerFile = (stateDir: string) => join(stateDir, 'audit', 'audit.jsonl');
 
+/** The filters `audit tail|query` take. */
+export interface AuditFilterFlags {
+  perimeter?: string;
+  agent?: string;
+  since?: string;
+  verdict?: string;
+  tool?: string;
+  limit?: number;
+  json?: boolean;
+}
+
+/** Checks --since and --verdict (usage errors, exit 2). */
+function checkFilters(f: AuditFilterFlags): { since: Date | undefined; verdict: AuditVerdict | undefined } {
+  const since = f.since ? new Date(f.since) : undefined;
+  if (since && Number.isNaN(since.getTime()))
+    throw new CliError(`--since "${f.since}" is not a date (use ISO 8601, e.g. 2026-11-30T10:00:00Z).`, 2);
+  const verdict = f.verdict === undefined ? undefined : AuditVerdict.safeParse(f.verdict);
+  if (verdict && !verdict.success)
+    throw new CliError(`--verdict must be one of ${AuditVerdict.options.join(', ')}.`, 2);
+  return { since, verdict: verdict?.data };
+}
+
 /**
  * `audit tail` / `audit query`: reads ledger files directly (no server needed). With several files (one chain per
  * instance on a shared store) the entries are merged by time and each row names the ledger it came from.
  */
 export async function printAudit(
   files: readonly string[],
-  f: {
-    perimeter?: string;
-    agent?: string;
-    since?: string;
-    verdict?: string;
-    tool?: string;
-    limit?: number;
-    json?: boolean;
-  },
+  f: AuditFilterFlags,
   out: (l: string) => void,
 ): Promise<void> {
-  const since = f.since ? new Date(f.since) : undefined;
-  if (since && Number.isNaN(since.getTime()))
-    throw new CliError(`--since "${f.since}" is not a date (use ISO 8601, e.g. 2026-11-30T10:00:00Z).`, 2);
-  const verdicts = ['allow', 'deny', 'invisible', 'error'];
-  if (f.verdict && !verdicts.includes(f.verdict))
-    throw new CliError(`--verdict must be one of ${verdicts.join(', ')}.`, 2);
+  const { since, verdict } = checkFilters(f);
   let rows: Record<string, unknown>[] = [];
   for (const file of files) {
     // The reader skips a missing active file (a server that has not written yet); a wrong --file is the operator's error.
@@ -307,7 +386,7 @@ export async function printAudit(
         ...(f.perimeter ? { perimeter: f.perimeter } : {}),
         ...(f.agent ? { agent: f.agent } : {}),
         ...(since ? { since } : {}),
-        ...(f.verdict ? { verdict: f.verdict as 'allow' } : {}),
+        ...(verdict ? { verdict } : {}),
         ...(f.tool ? { tool: f.tool } : {}),
       })) {
         rows.push(
@@ -322,7 +401,33 @@ export async function printAudit(
   }
   // A stable sort by time: one ledger's own order (its sequence) is kept among equal times.
   if (files.length > 1) rows = rows.sort((a, b) => String(a.ts).localeCompare(String(b.ts)));
-  const shown = f.limit ? rows.slice(-f.limit) : rows;
+  renderAudit(f.limit ? rows.slice(-f.limit) : rows, files.length > 1 ? ['LEDGER', 'ledger'] : undefined, f, out);
+}
+
+/**
+ * `audit tail|query --store`: every instance's events from the store's copy (issue 21), merged in time order; each
+ * row names the instance whose ledger holds it. No state dir is read.
+ */
+export async function printStoreAudit(copy: AuditCopy, f: AuditFilterFlags, out: (l: string) => void): Promise<void> {
+  const { since, verdict } = checkFilters(f);
+  const events = await storeEvents(copy, {
+    perimeter: f.perimeter,
+    tool: f.tool,
+    verdict,
+    since: since?.toISOString(),
+    limit: f.limit,
+  });
+  const rows = events.map((e) => ({ instance: e.instance, ...(e.entry as unknown as Record<string, unknown>) }));
+  renderAudit(rows, ['INSTANCE', 'instance'], f, out);
+}
+
+/** Prints rows as JSON lines or a table; `origin` adds the column naming where each row came from. */
+function renderAudit(
+  shown: readonly Record<string, unknown>[],
+  origin: readonly [string, string] | undefined,
+  f: AuditFilterFlags,
+  out: (l: string) => void,
+): void {
   if (f.json) {
     for (const r of shown) out(jsonText(r));
     return;
@@ -358,10 +463,10 @@ export async function printAudit(
     r.commit ?? '',
   ];
   out(
-    files.length > 1
+    origin
       ? table(
-          ['LEDGER', ...cols],
-          shown.map((r) => [r.ledger, ...cells(r)].map((v) => String(v))),
+          [origin[0], ...cols],
+          shown.map((r) => [r[origin[1]], ...cells(r)].map((v) => String(v))),
         )
       : table(
           cols,

@@ -3,7 +3,7 @@
 // each passes only what differs (its upstreams, its sinks for the ledger, the budgets a test chooses).
 import { agentOf, type ServerPolicy } from '../core/index.js';
 import { createApp, type App, type AppDeps } from '../http/app.js';
-import type { CallRecord, Gate, RateLimiter } from '../mcp/index.js';
+import { AnswerCache, type CallRecord, type Gate, type RateLimiter } from '../mcp/index.js';
 import type { CursorSeal, Log } from '../registry/index.js';
 import { perimeterService } from '../registry/perimeters.js';
 import type { ProposalEvent, ProposalService } from '../registry/proposals.js';
@@ -55,6 +55,8 @@ export interface ComposeOptions {
   readonly counters?: Counters | undefined;
   readonly limiter?: RateLimiter | undefined;
   readonly gate?: Gate | undefined;
+  /** Answers reused per binding and commit (issue 24): default on, as `serve` runs; null turns it off (tests). */
+  readonly answers?: AnswerCache | null | undefined;
   /** Whether the store answers (default: the state's own health). */
   readonly health?: (() => StoreHealth) | undefined;
   /** Ledger sinks, late-bound in `serve` (the ledger opens after the bind). */
@@ -108,6 +110,7 @@ export async function compose(o: ComposeOptions): Promise<Composed> {
       ...(o.counters ? { counters: o.counters } : {}),
       ...(o.limiter ? { limiter: o.limiter } : {}),
       ...(o.gate ? { gate: o.gate } : {}),
+      ...(o.answers === null ? {} : { answers: o.answers ?? new AnswerCache() }),
       ...(o.record ? { record: o.record } : {}),
       ...(o.upstreams.workspace ? { workspace: o.upstreams.workspace } : {}),
       ...(proposals ? { proposals } : {}),
@@ -152,5 +155,7 @@ export function composeUpstreams(o: {
     log: o.log,
     searchDir: o.searchDir,
     ...(state.kind === 'postgres' ? { quota: { saw: (q) => state.sawQuota(q), last: () => state.quota() } } : {}),
+    // Every instance writing the same local repositories takes the store's lock (absent on the file store).
+    ...(state.branchLock ? { branchLock: state.branchLock } : {}),
   });
 }

@@ -1,8 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { runAuditVerify } from '../audit/index.js';
-import { defaultLedgerFile, printAudit } from './audit.js';
+import { readPublicKeys, runAuditVerify } from '../audit/index.js';
+import type { AuditCopy } from '../state/types.js';
+import { defaultLedgerFile, printAudit, printStoreAudit } from './audit.js';
+import { openCopyForCli, verifyStoreCopy } from './audit-store.js';
 import { CliError, type ApiClient } from './client.js';
 import { isLocalRepo, resolveLocalPath } from './config.js';
 import type { Level } from './log.js';
@@ -86,7 +88,7 @@ const collect = (v: string, prev: string[] = []) => [...prev, v];
 // Commander quotes a rejected value in its error; for these options the value is a credential (refused on the command
 // line, or a store URL with a password), so the quote is cut and the parser's own words (which never repeat it) remain.
 const SECRET_OPTIONS =
-  /(option '--(?:token|ops-token|store|key) <[^>]*>' (?:argument|value)) '[\s\S]*?' ((?:from env '[^']*' )?is invalid\.)/;
+  /(option '--(?:token|ops-token|store|key) (?:<[^>]*>|\[[^\]]*\])' (?:argument|value)) '[\s\S]*?' ((?:from env '[^']*' )?is invalid\.)/;
 const withoutSecrets = (s: string): string => s.replace(SECRET_OPTIONS, '$1 $2');
 const DEFAULT_URL = 'http://127.0.0.1:7400';
 /** A secret's flag: still parsed (so the mistake gets its sentence), hidden from help, always refused. */
@@ -315,9 +317,48 @@ export function buildProgram(io: ProgramIO): Command {
       });
     });
 
-  const audit = program.command('audit').description('Read and verify the audit ledger (works offline, on the files).');
-  audit
-    .command('verify [file]')
+  // `audit … --store`: the store's copy of every instance's chain (issue 21). The URL comes as the other commands take
+  // it: GIT_BLINDER_STORE or --store-file (a password never on the command line), or --store <url> without one.
+  const storeOptions = (cmd: Command) =>
+    cmd
+      .addOption(
+        new Option(
+          '--store [url]',
+          "read every instance's entries from the shared store instead of local files: the URL from GIT_BLINDER_STORE or --store-file, or given here without a password",
+        ).argParser(storeFlag),
+      )
+      .option(
+        '--store-file <file>',
+        'file (mode 0600) holding the postgres:// URL; implies --store',
+        nonEmpty('--store-file'),
+      );
+  const storeFrom = async (o: { store?: string | true; storeFile?: string }): Promise<string | undefined> => {
+    if (o.store === undefined && o.storeFile === undefined) return undefined;
+    if (typeof o.store === 'string') {
+      if (o.storeFile !== undefined) throw new CliError('Give --store <url> or --store-file, not both.', 2);
+      return o.store;
+    }
+    const url = await secretFrom(STORE_URL, o.storeFile, io.env, storeUrl);
+    if (url === undefined)
+      throw new CliError(
+        '--store needs the store URL: set GIT_BLINDER_STORE, or put it in a file only you can read and pass --store-file <file>.',
+        2,
+      );
+    return url;
+  };
+  const withCopy = async <T>(url: string, fn: (copy: AuditCopy) => Promise<T>): Promise<T> => {
+    const opened = await openCopyForCli(url);
+    try {
+      return await fn(opened.copy);
+    } finally {
+      await opened.close().catch(() => undefined);
+    }
+  };
+
+  const audit = program
+    .command('audit')
+    .description("Read and verify the audit ledger (offline, on the files; or every instance's copy with --store).");
+  storeOptions(audit.command('verify [file]'))
     .description(
       'Check sequence, hash chain, checkpoints and signatures. Exit 0 intact, 3 broken or tampered, 2 usage or no such file.',
     )
@@ -328,24 +369,43 @@ export function buildProgram(io: ProgramIO): Command {
       collect,
     )
     .option('--require-signed', 'fail when an entry is not signed', false)
-    .action(async (given: string | undefined, o: { stateDir?: string; pubkey?: string[]; requireSigned: boolean }) => {
-      const file = given ?? defaultLedgerFile(stateDirFrom(o.stateDir, io.env));
-      // A missing ledger is a wrong path or a server that never ran, not evidence of tampering (exit 3).
-      if (!(await isFile(file)))
-        throw new CliError(
-          `no audit ledger at ${file}${given ? '' : ' (the default for this state dir; pass a file or --state-dir)'}.`,
-          2,
-        );
-      const r = await runAuditVerify({ file, pubkey: o.pubkey ?? [], requireSigned: o.requireSigned });
-      for (const line of r.lines) io.out(clean(line, { lines: true }));
-      if (r.exitCode !== 0) throw new CliError('', r.exitCode);
-    });
+    .action(
+      async (
+        given: string | undefined,
+        o: { stateDir?: string; pubkey?: string[]; requireSigned: boolean; store?: string | true; storeFile?: string },
+      ) => {
+        const url = await storeFrom(o);
+        if (url !== undefined) {
+          if (given !== undefined || o.stateDir !== undefined)
+            throw new CliError("--store reads the store's copy: give no ledger file or --state-dir with it.", 2);
+          const keys = await readPublicKeys(o.pubkey ?? []);
+          if (typeof keys === 'string') throw new CliError(keys, 2);
+          if (o.requireSigned && Object.keys(keys).length === 0)
+            throw new CliError('--require-signed needs at least one --pubkey.', 2);
+          const r = await withCopy(url, (copy) =>
+            verifyStoreCopy(copy, url, { publicKeys: keys, requireSigned: o.requireSigned }),
+          );
+          for (const line of r.lines) io.out(clean(line, { lines: true }));
+          if (r.exitCode !== 0) throw new CliError('', r.exitCode);
+          return;
+        }
+        const file = given ?? defaultLedgerFile(stateDirFrom(o.stateDir, io.env));
+        // A missing ledger is a wrong path or a server that never ran, not evidence of tampering (exit 3).
+        if (!(await isFile(file)))
+          throw new CliError(
+            `no audit ledger at ${file}${given ? '' : ' (the default for this state dir; pass a file or --state-dir)'}.`,
+            2,
+          );
+        const r = await runAuditVerify({ file, pubkey: o.pubkey ?? [], requireSigned: o.requireSigned });
+        for (const line of r.lines) io.out(clean(line, { lines: true }));
+        if (r.exitCode !== 0) throw new CliError('', r.exitCode);
+      },
+    );
   for (const [name, what] of [
     ['tail', 'Show the last entries.'],
     ['query', 'Show entries matching filters.'],
   ] as const) {
-    audit
-      .command(name)
+    storeOptions(audit.command(name))
       .description(what)
       .option(
         '--file <file>',
@@ -371,7 +431,15 @@ export function buildProgram(io: ProgramIO): Command {
           tool?: string;
           limit?: number;
           json?: boolean;
+          store?: string | true;
+          storeFile?: string;
         }) => {
+          const url = await storeFrom(o);
+          if (url !== undefined) {
+            if (o.file?.length || o.stateDir?.length)
+              throw new CliError("--store reads the store's copy: give no --file or --state-dir with it.", 2);
+            return withCopy(url, (copy) => printStoreAudit(copy, o, io.out));
+          }
           // Several instances keep one chain each: every ledger named is read, and the entries are merged by time.
           const dirs = o.stateDir?.length ? o.stateDir : [undefined];
           const files = [

@@ -11,6 +11,7 @@ import type { Perimeter } from '../core/index.js';
 import { join } from 'node:path';
 import { ALL_TOOLS, type Log } from '../registry/index.js';
 import { openAudit, type Audit, type AuditSetup } from './audit.js';
+import { ledgerAuditReader, storeAuditReader } from './audit-store.js';
 import { CliError } from './client.js';
 import { loadConfig, type BootConfig } from './config.js';
 import { keyHint } from './hints.js';
@@ -246,8 +247,12 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
 
   const policy = { privatePatterns: o.privatePatterns ?? [], defaultLimits: { ...DEFAULT_LIMITS, ...boot.limits } };
   // One writer set: previews (propose_*) and approved writes share its per-worktree queue.
-  const writers = createWorkTreeWriters({ log: o.log });
+  const writers = createWorkTreeWriters({
+    log: o.log,
+    ...(state.branchLock ? { branchLock: state.branchLock } : {}),
+  });
   let publicUrl = '';
+  const auditDir = o.audit?.dir;
   const { app, proposals } = await compose({
     state,
     upstreams,
@@ -274,6 +279,10 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
             auditHealth: () => audit?.health() ?? { status: 'starting', warnings: [] },
             statusExtra: () => ({ audit: audit?.state() }),
             recentAudit: async (n: number) => (audit ? audit.recent(n) : []),
+            // GET /api/audit: every instance's entries from the store's copy; on the file store, this one's own ledger.
+            auditRead: state.audit
+              ? storeAuditReader(state.audit)
+              : ledgerAuditReader(() => join(auditDir ?? o.stateDir, 'audit.jsonl')),
           }
         : {}),
       version: o.version,
@@ -346,9 +355,11 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
   // Shared by every instance on the store (the file store: <state dir>/cursor.key, as before).
   cursorKey.loaded = cursorSeal(await state.sharedKey('cursor.key'));
   if (o.audit) {
-    const opened = await openAudit(o.audit, await state.sharedKey('audit.salt'), o.log);
+    // On a shared store the ledger ships its chain to the store's copy (issue 21): one audit answer for all instances.
+    const ship = state.audit ? { copy: state.audit } : undefined;
+    const opened = await openAudit(o.audit, await state.sharedKey('audit.salt'), o.log, ship);
     audit = opened;
-    undo.push(() => opened.ledger.close());
+    undo.push(() => opened.close());
   }
   // What a previous process left half-done is settled (from the branch, never by re-running) before anything is served.
   const settled = await proposals.reconcile();
@@ -366,10 +377,14 @@ async function start(o: ServeOptions, boot: BootConfig, undo: (() => Promise<unk
     if (!out.ok) o.log('warn', 'restore point pruning failed', { error: out.error.message });
     else if (out.value.length > 0) o.log('info', 'restore points pruned', { count: out.value.length, ids: out.value });
   };
-  const sweep = setInterval(
-    () => void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) })),
-    60_000,
-  );
+  const sweep = setInterval(() => {
+    void proposals.expire().catch((e: unknown) => o.log('warn', 'proposal expiry failed', { error: String(e) }));
+    // Shared store: an apply whose instance died after the last start is settled once that instance is gone.
+    if (state.kind === 'postgres')
+      void proposals
+        .reconcile()
+        .catch((e: unknown) => o.log('warn', 'proposal reconcile failed', { error: String(e) }));
+  }, 60_000);
   sweep.unref();
   undo.push(async () => clearInterval(sweep));
   // Hourly: retention is counted in days, and a pass lists every point of every repository.

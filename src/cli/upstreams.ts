@@ -5,6 +5,7 @@ import { createLocalWorkspace } from '../workspace/localfs/index.js';
 import type { Workspace } from '../workspace/types.js';
 import type { Log } from '../registry/index.js';
 import type { QuotaSighting } from '../state/types.js';
+import type { BranchLock } from '../core/index.js';
 import { isLocalRepo } from './config.js';
 
 export interface Upstreams {
@@ -39,8 +40,14 @@ export function buildUpstreams(o: {
   searchDir?: string;
   /** The store's GitHub budget, shared by every instance on one token. */
   quota?: { saw(q: QuotaSighting): void; last(): QuotaSighting | undefined };
+  /** The store's branch lock, shared by every instance writing the same local repositories. */
+  branchLock?: BranchLock | undefined;
 }): Upstreams {
-  const local = createLocalGitUpstream({ repos: o.localRepos, log: o.log });
+  const local = createLocalGitUpstream({
+    repos: o.localRepos,
+    log: o.log,
+    ...(o.branchLock ? { branchLock: o.branchLock } : {}),
+  });
   const github = o.token
     ? createGitHubUpstream({
         token: o.token,

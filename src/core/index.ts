@@ -42,3 +42,4 @@ export * from './agents.js';
 export * from './presence.js';
 export * from './edits.js';
 export * from './pulls.js';
+export * from './branch-lock.js';

@@ -3,6 +3,7 @@
 // order git prints them. git re-reads refs and re-scans packs on a miss, so objects and refs written by other
 // processes are seen by later requests. A dead process fails what was in flight (retried once on a fresh one).
 import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { HARDENED_CONFIG, hardenedEnv } from './hardening.js';
 import { parentPath } from './run.js';
@@ -96,6 +97,11 @@ class BatchProcess {
     return this.child.pid;
   }
 
+  /** Requests sent and not yet answered. */
+  get load(): number {
+    return this.queue.length;
+  }
+
   /** Closes stdin: git finishes what it has and exits. */
   end(): void {
     this.child.stdin.end();
@@ -186,9 +192,17 @@ export interface ObjectReaderOptions {
   readonly gitDir: string;
   /** PATH to find git with; default the parent's (nothing else is inherited). */
   readonly path?: string | undefined;
+  /** Most `cat-file` processes kept for this repository (default: one per core, 2 to 4). */
+  readonly processes?: number;
 }
 
-/** A pipelined object reader over one repository. */
+/**
+ * One process answers one batch at a time, so a busy repository's reads queued behind each other while the other
+ * core sat idle (issue 24 profile). A few processes per repository, started only when every running one is busy.
+ */
+const DEFAULT_PROCESSES = Math.max(2, Math.min(4, availableParallelism()));
+
+/** A pipelined object reader over one repository (a small pool of processes; each batch goes to one of them). */
 export interface ObjectReader {
   /** `info` for each name (a full id or a full ref name, optionally with `^{type}`), in order. */
   info(names: readonly string[]): Promise<ObjectInfo[]>;
@@ -208,40 +222,80 @@ function checkName(name: string): void {
 
 /** Starts (lazily) a reader for `gitDir`. */
 export function createObjectReader(opts: ObjectReaderOptions): ObjectReader {
-  let proc: BatchProcess | undefined;
+  const max = Math.max(1, opts.processes ?? DEFAULT_PROCESSES);
+  const pool: BatchProcess[] = [];
   let ended = false;
+  /** The idlest live process; a new one when every live one is busy and the pool has room. */
   const current = (): BatchProcess => {
     if (ended) throw new ObjectReaderError('object reader ended', 'ended');
-    if (!proc || proc.dead) {
-      proc = new BatchProcess(opts.gitDir, opts.path ?? parentPath(), (p) => {
-        if (proc === p) proc = undefined;
-      });
-    }
-    return proc;
+    let best: BatchProcess | undefined;
+    for (const p of pool) if (!p.dead && (best === undefined || p.load < best.load)) best = p;
+    if (best !== undefined && (best.load === 0 || pool.length >= max)) return best;
+    const p = new BatchProcess(opts.gitDir, opts.path ?? parentPath(), (gone) => {
+      const i = pool.indexOf(gone);
+      if (i >= 0) pool.splice(i, 1);
+    });
+    pool.push(p);
+    return p;
   };
 
-  /** One pipelined round trip; a process that dies under it is replaced and the batch sent once more. */
+  // Requests made in the same turn of the event loop go out together: one write to one process, each distinct line
+  // once (two calls resolving the same branch at the same moment share the answer; both were made before it was
+  // asked, so neither sees an older state than its own start). On a busy server every write to a pipe was a
+  // context switch; this makes it one per turn instead of one per call.
+  interface Ask {
+    readonly command: 'info' | 'contents';
+    readonly names: readonly string[];
+    readonly resolve: (answers: (ObjectInfo | ObjectRead)[]) => void;
+    readonly reject: (e: Error) => void;
+  }
+  let asks: Ask[] = [];
+  let scheduled = false;
+  const flush = (): void => {
+    scheduled = false;
+    const batch = asks;
+    asks = [];
+    let p: BatchProcess;
+    try {
+      p = current();
+    } catch (err) {
+      for (const a of batch) a.reject(err as Error);
+      return;
+    }
+    const lines: string[] = [];
+    const pending: Pending[] = [];
+    const answerOf = new Map<string, Promise<ObjectInfo | ObjectRead>>();
+    const perAsk = batch.map((a) =>
+      a.names.map((n) => {
+        const line = `${a.command} ${n}`;
+        let answer = answerOf.get(line);
+        if (answer === undefined) {
+          answer = new Promise((resolve, reject) => pending.push({ command: a.command, resolve, reject }));
+          answerOf.set(line, answer);
+          lines.push(line);
+        }
+        return answer;
+      }),
+    );
+    p.send(lines, pending);
+    batch.forEach((a, i) => void Promise.all(perAsk[i]!).then(a.resolve, a.reject));
+  };
+
+  /** One pipelined round trip; a process that dies under it is replaced and the request sent once more. */
   async function round<T extends ObjectInfo | ObjectRead>(
     command: 'info' | 'contents',
     names: readonly string[],
   ): Promise<T[]> {
     names.forEach(checkName);
     if (names.length === 0) return [];
-    const once = () => {
-      const p = current();
-      const pending: Pending[] = [];
-      const answers = names.map(
-        (_, i) =>
-          new Promise<T>((resolve, reject) => {
-            pending[i] = { command, resolve: resolve as (r: ObjectInfo | ObjectRead) => void, reject };
-          }),
-      );
-      p.send(
-        names.map((n) => `${command} ${n}`),
-        pending,
-      );
-      return Promise.all(answers);
-    };
+    const once = () =>
+      new Promise<T[]>((resolve, reject) => {
+        asks.push({ command, names, resolve: resolve as (answers: (ObjectInfo | ObjectRead)[]) => void, reject });
+        if (!scheduled) {
+          scheduled = true;
+          setImmediate(flush);
+        }
+      });
     try {
       return await once();
     } catch (err) {
@@ -270,10 +324,9 @@ export function createObjectReader(opts: ObjectReaderOptions): ObjectReader {
 
     end() {
       ended = true;
-      proc?.end();
-      proc = undefined;
+      for (const p of pool.splice(0)) p.end();
     },
 
-    pid: () => (proc && !proc.dead ? proc.pid : undefined),
+    pid: () => pool.find((p) => !p.dead)?.pid,
   };
 }

@@ -13,6 +13,7 @@ import type { Endpoint } from './endpoint.js';
 import { worktreeRoutes } from './api-worktrees.js';
 import { issueKey, publicKeys } from './keys.js';
 import { proposalRoutes } from './api/proposals.js';
+import { auditRoutes, type AuditReader } from './api/audit.js';
 import { reply } from './api/reply.js';
 import type { Health, PerimeterView } from './api/schema.js';
 import { outcomeFailure, statusFor, upstreamStatus, type HttpFailure } from './status.js';
@@ -33,6 +34,8 @@ export interface ApiDeps {
   readonly agentUse?: AgentUse;
   /** This instance's open sessions per agent. */
   readonly sessionsOf: (perimeter: string) => ReadonlyMap<string, number>;
+  /** Every instance's audit events (`GET /api/audit`); absent when the ledger is off. */
+  readonly auditRead?: AuditReader | undefined;
 }
 
 /** The agent URLs of a perimeter: its default branch, then every other allowlisted branch. */
@@ -295,6 +298,8 @@ export function apiRouter(deps: ApiDeps): Router {
       writers: deps.invoke.writers,
     }),
   );
+
+  r.use(auditRoutes(deps.auditRead));
 
   r.use((_req, res) => fail(res, 'not_found', 'No such API route.'));
   return r;

@@ -8,6 +8,7 @@ import { perimeterService } from '../registry/perimeters.js';
 import type { AgentUse, InstanceInfo, PerimeterStore, StoreHealth, WebSessionStore } from '../state/types.js';
 import type { Upstream, UpstreamFor } from '../upstream/types.js';
 import { apiRouter } from './api.js';
+import type { AuditReader } from './api/audit.js';
 import type { Health } from './api/schema.js';
 import { bindingResolver } from './bindings.js';
 import { guardPolicy, requestGuard } from './guard.js';
@@ -73,6 +74,8 @@ export interface AppDeps {
   readonly recentAudit?: (limit: number) => Promise<readonly AuditLine[]>;
   /** The ledger's status and warnings for the console (absent when the ledger is off). */
   readonly auditHealth?: () => AuditHealth;
+  /** Every instance's audit events for `GET /api/audit` (absent when the ledger is off). */
+  readonly auditRead?: AuditReader;
 }
 
 export interface App {
@@ -300,6 +303,7 @@ export function createApp(deps: AppDeps): App {
       ...(deps.agentUse ? { agentUse: deps.agentUse } : {}),
       sessionsOf: (perimeter) =>
         new Map(sessions.agents().flatMap((a) => (a.perimeter === perimeter ? [[a.agent, a.sessions]] : []))),
+      auditRead: deps.auditRead,
     }),
   );
 

@@ -4,8 +4,10 @@ import type { ChangeError } from '../registry/perimeters.js';
 import type { UpstreamErrorCode } from '../upstream/types.js';
 
 /** The one place HTTP status codes are chosen for operator API failures. */
-export function statusFor(code: ChangeError | 'unauthorized' | 'bad_request'): number {
+export function statusFor(code: ChangeError | 'unauthorized' | 'bad_request' | 'unavailable'): number {
   switch (code) {
+    case 'unavailable':
+      return 503;
     case 'invalid':
     case 'bad_request':
       return 400;

@@ -6,5 +6,6 @@ export { createSessionServer, SERVER_NAME, type SessionServerOptions } from './s
 export { createToolsets, type ServedTool, type Toolset } from './toolset.js';
 export { agentMessage } from './messages.js';
 export { DEFAULT_LIMITS, Gate, RateLimiter } from './limits.js';
+export { AnswerCache } from './answer-cache.js';
 export { cursorSeal } from './cursor.js';
 export { worktreeLookup, withWorktree, WORKTREE_TTL_MS, type WorktreeLookup } from './worktrees.js';

@@ -19,6 +19,7 @@ import type { Counters, PresenceStore, StoreHealth } from '../state/types.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
 import type { WorkTreeWriters } from '../workspace/writes.js';
+import type { AnswerCache } from './answer-cache.js';
 import { DEFAULT_LIMITS, type Gate, type RateLimiter } from './limits.js';
 import { agentMessage } from './messages.js';
 import { auditOf, type CallOutcome } from './outcome.js';
@@ -60,6 +61,8 @@ export interface InvokeDeps {
   readonly health?: () => StoreHealth;
   /** Per-perimeter concurrency lanes; absent = unbounded. */
   readonly gate?: Gate;
+  /** Answers of pinned tools at a commit id, per binding (answer-cache.ts); absent = every call computes its answer. */
+  readonly answers?: AnswerCache;
   readonly now?: () => number;
   /** Seals change cursors (src/mcp/cursor.ts over the state dir's key); absent = changes_since is refused. */
   readonly cursors?: CursorSeal;
@@ -350,7 +353,7 @@ async function run(
     if (!def.ok) return upstreamFailure(def.error, `Not found: repository "${target.repo}".`);
     target = { repo: target.repo, ref: def.value };
   }
-  const ctx: ToolContext = {
+  const contextAt = (target: Target): ToolContext => ({
     upstream,
     binding,
     scope: binding.scope,
@@ -367,7 +370,8 @@ async function run(
     ...(deps.proposals ? { proposals: deps.proposals } : {}),
     ...(deps.writers ? { writers: deps.writers } : {}),
     ...(deps.presence ? { presence: deps.presence } : {}),
-  };
+  });
+  let ctx = contextAt(target);
   if (binding.surface === 'agent') noteSeen(deps, binding, ctx.agent ?? ANONYMOUS_AGENT);
   const refusal = tool.guard?.(args, ctx);
   if (refusal !== undefined) return deny('refused', refusal);
@@ -382,6 +386,35 @@ async function run(
       ? await budgetSpent(deps, binding, 'commits', caller.agent)
       : undefined;
   if (commitsSpent !== undefined) return commitsSpent;
+  // A pinned tool's answer at a commit id is fixed for this binding: resolve the head once, reuse what was cut for it.
+  let cacheKey: string | undefined;
+  if (deps.answers && tool.pinned === true && pinnable(binding) && upstream.kind === 'local') {
+    const head = await upstream.branchHead(target.repo, target.ref);
+    if (head.ok) {
+      cacheKey = deps.answers.key(binding, tool.name, target.repo, head.value, args);
+      const hit = deps.answers.get(cacheKey);
+      if (hit !== undefined) return hit;
+      // The tool reads exactly the commit the key names, even if the branch moves while it runs.
+      ctx = contextAt({ repo: target.repo, ref: head.value });
+    }
+  }
+  const outcome = await runTool(tool, binding, args, ctx, deps);
+  if (cacheKey !== undefined && outcome.kind === 'allow') deps.answers?.set(cacheKey, outcome);
+  return outcome;
+}
+
+/** An agent binding without a working tree: its reads are of commits only (working-tree reads change under it). */
+const pinnable = (binding: Binding): binding is AgentBinding =>
+  binding.surface === 'agent' && binding.worktree !== true;
+
+/** The upstream call, the cut and the answer cap of an allowed call. */
+async function runTool(
+  tool: AnyTool,
+  binding: Binding,
+  args: unknown,
+  ctx: ToolContext,
+  deps: InvokeDeps,
+): Promise<CallOutcome> {
   const raw = await tool.run(args, ctx);
   if (!raw.ok) {
     if (raw.error.code !== 'not_found')

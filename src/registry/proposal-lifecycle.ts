@@ -34,6 +34,8 @@ function notPending(p: Proposal): string {
 /** The lifecycle operations over the service's dependencies. */
 export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
   const iso = () => new Date(now()).toISOString();
+  /** The time expiry is judged on: the shared store's clock when it has one, else this process's. */
+  const storeNow = async (): Promise<number> => (deps.store.now === undefined ? now() : await deps.store.now());
   const emit = (proposal: Proposal, event: Transition, by: string): void => {
     try {
       deps.audit({ proposal, event, by });
@@ -67,16 +69,18 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
       status: 'failed',
       reason,
     });
-  const overdue = (p: Proposal) => p.status === 'pending' && Date.parse(p.expires_at) <= now();
+  const overdue = (p: Proposal, at: number) => p.status === 'pending' && Date.parse(p.expires_at) <= at;
 
   const expireDue = async (): Promise<number> => {
     let n = 0;
+    const at = await storeNow();
+    const stamp = new Date(at).toISOString();
     for (const p of await deps.store.list({ status: 'pending' })) {
-      if (!overdue(p)) continue;
+      if (!overdue(p, at)) continue;
       const r = await move(
         p.id,
         ['pending'],
-        (q) => ({ ...common(q), ...decided('server'), status: 'expired' }),
+        (q) => ({ ...common(q), decided_by: 'server', decided_at: stamp, updated_at: stamp, status: 'expired' }),
         'server',
       );
       if (r.ok) n += 1;
@@ -87,11 +91,12 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
   return {
     emit,
     expireDue,
+    storeNow,
 
     async approve(id: string, by: string, hash?: string): Promise<Result<Proposal, ProposalError>> {
       const p = await deps.store.get(id);
       if (p === undefined) return fail('not_found', `No proposal "${id}".`);
-      if (overdue(p)) {
+      if (overdue(p, await storeNow())) {
         await expireDue();
         return fail('conflict', notPending({ ...common(p), ...decided('server'), status: 'expired' }));
       }
@@ -172,7 +177,9 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
 
     async reconcile(): Promise<number> {
       let n = 0;
-      for (const p of await deps.store.list({ status: 'approved' })) {
+      // Only what the store says nobody alive is applying (issue 21 §2): another instance's apply in progress is its own.
+      const left = await deps.store.orphans();
+      for (const p of left.filter((q) => q.status === 'approved')) {
         const r = await move(
           p.id,
           ['approved'],
@@ -181,7 +188,7 @@ export function proposalLifecycle(deps: ProposalDeps, now: () => number) {
         );
         if (r.ok) n += 1;
       }
-      for (const p of await deps.store.list({ status: 'applying' })) {
+      for (const p of left.filter((q) => q.status === 'applying')) {
         // Never re-run: look at the branch. The write either landed (its commit carries the proposal id) or it did not.
         let sha: string | undefined;
         try {

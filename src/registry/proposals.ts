@@ -156,7 +156,9 @@ export function proposalService(deps: ProposalDeps): ProposalService {
           message: `${MAX_PENDING_PER_PERIMETER} proposals of this perimeter are already waiting for approval; wait for decisions or cancel some (proposal_cancel).`,
         };
       }
-      const at = new Date(now()).toISOString();
+      // Stamped on the store's clock: `expires_at` is compared with it by every instance (issue 21 §3).
+      const t = await life.storeNow();
+      const at = new Date(t).toISOString();
       const draft: Proposal = {
         id: newId(),
         perimeter: req.perimeter,
@@ -172,7 +174,7 @@ export function proposalService(deps: ProposalDeps): ProposalService {
         change: req.change,
         created_at: at,
         updated_at: at,
-        expires_at: new Date(now() + ttl).toISOString(),
+        expires_at: new Date(t + ttl).toISOString(),
         status: 'pending',
       };
       const stored = await deps.store.insert(draft);

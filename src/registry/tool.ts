@@ -141,6 +141,12 @@ export interface ToolDef<A, R, O> extends ToolPolicy<A> {
   /** Present on writes that a perimeter may hold for approval. */
   readonly proposable?: Proposable<A>;
   /**
+   * True when the answer on an agent binding is a function of the commit the bound branch names, the arguments and
+   * the binding alone (no working tree, clock, cursor key or other state): invoke may then run the tool at that
+   * commit's id and reuse the answer for the same binding and commit (src/mcp/answer-cache.ts).
+   */
+  readonly pinned?: true;
+  /**
    * The text block a model reads: a compact rendering of the filtered value (structuredContent keeps the JSON),
    * never larger than raw git's output for the same call. A function of the value alone, so it shows nothing more;
    * text written by people or agents goes inside `untrusted(fence, …)` (the fence is random per answer).
@@ -162,6 +168,7 @@ export interface AnyTool extends ToolPolicy<unknown> {
   filter(raw: unknown, args: unknown, ctx: ToolContext): ToolOutcome<unknown>;
   notFound(args: unknown): string;
   readonly proposable?: Proposable<unknown>;
+  readonly pinned?: true;
   render(value: unknown, fence: Fence): string;
   /** The schemas tools/list shows, compact and converted once (validation is still the zod schemas'). */
   readonly published: {

@@ -42,6 +42,18 @@ export interface ProposalStore {
     from: readonly ProposalStatus[],
     next: (current: Proposal) => Proposal,
   ): Promise<Result<Proposal, ProposalStoreError>>;
+  /**
+   * The `approved` and `applying` proposals whose applier is gone, oldest first: only those may be settled by someone
+   * else (issue 21 §2). A store one process uses answers all of them (its applier was a previous process); a shared
+   * store answers those whose instance has been out of the live set for longer than the silence bound.
+   */
+  orphans(): Promise<readonly Proposal[]>;
   /** The proposal holding this idempotency key for this perimeter and kind, if any. */
   findByKey(perimeter: string, kind: ProposalKind, key: string): Promise<Proposal | undefined>;
+  /**
+   * The store's clock (epoch milliseconds), for a store shared by instances whose clocks may differ: a proposal's
+   * times and its expiry are read on it, so one instance running ahead cannot expire everyone's proposals. Absent
+   * for a single-process store: the service's own clock is the only one.
+   */
+  readonly now?: () => Promise<number>;
 }

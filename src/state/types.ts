@@ -1,6 +1,6 @@
 // The state port: every piece of mutable state several instances of `serve` must share. Types only; adapters live in
 // state/file (one process, the default) and state/postgres (N instances on one database).
-import type { Perimeter, Result } from '../core/index.js';
+import type { BranchLock, Perimeter, Result } from '../core/index.js';
 import type { PresenceStore } from './presence.js';
 
 export type { ActivityEntry, ActivityNote, Lease, LeaseRequest, PresenceStore } from './presence.js';
@@ -113,6 +113,8 @@ export interface SharedState {
   readonly agentUse: AgentUse;
   /** Recent activity and leases of agents (issue 23 §2): shared, so every instance tells an agent the same. */
   readonly presence: PresenceStore;
+  /** The store's copy of every instance's audit chain; absent on the file store (one instance, nothing to ship). */
+  readonly audit?: AuditCopy;
   /** Instances whose heartbeat is recent (the file adapter: this process only). */
   instances(): Promise<readonly InstanceInfo[]>;
   health(): StoreHealth;
@@ -125,5 +127,99 @@ export interface SharedState {
   sawQuota(q: QuotaSighting): void;
   /** The most recent GitHub budget any instance saw, if any. */
   quota(): QuotaSighting | undefined;
+  /**
+   * One writer per repository branch across every instance on the store (issue 21 §4); absent for a store only one
+   * process uses (the file store), where each adapter's own queue already serialises the writes.
+   */
+  readonly branchLock?: BranchLock;
   close(): Promise<void>;
+}
+
+/** Where one instance's chain ends in the store's copy: its last shipped entry. */
+export interface AuditHead {
+  readonly seq: number;
+  readonly hash: string;
+}
+
+/**
+ * One chained audit-ledger entry as an instance ships it: `line` is the entry exactly as chained (its canonical JSON,
+ * without the newline), so the copy re-verifies byte for byte; the other fields are copied out of it for queries.
+ */
+export interface AuditShipEntry {
+  readonly seq: number;
+  readonly hash: string;
+  readonly line: string;
+  readonly ts: string;
+  readonly kind: 'event' | 'checkpoint';
+  readonly perimeter?: string | undefined;
+  readonly tool?: string | undefined;
+  readonly client?: string | undefined;
+  readonly verdict?: string | undefined;
+}
+
+/** `moved`: the store's head for this instance is not the one the shipper continued from (nothing was written). */
+export type AuditShipOutcome =
+  | { readonly kind: 'shipped'; readonly head: AuditHead }
+  | { readonly kind: 'moved'; readonly head: AuditHead | undefined };
+
+/** A time-ordered read of every instance's events; all conditions hold, `since`/`until` bound `ts` (inclusive). */
+export interface AuditCopyQuery {
+  readonly perimeter?: string | undefined;
+  readonly client?: string | undefined;
+  readonly tool?: string | undefined;
+  readonly verdict?: string | undefined;
+  readonly since?: string | undefined;
+  readonly until?: string | undefined;
+  /** `oldest`: from the start (or after `after`); `newest`: the last `limit` events, still returned oldest first. */
+  readonly from: 'oldest' | 'newest';
+  readonly after?: AuditCopyPosition | undefined;
+  readonly limit: number;
+}
+
+/** Where a time-ordered read stands: events are ordered by (ts, instance, seq). */
+export interface AuditCopyPosition {
+  readonly ts: string;
+  readonly instance: string;
+  readonly seq: number;
+}
+
+/** One stored entry: the instance's ledger it came from, its place in that chain, and its line as chained. */
+export interface AuditCopyEntry {
+  readonly instance: string;
+  readonly seq: number;
+  /** The copied-out columns, as the store holds them (the verifier checks them against the line). */
+  readonly ts: string;
+  readonly kind: string;
+  readonly perimeter: string | null;
+  readonly tool: string | null;
+  readonly client: string | null;
+  readonly verdict: string | null;
+  readonly line: string;
+}
+
+/** An instance known to the copy: its shipped head (absent when rows exist without one, itself a finding). */
+export interface AuditCopyInstance {
+  readonly instance: string;
+  readonly head?: AuditHead | undefined;
+  readonly shippedAt?: string | undefined;
+}
+
+/**
+ * The store's copy of every instance's audit chain (PostgreSQL only; the file store has one instance and nothing to
+ * ship). Each instance appends locally first and ships here afterwards, so a call never waits on the database.
+ */
+export interface AuditCopy {
+  /** This instance's shipped head; undefined when nothing was shipped yet. */
+  head(instance: string): Promise<AuditHead | undefined>;
+  /**
+   * Appends `entries` (consecutive, continuing `after`) and moves the head, in one transaction: a restart resumes at
+   * the head, so nothing is shipped twice or skipped. Refuses with `moved` when the head is no longer `after`.
+   */
+  ship(instance: string, after: AuditHead | undefined, entries: readonly AuditShipEntry[]): Promise<AuditShipOutcome>;
+  /** Every instance with a head or with rows. */
+  instances(): Promise<readonly AuditCopyInstance[]>;
+  /** Events of every instance, merged in time order. */
+  query(q: AuditCopyQuery): Promise<readonly AuditCopyEntry[]>;
+  /** One instance's entries (events and checkpoints) with seq > afterSeq, in seq order, at most `limit`. */
+  chain(instance: string, afterSeq: number, limit: number): Promise<readonly AuditCopyEntry[]>;
 }

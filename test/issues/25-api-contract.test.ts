@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openLedger } from '../../src/audit/index.js';
+import { ledgerAuditReader } from '../../src/cli/audit-store.js';
 import { apiClient } from '../../src/cli/client.js';
 import { reply } from '../../src/http/api/reply.js';
 import { API, type ApiBody, type ApiRoute } from '../../src/http/api/schema.js';
@@ -24,12 +26,29 @@ describe('every /api route answers what its schema says, read through the CLI cl
   let srv: TestServer;
   let github: Served;
   let scratch: string;
+  let ledgerDir: string;
 
   beforeAll(async () => {
     repo = await makeRepo([{ message: 'init', files: { 'docs/a.md': 'a\n', 'app/x.ts': 'x\n' } }]);
     await repo.git('branch', 'side');
     await repo.git('branch', 'wt');
-    srv = await startTestServer({ workspace: createLocalWorkspace(), proposals: {} });
+    // A real ledger with one entry behind GET /audit (the file store's reader: this instance's own ledger).
+    ledgerDir = await mkdtemp(join(tmpdir(), 'gb-issue25-ledger-'));
+    const ledger = await openLedger({ dir: join(ledgerDir, 'audit'), salt: Buffer.alloc(32, 7) });
+    await ledger.append({
+      surface: 'api',
+      tool: 'GET /api/health',
+      verdict: 'allow',
+      result: '200',
+      bytes: 1,
+      durationMs: 1,
+    });
+    await ledger.close();
+    srv = await startTestServer({
+      workspace: createLocalWorkspace(),
+      proposals: {},
+      auditRead: ledgerAuditReader(() => join(ledgerDir, 'audit', 'audit.jsonl')),
+    });
     await srv.perimeter({
       id: 'gated',
       repo: repo.dir,
@@ -48,6 +67,7 @@ describe('every /api route answers what its schema says, read through the CLI cl
     await github?.close();
     await repo?.cleanup();
     if (scratch) await rm(scratch, { recursive: true, force: true });
+    if (ledgerDir) await rm(ledgerDir, { recursive: true, force: true });
   });
 
   it('drives each route once; every answer parses with its schema', async () => {
@@ -134,6 +154,10 @@ describe('every /api route answers what its schema says, read through the CLI cl
       id: first,
       branch: 'side',
     });
+
+    const audit = await step('GET /audit', '/audit?limit=5');
+    expect(audit).toMatchObject({ source: 'ledger', truncated: false, instances: [] });
+    expect(audit.entries.map((e) => [e.instance, e.tool])).toEqual([['local', 'GET /api/health']]);
 
     // A route added to the table without a step here fails this line.
     expect([...seen].sort()).toEqual(Object.keys(API).sort());

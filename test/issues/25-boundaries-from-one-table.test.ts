@@ -217,8 +217,14 @@ const PROBES: Record<string, Probe> = {
   },
   'src/audit': {
     at: ['src/audit/probe.ts'],
-    forbidden: ['src/registry/index.ts', 'src/upstream/types.ts', 'express', 'src/http/app.ts'],
-    allowed: ['node:fs', 'src/core/index.ts', 'zod/v4'],
+    forbidden: [
+      'src/registry/index.ts',
+      'src/upstream/types.ts',
+      'express',
+      'src/http/app.ts',
+      'src/state/postgres/index.ts',
+    ],
+    allowed: ['node:fs', 'src/core/index.ts', 'zod/v4', 'src/state/types.ts'],
   },
   'src/cli': {
     at: ['src/cli/probe.ts', 'src/cli/commands/probe.ts'],

@@ -23,6 +23,41 @@ describe('Gate', () => {
   });
 });
 
+describe('Gate under the process bound (issue 24)', () => {
+  it('lets a lone perimeter use every process slot, then shares freed slots between perimeters in turn', async () => {
+    const g = new Gate(4);
+    const order: string[] = [];
+    // A wide lane (its width is the process's) takes all four slots; six more of its calls wait.
+    const running = await Promise.all(Array.from({ length: 4 }, () => g.enter('flood', 32, 64)!));
+    const floodWaits = Array.from({ length: 6 }, (_, i) =>
+      g.enter('flood', 32, 64)!.then((release) => (order.push(`flood${i}`), release)),
+    );
+    // Two quiet perimeters arrive after the flood queued: each gets the next free slot, not the flood's backlog.
+    const quiet = ['q1', 'q2'].map((k) => g.enter(k, 32, 64)!.then((release) => (order.push(k), release)));
+    expect(g.load('flood')).toEqual({ running: 4, waiting: 6 });
+    for (const release of running) release();
+    await Promise.all([...quiet, ...floodWaits.slice(0, 2)]);
+    // Four freed slots went flood, q1, q2, flood: one each in turn, the flood's own order kept.
+    expect(order).toEqual(['flood0', 'q1', 'q2', 'flood1']);
+    expect(g.load('flood')).toEqual({ running: 2, waiting: 4 });
+  });
+
+  it('keeps an operator-set lane width below the process bound', async () => {
+    const g = new Gate(8);
+    const a = await g.enter('narrow', 2, 1);
+    const b = await g.enter('narrow', 2, 1);
+    const queued = g.enter('narrow', 2, 1);
+    expect(g.enter('narrow', 2, 1)).toBeUndefined();
+    expect(g.load('narrow')).toEqual({ running: 2, waiting: 1 });
+    // Free process slots do not widen it: another lane still gets them.
+    expect(await g.enter('other', 2, 1)).toBeTypeOf('function');
+    a?.();
+    (await queued)?.();
+    b?.();
+    expect(g.load('narrow')).toEqual({ running: 0, waiting: 0 });
+  });
+});
+
 describe('RateLimiter.give', () => {
   it('returns one event to the current window', () => {
     const l = new RateLimiter(() => 0);

@@ -8,7 +8,7 @@ import type { App, AppDeps } from '../../src/http/app.js';
 import { compose } from '../../src/cli/compose.js';
 import type { SessionLimits } from '../../src/http/sessions.js';
 import type { ServerPolicy } from '../../src/core/index.js';
-import { cursorSeal, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
+import { cursorSeal, type AnswerCache, type CallRecord, type Gate, type RateLimiter } from '../../src/mcp/index.js';
 import { randomBytes } from 'node:crypto';
 import { perimeterService } from '../../src/registry/perimeters.js';
 import { openFileState } from '../../src/state/file/index.js';
@@ -68,6 +68,8 @@ export interface TestServerOptions {
   openPerimeters?: boolean;
   limiter?: RateLimiter;
   gate?: Gate;
+  /** Answers reused per binding and commit (default: on, as `serve` runs; null turns it off). */
+  answers?: AnswerCache | null;
   /** The shared store's health as invoke sees it (the fail-closed tests make it silent). */
   health?: () => StoreHealth;
   policy?: ServerPolicy;
@@ -75,6 +77,8 @@ export interface TestServerOptions {
   cursors?: ReturnType<typeof cursorSeal>;
   /** Working trees for the workspace tools (issue 13); absent = those tools are never listed. */
   workspace?: Workspace;
+  /** `GET /api/audit`'s reader (issue 21); absent = the route answers that the ledger is off. */
+  auditRead?: AppDeps['auditRead'];
   /** Keeps proposals (file store in the state dir) so approval-mode perimeters work; the service is `srv.proposals`. */
   proposals?: { ttlMs?: number; now?: () => number; audit?: (e: ProposalEvent) => void };
 }
@@ -103,6 +107,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     proposals: opts.proposals ? { ttlMs: opts.proposals.ttlMs, now: opts.proposals.now } : undefined,
     limiter: opts.limiter,
     gate: opts.gate,
+    answers: opts.answers,
     health: opts.health,
     record: (r: CallRecord) => {
       records.push(r);
@@ -121,6 +126,7 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       ...(opts.sessionIdleMs ? { sessionIdleMs: opts.sessionIdleMs } : {}),
       ...(opts.sessionLimits ? { sessionLimits: opts.sessionLimits } : {}),
       ...(opts.opsBackoff ? { opsBackoff: opts.opsBackoff } : {}),
+      ...(opts.auditRead ? { auditRead: opts.auditRead } : {}),
       stateDir,
     },
   });

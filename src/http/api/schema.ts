@@ -165,8 +165,63 @@ export const AuditStatus = z.object({
   last_error: z.string().optional(),
   signed: z.boolean(),
   clear_paths: z.boolean(),
+  /** Several instances on PostgreSQL: this ledger's name in the store's copy and how far the copy has it. */
+  shipping: z
+    .object({
+      instance: z.string(),
+      /** The store's head for this ledger; null until the store first answered. */
+      shipped_seq: z.number().nullable(),
+      /** The newest entry durable on this disk; the difference waits to be shipped. */
+      local_seq: z.number(),
+      shipped: z.number(),
+      batches: z.number(),
+      /** The store did not answer the last round: entries wait on disk. */
+      last_error: z.string().optional(),
+      /** The local chain does not continue the store's copy: shipping stopped (degraded). */
+      stopped: z.string().optional(),
+    })
+    .optional(),
 });
 export type AuditStatus = z.infer<typeof AuditStatus>;
+
+/** One audit event as `GET /api/audit` answers it: the ledger entry (paths hashed unless --audit-clear-paths) and where it lives. */
+export const AuditEntryView = z.object({
+  /** The ledger it came from: its name in the store's copy (`local` on the file store, one instance). */
+  instance: z.string(),
+  seq: z.number(),
+  ts: z.string(),
+  surface: z.string(),
+  perimeter: z.string().optional(),
+  branch: z.string().optional(),
+  tool: z.string(),
+  client: z.string().optional(),
+  verdict: z.string(),
+  result: z.string(),
+  bytes: z.number(),
+  duration_ms: z.number(),
+  commit: z.string().optional(),
+  count: z.number().optional(),
+  last_ts: z.string().optional(),
+  source: z.string().optional(),
+  redaction: z.string(),
+  paths: z.array(z.string()).optional(),
+  hash: z.string(),
+});
+export type AuditEntryView = z.infer<typeof AuditEntryView>;
+
+/** `GET /api/audit`: the newest matching events of every instance, oldest first, and each instance's shipped head. */
+export const AuditAnswer = z.object({
+  /** `store`: every instance's copy in the shared store; `ledger`: this instance's own files (the file store). */
+  source: z.enum(['store', 'ledger']),
+  entries: z.array(AuditEntryView),
+  /** True when more events matched than `limit` (narrow with `since`, `until` or a filter). */
+  truncated: z.boolean(),
+  /** The store's copy: how far each instance's chain has arrived (entries after it still wait on that instance's disk). */
+  instances: z.array(
+    z.object({ instance: z.string(), shipped_seq: z.number().nullable(), shipped_at: z.string().nullable() }),
+  ),
+});
+export type AuditAnswer = z.infer<typeof AuditAnswer>;
 
 /** The shared state store in the operator status. `silentMs` is absent when the store could not even be asked. */
 export const StoreStatus = z.object({
@@ -278,6 +333,7 @@ export const API = {
   'POST /proposals/:id/approve': OneProposal,
   'POST /proposals/:id/reject': OneProposal,
   'GET /restore': RestoreList,
+  'GET /audit': AuditAnswer,
   'POST /restore/:id/apply': RestoreApplied,
 } as const;
 

@@ -207,5 +207,7 @@ export const getCommit = defineTool<Args, Fetched, Output>({
     );
   },
   render,
+  // Its answer on an agent binding is fixed by the head commit, the arguments and the binding (answer cache).
+  pinned: true,
   notFound: (a) => `Not found: no commit ${a.sha} on this branch. Use list_commits to find commit SHAs.`,
 });

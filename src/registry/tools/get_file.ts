@@ -198,6 +198,8 @@ export const getFile = defineTool<Args, readonly FileRead[], Output>({
     );
   },
   filter: (reads, a, ctx) => fileOutcome(reads, a, ctx, 'refuse'),
+  // Its answer on an agent binding is fixed by the head commit, the arguments and the binding (answer cache).
+  pinned: true,
   notFound: (a) => notFoundFile(a.path),
   render: renderFile,
 });

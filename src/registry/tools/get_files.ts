@@ -156,6 +156,8 @@ export const getFiles = defineTool<Args, readonly FileRead[], Output>({
     const found = files.filter((f) => f.ok).length;
     return { kind: 'ok', value: { files, found, missing: files.length - found } };
   },
+  // Its answer on an agent binding is fixed by the head commit, the arguments and the binding (answer cache).
+  pinned: true,
   notFound: () => 'Not found.',
   render,
 });

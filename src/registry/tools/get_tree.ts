@@ -175,6 +175,8 @@ export const getTree = defineTool<Args, Listed, Output>({
     return { kind: 'ok', value: { path: base, recursive, entries: shown, count: shown.length, ...paging } };
   },
   render,
+  // Its answer on an agent binding is fixed by the head commit, the arguments and the binding (answer cache).
+  pinned: true,
   notFound: (a) =>
     `Not found: directory "${a.path ?? ''}" does not exist on this branch. List its parent with get_tree to see what exists.`,
 });

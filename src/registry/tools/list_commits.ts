@@ -87,6 +87,8 @@ export const listCommits = defineTool<Args, HistoryPage, Output>({
     }));
     return { kind: 'ok', value: { commits, page: a.page ?? 1, per_page: a.per_page ?? 30, has_more: page.hasMore } };
   },
+  // Its answer on an agent binding is fixed by the head commit, the arguments and the binding (answer cache).
+  pinned: true,
   notFound: (a) =>
     a.path === undefined
       ? 'Not found: the bound branch does not exist any more. Ask the operator for a new connection URL.'

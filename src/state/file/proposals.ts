@@ -98,6 +98,11 @@ export async function openFileProposalStore(
         .filter((p) => filter.status === undefined || p.status === filter.status)
         .sort(newestFirst),
     get: async (id) => all.get(id),
+    // One process per state dir (its lock): whatever is approved or applying at start was left by a previous one.
+    orphans: async () =>
+      [...all.values()]
+        .filter((p) => p.status === 'approved' || p.status === 'applying')
+        .sort((a, b) => newestFirst(b, a)),
     findByKey: async (perimeter, kind, key) => byKey(perimeter, kind, key),
     insert: (p) =>
       serial(p.perimeter, async (): Promise<InsertOutcome> => {

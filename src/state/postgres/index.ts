@@ -7,9 +7,12 @@ import pg from 'pg';
 import { fail, ok, type ProposalBounds, type Result } from '../../core/index.js';
 import type { InstanceInfo, QuotaSighting, SharedState, StoreHealth } from '../types.js';
 import { postgresAgentUse } from './agent-use.js';
+import { postgresBranchLock } from './branch-lock.js';
 import { postgresCounters } from './counters.js';
 import { postgresWebSessions } from './web-sessions.js';
 import { postgresPresence } from './presence.js';
+import { postgresAuditCopy } from './audit.js';
+import { describeStore } from './describe.js';
 import { migrate } from './migrations.js';
 import { withClient } from './client.js';
 import { CHANNEL, openPostgresPerimeters } from './perimeters.js';
@@ -31,15 +34,8 @@ export interface PostgresOptions {
 
 export type OpenError = 'unreachable' | 'corrupt_state' | 'schema';
 
-/** Where the URL points, without credentials: for messages. */
-export function describeStore(url: string): string {
-  try {
-    const u = new URL(url);
-    return `postgres://${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
-  } catch {
-    return 'the PostgreSQL store';
-  }
-}
+export { describeStore } from './describe.js';
+export { openAuditCopyReader } from './audit.js';
 
 /** Connects, migrates, loads the perimeters and starts the heartbeat and the listener. */
 export async function openPostgresState(o: PostgresOptions): Promise<Result<SharedState, OpenError>> {
@@ -70,7 +66,7 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   }
   // After the client went back: ending the pool waits for every checked-out client.
   if (!migrated.ok) return await fault('schema', migrated.message);
-  const opened = await openPostgresPerimeters(pool).catch((e: Error) =>
+  const opened = await openPostgresPerimeters(pool, o.log).catch((e: Error) =>
     fail('unreachable' as const, `Cannot read the state store at ${where} (${e.message}).`),
   );
   if (!opened.ok) return await fault(opened.code, opened.message);
@@ -163,6 +159,8 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   timer.unref();
   await beat().catch(() => undefined);
 
+  const branches = postgresBranchLock({ url: o.url, instance: o.instance.id, log: o.log });
+
   const health = (): StoreHealth => {
     const silentMs = Date.now() - lastHeard;
     return silentMs > staleMs ? { kind: 'silent', silentMs } : { kind: 'live' };
@@ -171,17 +169,19 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
   return ok({
     kind: 'postgres',
     perimeters,
-    proposals: postgresProposals(pool, o.proposalBounds),
+    proposals: postgresProposals(pool, o.proposalBounds, { instance: o.instance.id, staleMs }),
     counters: postgresCounters(pool),
     webSessions: postgresWebSessions(pool),
     agentUse: postgresAgentUse(pool, (error) =>
       o.log('warn', 'state store: an agent key use was not recorded', { store: where, error }),
     ),
     presence: postgresPresence(pool),
+    audit: postgresAuditCopy(pool),
     health,
     async instances(): Promise<readonly InstanceInfo[]> {
       const r = await pool.query<{ id: string; version: string; started_at: Date; last_seen: Date }>(
-        `SELECT id, version, started_at, last_seen FROM gb_instances WHERE last_seen > now() - make_interval(secs => $1) ORDER BY id`,
+        `SELECT id, version, started_at, last_seen FROM gb_instances
+         WHERE stopped_at IS NULL AND last_seen > now() - make_interval(secs => $1) ORDER BY id`,
         [staleMs / 1000],
       );
       return r.rows.map((x) => ({
@@ -207,12 +207,21 @@ export async function openPostgresState(o: PostgresOptions): Promise<Result<Shar
       shared = q;
     },
     quota: () => shared,
+    branchLock: branches.lock,
     async close() {
       if (closed) return;
       closed = true;
       clearInterval(timer);
       await listener?.end().catch(() => undefined);
-      await pool.query('DELETE FROM gb_instances WHERE id = $1', [o.instance.id]).catch(() => undefined);
+      await branches.close();
+      // Kept, marked stopped: an apply this process had in flight is settled by others only after the silence bound.
+      // Rows stopped or silent for a day go (an applier gone that long is settled whether its row is there or not).
+      await pool
+        .query('UPDATE gb_instances SET stopped_at = now() WHERE id = $1', [o.instance.id])
+        .catch(() => undefined);
+      await pool
+        .query(`DELETE FROM gb_instances WHERE coalesce(stopped_at, last_seen) < now() - interval '1 day'`)
+        .catch(() => undefined);
       await pool.end().catch(() => undefined);
     },
   });

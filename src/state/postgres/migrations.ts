@@ -30,6 +30,25 @@ export const MIGRATIONS: readonly string[] = [
   // Only the SHA-256 of a cookie's id; times are the database's.
   `CREATE TABLE gb_web_sessions (id_hash text PRIMARY KEY, created_at timestamptz NOT NULL, last_seen timestamptz NOT NULL);
    CREATE INDEX gb_web_sessions_seen ON gb_web_sessions (last_seen);`,
+  // Issue 21: which store an instance's perimeter copy came from. `epoch` is drawn once, here: a database created
+  // afresh (and migrated) has another one. `stamp` is redrawn by every change, so a restored or failed-over database
+  // whose revision climbs back to the number a copy holds is still seen as different. An instance of the previous
+  // version leaves the stamp as it was; its changes still bump the revision.
+  `ALTER TABLE gb_revision ADD COLUMN epoch text NOT NULL DEFAULT md5(random()::text || clock_timestamp()::text),
+     ADD COLUMN stamp text NOT NULL DEFAULT '';`,
+  // Issue 21 §2: which instance approved or is applying a proposal, and when an instance stopped (its row is kept, so
+  // "gone for longer than the silence bound" can be told after a clean stop too). Rows of the previous version have
+  // no applier: settled at the next start, as that version did.
+  `ALTER TABLE gb_proposals ADD COLUMN applying_by text;
+   ALTER TABLE gb_instances ADD COLUMN stopped_at timestamptz;`,
+  // Issue 21: every instance ships its chained audit entries here after appending them locally. `line` is the entry
+  // exactly as chained (text, never jsonb, which would reorder its keys and break the hash); the other columns are
+  // copied out of it for queries. The head moves in the same transaction as the rows it covers.
+  `CREATE TABLE gb_audit (instance text NOT NULL, seq bigint NOT NULL, ts timestamptz NOT NULL, kind text NOT NULL,
+     perimeter text, tool text, client text, verdict text, line text NOT NULL, PRIMARY KEY (instance, seq));
+   CREATE INDEX gb_audit_time ON gb_audit (ts, instance, seq);
+   CREATE TABLE gb_audit_heads (instance text PRIMARY KEY, seq bigint NOT NULL, hash text NOT NULL,
+     shipped_at timestamptz NOT NULL);`,
   // Issue 23: each agent key names an agent. A column (key id -> agent id), not a field of the keys in `body`, for the
   // reason of migration 4: the previous version reads `body` strictly. Keys stored before become agents `key-<keyId>`.
   `ALTER TABLE gb_perimeters ADD COLUMN agents jsonb NOT NULL DEFAULT '{}'::jsonb;

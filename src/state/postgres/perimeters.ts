@@ -1,6 +1,9 @@
 // The PostgreSQL perimeter store: rows of the shared database, mirrored in memory for per-call reads. Every change
 // runs in one transaction that locks the revision row, so changes from all instances are serialized and each one
 // bumps the revision other instances compare against (on NOTIFY, and on every heartbeat in case a notice was lost).
+// The copy follows whatever the store holds, not the highest number seen: a database restored from a dump, or a
+// replica that lagged and was promoted, holds a lower revision (or another epoch), and that is what every instance
+// must then enforce, like a freshly started one would (issue 21).
 import type { Pool, PoolClient } from 'pg';
 import { describeIssues, fail, ok, Perimeter, type Result } from '../../core/index.js';
 import type { PerimeterStore } from '../types.js';
@@ -9,15 +12,35 @@ import { withClient } from './client.js';
 /** The channel every change is announced on; the payload is the new revision. */
 export const CHANNEL = 'gb_state';
 
-/** What a snapshot of the store holds: the perimeters at one revision. */
-interface Snapshot {
+/** Which state of which store a copy holds: equal marks mean the same rows (see migration 7). */
+interface Mark {
+  readonly epoch: string;
   readonly rev: number;
+  readonly stamp: string;
+}
+
+/** What a snapshot of the store holds: the perimeters at one revision. */
+interface Snapshot extends Mark {
   readonly perimeters: Map<string, Perimeter>;
 }
 
+const sameMark = (a: Mark, b: Mark) => a.epoch === b.epoch && a.rev === b.rev && a.stamp === b.stamp;
+
+/** The revision row as a mark. */
+async function readMark(client: PoolClient, lock = false): Promise<Mark> {
+  const r = await client.query<{ rev: string; epoch: string; stamp: string }>(
+    `SELECT rev, epoch, stamp FROM gb_revision${lock ? ' FOR UPDATE' : ''}`,
+  );
+  const row = r.rows[0];
+  return { rev: Number(row?.rev ?? 0), epoch: row?.epoch ?? '', stamp: row?.stamp ?? '' };
+}
+
+/** Where operator notices go (never given the store's URL). */
+export type PerimeterLog = (level: 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
+
 /**
  * A stored row: the perimeter without its origin and without its keys' agent ids, which have columns of their own
- * (migrations 4 and 7).
+ * (migrations 4 and 10).
  */
 interface Row {
   readonly id: string;
@@ -74,44 +97,63 @@ function parseRows(rows: readonly Row[]): Result<Map<string, Perimeter>, 'corrup
 
 /** Reads the revision and every perimeter in one snapshot (a repeatable-read transaction). */
 async function readSnapshot(client: PoolClient, lock: boolean): Promise<Result<Snapshot, 'corrupt_state'>> {
-  const rev = await client.query<{ rev: string }>(`SELECT rev FROM gb_revision${lock ? ' FOR UPDATE' : ''}`);
+  const mark = await readMark(client, lock);
   const rows = await client.query<Row>('SELECT id, body, origin, agents FROM gb_perimeters');
   const parsed = parseRows(rows.rows);
   if (!parsed.ok) return parsed;
-  return ok({ rev: Number(rev.rows[0]?.rev ?? 0), perimeters: parsed.value });
+  return ok({ ...mark, perimeters: parsed.value });
 }
 
 /** The store plus what the adapter's loop drives: reloading when the revision moved. */
 export interface PostgresPerimeters extends PerimeterStore {
-  /** Reloads when the store's revision differs from the copy's; `force` reloads anyway (after a reconnect). */
+  /**
+   * Reloads when the store's mark (epoch, revision, stamp) differs from the copy's, lower as well as higher;
+   * `force` reloads anyway (after a reconnect).
+   */
   refresh(force?: boolean): Promise<Result<boolean, 'corrupt_state'>>;
 }
 
 /** Opens the store over `pool` and loads the first copy. */
-export async function openPostgresPerimeters(pool: Pool): Promise<Result<PostgresPerimeters, 'corrupt_state'>> {
-  let copy: Snapshot = { rev: -1, perimeters: new Map() };
+export async function openPostgresPerimeters(
+  pool: Pool,
+  log: PerimeterLog = () => undefined,
+): Promise<Result<PostgresPerimeters, 'corrupt_state'>> {
+  let copy: Snapshot = { epoch: '', rev: -1, stamp: '', perimeters: new Map() };
   let localRev = 0;
-  /** Makes `next` the copy if it is newer than what is held: a slow reload never undoes a faster change. */
-  const adopt = (next: Snapshot) => {
-    if (next.rev <= copy.rev) return false;
+  const take = (next: Snapshot) => {
     copy = next;
     localRev += 1;
+  };
+  /**
+   * Makes a reload's snapshot the copy when it differs. A snapshot read while another reload or a change of this
+   * instance was adopted may be older than that one: a lower revision of the same epoch is then dropped (the next
+   * heartbeat reads again). With nothing adopted meanwhile, a lower revision or another epoch is the store going
+   * back (a restore, a failover to a lagging replica): adopted whole, and said.
+   */
+  const adopt = (next: Snapshot, since: number): boolean => {
+    if (sameMark(next, copy)) return false;
+    const back = next.epoch !== copy.epoch || next.rev < copy.rev;
+    if (back && localRev !== since && next.epoch === copy.epoch) return false;
+    if (back && copy.rev >= 0)
+      log('warn', 'the state store went back (restored or failed over): perimeters reloaded in full from it', {
+        from_revision: copy.rev,
+        to_revision: next.rev,
+        epoch_changed: next.epoch !== copy.epoch,
+      });
+    take(next);
     return true;
   };
 
   const refresh = async (force = false): Promise<Result<boolean, 'corrupt_state'>> => {
+    const since = localRev;
     return withClient(pool, async (client) => {
-      if (!force) {
-        const r = await client.query<{ rev: string }>('SELECT rev FROM gb_revision');
-        if (Number(r.rows[0]?.rev ?? 0) === copy.rev) return ok(false);
-      }
+      if (!force && sameMark(await readMark(client), copy)) return ok(false);
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
       try {
         const snap = await readSnapshot(client, false);
         await client.query('COMMIT');
         if (!snap.ok) return snap;
-        if (force && snap.value.rev === copy.rev) return ok(false);
-        return ok(adopt(snap.value));
+        return ok(adopt(snap.value, since));
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);
         throw e;
@@ -122,6 +164,7 @@ export async function openPostgresPerimeters(pool: Pool): Promise<Result<Postgre
   const modify = async <T, C extends string>(
     mutate: (draft: Map<string, Perimeter>) => Result<T, C>,
   ): Promise<Result<T, C>> => {
+    const since = localRev;
     return withClient(pool, async (client) => {
       await client.query('BEGIN');
       try {
@@ -148,11 +191,19 @@ export async function openPostgresPerimeters(pool: Pool): Promise<Result<Postgre
             [id, JSON.stringify(row.body), row.origin, JSON.stringify(row.agents)],
           );
         }
-        const bumped = await client.query<{ rev: string }>('UPDATE gb_revision SET rev = rev + 1 RETURNING rev');
-        const rev = Number(bumped.rows[0]?.rev ?? 0);
+        const bumped = await client.query<{ rev: string; epoch: string; stamp: string }>(
+          `UPDATE gb_revision SET rev = rev + 1, stamp = md5(random()::text || clock_timestamp()::text)
+           RETURNING rev, epoch, stamp`,
+        );
+        const row = bumped.rows[0];
+        const rev = Number(row?.rev ?? 0);
         await client.query('SELECT pg_notify($1, $2)', [CHANNEL, String(rev)]);
         await client.query('COMMIT');
-        adopt({ rev, perimeters: next });
+        // Adopted whatever its number: it was written on top of what the store holds now, so it is the store's state
+        // (after a restore it may well be lower than the copy's). Only a newer state of the same store adopted while
+        // this change committed (another change of this instance, or its notice) is kept instead.
+        const mine: Snapshot = { epoch: row?.epoch ?? '', rev, stamp: row?.stamp ?? '', perimeters: next };
+        if (localRev === since || mine.epoch !== copy.epoch || mine.rev > copy.rev) take(mine);
         return result;
       } catch (e) {
         await client.query('ROLLBACK').catch(() => undefined);

@@ -60,8 +60,31 @@ async function inTransaction<T>(
   });
 }
 
-/** The proposal store over `pool`. */
-export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_PROPOSAL_BOUNDS): ProposalStore {
+/**
+ * Who runs this store: the instance recorded as the applier of what it approves, and the silence bound after which an
+ * instance that stopped beating (or stopped) is gone.
+ */
+export interface ProposalOwner {
+  readonly instance: string;
+  readonly staleMs: number;
+}
+
+/**
+ * The proposal store over `pool`.
+ *
+ * Only the owner settles its own transitions (issue 21 §2): every move to `approved` or `applying` records the
+ * instance (`applying_by`), and `orphans` answers a row only once that instance has been out of the live set for
+ * longer than the silence bound. Chosen over an advisory lock held for the whole apply: a session lock is released the
+ * instant its connection drops, also when the process lives on (a network blip, a database restart or failover,
+ * an operator's pg_terminate_backend) and its write still lands; a starting instance would then take the lock and
+ * record "did not land" next to a landed commit. A killed process stops beating and is gone after the bound, the same
+ * as the heartbeat's fail-closed rule: a starting instance (or the periodic pass) settles it from the branch then.
+ */
+export function postgresProposals(
+  pool: Pool,
+  bounds: ProposalBounds = DEFAULT_PROPOSAL_BOUNDS,
+  owner?: ProposalOwner,
+): ProposalStore {
   const findByKey = async (perimeter: string, kind: string, key: string, on: Pool | PoolClient = pool) => {
     const r = await on.query<{ body: unknown }>(
       'SELECT body FROM gb_proposals WHERE perimeter = $1 AND kind = $2 AND idempotency_key = $3',
@@ -84,6 +107,21 @@ export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_P
       return r.rows[0] ? parse(r.rows[0].body) : undefined;
     },
     findByKey: (perimeter, kind, key) => findByKey(perimeter, kind, key),
+    async orphans() {
+      const r = await pool.query<{ body: unknown }>(
+        `SELECT body FROM gb_proposals p WHERE status IN ('approved', 'applying') AND NOT EXISTS (
+           SELECT 1 FROM gb_instances i WHERE i.id = p.applying_by
+             AND coalesce(i.stopped_at, i.last_seen) > now() - make_interval(secs => $1))
+         ORDER BY created_at COLLATE "C" ASC, id COLLATE "C" ASC`,
+        [(owner?.staleMs ?? 0) / 1000],
+      );
+      return r.rows.map((x) => parse(x.body));
+    },
+    // The database's clock: one for every instance (issue 21 §3).
+    async now() {
+      const r = await pool.query<{ ms: string }>('SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms');
+      return Number(r.rows[0]?.ms);
+    },
     insert: (p) =>
       inTransaction<InsertOutcome>(pool, async (c) => {
         const stored = Proposal.parse(p);
@@ -124,13 +162,13 @@ export function postgresProposals(pool: Pool, bounds: ProposalBounds = DEFAULT_P
         const moved = Proposal.parse(mutate(current));
         if (moved.id !== id || moved.perimeter !== current.perimeter)
           throw new Error(`a transition may not change a proposal's id or perimeter (${id})`);
-        await c.query('UPDATE gb_proposals SET status = $2, body = $3, bytes = $4, updated_at = $5 WHERE id = $1', [
-          id,
-          moved.status,
-          JSON.stringify(moved),
-          proposalBytes(moved),
-          moved.updated_at,
-        ]);
+        const applier = moved.status === 'approved' || moved.status === 'applying' ? (owner?.instance ?? null) : null;
+        // The applier is kept once the row is settled: who applied it stays readable to an operator in the table.
+        await c.query(
+          `UPDATE gb_proposals SET status = $2, body = $3, bytes = $4, updated_at = $5,
+             applying_by = coalesce($6, applying_by) WHERE id = $1`,
+          [id, moved.status, JSON.stringify(moved), proposalBytes(moved), moved.updated_at, applier],
+        );
         return { commit: true, value: ok(moved) };
       }),
   };

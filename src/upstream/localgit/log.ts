@@ -86,6 +86,16 @@ async function mergeFiles(
   return ok(out);
 }
 
+/**
+ * Paths that differ between trees `a` and `b`, files only, in git's order: what `diff-tree -r --name-only
+ * --no-renames a b` prints, read through the object reader (no process).
+ */
+export async function treeChanges(repo: Repo, a: string, b: string): Promise<string[]> {
+  const out: string[] = [];
+  await changedPaths(repo, a, b, '', out);
+  return out;
+}
+
 const isDir = (e: RawTreeEntry | undefined) => e?.mode === '040000';
 /** git's tree order: a directory sorts as its name followed by '/'; latin1 strings compare byte by byte. */
 const sortKey = (e: RawTreeEntry) => (isDir(e) ? `${e.rawName}/` : e.rawName);

@@ -2,11 +2,18 @@
 // merge: the paths the commit changes must be unmodified in the index and the working tree and must not collide with
 // anything untracked or ignored; every other local change is carried over untouched. Moved before the ref and moved
 // back if the ref could not be.
-import { dirname } from 'node:path';
+import { stat } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import { gitFailure, ok, type Failed } from './errors.js';
 import { neutralised } from '../../gitcli/repo-config.js';
 import { runGit, type GitCall } from '../../gitcli/run.js';
 import type { Repo } from './repo.js';
+
+const isDirectory = (path: string): Promise<boolean> =>
+  stat(path).then(
+    (s) => s.isDirectory(),
+    () => false,
+  );
 
 /** A non-bare working tree that has `branch` checked out. */
 export interface Checkout {
@@ -15,6 +22,8 @@ export interface Checkout {
 
 /** Finds the working tree (main or linked) that has `refs/heads/<branch>` checked out, if any. */
 export async function findCheckout(repo: Repo, branch: string): Promise<{ ok: true; value: Checkout | null } | Failed> {
+  // A bare repository without linked working trees has no checkout at all: no `worktree list` process per write.
+  if (repo.bare && !(await isDirectory(join(repo.commonDir, 'worktrees')))) return ok(null);
   const run = await runGit(['worktree', 'list', '--porcelain', '-z'], repo.call);
   if (run.code !== 0) return gitFailure(run, 'listing working trees', repo.log);
   let path: string | null = null;

@@ -7,7 +7,9 @@ import { normalizePath } from '../../core/path.js';
 import type { WriteRequest, WriteResult, WrittenFile } from '../types.js';
 import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
-import { branchHead, checkBranchName } from './refs.js';
+import { branchHead } from './refs.js';
+import { treeChanges } from './log.js';
+import { rootTree } from './tree.js';
 import type { Repo } from './repo.js';
 import { findCheckout, moveCheckout } from './worktree.js';
 
@@ -94,18 +96,20 @@ async function buildTree(
   req: Prepared,
   blobs: Map<string, string>,
 ): Promise<{ ok: true; value: string } | Failed> {
+  // The modes of the named paths come from the head's tree objects through the reader (no `ls-files` process):
+  // only they matter, and the index read-tree builds holds exactly the head's files.
+  const root = await rootTree(repo, head);
+  if (!root) throw new Error('a resolved commit has no tree');
+  const modes = new Map<string, string>();
+  for (const path of [...req.deletes, ...req.writes.map((w) => w.path)]) {
+    const e = await repo.trees.lookup(root, path.split('/'));
+    if (e && e.mode !== '040000') modes.set(path, e.mode);
+  }
   const dir = await mkdtemp(join(tmpdir(), 'gb-index-'));
   const call = { ...repo.call, env: { GIT_INDEX_FILE: join(dir, 'index') } };
   try {
     const read = await runGit(['read-tree', head], call);
     if (read.code !== 0) return gitFailure(read, 'preparing a commit', repo.log);
-    const ls = await runGit(['ls-files', '--stage', '-z'], call);
-    if (ls.code !== 0) return gitFailure(ls, 'preparing a commit', repo.log);
-    const modes = new Map<string, string>();
-    for (const rec of ls.stdout.toString('utf8').split('\0')) {
-      const tab = rec.indexOf('\t');
-      if (tab > 0) modes.set(rec.slice(tab + 1), rec.slice(0, rec.indexOf(' ')));
-    }
     const lines: string[] = [];
     const zero = '0'.repeat(head.length);
     // A missing path is skipped without a trace; a directory path is not a file and is skipped the same way.
@@ -133,14 +137,10 @@ async function buildTree(
 
 /** Every path that differs between the trees of `base` and `tree`, files only (a replaced directory lists its files). */
 async function changedPaths(repo: Repo, base: string, tree: string): Promise<{ ok: true; value: string[] } | Failed> {
-  const run = await runGit(['diff-tree', '-r', '--name-only', '--no-renames', '-z', base, tree], repo.call);
-  if (run.code !== 0) return gitFailure(run, 'checking what a write changes', repo.log);
-  return ok(
-    run.stdout
-      .toString('utf8')
-      .split('\0')
-      .filter((p) => p !== ''),
-  );
+  // What `diff-tree -r --name-only --no-renames base tree` prints, compared through the reader (no process).
+  const root = await rootTree(repo, base);
+  if (!root) throw new Error('a resolved commit has no tree');
+  return ok(await treeChanges(repo, root, tree));
 }
 
 /** The one answer when the caller's `admit` refuses a computed change (the caller words the refusal). */
@@ -211,10 +211,9 @@ export async function commitFiles(
   request: WriteRequest,
   hooks: WriteHooks,
 ): Promise<{ ok: true; value: WriteResult } | Failed> {
-  const valid = await checkBranchName(repo, branch);
-  if (!valid.ok) return valid;
   const req = prepare(request);
   if (!req.ok) return req;
+  // branchHead checks the name with the rules of `git check-ref-format` (a stricter subset), without a process.
   let head = await branchHead(repo, branch);
   if (!head.ok) return head;
   const checkout = await findCheckout(repo, branch);

@@ -3,6 +3,7 @@
 import { realpath } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { assertNever } from '../../../core/result.js';
+import { BRANCH_BUSY, BRANCH_LOCK_UNAVAILABLE, branchLockKey, type BranchLock } from '../../../core/branch-lock.js';
 import { runGit } from '../../../gitcli/run.js';
 import { checkPaths, commitOp, declined, discardOp, patchOp } from './file-ops.js';
 import { failed, git, nulRecords, wsFail, wsOk, type Log, type Tree } from './git.js';
@@ -29,6 +30,11 @@ export interface WritersOptions {
   /** Time limit of each git process (default 60 s). */
   readonly timeoutMs?: number;
   readonly log?: Log;
+  /**
+   * The lock shared with other processes writing the same working trees (several instances on one store); without
+   * it, operations are serialised in this process only.
+   */
+  readonly branchLock?: BranchLock;
 }
 
 /** A repository's git dir and main working tree (null when bare), and where `branch` is checked out. */
@@ -52,6 +58,22 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
       if (queues.get(key) === tail) queues.delete(key);
     });
     return next;
+  };
+
+  /** Runs a write holding the branch against other processes too, when a shared lock was given. */
+  const exclusive = async <T>(common: string, branch: string, fn: () => Promise<WsResult<T>>): Promise<WsResult<T>> => {
+    if (opts.branchLock === undefined) return fn();
+    const held = await opts.branchLock(branchLockKey(common, branch), fn);
+    switch (held.kind) {
+      case 'held':
+        return held.value;
+      case 'busy':
+        return wsFail('unavailable', BRANCH_BUSY);
+      case 'unavailable':
+        return wsFail('unavailable', BRANCH_LOCK_UNAVAILABLE);
+      default:
+        return assertNever(held, 'branch lock');
+    }
   };
 
   const locate = async (repo: string, branch: string): Promise<WsResult<Located>> => {
@@ -113,7 +135,8 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
     }
   };
 
-  const writer = (tree: Tree): WorkTreeWriter => ({
+  /** `common`: the repository's common git dir, which names the branch to the shared lock. */
+  const writer = (tree: Tree, common: string): WorkTreeWriter => ({
     branch: tree.branch,
     stored: async (paths, maxBytes) => {
       const checked = checkPaths(paths);
@@ -126,24 +149,26 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
         return head.ok ? previewOp(tree, head.value, op) : head;
       }),
     apply: (op, expect) =>
-      serial(tree.workTree, async () => {
-        if (expect !== undefined) {
-          const head = await headId(tree);
-          if (!head.ok) return head;
-          const now = await fingerprint(tree, head.value, op);
-          if (!now.ok) return now;
-          if (now.value !== expect)
-            return declined('stale', 'The working tree or a revision changed since the preview; preview again.');
-        }
-        return run(tree, op);
-      }),
+      serial(tree.workTree, () =>
+        exclusive(common, tree.branch, async () => {
+          if (expect !== undefined) {
+            const head = await headId(tree);
+            if (!head.ok) return head;
+            const now = await fingerprint(tree, head.value, op);
+            if (!now.ok) return now;
+            if (now.value !== expect)
+              return declined('stale', 'The working tree or a revision changed since the preview; preview again.');
+          }
+          return run(tree, op);
+        }),
+      ),
   });
 
   return {
     async open(repo, branch) {
       const at = await locate(repo, branch);
       if (!at.ok) return at;
-      return wsOk(at.value.checkout ? writer(at.value.checkout) : undefined);
+      return wsOk(at.value.checkout ? writer(at.value.checkout, at.value.base.gitDir) : undefined);
     },
     async listRestorePoints(repo) {
       const at = await locate(repo, 'HEAD');
@@ -159,7 +184,10 @@ export function createWorkTreeWriters(opts: WritersOptions = {}): WorkTreeWriter
       const at = await locate(repo, found.value.point.branch);
       if (!at.ok) return at;
       const { base, checkout } = at.value;
-      if (checkout) return serial(checkout.workTree, () => restoreCheckedOut(checkout, found.value));
+      if (checkout)
+        return serial(checkout.workTree, () =>
+          exclusive(base.gitDir, checkout.branch, () => restoreCheckedOut(checkout, found.value)),
+        );
       return restoreRef({ ...base, branch: found.value.point.branch }, found.value);
     },
     async dropRestorePoint(repo, id) {

@@ -1,0 +1,112 @@
+// The protocol floor (issue 24): the official SDK's own server answering git-blinder's tools with texts computed
+// beforehand (the same bytes git-blinder answered), so what it costs per call is the SDK, express and HTTP alone.
+// Both eras on one URL, wired the way the SDK documents: 2025 clients get a hand-wired session (McpServer +
+// transport), 2026-07-28 requests a fresh McpServer per request through createMcpHandler.
+// `node --import tsx bench/floor-server.ts <answers.json>` prints its MCP URL and serves until it is killed.
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import type { Request, Response } from 'express';
+import { createMcpExpressApp } from '@modelcontextprotocol/express';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isInitializeRequest, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
+import { toolNamed } from '../src/registry/index.js';
+
+/** One precomputed answer: the call and the result git-blinder gave it. */
+export interface FloorAnswer {
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly result: { content: { type: 'text'; text: string }[]; structuredContent?: Record<string, unknown> };
+}
+
+type Result = FloorAnswer['result'];
+
+/** The tool's validated arguments as the key: the handler sees them after the SDK parsed them (defaults filled in). */
+function keyOf(tool: string, parsed: unknown): string {
+  return `${tool}\u0000${JSON.stringify(parsed)}`;
+}
+
+function answerTable(answers: readonly FloorAnswer[]): Map<string, Result> {
+  const table = new Map<string, Result>();
+  for (const a of answers) {
+    const tool = toolNamed(a.tool);
+    if (!tool) throw new Error(`no tool ${a.tool}`);
+    table.set(keyOf(a.tool, tool.agentInput.parse(a.args)), a.result);
+  }
+  return table;
+}
+
+function serverOf(table: ReadonlyMap<string, Result>, tools: readonly string[]): McpServer {
+  const server = new McpServer({ name: 'floor', version: '0.0.0' });
+  for (const name of tools) {
+    const tool = toolNamed(name)!;
+    server.registerTool(name, { description: tool.description, inputSchema: tool.agentInput }, (args: unknown) => {
+      const r = table.get(keyOf(name, args));
+      return r ?? { content: [{ type: 'text' as const, text: 'not precomputed' }], isError: true };
+    });
+  }
+  return server;
+}
+
+/** Starts the floor server on an ephemeral port; its MCP URL is `${url}/mcp`. */
+export async function startFloorServer(
+  answers: readonly FloorAnswer[],
+): Promise<{ url: string; close(): Promise<void> }> {
+  const table = answerTable(answers);
+  const tools = [...new Set(answers.map((a) => a.tool))];
+  const app = createMcpExpressApp({ host: '127.0.0.1', jsonLimit: '8mb' });
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  app.all('/mcp', (req: Request, res: Response) => {
+    void (async () => {
+      const sid = req.headers['mcp-session-id'];
+      if (typeof sid === 'string') {
+        const t = sessions.get(sid);
+        if (!t) {
+          res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
+          return;
+        }
+        await t.handleRequest(req, res, req.body);
+        return;
+      }
+      if (!(await isLegacyRequest(await toWebRequest(req, req.body), req.body))) {
+        const modern = createMcpHandler(() => serverOf(table, tools), { legacy: 'reject' });
+        res.on('close', () => void modern.close().catch(() => undefined));
+        await toNodeHandler(modern)(req, res, req.body);
+        return;
+      }
+      if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
+        res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'initialize first' }, id: null });
+        return;
+      }
+      const server = serverOf(table, tools);
+      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, transport),
+        onsessionclosed: (id) => void sessions.delete(id),
+      });
+      await server.connect(transport);
+      await transport.handleRequest(req, res, req.body);
+    })();
+  });
+  const server: Server = await new Promise((resolve) => {
+    const s = app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const addr = server.address();
+  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  return {
+    url,
+    close: async () => {
+      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}
+
+if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {
+  const file = process.argv[2];
+  if (!file) throw new Error('usage: floor-server.ts <answers.json>');
+  const srv = await startFloorServer(JSON.parse(readFileSync(file, 'utf8')) as FloorAnswer[]);
+  process.stdout.write(`floor listening on ${srv.url}/mcp\n`);
+  process.on('SIGTERM', () => void srv.close().then(() => process.exit(0)));
+}
