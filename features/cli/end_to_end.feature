@@ -7,10 +7,10 @@ Feature: The end-to-end flow of the spec, driven through the CLI
     And a running git-blinder server
     When the operator runs "branches list --repo <repo>"
     Then the command succeeds and prints "main"
-    When the operator runs "repos list"
-    Then the command succeeds and prints "<repo>"
     When the operator runs "perimeter create infra --repo <repo> --read infra/** --write infra/aws/**"
     Then the command succeeds and prints "<url>/mcp/infra"
+    When the operator runs "repos list"
+    Then the command succeeds and prints "<repo>"
     When the operator runs "perimeter branch add infra feat-aws"
     Then the command fails with a message mentioning "does not exist"
     Given the branch "feat-aws" is created upstream with a commit "aws: spot instances" changing "infra/aws/spot.tf"
