@@ -11,8 +11,8 @@ Feature: Agents at their perimeter
   Scenario: Two agents connected at the same time on distinct URLs each list their agent tools only
     When agent A connects to "/mcp/infra" speaking the legacy protocol
     And agent B connects to "/mcp/landing" speaking the auto protocol
-    Then agent A lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit"
-    And agent B lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit"
+    Then agent A lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit, activity, lease_acquire, lease_release"
+    And agent B lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit, activity, lease_acquire, lease_release"
 
   Scenario: Branch discovery tools stay off the agent surface even when granted
     Given the perimeter "peek" reading "infra/**" with the tools "get_tree,list_branches,compare"

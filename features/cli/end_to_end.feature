@@ -7,10 +7,10 @@ Feature: The end-to-end flow of the spec, driven through the CLI
     And a running git-blinder server
     When the operator runs "branches list --repo <repo>"
     Then the command succeeds and prints "main"
-    When the operator runs "repos list"
-    Then the command succeeds and prints "<repo>"
     When the operator runs "perimeter create infra --repo <repo> --read infra/** --write infra/aws/**"
     Then the command succeeds and prints "<url>/mcp/infra"
+    When the operator runs "repos list"
+    Then the command succeeds and prints "<repo>"
     When the operator runs "perimeter branch add infra feat-aws"
     Then the command fails with a message mentioning "does not exist"
     Given the branch "feat-aws" is created upstream with a commit "aws: spot instances" changing "infra/aws/spot.tf"
@@ -19,7 +19,7 @@ Feature: The end-to-end flow of the spec, driven through the CLI
     When the operator runs "perimeter key issue infra"
     Then the command succeeds and prints an agent key for "infra"
     When agent A connects to "/mcp/infra/feat-aws"
-    Then agent A lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit"
+    Then agent A lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit, activity, lease_acquire, lease_release"
     When agent A lists the commits
     Then agent A sees the commits "aws: spot instances, chore: bump everything, infra: tune aws buckets, initial layout" in this order
     When agent A shows the commit "chore: bump everything"
@@ -34,7 +34,7 @@ Feature: The end-to-end flow of the spec, driven through the CLI
     And a running git-blinder server with open perimeters
     And the perimeter "infra" exists
     When agent A connects to "/mcp/infra" without a key
-    Then agent A lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit"
+    Then agent A lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit, activity, lease_acquire, lease_release"
     When agent A lists the commits
     Then agent A sees the commits "chore: bump everything, infra: tune aws buckets, initial layout" in this order
     And the agent URL "/mcp/infra/feat-ghost" answers 404

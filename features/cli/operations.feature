@@ -10,7 +10,7 @@ Feature: Who did what, and the live picture
     And the branch "feat-aws" is created upstream with a commit "aws: spot instances" changing "infra/aws/spot.tf"
     And the operator has allowlisted "feat-aws" on "infra"
     When agent S connects through the stdio bridge to "infra" on "feat-aws"
-    Then agent S lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit"
+    Then agent S lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit, activity, lease_acquire, lease_release"
     When agent S lists the commits
     Then agent S sees the commits "aws: spot instances, chore: bump everything, infra: tune aws buckets, initial layout" in this order
     When agent S shows the commit "chore: bump everything"

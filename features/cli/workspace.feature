@@ -33,4 +33,4 @@ Feature: The working tree, inside the window
 
   Scenario: A branch checked out nowhere gets no workspace tools
     When agent A connects to "/mcp/infra/feat-infra"
-    Then agent A lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit"
+    Then agent A lists exactly the tools "get_tree, get_file, get_files, search_code, changes_since, push_files, edit_file, edit_files, list_commits, get_commit, activity, lease_acquire, lease_release"

@@ -1,4 +1,5 @@
 // Pull requests (issue 22): the agent's PR tools, with reviews and CI seeded through the GitHub emulator's `pulls`.
+// On a local repository a PR is a merge proposal (SPEC §3.5): the operator finds it by its number and decides it.
 import assert from 'node:assert/strict';
 import { Given, Then, When } from '@cucumber/cucumber';
 import { GITHUB_REPO, STANDARD_PERIMETERS } from '../support/fixture.js';
@@ -31,6 +32,13 @@ Given(
 );
 
 Given(
+  'the perimeter {string} reading {string} and writing {string} opens pull requests into {string} from the branches {string}',
+  async function (this: BlinderWorld, id: string, read: string, write: string, base: string, branches: string) {
+    await this.createPerimeter({ id, read: list(read), write: list(write), branches: list(branches), pulls: { base } });
+  },
+);
+
+Given(
   'someone opened a pull request from {string} into {string}',
   async function (this: BlinderWorld, head: string, base: string) {
     const n = await pulls(this).open({ repo: GITHUB_REPO, head, base, title: `${head} work` });
@@ -43,6 +51,7 @@ When(
   async function (this: BlinderWorld, name: string, title: string) {
     const r = await this.agent(name).call('create_pull_request', { title, body: 'Work of the agent.' });
     this.memo.set(`answer:${name}`, r);
+    this.memo.set('pr:opener', name);
     if (!r.isError) this.memo.set('pr', r.structured?.number);
   },
 );
@@ -50,12 +59,63 @@ When(
 Then(
   'the pull request is an open draft into {string} with {int} readable changed file(s)',
   function (this: BlinderWorld, base: string, files: number) {
-    const r = this.memo.get('answer:A') as { isError: boolean; text: string; structured: Record<string, unknown> };
+    const r = this.memo.get(`answer:${String(this.memo.get('pr:opener'))}`) as {
+      isError: boolean;
+      text: string;
+      structured: Record<string, unknown>;
+    };
     assert.equal(r.isError, false, r.text);
     assert.equal(r.structured.state, 'open');
     assert.equal(r.structured.draft, true);
     assert.equal(r.structured.base, base);
     assert.equal(r.structured.changed_files, files);
+  },
+);
+
+Then(
+  'agent {word} reads the pull request with {int} changed file(s), {int} addition(s) and nothing omitted',
+  async function (this: BlinderWorld, name: string, files: number, additions: number) {
+    const r = await this.agent(name).call('get_pull_request', { number: prNumber(this) });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.structured?.changed_files, files, r.text);
+    assert.equal(r.structured?.additions, additions, r.text);
+    assert.equal(r.structured?.omitted_count, 0, r.text);
+  },
+);
+
+Then(
+  'agent {word} reads the file {string} of the pull request exactly like {string}, which it does not hold',
+  async function (this: BlinderWorld, name: string, hidden: string, absent: string) {
+    const n = prNumber(this);
+    const h = await this.agent(name).call('get_pull_request_files', { number: n, path: hidden });
+    const a = await this.agent(name).call('get_pull_request_files', { number: n, path: absent });
+    assert.equal(h.isError, a.isError, h.text);
+    assert.equal(h.text.split(hidden).join('<path>'), a.text.split(absent).join('<path>'));
+  },
+);
+
+When('the operator finds the proposal of the pull request', async function (this: BlinderWorld) {
+  const n = prNumber(this);
+  const listed = await this.api('GET', '/proposals');
+  assert.equal(listed.status, 200, listed.text);
+  const found: string[] = [];
+  for (const { id, status } of (listed.json as { proposals: { id: string; status: string }[] }).proposals) {
+    if (status !== 'pending') continue;
+    const one = await this.api('GET', `/proposals/${id}`);
+    const change = (one.json as { proposal: { change: { kind: string; number?: number } } }).proposal.change;
+    if (change.kind === 'pull_request' && change.number === n) found.push(id);
+  }
+  assert.equal(found.length, 1, `pull request #${n} is not exactly one pending proposal: ${listed.text}`);
+  this.memo.set('proposal:last', found[0]);
+});
+
+Then(
+  'agent {word} reads the pull request as {string}',
+  async function (this: BlinderWorld, name: string, state: string) {
+    const r = await this.agent(name).call('get_pull_request', { number: prNumber(this) });
+    assert.equal(r.isError, false, r.text);
+    assert.equal(r.structured?.state, state, r.text);
+    if (state === 'merged') assert.ok(r.structured?.merged_at, r.text);
   },
 );
 

@@ -62,6 +62,15 @@ Given(
 );
 
 Given(
+  'the branch {string} gets a commit {string} changing {string}',
+  async function (this: BlinderWorld, branch: string, message: string, path: string) {
+    assert.ok(this.repo);
+    await this.repo.commit({ branch, message, files: { [path]: `# ${message}\n` } });
+    this.memo.set(`head:${branch}`, await this.head(branch));
+  },
+);
+
+Given(
   'the operator has allowlisted {string} on {string}',
   async function (this: BlinderWorld, branch: string, id: string) {
     const r = await this.api('POST', `/perimeters/${id}/branches`, { name: branch });

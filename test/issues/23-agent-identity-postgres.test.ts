@@ -72,7 +72,8 @@ describe.skipIf(!havePostgres)('issue 23 on PostgreSQL', { timeout: 180_000 }, (
       await client.query(
         'CREATE TABLE gb_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
       );
-      for (let v = 1; v <= 6; v++) {
+      const mine = MIGRATIONS.findIndex((m) => m.includes('gb_agent_use')) + 1;
+      for (let v = 1; v < mine; v++) {
         await client.query(MIGRATIONS[v - 1] ?? '');
         await client.query('INSERT INTO gb_schema (version) VALUES ($1)', [v]);
       }
