@@ -3,6 +3,7 @@
 // CVE-2026-48529). Two perimeters over one repository with different read globs ask for the same commit, tree and
 // history page, in both orders; then the wide one is narrowed and asks again. Real server, real MCP clients, the
 // server's own answer cache (checked to be in use, so the test cannot pass by never caching).
+import { unfence } from '../support/fence.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerCache } from '../../src/mcp/index.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
@@ -39,7 +40,8 @@ async function reads(agent: Agent): Promise<string[]> {
     ['get_file', { path: 'pub/a.ts' }],
   ] as const) {
     const r = await agent.call(tool, args);
-    out.push(`${tool} ${r.isError ? 'error ' : ''}${r.text} ${JSON.stringify(r.structured ?? null)}`);
+    // Fences are drawn per answer (a cached one keeps its own): compared by position, not by nonce.
+    out.push(`${tool} ${r.isError ? 'error ' : ''}${unfence(r.text)} ${JSON.stringify(r.structured ?? null)}`);
   }
   return out;
 }

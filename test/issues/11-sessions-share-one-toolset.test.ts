@@ -45,7 +45,7 @@ beforeAll(async () => {
   repo = await makeRepo([{ message: 'init', files: { 'src/a.ts': 'export const a = 1;\n', 'docs/b.md': 'b\n' } }]);
   srv = await startTestServer();
   await srv.perimeter({ id: 'full', repo: repo.dir, read: ['src/**'], write: ['src/**'] });
-  await srv.perimeter({ id: 'other', repo: repo.dir, read: ['docs/**'], write: [] });
+  await srv.perimeter({ id: 'other', repo: repo.dir, read: ['docs/**'], write: ['docs/**'] });
   await srv.perimeter({ id: 'narrow', repo: repo.dir, read: ['src/**'], write: [], tools: ['get_file'] });
 });
 
@@ -65,6 +65,9 @@ const AGENT_ONLY_TOOLS = [
   'get_pull_request_files',
   'list_pull_request_comments',
   'get_pull_request_status',
+  'activity',
+  'lease_acquire',
+  'lease_release',
 ];
 const WORKSPACE_PROPOSE_TOOLS = [
   'propose_commit',

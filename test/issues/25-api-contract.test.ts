@@ -94,8 +94,12 @@ describe('every /api route answers what its schema says, read through the CLI cl
     ).toEqual(['main']);
     const key = await step('POST /perimeters/:id/keys', '/perimeters/made/keys');
     expect((await step('GET /perimeters/:id/keys', '/perimeters/made/keys')).keys.map((k) => k.id)).toEqual([key.id]);
+    expect((await step('GET /perimeters/:id/agents', '/perimeters/made/agents')).agents.map((a) => a.agent)).toEqual([
+      `key-${key.id}`,
+    ]);
     expect(await step('DELETE /perimeters/:id/keys/:keyId', `/perimeters/made/keys/${key.id}`)).toEqual({
       revoked: key.id,
+      agent: `key-${key.id}`,
     });
     expect(await step('DELETE /perimeters/:id', '/perimeters/made')).toEqual({ deleted: 'made' });
 
@@ -237,7 +241,7 @@ describe('the router answers through the schema', () => {
     // The casts stand for a route that got its body wrong: the schema is what stops it at run time too.
     app.get('/extra', (_req, res) =>
       reply(res, 'GET /perimeters/:id', {
-        perimeter: { ...perimeter, keys: [{ id: 'k', created_at: 't', hash: 'secret' }] } as never,
+        perimeter: { ...perimeter, keys: [{ id: 'k', agent: 'a', created_at: 't', hash: 'secret' }] } as never,
       }),
     );
     app.get('/wrong', (_req, res) =>
@@ -259,7 +263,7 @@ describe('the router answers through the schema', () => {
 
   it('a field the contract does not name never leaves (a key hash, here)', async () => {
     const text = await (await fetch(`${base}/extra`)).text();
-    expect(JSON.parse(text).perimeter.keys).toEqual([{ id: 'k', created_at: 't' }]);
+    expect(JSON.parse(text).perimeter.keys).toEqual([{ id: 'k', agent: 'a', created_at: 't' }]);
     expect(text).not.toContain('secret');
   });
 

@@ -28,10 +28,13 @@ export async function openFileAgentUse(
   const recorded = new Map<string, number>();
   let timer: NodeJS.Timeout | undefined;
   let writing: Promise<void> = Promise.resolve();
+  // Nothing recorded, nothing written: a server that stops before serving (a port in use) leaves no file behind.
+  let dirty = false;
   const flush = async () => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    if (file === undefined) return;
+    if (file === undefined || !dirty) return;
+    dirty = false;
     const body = { version: 1, uses: Object.fromEntries([...uses].map(([p, a]) => [p, Object.fromEntries(a)])) };
     writing = writing.then(() => writeAtomic(file, JSON.stringify(body) + '\n')).catch((e: Error) => log(e.message));
     await writing;
@@ -45,6 +48,7 @@ export async function openFileAgentUse(
       const per = uses.get(perimeter) ?? new Map<string, string>();
       per.set(agent, new Date(now).toISOString());
       uses.set(perimeter, per);
+      dirty = true;
       if (file !== undefined && timer === undefined) {
         timer = setTimeout(() => void flush(), FLUSH_DELAY_MS);
         timer.unref();
