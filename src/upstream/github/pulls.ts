@@ -109,16 +109,29 @@ function toPull(p: GhPull): PullRequest {
   };
 }
 
-/** Reads pages until the last (or `maxPages`); `more` tells whether pages were left unread. */
+/** What every page request of a list carries: the call's charge, the repository, and the page. */
+type PageArgs = ReturnType<typeof charged> & {
+  readonly owner: string;
+  readonly repo: string;
+  readonly per_page: number;
+  readonly page: number;
+};
+
+/**
+ * Reads a list's pages, 100 each, until the last (or `maxPages`); `more` tells whether pages were left unread.
+ * `load` spreads `args` last into its request so the list's own query (sort, filter…) keeps its place before the page.
+ */
 async function allPages<T>(
+  ctx: Ctx,
+  r: RepoRef,
   maxPages: number,
-  load: (page: number) => Promise<{ readonly items: readonly T[]; readonly link: unknown }>,
+  load: (args: PageArgs) => Promise<{ readonly data: readonly T[]; readonly headers: { readonly link?: string } }>,
 ): Promise<{ items: T[]; more: boolean }> {
   const items: T[] = [];
   for (let page = 1; page <= maxPages; page += 1) {
-    const got = await load(page);
-    items.push(...got.items);
-    if (!hasNextPage(got.link) || got.items.length === 0) return { items, more: false };
+    const got = await load({ ...charged(ctx), owner: r.owner, repo: r.repo, per_page: PER_PAGE, page });
+    items.push(...got.data);
+    if (!hasNextPage(got.headers.link) || got.data.length === 0) return { items, more: false };
   }
   return { items, more: true };
 }
@@ -204,17 +217,11 @@ export async function listPulls(ctx: Ctx, r: RepoRef, q: PullQuery): Promise<Pul
 
 export async function listPullFiles(ctx: Ctx, r: RepoRef, n: number): Promise<PullFiles> {
   await ownPull(ctx, r, n);
-  const got = await allPages(PULL_FILES_CAP / PER_PAGE, async (page) => {
-    const res = await ctx.octokit.rest.pulls.listFiles({
-      ...charged(ctx),
-      owner: r.owner,
-      repo: r.repo,
-      pull_number: n,
-      per_page: PER_PAGE,
-      page,
-    });
-    return { items: res.data as readonly GhFile[], link: res.headers.link };
-  });
+  const got = await allPages(ctx, r, PULL_FILES_CAP / PER_PAGE, (args) =>
+    ctx.octokit.rest.pulls
+      .listFiles({ pull_number: n, ...args })
+      .then((res) => ({ data: res.data as readonly GhFile[], headers: res.headers })),
+  );
   const files: CommitFile[] = got.items.map(toFile);
   return { files, complete: !got.more && files.length < PULL_FILES_CAP };
 }
@@ -229,17 +236,9 @@ const REVIEW_STATES: Record<string, ReviewState> = {
 
 export async function listReviews(ctx: Ctx, r: RepoRef, n: number): Promise<readonly PullReview[]> {
   await ownPull(ctx, r, n);
-  const got = await allPages(MAX_PAGES, async (page) => {
-    const res = await ctx.octokit.rest.pulls.listReviews({
-      ...charged(ctx),
-      owner: r.owner,
-      repo: r.repo,
-      pull_number: n,
-      per_page: PER_PAGE,
-      page,
-    });
-    return { items: res.data, link: res.headers.link };
-  });
+  const got = await allPages(ctx, r, MAX_PAGES, (args) =>
+    ctx.octokit.rest.pulls.listReviews({ pull_number: n, ...args }),
+  );
   return got.items.map((v) => ({
     id: v.id,
     state: REVIEW_STATES[v.state] ?? 'commented',
@@ -252,19 +251,9 @@ export async function listReviews(ctx: Ctx, r: RepoRef, n: number): Promise<read
 
 export async function listReviewComments(ctx: Ctx, r: RepoRef, n: number): Promise<readonly ReviewComment[]> {
   await ownPull(ctx, r, n);
-  const got = await allPages(MAX_PAGES, async (page) => {
-    const res = await ctx.octokit.rest.pulls.listReviewComments({
-      ...charged(ctx),
-      owner: r.owner,
-      repo: r.repo,
-      pull_number: n,
-      sort: 'created',
-      direction: 'asc',
-      per_page: PER_PAGE,
-      page,
-    });
-    return { items: res.data, link: res.headers.link };
-  });
+  const got = await allPages(ctx, r, MAX_PAGES, (args) =>
+    ctx.octokit.rest.pulls.listReviewComments({ pull_number: n, sort: 'created', direction: 'asc', ...args }),
+  );
   return got.items.map((c) => ({
     id: c.id,
     review_id: c.pull_request_review_id,
@@ -281,17 +270,9 @@ export async function listReviewComments(ctx: Ctx, r: RepoRef, n: number): Promi
 
 export async function listIssueComments(ctx: Ctx, r: RepoRef, n: number): Promise<readonly IssueComment[]> {
   await ownPull(ctx, r, n);
-  const got = await allPages(MAX_PAGES, async (page) => {
-    const res = await ctx.octokit.rest.issues.listComments({
-      ...charged(ctx),
-      owner: r.owner,
-      repo: r.repo,
-      issue_number: n,
-      per_page: PER_PAGE,
-      page,
-    });
-    return { items: res.data, link: res.headers.link };
-  });
+  const got = await allPages(ctx, r, MAX_PAGES, (args) =>
+    ctx.octokit.rest.issues.listComments({ issue_number: n, ...args }),
+  );
   return got.items.map((c) => ({
     id: c.id,
     body: c.body ?? '',
@@ -327,17 +308,9 @@ function sha(value: string): string {
 }
 
 async function annotationsOf(ctx: Ctx, r: RepoRef, id: number): Promise<CheckAnnotation[]> {
-  const got = await allPages(MAX_PAGES, async (page) => {
-    const res = await ctx.octokit.rest.checks.listAnnotations({
-      ...charged(ctx),
-      owner: r.owner,
-      repo: r.repo,
-      check_run_id: id,
-      per_page: PER_PAGE,
-      page,
-    });
-    return { items: res.data, link: res.headers.link };
-  });
+  const got = await allPages(ctx, r, MAX_PAGES, (args) =>
+    ctx.octokit.rest.checks.listAnnotations({ check_run_id: id, ...args }),
+  );
   return got.items.map((a) => ({
     path: a.path,
     start_line: a.start_line,
@@ -352,18 +325,11 @@ async function annotationsOf(ctx: Ctx, r: RepoRef, id: number): Promise<CheckAnn
 
 export async function listCheckRuns(ctx: Ctx, r: RepoRef, commit: string): Promise<readonly CheckRun[]> {
   const ref = sha(commit);
-  const got = await allPages(MAX_PAGES, async (page) => {
-    const res = await ctx.octokit.rest.checks.listForRef({
-      ...charged(ctx),
-      owner: r.owner,
-      repo: r.repo,
-      ref,
-      filter: 'latest',
-      per_page: PER_PAGE,
-      page,
-    });
-    return { items: res.data.check_runs, link: res.headers.link };
-  });
+  const got = await allPages(ctx, r, MAX_PAGES, (args) =>
+    ctx.octokit.rest.checks
+      .listForRef({ ref, filter: 'latest', ...args })
+      .then((res) => ({ data: res.data.check_runs, headers: res.headers })),
+  );
   // Annotations only where the run says it has some: a run without costs no request.
   return mapLimit(got.items, 4, async (c) => ({
     id: c.id,
@@ -386,17 +352,11 @@ const STATUS_STATES: readonly CommitStatus['state'][] = ['error', 'failure', 'pe
 
 export async function listStatuses(ctx: Ctx, r: RepoRef, commit: string): Promise<readonly CommitStatus[]> {
   const ref = sha(commit);
-  const got = await allPages(MAX_PAGES, async (page) => {
-    const res = await ctx.octokit.rest.repos.getCombinedStatusForRef({
-      ...charged(ctx),
-      owner: r.owner,
-      repo: r.repo,
-      ref,
-      per_page: PER_PAGE,
-      page,
-    });
-    return { items: res.data.statuses, link: res.headers.link };
-  });
+  const got = await allPages(ctx, r, MAX_PAGES, (args) =>
+    ctx.octokit.rest.repos
+      .getCombinedStatusForRef({ ref, ...args })
+      .then((res) => ({ data: res.data.statuses, headers: res.headers })),
+  );
   // target_url is left behind on purpose: it points at CI logs.
   return got.items.map((x) => ({
     context: x.context,
