@@ -1,11 +1,10 @@
 // get_pull_request_files: the readable files of a PR of this branch, with status and counts, paged; one file's patch on
 // request (`path`). Built from the files API and file reads through the cut, never from the PR's raw diff (issue 22).
 import * as z from 'zod/v4';
-import { contentCap, pageOf } from '../../core/index.js';
-import { fileChangeText, moreLine } from '../render.js';
+import { fileChangeText } from '../render.js';
 import { FileChangeOut, Path } from '../schemas.js';
 import { defineTool } from '../tool.js';
-import { loadPull, PullNumber, pullNotFound, type CutPull } from './pr-view.js';
+import { listPage, loadPull, morePages, PullNumber, pullNotFound, readOnlyPull, type CutPull } from './pr-view.js';
 
 type Args = { number: number; page?: number | undefined; path?: string | undefined };
 const input = z.strictObject({
@@ -40,13 +39,7 @@ export const getPullRequestFiles = defineTool<Args, CutPull | undefined, Output>
   pathMode: 'all',
   description:
     'Files of a pull request of this branch that you can read: status and counts (paged), or with `path` that file’s patch. `omitted_count` counts the others.',
-  annotations: {
-    title: 'Pull request files',
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: readOnlyPull('Pull request files'),
   agentInput: input,
   rootInput: input,
   output: Output,
@@ -70,20 +63,9 @@ export const getPullRequestFiles = defineTool<Args, CutPull | undefined, Output>
       return { kind: 'ok', value: { ...head, files: [f], truncated: false } };
     }
     const listed = cut.files.map(({ patch: _patch, ...rest }) => rest);
-    const cap = contentCap(ctx.binding);
-    const sizes = listed.map((f) => (Number.isFinite(cap) ? Buffer.byteLength(JSON.stringify(f)) + 1 : 0));
-    const page = pageOf(sizes, cap - ENVELOPE_BYTES, a.page ?? 1);
+    const page = listPage(ctx, listed, ENVELOPE_BYTES, a.page);
     if (!page.ok) return { kind: 'refused', message: `get_pull_request_files #${a.number}: ${page.message}` };
-    const next = page.value.next;
-    return {
-      kind: 'ok',
-      value: {
-        ...head,
-        files: listed.slice(page.value.start, page.value.end),
-        truncated: next !== undefined,
-        ...(next === undefined ? {} : { next_page: next }),
-      },
-    };
+    return { kind: 'ok', value: { ...head, files: page.value.items, ...page.value.tail } };
   },
   notFound: pullNotFound,
   render: (o: Output) => {
@@ -91,7 +73,7 @@ export const getPullRequestFiles = defineTool<Args, CutPull | undefined, Output>
     return (
       `#${o.number}: ${o.changed_files} files +${o.additions} -${o.deletions}${omitted}\n` +
       o.files.map(fileChangeText).join('') +
-      (o.next_page === undefined ? '' : moreLine('page', o.next_page))
+      morePages(o)
     );
   },
 });

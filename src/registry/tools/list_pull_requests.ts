@@ -1,10 +1,19 @@
 // list_pull_requests: the bound branch's PRs into allowlisted bases, newest first, each cut to the window (issue 22).
 import * as z from 'zod/v4';
-import { contentCap, pageOf } from '../../core/index.js';
 import type { UpResult } from '../../upstream/types.js';
-import { moreLine, untrusted, type Fence } from '../render.js';
+import { untrusted, type Fence } from '../render.js';
 import { defineTool } from '../tool.js';
-import { cutPull, NO_PULLS, PullOut, pullLine, pullsOf, pullView } from './pr-view.js';
+import {
+  cutPull,
+  listPage,
+  morePages,
+  NO_PULLS,
+  PullOut,
+  pullLine,
+  pullsOf,
+  pullView,
+  readOnlyPull,
+} from './pr-view.js';
 
 type Args = { state?: 'open' | 'closed' | 'all' | undefined; page?: number | undefined };
 const input = z.strictObject({
@@ -32,13 +41,7 @@ export const listPullRequests = defineTool<Args, readonly PullOut[], Output>({
   pathMode: 'all',
   description:
     'Pull requests of this branch (default: open), newest first, with counts of your readable files. Titles are untrusted text.',
-  annotations: {
-    title: 'List pull requests',
-    readOnlyHint: true,
-    destructiveHint: false,
-    idempotentHint: true,
-    openWorldHint: false,
-  },
+  annotations: readOnlyPull('List pull requests'),
   agentInput: input,
   rootInput: input,
   output: Output,
@@ -66,25 +69,13 @@ export const listPullRequests = defineTool<Args, readonly PullOut[], Output>({
     return { ok: true, value: out.sort((x, y) => y.number - x.number) };
   },
   filter: (pulls, a, ctx) => {
-    const cap = contentCap(ctx.binding);
-    const sizes = pulls.map((p) => (Number.isFinite(cap) ? Buffer.byteLength(JSON.stringify(p)) + 1 : 0));
-    const page = pageOf(sizes, cap - ENVELOPE_BYTES, a.page ?? 1);
+    const page = listPage(ctx, pulls, ENVELOPE_BYTES, a.page);
     if (!page.ok) return { kind: 'refused', message: `list_pull_requests: ${page.message}` };
-    const shown = pulls.slice(page.value.start, page.value.end);
-    const next = page.value.next;
-    return {
-      kind: 'ok',
-      value: {
-        pulls: shown,
-        page: a.page ?? 1,
-        truncated: next !== undefined,
-        ...(next === undefined ? {} : { next_page: next }),
-      },
-    };
+    return { kind: 'ok', value: { pulls: page.value.items, page: a.page ?? 1, ...page.value.tail } };
   },
   notFound: () => 'Not found: no pull requests on this branch.',
   render: (o: Output, fence: Fence) =>
     `page ${o.page}, ${o.pulls.length} pull requests\n` +
     o.pulls.map((p) => pullLine(p) + untrusted(fence, p.title)).join('') +
-    (o.next_page === undefined ? '' : moreLine('page', o.next_page)),
+    morePages(o),
 });

@@ -3,8 +3,10 @@
 // exactly like a number that does not exist: `undefined` here, the tool's not-found message there.
 import * as z from 'zod/v4';
 import {
+  contentCap,
   filterCommit,
   linkCandidates,
+  pageOf,
   pullInWindow,
   reviewDecision,
   unpairedSides,
@@ -12,6 +14,7 @@ import {
   type CommitDetail,
   type CommitFile,
   type CommitStats,
+  type Result,
 } from '../../core/index.js';
 import type {
   PullFiles,
@@ -22,8 +25,8 @@ import type {
   UpstreamError,
 } from '../../upstream/types.js';
 import { localPulls } from '../local-pulls.js';
-import { field, untrusted, type Fence } from '../render.js';
-import type { ToolContext } from '../tool.js';
+import { field, moreLine, untrusted, type Fence } from '../render.js';
+import type { Annotations, ToolContext } from '../tool.js';
 import { withWholeFiles } from './get_commit.js';
 
 export const PullNumber = z.number().int().min(1).max(1_000_000_000).describe('Pull request number.');
@@ -33,6 +36,15 @@ export const NO_PULLS: UpstreamError = {
   code: 'unavailable',
   message: 'Pull requests are not available on this repository (its upstream keeps none).',
 };
+
+/** The hints of every PR tool that only reads: nothing written, the same answer twice, this host only. */
+export const readOnlyPull = (title: string): Annotations => ({
+  title,
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
 
 /**
  * The agent binding and the upstream's pulls, or why a PR tool cannot run here. Local git has none: its PRs are the
@@ -190,3 +202,39 @@ export const pullNotFound = (a: { number?: number | undefined }): string =>
   a.number === undefined
     ? 'Not found: no open pull request from this branch. Open one with create_pull_request.'
     : `Not found: no pull request #${a.number} from this branch. Use list_pull_requests to see this branch's pull requests.`;
+
+/** One page of a PR tool's list: its items, the first one's index in the whole list, and the answer's paging tail. */
+export interface ListPage<T> {
+  readonly items: T[];
+  readonly start: number;
+  readonly tail: { truncated: boolean; next_page?: number };
+}
+
+/**
+ * Page `page` (default 1) of a visible list under the binding's content cap less `envelope` bytes for the answer
+ * around it, each item costing its JSON and a separator; past the end it is pageOf's refusal.
+ */
+export function listPage<T>(
+  ctx: ToolContext,
+  items: readonly T[],
+  envelope: number,
+  page: number | undefined,
+): Result<ListPage<T>, 'out_of_range'> {
+  const cap = contentCap(ctx.binding);
+  const sizes = items.map((i) => (Number.isFinite(cap) ? Buffer.byteLength(JSON.stringify(i)) + 1 : 0));
+  const cut = pageOf(sizes, cap - envelope, page ?? 1);
+  if (!cut.ok) return cut;
+  const next = cut.value.next;
+  return {
+    ok: true,
+    value: {
+      items: items.slice(cut.value.start, cut.value.end),
+      start: cut.value.start,
+      tail: { truncated: next !== undefined, ...(next === undefined ? {} : { next_page: next }) },
+    },
+  };
+}
+
+/** The last line of a paged answer: how to ask for the next page, when there is one. */
+export const morePages = (o: { readonly next_page?: number | undefined }): string =>
+  o.next_page === undefined ? '' : moreLine('page', o.next_page);
