@@ -5,6 +5,7 @@
 // 2026-07-28 era: every "session" is a worker sending self-contained requests with `_meta`, one socket each.
 import { Agent, request as httpRequest } from 'node:http';
 import { performance } from 'node:perf_hooks';
+import { rawPost, type RawAnswer } from './raw-post.js';
 
 /** What one run drives. */
 export interface DriverPlan {
@@ -38,46 +39,9 @@ const META = {
   'io.modelcontextprotocol/clientCapabilities': {},
 };
 
-interface Answer {
-  readonly status: number;
-  readonly sid: string | undefined;
-  readonly body: string;
-}
-
-function post(agent: Agent, u: URL, headers: Record<string, string>, body: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'content-length': String(Buffer.byteLength(body)),
-          ...headers,
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const sid = res.headers['mcp-session-id'];
-          resolve({
-            status: res.statusCode ?? 0,
-            sid: typeof sid === 'string' ? sid : undefined,
-            body: Buffer.concat(chunks).toString('utf8'),
-          });
-        });
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
+/** A POST with its length stated, as SDK clients send it (no chunked encoding). */
+const post = (agent: Agent, u: URL, headers: Record<string, string>, body: string): Promise<RawAnswer> =>
+  rawPost(agent, u, { 'content-length': String(Buffer.byteLength(body)), ...headers }, body);
 
 /** A 2025-era session: initialize and initialized; the headers its calls carry. */
 async function openSession(agent: Agent, u: URL): Promise<Record<string, string>> {
@@ -92,8 +56,9 @@ async function openSession(agent: Agent, u: URL): Promise<Record<string, string>
       params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'capacity', version: '1' } },
     }),
   );
-  if (init.sid === undefined) throw new Error(`initialize answered ${init.status}: ${init.body.slice(0, 200)}`);
-  const h = { 'mcp-session-id': init.sid, 'mcp-protocol-version': LEGACY };
+  const sid = init.headers['mcp-session-id'];
+  if (typeof sid !== 'string') throw new Error(`initialize answered ${init.status}: ${init.body.slice(0, 200)}`);
+  const h = { 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY };
   await post(agent, u, h, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
   return h;
 }

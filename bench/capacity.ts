@@ -11,6 +11,7 @@ import type { DriverPlan, DriverResult } from './capacity-driver.js';
 import type { FloorAnswer } from './floor-server.js';
 import { git } from './genrepo.js';
 import { readsRepo } from './reads-vs-git.js';
+import { perimeterIds, serveArgs, writeReadPerimeters } from './serve-config.js';
 import { startListening, startServerProcess } from './server-process.js';
 import { progress, ratio, round } from './stats.js';
 
@@ -93,41 +94,16 @@ export async function benchCapacity(smoke: boolean): Promise<Record<string, unkn
     get_commit: shas.map((sha) => ({ tool: 'get_commit', args: { sha } })),
   };
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-cap-'));
-  const config = join(work, 'perimeters.yaml');
   // Four perimeters with the operator's defaults, except a call rate that does not shape the load; sessions are
   // shared out between them (a key holds at most 32 sessions).
-  const yaml = ['perimeters:'];
-  for (let p = 0; p < PERIMETERS; p++)
-    yaml.push(
-      `  p${p}:`,
-      `    repo: ${repo.dir}`,
-      '    read: ["**"]',
-      '    write: []',
-      '    limits: { calls_per_minute: 1000000 }',
-    );
-  await writeFile(config, yaml.join('\n') + '\n');
-  const serveArgs = [
-    '--port',
-    '0',
-    '--state-dir',
-    join(work, 'state'),
-    '--open-perimeters',
-    '--config',
-    config,
-    '--log-level',
-    'error',
-  ];
-  const blinder = await startServerProcess(serveArgs);
+  const config = await writeReadPerimeters(work, repo.dir, perimeterIds(PERIMETERS));
+  const blinder = await startServerProcess(serveArgs(join(work, 'state'), config));
   // GB_BENCH_BASELINE=<checkout with dist/>: an older build measured in the same runs (before/after side by side).
   const baselineDir = process.env.GB_BENCH_BASELINE;
   const baseline = baselineDir
     ? await startListening(
         process.execPath,
-        [
-          join(baselineDir, 'bin/git-blinder'),
-          'serve',
-          ...serveArgs.map((a) => (a.endsWith('/state') ? `${a}-base` : a)),
-        ],
+        [join(baselineDir, 'bin/git-blinder'), 'serve', ...serveArgs(join(work, 'state-base'), config)],
         {},
         /listening on (http:\/\/\S+)/,
       )
@@ -135,7 +111,7 @@ export async function benchCapacity(smoke: boolean): Promise<Record<string, unkn
   let floor: Awaited<ReturnType<typeof startListening>> | undefined;
   const load_start = loadavg().map((x) => round(x, 2));
   try {
-    const bUrls = Array.from({ length: PERIMETERS }, (_, p) => `${blinder.url}/mcp/p${p}`);
+    const bUrls = perimeterIds(PERIMETERS).map((p) => `${blinder.url}/mcp/${p}`);
     const bUrl = bUrls[0]!;
     const answers: FloorAnswer[] = [];
     for (const list of Object.values(calls))

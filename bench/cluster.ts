@@ -2,7 +2,7 @@
 // instances of the BUILT server on one PostgreSQL. Both sides sit behind the same round-robin balancer (one backend vs
 // three) and use 2026-07-28 (stateless) clients, which any instance serves, so the only difference is the shared store
 // and the spread over processes. Phases alternate so load swings on the shared machine hit both alike.
-import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -12,6 +12,7 @@ import { roundRobin } from '../test/support/cluster.js';
 import { startPostgres, type TestPostgres } from '../test/support/postgres.js';
 import { selfFixture } from './fixtures.js';
 import { git } from './genrepo.js';
+import { perimeterIds, serveArgs, writeReadPerimeters } from './serve-config.js';
 import { startListening, type ServerProcess } from './server-process.js';
 import { progress, ratio, round, summarize } from './stats.js';
 import { lcg, loop, MIX, type Tally } from './throughput.js';
@@ -52,22 +53,9 @@ async function connectAll(url: (k: number) => string, n: number): Promise<Modern
  */
 function instance(config: string, stateDir: string, store?: string): Promise<ServerProcess> {
   const bin = new URL('../bin/git-blinder', import.meta.url).pathname;
-  const args = [
-    bin,
-    'serve',
-    '--port',
-    '0',
-    '--state-dir',
-    stateDir,
-    '--open-perimeters',
-    '--config',
-    config,
-    '--log-level',
-    'error',
-  ];
   return startListening(
     process.execPath,
-    args,
+    [bin, 'serve', ...serveArgs(stateDir, config)],
     store ? { GIT_BLINDER_STORE: store } : {},
     /listening on (http:\/\/\S+)/,
   );
@@ -82,17 +70,7 @@ export async function benchCluster(smoke: boolean): Promise<Record<string, unkno
   const files = (await git(fx.dir, 'ls-tree', '-r', '--name-only', 'main')).split('\n').filter(Boolean);
   const shas = (await git(fx.dir, 'rev-list', '-n', '40', 'main')).split('\n').filter(Boolean);
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-cluster-'));
-  const yaml = ['perimeters:'];
-  for (let p = 0; p < PERIMETERS; p++)
-    yaml.push(
-      `  p${p}:`,
-      `    repo: ${fx.dir}`,
-      '    read: ["**"]',
-      '    write: []',
-      '    limits: { calls_per_minute: 1000000 }',
-    );
-  const config = join(work, 'perimeters.yaml');
-  await writeFile(config, yaml.join('\n') + '\n');
+  const config = await writeReadPerimeters(work, fx.dir, perimeterIds(PERIMETERS));
   let pg: TestPostgres | undefined;
   const procs: ServerProcess[] = [];
   const balancers: { close(): Promise<void> }[] = [];

@@ -2,11 +2,12 @@
 // both over HTTP as their own processes, on the repository of "reads vs git" and the calls both have (cyanheads has
 // no tree listing): a file read, a 50-commit log, one commit. Round-robin in one run, one SDK client each.
 import { createRequire } from 'node:module';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { connectAgent, type AgentClient } from './clients.js';
 import { readsRepo } from './reads-vs-git.js';
+import { serveArgs, writeReadPerimeters } from './serve-config.js';
 import { startListening, startServerProcess, type ServerProcess } from './server-process.js';
 import { progress, ratio, summarize, timeInterleaved } from './stats.js';
 import { freePort } from '../test/support/ports.js';
@@ -57,30 +58,8 @@ export async function benchCyanheads(smoke: boolean): Promise<Record<string, unk
   let peer: ServerProcess | undefined;
   const agents: AgentClient[] = [];
   try {
-    const config = join(work, 'perimeters.yaml');
-    await writeFile(
-      config,
-      [
-        'perimeters:',
-        '  all:',
-        `    repo: ${repo.dir}`,
-        '    read: ["**"]',
-        '    write: []',
-        '    limits: { calls_per_minute: 1000000 }',
-        '',
-      ].join('\n'),
-    );
-    blinder = await startServerProcess([
-      '--port',
-      '0',
-      '--state-dir',
-      join(work, 'state'),
-      '--open-perimeters',
-      '--config',
-      config,
-      '--log-level',
-      'error',
-    ]);
+    const config = await writeReadPerimeters(work, repo.dir, ['all']);
+    blinder = await startServerProcess(serveArgs(join(work, 'state'), config));
     const port = await freePort();
     peer = await startListening(
       process.execPath,

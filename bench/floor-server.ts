@@ -1,16 +1,12 @@
 // The protocol floor (issue 24): the official SDK's own server answering git-blinder's tools with texts computed
 // beforehand (the same bytes git-blinder answered), so what it costs per call is the SDK, express and HTTP alone.
-// Both eras on one URL, wired the way the SDK documents: 2025 clients get a hand-wired session (McpServer +
-// transport), 2026-07-28 requests a fresh McpServer per request through createMcpHandler.
+// Both eras on one URL, wired the way the SDK documents (bench/sdk-server.ts): 2025 clients get a hand-wired session,
+// 2026-07-28 requests a fresh McpServer per request through createMcpHandler.
 // `node --import tsx bench/floor-server.ts <answers.json>` prints its MCP URL and serves until it is killed.
-import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
-import type { Request, Response } from 'express';
-import { createMcpExpressApp } from '@modelcontextprotocol/express';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import { toolNamed } from '../src/registry/index.js';
+import { startSdkServer, type SdkServer } from './sdk-server.js';
 
 /** One precomputed answer: the call and the result git-blinder gave it. */
 export interface FloorAnswer {
@@ -48,59 +44,11 @@ function serverOf(table: ReadonlyMap<string, Result>, tools: readonly string[]):
   return server;
 }
 
-/** Starts the floor server on an ephemeral port; its MCP URL is `${url}/mcp`. */
-export async function startFloorServer(
-  answers: readonly FloorAnswer[],
-): Promise<{ url: string; close(): Promise<void> }> {
+/** Starts the floor server on an ephemeral port, answering both eras; its MCP URL is `${url}/mcp`. */
+export async function startFloorServer(answers: readonly FloorAnswer[]): Promise<SdkServer> {
   const table = answerTable(answers);
   const tools = [...new Set(answers.map((a) => a.tool))];
-  const app = createMcpExpressApp({ host: '127.0.0.1', jsonLimit: '8mb' });
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  app.all('/mcp', (req: Request, res: Response) => {
-    void (async () => {
-      const sid = req.headers['mcp-session-id'];
-      if (typeof sid === 'string') {
-        const t = sessions.get(sid);
-        if (!t) {
-          res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
-          return;
-        }
-        await t.handleRequest(req, res, req.body);
-        return;
-      }
-      if (!(await isLegacyRequest(await toWebRequest(req, req.body), req.body))) {
-        const modern = createMcpHandler(() => serverOf(table, tools), { legacy: 'reject' });
-        res.on('close', () => void modern.close().catch(() => undefined));
-        await toNodeHandler(modern)(req, res, req.body);
-        return;
-      }
-      if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-        res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'initialize first' }, id: null });
-        return;
-      }
-      const server = serverOf(table, tools);
-      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, transport),
-        onsessionclosed: (id) => void sessions.delete(id),
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
-    })();
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const addr = server.address();
-  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-  return {
-    url,
-    close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+  return startSdkServer(() => serverOf(table, tools), { modern: true });
 }
 
 if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {

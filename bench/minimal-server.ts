@@ -1,14 +1,10 @@
 // Baseline (b) of the overhead section: the same SDK, transport and express serving as git-blinder, with the same
 // tool names and input schemas, calling the same upstream adapter directly: no binding, no decide, no filter, no
 // output schema, no audit record.
-import { randomUUID } from 'node:crypto';
-import type { Server } from 'node:http';
-import type { Request, Response } from 'express';
-import { createMcpExpressApp } from '@modelcontextprotocol/express';
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { isInitializeRequest, McpServer } from '@modelcontextprotocol/server';
+import { McpServer } from '@modelcontextprotocol/server';
 import { toolNamed } from '../src/registry/index.js';
 import type { UpResult, Upstream } from '../src/upstream/types.js';
+import { startSdkServer, type SdkServer } from './sdk-server.js';
 
 type Handler = (a: any) => Promise<UpResult<unknown>>;
 
@@ -63,51 +59,7 @@ function sessionServer(up: Upstream, repo: string, ref: string): McpServer {
   return server;
 }
 
-/** Starts the minimal server on an ephemeral port; its MCP URL is `${url}/mcp`. */
-export async function startMinimalServer(
-  up: Upstream,
-  repo: string,
-  ref: string,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const app = createMcpExpressApp({ host: '127.0.0.1', jsonLimit: '8mb' });
-  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
-  app.all('/mcp', (req: Request, res: Response) => {
-    void (async () => {
-      const sid = req.headers['mcp-session-id'];
-      if (typeof sid === 'string') {
-        const t = sessions.get(sid);
-        if (!t) {
-          res.status(404).json({ jsonrpc: '2.0', error: { code: -32001, message: 'Session not found' }, id: null });
-          return;
-        }
-        await t.handleRequest(req, res, req.body);
-        return;
-      }
-      if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
-        res.status(400).json({ jsonrpc: '2.0', error: { code: -32000, message: 'initialize first' }, id: null });
-        return;
-      }
-      const server = sessionServer(up, repo, ref);
-      const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, transport),
-        onsessionclosed: (id) => void sessions.delete(id),
-      });
-      await server.connect(transport);
-      await transport.handleRequest(req, res, req.body);
-    })();
-  });
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(0, '127.0.0.1', () => resolve(s));
-  });
-  const addr = server.address();
-  const url = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
-  return {
-    url,
-    close: async () => {
-      await Promise.all([...sessions.values()].map((t) => t.close().catch(() => undefined)));
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
-  };
+/** Starts the minimal server on an ephemeral port (2025-era sessions); its MCP URL is `${url}/mcp`. */
+export function startMinimalServer(up: Upstream, repo: string, ref: string): Promise<SdkServer> {
+  return startSdkServer(() => sessionServer(up, repo, ref));
 }

@@ -9,6 +9,7 @@ import { performance } from 'node:perf_hooks';
 import { promisify } from 'node:util';
 import { connectAgent, type AgentClient } from './clients.js';
 import { buildRepo } from './genrepo.js';
+import { serveArgs } from './serve-config.js';
 import { startServerProcess, type ServerProcess } from './server-process.js';
 import { progress, round, summarize } from './stats.js';
 
@@ -195,22 +196,9 @@ export async function benchScale(smoke: boolean): Promise<Record<string, unknown
 
   let srv: ServerProcess | undefined;
   try {
-    srv = await startServerProcess(
-      [
-        '--port',
-        '0',
-        '--state-dir',
-        join(work, 'state'),
-        '--open-perimeters',
-        '--config',
-        config,
-        '--session-idle',
-        String(idleSeconds),
-        '--log-level',
-        'error',
-      ],
-      { GIT_BLINDER_OPS_TOKEN: OPS_TOKEN },
-    );
+    srv = await startServerProcess(serveArgs(join(work, 'state'), config, ['--session-idle', String(idleSeconds)]), {
+      GIT_BLINDER_OPS_TOKEN: OPS_TOKEN,
+    });
     const s = srv;
     const urlOf = (k: number) =>
       `${s.url}/mcp/p${k % AREAS}${BRANCHES[Math.floor(k / AREAS) % 3] === 'main' ? '' : `/${BRANCHES[Math.floor(k / AREAS) % 3]}`}`;

@@ -6,6 +6,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { makeRepo } from '../test/support/gitdir.js';
 import { startTestServer } from '../test/support/server.js';
+import { rawPost, type RawAnswer } from './raw-post.js';
 import { progress, round } from './stats.js';
 
 setFlagsFromString('--expose_gc');
@@ -18,47 +19,16 @@ const META = {
 };
 const LEGACY = '2025-11-25';
 
-interface Answer {
-  readonly status: number;
-  readonly headers: Record<string, string | string[] | undefined>;
-  readonly body: string;
-}
-
 /** One raw POST over a small keep-alive pool (a fixed number of sockets, whatever the request count). */
-async function post(agent: Agent, url: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
+async function post(agent: Agent, url: string, headers: Record<string, string>, body: unknown): Promise<RawAnswer> {
+  const once = () => rawPost(agent, new URL(url), headers, JSON.stringify(body));
   try {
-    return await postOnce(agent, url, headers, body);
+    return await once();
   } catch (err) {
     // A pooled socket the server closed while this process sat in a forced GC: one retry on a fresh socket.
     if ((err as { code?: string }).code !== 'ECONNRESET') throw err;
-    return postOnce(agent, url, headers, body);
+    return once();
   }
-}
-
-function postOnce(agent: Agent, url: string, headers: Record<string, string>, body: unknown): Promise<Answer> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        agent,
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () =>
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString('utf8') }),
-        );
-        res.on('error', reject);
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
 }
 
 /** A 2025-era session as a client opens it: initialize, initialized, tools/list; then it goes quiet. */

@@ -1,13 +1,14 @@
 // Section "throughput" (issue 11): reads only, 100 concurrent SDK clients, git-blinder against the minimal SDK server
 // on the same mix and repository. Both servers run as their own processes (the clients share the machine, in this
 // process); phases alternate between the two servers so load swings on the shared machine hit both alike.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { connectAgent, type AgentClient } from './clients.js';
 import { selfFixture } from './fixtures.js';
 import { git } from './genrepo.js';
+import { perimeterIds, serveArgs, writeReadPerimeters } from './serve-config.js';
 import { startListening, startServerProcess, type ServerProcess } from './server-process.js';
 import { progress, ratio, round, summarize } from './stats.js';
 
@@ -98,35 +99,13 @@ export async function benchThroughput(smoke: boolean): Promise<Record<string, un
   const files = (await git(fx.dir, 'ls-tree', '-r', '--name-only', 'main')).split('\n').filter(Boolean);
   const shas = (await git(fx.dir, 'rev-list', '-n', '40', 'main')).split('\n').filter(Boolean);
   const work = await mkdtemp(join(tmpdir(), 'gb-bench-tp-'));
-  const yaml = ['perimeters:'];
   // Default limits (4 calls at once per perimeter, 32 queued): what an operator gets; ten perimeters of ten clients.
-  for (let p = 0; p < PERIMETERS; p++)
-    yaml.push(
-      `  p${p}:`,
-      `    repo: ${fx.dir}`,
-      '    read: ["**"]',
-      '    write: []',
-      '    limits: { calls_per_minute: 1000000 }',
-    );
-  const config = join(work, 'perimeters.yaml');
-  await writeFile(config, yaml.join('\n') + '\n');
+  const config = await writeReadPerimeters(work, fx.dir, perimeterIds(PERIMETERS));
   const tsx = new URL('../node_modules/tsx/dist/esm/index.mjs', import.meta.url).pathname;
   let blinder: ServerProcess | undefined;
   let minimal: ServerProcess | undefined;
   try {
-    blinder = await startServerProcess([
-      '--port',
-      '0',
-      '--state-dir',
-      join(work, 'state'),
-      '--open-perimeters',
-      '--config',
-      config,
-      '--log-level',
-      'error',
-      '--session-idle',
-      '600',
-    ]);
+    blinder = await startServerProcess(serveArgs(join(work, 'state'), config, ['--session-idle', '600']));
     minimal = await startListening(
       process.execPath,
       ['--import', tsx, new URL('./minimal-serve.ts', import.meta.url).pathname, fx.dir],

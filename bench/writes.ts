@@ -4,11 +4,13 @@
 // separate processes from this one. Each side writes to its own branch of the same bare repository.
 import { execFile } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { buildRepo, git } from './genrepo.js';
+import { rawPost } from './raw-post.js';
+import { serveArgs } from './serve-config.js';
 import { startListening, startServerProcess, type ServerProcess } from './server-process.js';
 import { progress, ratio, round, summarize, timeInterleaved } from './stats.js';
 
@@ -49,8 +51,7 @@ async function plumbing(dir: string, branch: string, path: string, content: stri
 }
 
 /** One push_files over HTTP (2026-07-28 request); throws on anything but a commit. */
-function push(agent: Agent, url: string, path: string, content: string, n: number): Promise<void> {
-  const u = new URL(url);
+async function push(agent: Agent, url: string, path: string, content: string, n: number): Promise<void> {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id: n,
@@ -64,36 +65,14 @@ function push(agent: Agent, url: string, path: string, content: string, n: numbe
       },
     },
   });
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'POST',
-        agent,
-        headers: {
-          'content-type': 'application/json',
-          accept: 'application/json, text/event-stream',
-          'mcp-protocol-version': '2026-07-28',
-          'mcp-method': 'tools/call',
-          'mcp-name': 'push_files',
-        },
-      },
-      (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          const text = Buffer.concat(chunks).toString('utf8');
-          if (res.statusCode !== 200 || !text.includes('"commit"') || text.includes('"isError":true'))
-            reject(new Error(`push_files answered ${res.statusCode}: ${text.slice(0, 300)}`));
-          else resolve();
-        });
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
+  const a = await rawPost(
+    agent,
+    new URL(url),
+    { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'push_files' },
+    body,
+  );
+  if (a.status !== 200 || !a.body.includes('"commit"') || a.body.includes('"isError":true'))
+    throw new Error(`push_files answered ${a.status}: ${a.body.slice(0, 300)}`);
 }
 
 /** Runs the section. */
@@ -117,27 +96,16 @@ export async function benchWrites(smoke: boolean): Promise<Record<string, unknow
     config,
     ['perimeters:', ...perimeter('agent', 'agent'), ...perimeter('before', 'before'), ''].join('\n'),
   );
-  const args = (state: string) => [
-    '--port',
-    '0',
-    '--state-dir',
-    join(work, state),
-    '--open-perimeters',
-    '--config',
-    config,
-    '--log-level',
-    'error',
-  ];
   let blinder: ServerProcess | undefined;
   let baseline: ServerProcess | undefined;
   const load_start = loadavg().map((x) => round(x, 2));
   try {
-    blinder = await startServerProcess(args('state'));
+    blinder = await startServerProcess(serveArgs(join(work, 'state'), config));
     const baseDir = process.env.GB_BENCH_BASELINE;
     if (baseDir)
       baseline = await startListening(
         process.execPath,
-        [join(baseDir, 'bin/git-blinder'), 'serve', ...args('state-base')],
+        [join(baseDir, 'bin/git-blinder'), 'serve', ...serveArgs(join(work, 'state-base'), config)],
         {},
         /listening on (http:\/\/\S+)/,
       );

@@ -2,7 +2,7 @@
 // path is shown only when the asker can read it, another perimeter's agent is only "another agent", and activity the
 // asker cannot read is simply absent (a lease is the one thing that can refuse a write on an unreadable path, with
 // the generic message of SPEC §8's blind-write residual). Pure: the notes, proposals and leases are passed in.
-import { compileGlobs, isLiteralSegment } from './glob.js';
+import { compileGlobs, isLiteralSegment, type GlobSet } from './glob.js';
 import type { Scope } from './scope.js';
 
 /** Who asks, as the key says. */
@@ -155,9 +155,20 @@ export function presenceView(
   };
 }
 
-/** True when a lease binds `path`: it names it, and its holder may write it. */
-export function leaseCovers(l: Pick<LeaseIn, 'patterns' | 'write'>, path: string): boolean {
-  return compileGlobs(l.patterns).matches(path) && compileGlobs(l.write).matches(path);
+/**
+ * True when a lease pattern lies inside a write scope: a literal path the scope may write, or a glob whose fixed part
+ * could hold a file it may write. Judged on the pattern's text alone (never on what the repository holds).
+ */
+export function insideWrite(pattern: string, scope: Pick<Scope, 'canWrite'>, write: GlobSet): boolean {
+  const s = staticPrefix(pattern);
+  return s.literal ? scope.canWrite(s.path) : write.globs.length > 0 && write.couldContain(s.path);
+}
+
+/** Whether a lease binds a path (it names it, and its holder may write it), its globs compiled once per call. */
+function leaseMatcher(l: Pick<LeaseIn, 'patterns' | 'write'>): (path: string) => boolean {
+  const names = compileGlobs(l.patterns);
+  const writable = compileGlobs(l.write);
+  return (path) => names.matches(path) && writable.matches(path);
 }
 
 /** The generic refusal: the write touches another agent's lease on paths the writer cannot read. */
@@ -170,18 +181,18 @@ export const ACTIVE_IN_WRITE_AREA =
  * refusal (never the path, the holder or the time).
  */
 export function leaseRefusal(writer: Asker, paths: readonly string[], leases: readonly LeaseIn[]): string | undefined {
-  const binding = leases.filter((l) => !isSelf(writer, l));
+  const binding = leases.filter((l) => !isSelf(writer, l)).map((l) => ({ l, covers: leaseMatcher(l) }));
   if (binding.length === 0) return undefined;
   let generic = false;
   const named: { path: string; until: string }[] = [];
   for (const p of paths) {
-    const hits = binding.filter((l) => leaseCovers(l, p));
+    const hits = binding.filter((b) => b.covers(p));
     if (hits.length === 0) continue;
     if (!writer.scope.canRead(p)) {
       generic = true;
       continue;
     }
-    const until = hits.map((l) => l.expiresAt).sort()[hits.length - 1] ?? '';
+    const until = hits.map((b) => b.l.expiresAt).sort()[hits.length - 1] ?? '';
     named.push({ path: p, until });
   }
   if (named.length > 0) {

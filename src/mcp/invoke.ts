@@ -15,6 +15,7 @@ import {
 } from '../core/index.js';
 import type { AnyTool, CursorSeal, Log, Proposable, ToolContext } from '../registry/index.js';
 import type { ProposalService } from '../registry/proposals.js';
+import { pendingOn } from '../registry/presence.js';
 import type { Counters, PresenceStore, StoreHealth } from '../state/types.js';
 import type { RequestBudget, Upstream, UpstreamError, UpstreamFor } from '../upstream/types.js';
 import type { Workspace } from '../workspace/types.js';
@@ -530,16 +531,9 @@ async function otherAgents(
   try {
     const [notes, pending] = await Promise.all([
       deps.presence.recent(b.repo, b.branch, PRESENCE_RECENT_MS),
-      deps.proposals.list({ status: 'pending' }),
+      pendingOn(deps.proposals, b.repo, b.branch),
     ]);
-    return overlapsFor(
-      { perimeter: b.perimeterId, agent },
-      paths,
-      notes,
-      pending
-        .filter((p) => p.repo === b.repo && p.branch === b.branch)
-        .map((p) => ({ perimeter: p.perimeter, agent: p.agent, paths: p.facts.paths, created_at: p.created_at })),
-    );
+    return overlapsFor({ perimeter: b.perimeterId, agent }, paths, notes, pending);
   } catch {
     return [];
   }

@@ -1,9 +1,28 @@
 // Gathers what presence is built from (notes, pending proposals, leases of the bound branch) and has the core cut it
 // for the asking agent. Shared by `activity` and `workspace_brief`.
-import { ANONYMOUS_AGENT, PRESENCE_RECENT_MS, presenceView, type PresenceView } from '../core/index.js';
+import {
+  ANONYMOUS_AGENT,
+  PRESENCE_RECENT_MS,
+  presenceView,
+  type PresenceView,
+  type ProposalIn,
+} from '../core/index.js';
+import type { AgentProposals } from './proposals.js';
 import type { ToolContext } from './tool.js';
 
 export const NOBODY: PresenceView = { agents: [], other_agents: 0, writes: [], proposals: [], leases: [] };
+
+/** Pending proposals on one repository branch, as presence reads them (who, which paths, since when). */
+export async function pendingOn(
+  proposals: Pick<AgentProposals, 'list'> | undefined,
+  repo: string,
+  branch: string,
+): Promise<ProposalIn[]> {
+  if (proposals === undefined) return [];
+  return (await proposals.list({ status: 'pending' }))
+    .filter((p) => p.repo === repo && p.branch === branch)
+    .map((p) => ({ perimeter: p.perimeter, agent: p.agent, paths: p.facts.paths, created_at: p.created_at }));
+}
 
 /** Other agents' activity on the bound branch below `prefix`, as the calling agent may see it. */
 export async function presenceFor(ctx: ToolContext, prefix: string): Promise<PresenceView> {
@@ -12,15 +31,13 @@ export async function presenceFor(ctx: ToolContext, prefix: string): Promise<Pre
   const [notes, leases, pending] = await Promise.all([
     ctx.presence.recent(b.repo, b.branch, PRESENCE_RECENT_MS),
     ctx.presence.leases(b.repo, b.branch),
-    ctx.proposals ? ctx.proposals.list({ status: 'pending' }) : Promise.resolve([]),
+    pendingOn(ctx.proposals, b.repo, b.branch),
   ]);
   return presenceView(
     { perimeter: b.perimeterId, agent: ctx.agent ?? ANONYMOUS_AGENT, scope: ctx.scope },
     prefix,
     notes,
-    pending
-      .filter((p) => p.repo === b.repo && p.branch === b.branch)
-      .map((p) => ({ perimeter: p.perimeter, agent: p.agent, paths: p.facts.paths, created_at: p.created_at })),
+    pending,
     leases,
   );
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/v4';
-import { ANONYMOUS_AGENT, compileGlobs, staticPrefix, validateGlob, type GlobSet } from '../../core/index.js';
+import { ANONYMOUS_AGENT, compileGlobs, insideWrite, validateGlob } from '../../core/index.js';
 import type { Lease } from '../../state/types.js';
 import { defineTool } from '../tool.js';
 
@@ -49,12 +49,11 @@ export const leaseAcquire = defineTool<Args, Raw, Out>({
     if (b.surface !== 'agent') return 'Leases are taken by agents.';
     const max = b.limits.lease_max_ttl ?? DEFAULT_LEASE_MAX_TTL;
     if (a.ttl > max) return `Invalid argument: ttl is at most ${max} seconds on this perimeter.`;
+    const write = compileGlobs(b.writeGlobs);
     for (const p of a.paths) {
       const v = validateGlob(p);
       if (!v.ok) return `Invalid argument: ${JSON.stringify(p)}: ${v.message}`;
-      const s = staticPrefix(p);
-      const inside = s.literal ? ctx.scope.canWrite(s.path) : b.writeGlobs.length > 0 && writeCouldHold(b, s.path);
-      if (!inside)
+      if (!insideWrite(p, ctx.scope, write))
         return `Refused: ${JSON.stringify(p)} is not inside your write scope; a lease covers only paths you may write.`;
     }
     return undefined;
@@ -98,15 +97,3 @@ export const leaseAcquire = defineTool<Args, Raw, Out>({
   notFound: () => 'Not found.',
   render: (v) => `lease ${v.lease_id} on ${v.paths.join(', ')} until ${v.expires_at}`,
 });
-
-/** True when the directory `dir` could hold a file the binding may write (a glob's fixed part). */
-function writeCouldHold(b: { readonly writeGlobs: readonly string[] }, dir: string): boolean {
-  return compiledWrite(b.writeGlobs).couldContain(dir);
-}
-
-const compiled = new WeakMap<readonly string[], GlobSet>();
-const compiledWrite = (globs: readonly string[]): GlobSet => {
-  let g = compiled.get(globs);
-  if (!g) compiled.set(globs, (g = compileGlobs(globs)));
-  return g;
-};
