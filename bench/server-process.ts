@@ -42,15 +42,22 @@ export async function startListening(
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s: ${stderr}`)), 60_000);
+    // A server that never says it listens is not left behind.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in 60 s: ${stderr}`));
+    }, 60_000);
     // No pattern: the caller polls the server itself.
     if (ready === undefined) {
       clearTimeout(timer);
       resolve(fallbackUrl);
     }
     const seen = (d: Buffer) => {
-      out = (out + d.toString()).slice(-8000);
+      // Matched before the tail is cut: one chunk can hold the line and more than the kept tail after it (`serve`
+      // prints an agent URL per perimeter right after its listening line).
+      out += d.toString();
       const m = ready?.exec(out);
+      out = out.slice(-8000);
       if (m) {
         clearTimeout(timer);
         resolve(m[1] ?? fallbackUrl);
