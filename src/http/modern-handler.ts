@@ -57,7 +57,7 @@ export function modernHandler<A>(serverOf: (a: A) => Server): ModernHandler<A> {
 /**
  * The web `Request` of a request whose body express has already parsed: method, headers and signal, no body. The SDK
  * is always handed the parsed body with it and reads nothing from the request's own (re-serialising the body into a
- * stream that nothing reads was a tenth of this layer's cost). Its URL is the SDK's own rebuild from the Host header,
+ * stream that nothing reads cost a few per cent of a call: bench/findings.md). Its URL is the SDK's own rebuild from the Host header,
  * kept for fidelity: nothing routes on it.
  */
 function parsedRequest(req: Request, signal: AbortSignal): globalThis.Request {
