@@ -72,6 +72,8 @@ export const MIGRATIONS: readonly string[] = [
   // previous version leaves them NULL: the ledger's defaults apply), and the sweep finds segment starts by index.
   `ALTER TABLE gb_audit_heads ADD COLUMN keep integer, ADD COLUMN min_age_ms bigint;
    CREATE INDEX gb_audit_checkpoints ON gb_audit (instance, seq) WHERE kind = 'checkpoint';`,
+  // Presence notes are capped per repository and perimeter (one perimeter's writes never push out another's).
+  `CREATE INDEX gb_activity_perimeter ON gb_activity (repo, perimeter, at);`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
