@@ -74,6 +74,8 @@ export const MIGRATIONS: readonly string[] = [
    CREATE INDEX gb_audit_checkpoints ON gb_audit (instance, seq) WHERE kind = 'checkpoint';`,
   // Presence notes are capped per repository and perimeter (one perimeter's writes never push out another's).
   `CREATE INDEX gb_activity_perimeter ON gb_activity (repo, perimeter, at);`,
+  // Presence reads the pending proposals of one repository branch (the list filters on the body's repo and branch).
+  `CREATE INDEX gb_proposals_pending_on ON gb_proposals ((body->>'repo'), (body->>'branch')) WHERE status = 'pending';`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.
