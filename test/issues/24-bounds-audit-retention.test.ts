@@ -175,4 +175,53 @@ describe('bounds: the audit copy in the store is pruned like the ledgers it copi
     expect(after[0]?.kind).toBe('checkpoint');
     expect(await verified('legacy')).toMatchObject({ ok: true });
   });
+
+  it('a verify that overlaps a sweep reads the pruned copy again instead of reporting a gap', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gb-bounds-audit-'));
+    dirs.push(dir);
+    let clock = Date.now() - 60 * DAY;
+    const ship = await startShipper({
+      dir,
+      instance: 'overlap',
+      copy,
+      intervalMs: 3_600_000,
+      retention: { keep: 1000 },
+    });
+    const ledger = await openLedger({
+      dir,
+      salt,
+      maxBytes: 4096,
+      keep: 10_000,
+      minAgeMs: 0,
+      now: () => new Date(clock),
+      onDurable: (x) => ship.durable(x),
+    });
+    // More than one page (1000 rows) of old entries, then a few young ones.
+    await Promise.all(Array.from({ length: 1300 }, (_, i) => ledger.append(event(i))));
+    clock = Date.now();
+    await Promise.all(Array.from({ length: 5 }, (_, i) => ledger.append(event(5000 + i))));
+    await ledger.close();
+    await ship.flush();
+    await ship.close();
+    expect((await stored('overlap'))[0]?.seq).toBe(1);
+    // The operator lowers --audit-keep; another instance's sweep runs while this verify reads its second page.
+    await sql(`UPDATE gb_audit_heads SET keep = 1 WHERE instance = 'overlap'`);
+    let swept = false;
+    const racing: Pick<AuditCopy, 'chain' | 'instances'> = {
+      instances: () => copy.instances(),
+      async chain(instance, afterSeq, limit) {
+        if (instance === 'overlap' && afterSeq > 0 && !swept) {
+          swept = true;
+          expect((await copy.sweep(defaults)).entries).toBeGreaterThan(0);
+        }
+        return copy.chain(instance, afterSeq, limit);
+      },
+    };
+    const out = await verifyCopy(racing);
+    expect(swept).toBe(true);
+    expect(out.ok && out.reports.find((r) => r.instance === 'overlap')).toMatchObject({
+      ok: true,
+      startsAfterPruning: true,
+    });
+  }, 120_000);
 });
