@@ -97,8 +97,9 @@ export class AnswerCache {
       victim.entries.delete(k);
       victim.bytes -= e.size;
       this.bytes -= e.size;
+      // An empty shelf holds no share: the others' shares grow at once.
+      if (victim.entries.size === 0) this.shelves.delete(shelfOf(k));
     }
-    for (const [n, sh] of this.shelves) if (sh.entries.size === 0) this.shelves.delete(n);
   }
 
   /** Who gives up an answer: the storing perimeter when over its share, else the perimeter furthest over it. */

@@ -15,7 +15,8 @@ const PRUNE = `
     SELECT seq, row_number() OVER (ORDER BY seq DESC) AS rn
       FROM gb_audit WHERE instance = $1 AND kind = 'checkpoint'),
   young AS (
-    SELECT min(seq) AS seq FROM gb_audit WHERE instance = $1 AND ts >= now() - $3::bigint * interval '1 millisecond'),
+    SELECT (SELECT seq FROM gb_audit WHERE instance = $1 AND ts >= now() - $3::bigint * interval '1 millisecond'
+             ORDER BY seq LIMIT 1) AS seq),
   cut AS (
     SELECT max(cps.seq) AS seq FROM cps, young WHERE cps.rn > $2 AND (young.seq IS NULL OR cps.seq <= young.seq))
   DELETE FROM gb_audit a USING cut WHERE a.instance = $1 AND a.seq < cut.seq`;
@@ -25,15 +26,18 @@ export async function sweepAuditCopy(
   pool: Pool,
   o: { readonly defaults: AuditRetention; readonly silentAfterMs: number },
 ): Promise<AuditSweep> {
-  const heads = await pool.query<{ instance: string; keep: number | null; min_age_ms: string | null }>(
-    'SELECT instance, keep, min_age_ms FROM gb_audit_heads ORDER BY instance',
+  const heads = await pool.query<{ instance: string; keep: number | null; min_age_ms: string | null; silent: boolean }>(
+    `SELECT instance, keep, min_age_ms,
+            shipped_at < now() - greatest(coalesce(min_age_ms, $1), $2)::bigint * interval '1 millisecond' AS silent
+       FROM gb_audit_heads ORDER BY instance`,
+    [o.defaults.minAgeMs, o.silentAfterMs],
   );
   let entries = 0;
   let instances = 0;
   for (const h of heads.rows) {
     const keep = h.keep ?? o.defaults.keep;
     const minAgeMs = h.min_age_ms === null ? o.defaults.minAgeMs : Number(h.min_age_ms);
-    const dropped = await dropSilent(pool, h.instance, Math.max(minAgeMs, o.silentAfterMs));
+    const dropped = h.silent ? await dropSilent(pool, h.instance, Math.max(minAgeMs, o.silentAfterMs)) : undefined;
     if (dropped !== undefined) {
       entries += dropped;
       instances += 1;
