@@ -8,5 +8,7 @@ export default defineConfig({
     // Two cores: keep parallel forks modest so git subprocesses do not starve each other.
     pool: 'forks',
     maxWorkers: 2,
+    // One PostgreSQL server for the run, started when the first file asks for it (test/support/shared-postgres.ts).
+    globalSetup: ['test/support/postgres-global.ts'],
   },
 });
