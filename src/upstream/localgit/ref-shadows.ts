@@ -3,8 +3,11 @@
 // `refs/remotes/<name>` and `refs/remotes/<name>/HEAD` (refs.c `ref_rev_parse_rules`): when the exact ref is missing,
 // one of those would answer in its place. Every such expansion of a `refs/…` name starts with one of four prefixes,
 // so when the files backend holds no loose ref under them and packed-refs names none, git's answer for the name can
-// only be the name's own. The proof is re-taken on every lookup (a few `stat`s; packed-refs is re-read only when its
-// inode, size or times change), so a shadow created at any moment is honoured by the next lookup.
+// only be the name's own. The proof is re-taken in every event-loop turn that looks a name up (a few `stat`s;
+// packed-refs is re-read only when its inode, size or times change), before the lookup's line goes to git, so a
+// shadow made at any moment is honoured by the next lookup. (What no check outside git can close: a shadow made, and
+// the exact ref deleted, in the instant between the proof and git reading the line — the old five extra lines had
+// the mirror window, a shadow removed between git reading the name and reading the expansions.)
 import { closeSync, fstatSync, openSync, readdirSync, readSync, statSync, type Stats } from 'node:fs';
 import { join } from 'node:path';
 
@@ -96,22 +99,32 @@ export function createShadowProof(commonDir: string): ShadowProof {
   const packedRefs = join(commonDir, 'packed-refs');
   const loose = SHADOW_PREFIXES.map((p) => looseChecker(join(commonDir, p.slice(0, -1))));
   let packed: { id: string; shadow: boolean } | undefined;
+  const prove = (): boolean => {
+    try {
+      // A reftable repository keeps refs where no stat can see them: never proven, git is asked the long way.
+      if (statSync(reftable, { throwIfNoEntry: false }) !== undefined) return false;
+      if (loose.some((holds) => holds())) return false;
+      const now = identity(statSync(packedRefs, { throwIfNoEntry: false }));
+      if (packed?.id !== now) {
+        packed = scanPacked(packedRefs);
+        // Replaced between the stat and the read: the next lookup scans again.
+        if (packed?.id !== now) return false;
+      }
+      return !packed.shadow;
+    } catch {
+      return false;
+    }
+  };
+  // Lookups of one event-loop turn share one proof: their lines go to git together after this turn (the object
+  // reader's batching), so the proof is still taken before any of them is read.
+  let turn: boolean | undefined;
   return {
     clear() {
-      try {
-        // A reftable repository keeps refs where no stat can see them: never proven, git is asked the long way.
-        if (statSync(reftable, { throwIfNoEntry: false }) !== undefined) return false;
-        if (loose.some((holds) => holds())) return false;
-        const now = identity(statSync(packedRefs, { throwIfNoEntry: false }));
-        if (packed?.id !== now) {
-          packed = scanPacked(packedRefs);
-          // Replaced between the stat and the read: the next lookup scans again.
-          if (packed?.id !== now) return false;
-        }
-        return !packed.shadow;
-      } catch {
-        return false;
+      if (turn === undefined) {
+        turn = prove();
+        setImmediate(() => (turn = undefined));
       }
+      return turn;
     },
   };
 }

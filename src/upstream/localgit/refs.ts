@@ -71,12 +71,8 @@ async function exactLookup(
   const asked = names.map((n) => `${n}${peel}`);
   const found = (infos: readonly ObjectInfo[]) => names.map((_, k) => (infos[k]?.found ? infos[k].sha : undefined));
   if (refs.length === 0) return found(await repo.reader.info(asked));
-  // One line per name when no DWIM expansion of a `refs/…` name exists, proven before the line goes out and again
-  // once git has answered (a shadow that appeared in between sends the lookup the long way below).
-  if (refs.every((n) => n.startsWith('refs/')) && repo.shadows.clear()) {
-    const infos = await repo.reader.info(asked);
-    if (repo.shadows.clear()) return found(infos);
-  }
+  // One line per name when no DWIM expansion of a `refs/…` name exists, proven before the line goes out.
+  if (refs.every((n) => n.startsWith('refs/')) && repo.shadows.clear()) return found(await repo.reader.info(asked));
   const infos = await repo.reader.info([...asked, ...refs.flatMap(dwimFallbacks)]);
   if (infos.slice(names.length).some((i) => i.found)) return undefined;
   return found(infos);
