@@ -3,12 +3,12 @@
 // load comes from bench/capacity-driver.ts, a light raw-HTTP loop in a third process, in both protocol eras, at 16
 // and 64 sessions, one tool at a time. git-blinder and the floor alternate run by run so load swings hit both alike.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DriverPlan, DriverResult } from './capacity-driver.js';
-import type { FloorAnswer } from './floor-server.js';
+import { answerOf, startFloorProcess, type FloorAnswer } from './floor-server.js';
 import { git } from './genrepo.js';
 import { readsRepo } from './reads-vs-git.js';
 import { perimeterIds, serveArgs, writeReadPerimeters } from './serve-config.js';
@@ -35,40 +35,6 @@ async function runDriver(plan: DriverPlan): Promise<DriverResult> {
     },
   );
   return JSON.parse(stdout) as DriverResult;
-}
-
-/** One answer as a modern-era client gets it (the texts the floor will repeat). */
-async function answerOf(url: string, call: Call): Promise<FloorAnswer['result']> {
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': call.tool,
-    },
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'tools/call',
-      params: {
-        name: call.tool,
-        arguments: call.args,
-        _meta: {
-          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-          'io.modelcontextprotocol/clientCapabilities': {},
-        },
-      },
-    }),
-  });
-  const text = await res.text();
-  const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '');
-  const msg = JSON.parse(json) as { result?: FloorAnswer['result'] & { isError?: boolean } };
-  if (!msg.result || msg.result.isError) throw new Error(`${call.tool} answered: ${text.slice(0, 300)}`);
-  const out: FloorAnswer['result'] = { content: msg.result.content };
-  if (msg.result.structuredContent) out.structuredContent = msg.result.structuredContent;
-  return out;
 }
 
 /** Runs the section. */
@@ -116,14 +82,7 @@ export async function benchCapacity(smoke: boolean): Promise<Record<string, unkn
     const answers: FloorAnswer[] = [];
     for (const list of Object.values(calls))
       for (const c of list) answers.push({ tool: c.tool, args: c.args, result: await answerOf(bUrl, c) });
-    const answersFile = join(work, 'answers.json');
-    await writeFile(answersFile, JSON.stringify(answers));
-    floor = await startListening(
-      process.execPath,
-      ['--import', TSX, here('./floor-server.ts'), answersFile],
-      {},
-      /floor listening on (http:\/\/\S+)/,
-    );
+    floor = await startFloorProcess(work, answers);
     const fUrl = floor.url;
     const rows: Record<string, unknown>[] = [];
     let flip = false;

@@ -4,9 +4,12 @@
 // 2026-07-28 requests a fresh McpServer per request through createMcpHandler.
 // `node --import tsx bench/floor-server.ts <answers.json>` prints its MCP URL and serves until it is killed.
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { McpServer } from '@modelcontextprotocol/server';
 import { toolNamed } from '../src/registry/index.js';
 import { startSdkServer, type SdkServer } from './sdk-server.js';
+import { startListening, type ServerProcess } from './server-process.js';
 
 /** One precomputed answer: the call and the result git-blinder gave it. */
 export interface FloorAnswer {
@@ -49,6 +52,57 @@ export async function startFloorServer(answers: readonly FloorAnswer[]): Promise
   const table = answerTable(answers);
   const tools = [...new Set(answers.map((a) => a.tool))];
   return startSdkServer(() => serverOf(table, tools), { modern: true });
+}
+
+/** git-blinder's answer to `call` at the MCP URL `url`, as a modern-era client gets it: the texts the floor repeats. */
+export async function answerOf(
+  url: string,
+  call: { readonly tool: string; readonly args: Record<string, unknown> },
+): Promise<FloorAnswer['result']> {
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': '2026-07-28',
+      'mcp-method': 'tools/call',
+      'mcp-name': call.tool,
+    },
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: {
+        name: call.tool,
+        arguments: call.args,
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+          'io.modelcontextprotocol/clientCapabilities': {},
+        },
+      },
+    }),
+  });
+  const text = await res.text();
+  const json = text.startsWith('{') ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? '');
+  const msg = JSON.parse(json) as { result?: FloorAnswer['result'] & { isError?: boolean } };
+  if (!msg.result || msg.result.isError) throw new Error(`${call.tool} answered: ${text.slice(0, 300)}`);
+  const out: FloorAnswer['result'] = { content: msg.result.content };
+  if (msg.result.structuredContent) out.structuredContent = msg.result.structuredContent;
+  return out;
+}
+
+const TSX = new URL('../node_modules/tsx/dist/esm/index.mjs', import.meta.url).pathname;
+
+/** The floor server as a process of its own (through tsx), answering `answers` (written to `<work>/answers.json`). */
+export async function startFloorProcess(work: string, answers: readonly FloorAnswer[]): Promise<ServerProcess> {
+  const file = join(work, 'answers.json');
+  await writeFile(file, JSON.stringify(answers));
+  return startListening(
+    process.execPath,
+    ['--import', TSX, new URL('./floor-server.ts', import.meta.url).pathname, file],
+    {},
+    /floor listening on (http:\/\/\S+)/,
+  );
 }
 
 if (process.argv[1] && new URL(import.meta.url).pathname === process.argv[1]) {

@@ -15,7 +15,7 @@ import { progress, ratio, round, summarize, timeInterleaved } from './stats.js';
 const exec = promisify(execFile);
 
 /** Fails loudly when a measured call errs: timing error answers would be meaningless. */
-async function must<T>(p: Promise<T>): Promise<T> {
+export async function must<T>(p: Promise<T>): Promise<T> {
   const r: any = await p;
   if (r && typeof r === 'object' && (r.isError || r.ok === false))
     throw new Error(`call failed: ${JSON.stringify(r).slice(0, 300)}`);

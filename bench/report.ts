@@ -3,6 +3,7 @@ import type { Machine } from './machine.js';
 import { capacitySection } from './capacity.js';
 import { clusterSection } from './cluster.js';
 import { cyanheadsSection } from './cyanheads.js';
+import { floorOverheadSection } from './floor-overhead.js';
 import { readsVsGitSection } from './reads-vs-git.js';
 import { sessionsSection } from './sessions.js';
 import { throughputSection } from './throughput.js';
@@ -349,6 +350,7 @@ export function renderReport(
     '- Section 2 baseline (b) is `bench/minimal-server.ts`: `McpServer` + `NodeStreamableHTTPServerTransport` + `createMcpExpressApp`, same tool names and input schemas, calling the same adapter with no policy, no output schema and no audit. Raw git is timed by spawning `git` (execFile).',
     '- Section 3 starts the built server as a child process (`node bin/git-blinder serve --port 0 --open-perimeters --config … --session-idle …`) and reads its RSS from `/proc/<pid>/status` (VmRSS, VmHWM).',
     '- "Sessions" runs in-process with raw HTTP requests and forced GC; "Reads throughput" and "cyanheads" start every server as its own process (git-blinder from `dist/`, the minimal server through tsx, cyanheads from its npm package).',
+    '- "Overhead above the protocol floor" (issue 24): one SDK client calls `bin/git-blinder serve` and `bench/floor-server.ts` (processes of their own) and the raw git command is spawned, round-robin; git-blinder − floor is the median of paired per-round differences.',
     '- "Capacity" (issue 24): `bin/git-blinder serve` and `bench/floor-server.ts` (the SDK\'s own server answering git-blinder\'s texts, precomputed) as processes of their own, loaded by `bench/capacity-driver.ts` in a third process (raw HTTP JSON-RPC over keep-alive; 2025 sessions and 2026-07-28 requests). "Writes" times `push_files` over HTTP against the same commit made with git plumbing.',
     "- Section 4 counts requests in the GitHub emulator's request log around each agent call.",
     '- Latency percentiles are nearest-rank over the samples; `n` is given with each figure.',
@@ -365,6 +367,8 @@ export function renderReport(
     s.throughput ? throughputSection(s.throughput) : '',
     '',
     s.capacity ? capacitySection(s.capacity) : '',
+    '',
+    s.floor_overhead ? floorOverheadSection(s.floor_overhead) : '',
     '',
     s.writes ? writesSection(s.writes) : '',
     '',

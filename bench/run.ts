@@ -11,6 +11,7 @@ import { benchCapacity } from './capacity.js';
 import { benchCluster } from './cluster.js';
 import { benchContext } from './context.js';
 import { benchCore } from './core.js';
+import { benchFloorOverhead } from './floor-overhead.js';
 import { benchLargeRepo } from './large-repo.js';
 import { benchWorkspace } from './workspace.js';
 import { describeMachine } from './machine.js';
@@ -43,6 +44,8 @@ const sections: [string, () => Promise<Record<string, unknown>> | Record<string,
   ['throughput', () => benchThroughput(smoke)],
   // Issue 24: one process against the protocol floor, driven from another process; push_files against the plumbing.
   ['capacity', () => benchCapacity(smoke)],
+  // Issue 24: git-blinder − the protocol floor per sequential call, beside the raw git command (needs dist/ too).
+  ['floor_overhead', () => benchFloorOverhead(smoke)],
   ['writes', () => benchWrites(smoke)],
   ['upstream_cost', () => benchUpstreamCost(smoke)],
   ['context', () => benchContext()],

@@ -1,6 +1,7 @@
 // The real server as a child process (`node bin/git-blinder serve …`), so its memory is measured alone.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 export interface ServerProcess {
   readonly url: string;
@@ -16,6 +17,27 @@ function statusField(pid: number, field: string): number {
   const text = readFileSync(`/proc/${pid}/status`, 'utf8');
   const m = new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text);
   return m ? Number(m[1]) : NaN;
+}
+
+const newest = (dir: string, ext: string): number =>
+  Math.max(
+    0,
+    ...readdirSync(dir, { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith(ext))
+      .map((f) => statSync(join(dir, f)).mtimeMs),
+  );
+
+/**
+ * Why `dist/` would not run the sources as they are (missing, or older than the newest file under src/), or undefined
+ * when it is current: a section that times `bin/git-blinder serve` would otherwise measure an older build unawares.
+ */
+export function staleBuild(): string | undefined {
+  const root = new URL('..', import.meta.url).pathname;
+  const dist = join(root, 'dist');
+  if (!existsSync(join(dist, 'cli', 'main.js'))) return 'dist/ is not built: run `npm run build` first';
+  return newest(dist, '.js') < newest(join(root, 'src'), '.ts')
+    ? 'dist/ is older than src/: run `npm run build` first'
+    : undefined;
 }
 
 /** Starts `bin/git-blinder serve` with `args` (and `env`: secrets never go in args) and resolves once it prints its URL. */
@@ -42,15 +64,22 @@ export async function startListening(
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`server did not start in 60 s: ${stderr}`)), 60_000);
+    // A server that never says it listens is not left behind.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`server did not start in 60 s: ${stderr}`));
+    }, 60_000);
     // No pattern: the caller polls the server itself.
     if (ready === undefined) {
       clearTimeout(timer);
       resolve(fallbackUrl);
     }
     const seen = (d: Buffer) => {
-      out = (out + d.toString()).slice(-8000);
+      // Matched before the tail is cut: one chunk can hold the line and more than the kept tail after it (`serve`
+      // prints an agent URL per perimeter right after its listening line).
+      out += d.toString();
       const m = ready?.exec(out);
+      out = out.slice(-8000);
       if (m) {
         clearTimeout(timer);
         resolve(m[1] ?? fallbackUrl);

@@ -92,24 +92,29 @@ export function progress(msg: string): void {
 /**
  * Times several ways of doing the same work round-robin (a, b, c, a, b, c, …) so that load swings on a shared
  * machine hit every mode alike; the ratios between modes are then fairer than with one series after the other.
- * Stops after `n` rounds or once `budgetMs` is spent (after at least `minRounds` rounds).
+ * Each mode is given the round's index (warm-up rounds first, then the timed ones: every round has its own), so a
+ * mode can take distinct arguments per round; the k-th sample of every mode is from the same round, so samples can
+ * be paired. `rotate` starts each round one mode further (a, b, c / b, c, a / …), so that no mode always follows the
+ * same one. Stops after `n` rounds or once `budgetMs` is spent (after at least `minRounds` rounds).
  */
 export async function timeInterleaved(
   n: number,
   warmup: number,
-  fns: Record<string, () => Promise<unknown>>,
+  fns: Record<string, (round: number) => Promise<unknown>>,
   budgetMs = Infinity,
   minRounds = 20,
+  rotate = false,
 ): Promise<Record<string, number[]>> {
   const names = Object.keys(fns);
   const out: Record<string, number[]> = Object.fromEntries(names.map((k) => [k, []]));
-  for (let i = 0; i < warmup; i++) for (const k of names) await fns[k]?.();
+  for (let i = 0; i < warmup; i++) for (const k of names) await fns[k]?.(i);
   const start = performance.now();
   for (let i = 0; i < n; i++) {
     if (i >= minRounds && performance.now() - start > budgetMs) break;
-    for (const k of names) {
+    for (let j = 0; j < names.length; j++) {
+      const k = names[rotate ? (i + j) % names.length : j] as string;
       const t = performance.now();
-      await fns[k]?.();
+      await fns[k]?.(warmup + i);
       out[k]?.push(performance.now() - t);
     }
   }

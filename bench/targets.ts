@@ -1,6 +1,7 @@
 // The "Targets" table of issue 11 at the top of REPORT.md: every row computed from this run's results (never
 // hard-coded); a row whose section did not run, or that no section measures yet, says so instead of a figure.
 import { CAPACITY_TARGETS, capacityMet } from './capacity.js';
+import { FLOOR_TARGETS, FLOOR_TOOLS, floorTargetText, floorToolMet } from './floor-overhead.js';
 
 type R = Record<string, any>;
 
@@ -71,6 +72,26 @@ export function targetRows(s: R): TargetRow[] {
       met: worst <= 0.3,
     });
   } else rows.push(none('policy layer, median', '≤ 0.3 ms', 'section overhead did not run'));
+  const fo = s.floor_overhead as R | undefined;
+  for (const tool of FLOOR_TOOLS) {
+    const measure = `git-blinder − SDK floor per sequential call, ${tool} (median of paired differences; cold / repeated)`;
+    const mine = ((fo?.rows ?? []) as R[]).filter((x) => x.tool === tool);
+    rows.push(
+      fo && mine.length > 0
+        ? {
+            measure,
+            now: mine
+              .map(
+                (x) =>
+                  `${x.variant} ${x.overhead_ms} ms${FLOOR_TARGETS[tool].plusGit ? ` (raw git ${x.median_ms.git} ms)` : ''}`,
+              )
+              .join(', '),
+            target: floorTargetText(tool),
+            met: floorToolMet(fo, tool),
+          }
+        : none(measure, floorTargetText(tool), 'section floor_overhead did not run'),
+    );
+  }
   const d = s.core?.decide;
   rows.push(
     d
