@@ -20,8 +20,8 @@ export interface ReachCache {
   reached(head: string, ids: Iterable<string>): void;
 }
 
-/** Default bound on kept answers per repository (a key is two ids: ~200 bytes with the map's own cost). */
-const MAX_ANSWERS = 16_384;
+/** Default bound on kept answers per repository (a key is two ids: ~200 bytes with the map's own cost, ~1 MB). */
+const MAX_ANSWERS = 4_096;
 
 /** Creates the cache of the repository whose common git dir is `commonDir` (where shallow and grafts live). */
 export function createReachCache(commonDir: string, max = MAX_ANSWERS): ReachCache {
