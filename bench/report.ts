@@ -103,6 +103,35 @@ function overhead(o: R): string {
   ].join('\n');
 }
 
+/** Section 3's idle-session rows: per session, held as SDK clients hold it and bare (results before 2026-12-06: one row). */
+function idleRows(i: R): unknown[][] {
+  if (!i.held)
+    return [[`RSS per idle session (${i.count} sessions), KB`, i.rss_per_session_kb, '< 100 KB', yes(i.met)]];
+  const h = i.held.per_session_kb;
+  const b = i.bare.per_session_kb;
+  const counts = i.held.steps
+    .map((x: R) => x.sessions)
+    .filter((n: number) => n > 0)
+    .join('/');
+  return [
+    [
+      `RSS per idle session holding its GET stream, slope over ${counts} sessions, after ${i.held.settle_s} s idle (no forced GC), KB`,
+      h.rss_idle,
+      `≤ ${i.target_kb} KB`,
+      yes(h.rss_idle <= i.target_kb),
+    ],
+    ['  same, after a forced GC, KB', h.rss_gc, `≤ ${i.target_kb} KB`, yes(h.rss_gc <= i.target_kb)],
+    ['  V8 heap used per session after GC, KB', h.heap_gc, '', ''],
+    [
+      'RSS per bare idle session (no stream, shared sockets), idle / after GC, KB',
+      `${b.rss_idle} / ${b.rss_gc}`,
+      '',
+      '',
+    ],
+    ['  V8 heap used per bare session after GC, KB', b.heap_gc, '', ''],
+  ];
+}
+
 function scale(sc: R): string {
   const r = sc.rss_kb;
   return [
@@ -128,14 +157,10 @@ function scale(sc: R): string {
         ['RSS peak (VmHWM), MB', (r.peak_vmhwm / 1024).toFixed(1), '', ''],
         ['RSS after clients left and sessions were reaped, MB', (r.after_reap / 1024).toFixed(1), '', ''],
         ['sessions reaped after the clients left, ms', sc.sessions_reaped_in_ms, '', 'half DELETEd, half abandoned'],
-        [
-          `RSS per idle session (${sc.idle_sessions.count} sessions), KB`,
-          sc.idle_sessions.rss_per_session_kb,
-          '< 100 KB',
-          yes(sc.idle_sessions.met),
-        ],
+        ...idleRows(sc.idle_sessions),
       ],
     ),
+    ...(sc.idle_sessions.held ? ['', `Idle sessions: ${sc.idle_sessions.method}.`] : []),
     '',
     'Latency by tool (median / p99 ms): ' +
       Object.entries(sc.latency_by_tool_ms)
@@ -348,7 +373,7 @@ export function renderReport(
     '- Everything runs in one `tsx bench/run.ts` invocation; sections run one after the other on the same machine.',
     '- Sections 1, 2, 5, 6: git-blinder in-process (`createApp` via `test/support/server.ts`, port 0, no rate limiter, audit records kept in memory) with real SDK clients over loopback HTTP (2025-era sessions).',
     '- Section 2 baseline (b) is `bench/minimal-server.ts`: `McpServer` + `NodeStreamableHTTPServerTransport` + `createMcpExpressApp`, same tool names and input schemas, calling the same adapter with no policy, no output schema and no audit. Raw git is timed by spawning `git` (execFile).',
-    '- Section 3 starts the built server as a child process (`node bin/git-blinder serve --port 0 --open-perimeters --config … --session-idle …`) and reads its RSS from `/proc/<pid>/status` (VmRSS, VmHWM).',
+    '- Section 3 starts the built server as a child process (`node bin/git-blinder serve --port 0 --open-perimeters --config … --session-idle …`) and reads its RSS from `/proc/<pid>/status` (VmRSS, VmHWM). The idle-session rows come from servers of their own (`bench/idle-rss.ts`): sessions opened by raw HTTP in steps, VmRSS read after an idle wait and again after a forced GC (the server is started with `--expose-gc` through the bench-only preload `bench/gc-on-signal.mjs`, which collects on SIGUSR2), per session as the slope over the steps.',
     '- "Sessions" runs in-process with raw HTTP requests and forced GC; "Reads throughput" and "cyanheads" start every server as its own process (git-blinder from `dist/`, the minimal server through tsx, cyanheads from its npm package).',
     '- "Overhead above the protocol floor" (issue 24): one SDK client calls `bin/git-blinder serve` and `bench/floor-server.ts` (processes of their own) and the raw git command is spawned, round-robin; git-blinder − floor is the median of paired per-round differences.',
     '- "Capacity" (issue 24): `bin/git-blinder serve` and `bench/floor-server.ts` (the SDK\'s own server answering git-blinder\'s texts, precomputed) as processes of their own, loaded by `bench/capacity-driver.ts` in a third process (raw HTTP JSON-RPC over keep-alive; 2025 sessions and 2026-07-28 requests). "Writes" times `push_files` over HTTP against the same commit made with git plumbing.',

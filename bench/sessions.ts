@@ -1,12 +1,12 @@
 // Section "sessions": what one idle 2025-era session and one 2026-07-28 request leave behind in the server, measured
 // in-process with forced garbage collection. The requests are raw HTTP (no SDK client objects in this process), so
 // the heap difference is the server's own.
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { makeRepo } from '../test/support/gitdir.js';
 import { startTestServer } from '../test/support/server.js';
-import { rawPost, type RawAnswer } from './raw-post.js';
+import { openIdleSession, openStream, post } from './raw-session.js';
 import { progress, round } from './stats.js';
 
 setFlagsFromString('--expose_gc');
@@ -17,66 +17,6 @@ const META = {
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': {},
 };
-const LEGACY = '2025-11-25';
-
-/** One raw POST over a small keep-alive pool (a fixed number of sockets, whatever the request count). */
-async function post(agent: Agent, url: string, headers: Record<string, string>, body: unknown): Promise<RawAnswer> {
-  const once = () => rawPost(agent, new URL(url), headers, JSON.stringify(body));
-  try {
-    return await once();
-  } catch (err) {
-    // A pooled socket the server closed while this process sat in a forced GC: one retry on a fresh socket.
-    if ((err as { code?: string }).code !== 'ECONNRESET') throw err;
-    return once();
-  }
-}
-
-/** A 2025-era session as a client opens it: initialize, initialized, tools/list; then it goes quiet. */
-async function openIdleSession(agent: Agent, url: string): Promise<string> {
-  const init = await post(
-    agent,
-    url,
-    {},
-    {
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: 'bench', version: '1' } },
-    },
-  );
-  const sid = init.headers['mcp-session-id'];
-  if (typeof sid !== 'string') throw new Error(`initialize answered ${init.status}: ${init.body.slice(0, 200)}`);
-  const h = { 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY };
-  await post(agent, url, h, { jsonrpc: '2.0', method: 'notifications/initialized' });
-  const list = await post(agent, url, h, { jsonrpc: '2.0', id: 2, method: 'tools/list' });
-  if (list.status !== 200) throw new Error(`tools/list answered ${list.status}`);
-  return sid;
-}
-
-/** The GET stream most 2025 clients open after initialize and hold while idle; resolves once the server answered. */
-function openStream(url: string, sid: string, held: { destroy(): void }[]): Promise<void> {
-  const u = new URL(url);
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(
-      {
-        host: u.hostname,
-        port: u.port,
-        path: u.pathname,
-        method: 'GET',
-        agent: false,
-        headers: { accept: 'text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': LEGACY },
-      },
-      (res) => {
-        res.on('data', () => undefined);
-        resolve();
-      },
-    );
-    req.on('error', reject);
-    held.push(req);
-    req.end();
-  });
-}
-
 /** One 2026-07-28 tools/call, as the SDK client sends it. */
 async function statelessCall(agent: Agent, url: string, i: number): Promise<void> {
   const args = { path: 'src/a.ts' };

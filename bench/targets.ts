@@ -175,15 +175,20 @@ export function targetRows(s: R): TargetRow[] {
   const ss = s.sessions as R | undefined;
   if (sc || ss) {
     const parts = [
-      sc
-        ? `${sc.idle_sessions.rss_per_session_kb} KB RSS (server process, ${sc.idle_sessions.count} sessions, no forced GC)`
-        : undefined,
+      sc?.idle_sessions.held
+        ? `${sc.idle_sessions.held.per_session_kb.rss_idle} KB RSS idle, ${sc.idle_sessions.held.per_session_kb.rss_gc} KB after a forced GC (server process, slope over ${sc.idle_sessions.held.steps.length - 1} counts up to ${sc.idle_sessions.held.steps.at(-1).sessions} sessions holding a GET stream)`
+        : sc
+          ? `${sc.idle_sessions.rss_per_session_kb} KB RSS (server process, ${sc.idle_sessions.count} sessions, no forced GC)`
+          : undefined,
       ss ? `${ss.idle_sessions.heap_per_session_kb} KB heap after GC` : undefined,
       ss ? `2026: ${ss.stateless.bytes_per_request} B heap per request (last batch)` : '2026 growth not measured',
     ].filter((x) => x !== undefined);
     const met =
-      (sc ? sc.idle_sessions.rss_per_session_kb <= 100 : true) &&
-      (ss ? ss.idle_sessions.met === true && ss.stateless.met === true : null);
+      (sc
+        ? sc.idle_sessions.held
+          ? sc.idle_sessions.met === true
+          : sc.idle_sessions.rss_per_session_kb <= 100
+        : true) && (ss ? ss.idle_sessions.met === true && ss.stateless.met === true : null);
     rows.push({
       measure: 'RSS per idle 2025-era session; 2026-07-28 requests',
       now: parts.join('; '),

@@ -62,7 +62,9 @@
  * the files after they are durable and sends the entries, exactly as chained, to the store's copy in batches, moving a
  * per-instance head in the same transaction. Appends never wait on the database; while it is down entries stay on
  * disk, and retention never prunes a segment holding an entry the store has not received. verifyCopy checks every
- * instance's chain from the store's copy (gaps, reordering, edits, a missing tail against the head).
+ * instance's chain from the store's copy (gaps, reordering, edits, a missing tail against the head). The copy keeps
+ * what each ledger keeps: the shipper records its retention with the head and sweeps the copy hourly, whole segments
+ * at a time on the database's clock, so a pruned copy starts at a checkpoint as a pruned ledger does.
  */
 export { canonicalJson } from './canonical.js';
 export { keyIdOf, type SigningKeyConfig } from './keys.js';

@@ -10,7 +10,7 @@
 import { lstat, mkdir } from 'node:fs/promises';
 import { loadSigner, type Signer, type SigningKeyConfig } from './keys.js';
 import { AuditEvent } from './record.js';
-import { DEFAULT_MIN_AGE_MS, Writer, type Retention } from './writer.js';
+import { DEFAULT_KEEP, DEFAULT_MIN_AGE_MS, Writer, type Retention } from './writer.js';
 
 /** Where the ledger reports its own trouble; it never throws into the caller. */
 export type AuditLog = (level: 'warn' | 'error', message: string, detail?: Record<string, unknown>) => void;
@@ -118,7 +118,7 @@ export async function openLedger(o: LedgerOptions): Promise<Ledger> {
   if (salt.length < 16) throw new Error('audit: the salt must be at least 16 bytes');
   const maxBytes = o.maxBytes ?? 10 * MiB;
   if (!Number.isInteger(maxBytes) || maxBytes < 4096) throw new Error('audit: maxBytes must be an integer >= 4096');
-  const keep = o.keep ?? 5;
+  const keep = o.keep ?? DEFAULT_KEEP;
   if (!Number.isInteger(keep) || keep < 0) throw new Error('audit: keep must be an integer >= 0');
   const minAgeMs = o.minAgeMs ?? DEFAULT_MIN_AGE_MS;
   if (!Number.isFinite(minAgeMs) || minAgeMs < 0) throw new Error('audit: minAgeMs must be a number >= 0');

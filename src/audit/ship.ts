@@ -2,13 +2,15 @@
 // as before, and this loop reads the files afterwards and sends what the store does not hold yet, in batches. The
 // store keeps one head per instance, moved in the same transaction as the rows, so a restart resumes at the head:
 // nothing is shipped twice or skipped. While the store is down the entries simply stay on disk (retention never prunes
-// an entry that was not shipped) and go out when it answers again.
+// an entry that was not shipped) and go out when it answers again. The copy keeps what the ledger's own retention
+// keeps: this loop records the ledger's retention with its head and sweeps the copy (every instance's) once an hour.
 import { constants } from 'node:fs';
 import { lstat, open, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { AuditCopy, AuditHead, AuditShipEntry } from '../state/types.js';
+import type { AuditCopy, AuditHead, AuditRetention, AuditShipEntry, AuditSweep } from '../state/types.js';
 import { listSegments, readTail } from './files.js';
 import type { AuditLog } from './ledger.js';
+import { DEFAULT_KEEP, DEFAULT_MIN_AGE_MS } from './writer.js';
 
 /** How to ship one ledger. */
 export interface ShipperOptions {
@@ -24,6 +26,10 @@ export interface ShipperOptions {
   /** Entries and bytes per batch (one transaction); defaults 1000 and 4 MiB. */
   maxEntries?: number;
   maxBytes?: number;
+  /** This ledger's retention (its keep and minAgeMs), recorded with the head; default the ledger's defaults. */
+  retention?: Partial<AuditRetention>;
+  /** How often this instance sweeps the copy by retention (the first round sweeps too); default 1 hour. */
+  sweepEveryMs?: number;
 }
 
 /** What the status shows about shipping. */
@@ -40,6 +46,8 @@ export interface ShipState {
   lastError?: string;
   /** Set when shipping stopped for good: the local chain does not continue the store's copy. */
   stopped?: string;
+  /** The last retention sweep of the copy that completed: when (this clock) and what it deleted. */
+  lastSweep?: AuditSweep & { at: string };
 }
 
 /** A running shipper. */
@@ -123,6 +131,12 @@ export async function startShipper(o: ShipperOptions): Promise<Shipper> {
   let cursor: Cursor | undefined;
   let closed = false;
   let running: Promise<void> | undefined;
+  const retention: AuditRetention = {
+    keep: o.retention?.keep ?? DEFAULT_KEEP,
+    minAgeMs: o.retention?.minAgeMs ?? DEFAULT_MIN_AGE_MS,
+  };
+  const sweepEveryMs = o.sweepEveryMs ?? 3_600_000;
+  let sweptAt: number | undefined;
 
   const report = (level: 'warn' | 'error', message: string, detail?: Record<string, unknown>): void => {
     try {
@@ -256,7 +270,7 @@ export async function startShipper(o: ShipperOptions): Promise<Shipper> {
       for (let moves = 0; moves < 3;) {
         const batch = await read();
         if (batch.entries.length === 0) break;
-        const out = await o.copy.ship(o.instance, head, batch.entries);
+        const out = await o.copy.ship(o.instance, head, batch.entries, retention);
         head = out.head;
         st.shippedSeq = head?.seq ?? 0;
         if (out.kind === 'moved') {
@@ -271,6 +285,7 @@ export async function startShipper(o: ShipperOptions): Promise<Shipper> {
       }
       if (st.lastError !== undefined) report('warn', 'audit shipping resumed: the store answers again');
       delete st.lastError;
+      await sweep();
     } catch (e) {
       if (e instanceof Stop) {
         st.stopped = e.message;
@@ -282,6 +297,25 @@ export async function startShipper(o: ShipperOptions): Promise<Shipper> {
         report('warn', 'audit shipping paused: the store does not answer; entries stay on disk', { error: message });
       st.lastError = message;
       cursor = undefined;
+    }
+  };
+
+  /** Applies retention to the copy when due; a failure waits for the next sweep and never stops shipping. */
+  const sweep = async (): Promise<void> => {
+    if (sweptAt !== undefined && Date.now() - sweptAt < sweepEveryMs) return;
+    try {
+      // Ledgers that recorded no retention (an older version's) keep the defaults; a silent one goes after 30 days.
+      const out = await o.copy.sweep({
+        defaults: { keep: DEFAULT_KEEP, minAgeMs: DEFAULT_MIN_AGE_MS },
+        silentAfterMs: DEFAULT_MIN_AGE_MS,
+      });
+      sweptAt = Date.now();
+      st.lastSweep = { ...out, at: new Date(sweptAt).toISOString() };
+    } catch (e) {
+      sweptAt = Date.now();
+      report('warn', 'audit copy retention sweep failed; retried at the next sweep', {
+        error: e instanceof Error ? e.message : String(e),
+      });
     }
   };
 
@@ -300,7 +334,7 @@ export async function startShipper(o: ShipperOptions): Promise<Shipper> {
     },
     shippedThrough: () => st.shippedSeq ?? 0,
     flush,
-    state: () => ({ ...st }),
+    state: () => ({ ...st, ...(st.lastSweep === undefined ? {} : { lastSweep: { ...st.lastSweep } }) }),
     async close() {
       if (closed) return;
       closed = true;

@@ -435,3 +435,6 @@ export class Writer {
 
 /** The default minimum age of a segment before it may be pruned: 30 days. */
 export const DEFAULT_MIN_AGE_MS = 30 * DAY_MS;
+
+/** The default number of rotated segments kept (`--audit-keep`). */
+export const DEFAULT_KEEP = 5;

@@ -104,6 +104,10 @@ export async function openAudit(
         instance: await loadOrCreateInstanceId(o.dir),
         copy: ship.copy,
         log: logTo,
+        retention: {
+          ...(o.keep !== undefined ? { keep: o.keep } : {}),
+          ...(o.minAgeMs !== undefined ? { minAgeMs: o.minAgeMs } : {}),
+        },
       });
     const shipped = shipper;
     ledger = await openLedger({

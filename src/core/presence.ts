@@ -52,9 +52,12 @@ export interface Mention {
   readonly paths: readonly string[];
 }
 
-/** How long notes are kept and how many per repository: presence is about the last minutes, never a history. */
+/**
+ * How long notes are kept and how many per repository and perimeter: presence is about the last minutes, never a
+ * history. The count is per perimeter so one perimeter's writes never push out another's notes.
+ */
 export const ACTIVITY_KEEP_MS = 60 * 60 * 1000;
-export const ACTIVITY_MAX_PER_REPO = 1000;
+export const ACTIVITY_MAX_PER_PERIMETER = 1000;
 
 /** What "recent" means for presence: the last 15 minutes. */
 export const PRESENCE_RECENT_MS = 15 * 60 * 1000;

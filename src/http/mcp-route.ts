@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
-import { createMcpHandler, isInitializeRequest, isLegacyRequest } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
+import { isInitializeRequest } from '@modelcontextprotocol/server';
 import type { Binding } from '../core/index.js';
 import { createSessionServer, createToolsets, withWorktree, worktreeLookup, type InvokeDeps } from '../mcp/index.js';
 import { endpointKey, parseEndpoint, type Endpoint } from './endpoint.js';
+import { modernHandler } from './modern-handler.js';
 import type { SessionTable } from './sessions.js';
 import { NOT_FOUND_BODY, rpcError } from './status.js';
 
@@ -43,12 +44,20 @@ const FULL_TEXT: Record<'key' | 'perimeter' | 'server', string> = {
   server: 'Too many open sessions; close idle ones or retry later.',
 };
 
+/** What a 2026-07-28 request is served with, fixed when the route admitted it. */
+interface ModernAdmission {
+  readonly ep: Endpoint;
+  readonly binding: Binding;
+  readonly worktree: boolean;
+  readonly who: Admitted;
+}
+
 const wantsEventStream = (req: Request) => (req.headers.accept ?? '').includes('text/event-stream');
 
 /**
  * Serves `/mcp/<id>[/<branch>]` and `/mcp/root` in both protocol eras:
  * 2025 clients get a real session (one server + transport each, bound to this URL, reaped when idle);
- * 2026-07-28 clients are served statelessly with a fresh server per request.
+ * 2026-07-28 clients are served statelessly by one shared SDK handler, with a fresh server per request.
  */
 export function mcpRoute(deps: McpRouteDeps): {
   handle: (req: Request, res: Response) => Promise<void>;
@@ -73,26 +82,11 @@ export function mcpRoute(deps: McpRouteDeps): {
       toolsetOf,
       ...(who.agent === undefined ? {} : { agent: who.agent }),
     });
-  // A 2026-07-28 request gets a handler whose factory closes over the endpoint parsed (and admitted) below: the SDK's
-  // view of the request URL is rebuilt from the Host header, so nothing may be routed from it.
-  const modernLive = new Set<{ close: () => Promise<void> }>();
-  const serveModern = async (
-    ep: Endpoint,
-    binding: Binding,
-    worktree: boolean,
-    who: Admitted,
-    req: Request,
-    res: Response,
-  ): Promise<void> => {
-    // One request, one binding: the one resolved when it was admitted (a session resolves again at each call).
-    const modern = createMcpHandler(() => serverFor(ep, worktree, who, () => binding), { legacy: 'reject' });
-    modernLive.add(modern);
-    res.on('close', () => {
-      modernLive.delete(modern);
-      void modern.close().catch(() => undefined);
-    });
-    await toNodeHandler(modern)(req, res, req.body);
-  };
+  // One SDK handler for every 2026-07-28 request; each request's server is built from the endpoint, binding and
+  // identity admitted below (the SDK's view of the request URL is rebuilt from the Host header, so nothing may be
+  // routed from it). One request, one binding: the one resolved when it was admitted (a session resolves again at
+  // each call).
+  const modern = modernHandler<ModernAdmission>((a) => serverFor(a.ep, a.worktree, a.who, () => a.binding));
 
   const handle = async (req: Request, res: Response): Promise<void> => {
     // The one place the endpoint is read: from the request path, which the guard has checked is origin-form.
@@ -132,11 +126,7 @@ export function mcpRoute(deps: McpRouteDeps): {
       return;
     }
     const worktree = await checkedOut(binding);
-    const legacy = await isLegacyRequest(await toWebRequest(req, req.body), req.body);
-    if (!legacy) {
-      await serveModern(ep, binding, worktree, who, req, res);
-      return;
-    }
+    if ((await modern.serve(req, res, { ep, binding, worktree, who })) === 'served') return;
     if (req.method !== 'POST' || !isInitializeRequest(req.body)) {
       res.status(400).json(rpcError(-32000, 'Bad Request: no valid session id; send initialize first.'));
       return;
@@ -184,9 +174,6 @@ export function mcpRoute(deps: McpRouteDeps): {
 
   return {
     handle,
-    close: async () => {
-      await Promise.all([...modernLive].map((m) => m.close().catch(() => undefined)));
-      modernLive.clear();
-    },
+    close: () => modern.close(),
   };
 }

@@ -102,12 +102,6 @@ export class SessionTable {
     return s.requests === 0 && now - s.opened < this.graceMs();
   }
 
-  private count(pred: (s: Session) => boolean): number {
-    let n = 0;
-    for (const s of this.sessions.values()) if (pred(s)) n += 1;
-    return n;
-  }
-
   /**
    * The owner's session an eviction closes: the least recently used of those that made at most one request after
    * initialize (opened and abandoned, as a flood's are), else its least recently used one. Never one in the middle of
@@ -143,11 +137,24 @@ export class SessionTable {
    * is mid-call or still being initialized there is nothing to close: the answer is a full 'key' room.
    */
   claim(owner: string, perimeter: string): Claim {
-    // A revoked key's sessions already answer 404 at their next request; here they also give their room back.
+    // A revoked key's sessions already answer 404 at their next request; here they also give their room back. One
+    // pass over the table counts the three rooms too: an initialize at a thousand open sessions allocates no copy of
+    // the table (close() removes its entry before it awaits, which a Map iteration tolerates).
     const live = this.opts.ownerLive;
-    if (live) for (const s of [...this.sessions.values()]) if (!live(s.owner)) void this.close(s);
+    let mine = 0;
+    let inPerimeter = 0;
+    let agents = 0;
+    for (const s of this.sessions.values()) {
+      if (live && !live(s.owner)) {
+        void this.close(s);
+        continue;
+      }
+      if (s.owner === owner) mine += 1;
+      if (s.owner === 'root') continue;
+      agents += 1;
+      if (s.perimeter === perimeter) inPerimeter += 1;
+    }
     const isRoot = owner === 'root';
-    const mine = this.count((s) => s.owner === owner);
     const ownCap = isRoot ? this.limits.root : this.limits.perKey;
     if (mine >= ownCap) {
       const victim = this.victimOf(owner);
@@ -156,10 +163,9 @@ export class SessionTable {
       return { kind: 'room' };
     }
     if (isRoot) return { kind: 'room' };
-    if (this.count((s) => s.perimeter === perimeter && s.owner !== 'root') >= this.limits.perPerimeter)
+    if (inPerimeter >= this.limits.perPerimeter)
       return { kind: 'full', room: 'perimeter', retryAfterS: FULL_ROOM_RETRY_S };
-    if (this.count((s) => s.owner !== 'root') >= this.limits.max)
-      return { kind: 'full', room: 'server', retryAfterS: FULL_ROOM_RETRY_S };
+    if (agents >= this.limits.max) return { kind: 'full', room: 'server', retryAfterS: FULL_ROOM_RETRY_S };
     return { kind: 'room' };
   }
 

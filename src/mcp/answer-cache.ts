@@ -23,9 +23,28 @@ const MAX_ENTRY_FRACTION = 8;
 const sizeOf = (o: CachedOutcome): number =>
   o.kind === 'allow' ? 4 * o.text.length + 256 : 2 * o.message.length + 128;
 
-/** A bounded least-recently-used cache of answers, keyed by binding object, tool, repository, commit and arguments. */
+interface Held {
+  outcome: CachedOutcome;
+  size: number;
+}
+
+/** One perimeter's answers, least recently used first, and their bytes. */
+interface Shelf {
+  readonly entries: Map<string, Held>;
+  bytes: number;
+}
+
+/**
+ * A bounded cache of answers, keyed by binding object, tool, repository, commit and arguments, with one
+ * least-recently-used shelf per perimeter inside one budget. While the budget has room nothing is evicted; once it is
+ * full, the perimeter storing an answer gives up its own oldest answers if it holds more than an equal share (the
+ * budget divided among the perimeters holding answers), and otherwise the perimeter furthest over its share does. So
+ * a perimeter within its share never loses an answer to another's flood of distinct reads, and whether its repeat is
+ * served from the cache depends only on its own reads. (What one above its share can notice is that other perimeters
+ * hold answers at all: never which, nor what.)
+ */
 export class AnswerCache {
-  private readonly entries = new Map<string, { outcome: CachedOutcome; size: number }>();
+  private readonly shelves = new Map<string, Shelf>();
   private readonly ids = new WeakMap<Binding, number>();
   private nextId = 1;
   private bytes = 0;
@@ -39,37 +58,70 @@ export class AnswerCache {
   key(binding: Binding, tool: string, repo: string, commit: string, args: unknown): string {
     let id = this.ids.get(binding);
     if (id === undefined) this.ids.set(binding, (id = this.nextId++));
-    return `${id}\u0000${tool}\u0000${repo}\u0000${commit}\u0000${JSON.stringify(args)}`;
+    // The perimeter leads (as JSON, which never holds a NUL; the root surface shelves apart) so get/set find its shelf;
+    // the binding's number still decides identity.
+    const shelf = binding.surface === 'agent' ? binding.perimeterId : null;
+    return `${JSON.stringify(shelf)}\u0000${id}\u0000${tool}\u0000${repo}\u0000${commit}\u0000${JSON.stringify(args)}`;
   }
 
   get(key: string): CachedOutcome | undefined {
-    const e = this.entries.get(key);
-    if (e === undefined) return undefined;
+    const shelf = this.shelves.get(shelfOf(key));
+    const e = shelf?.entries.get(key);
+    if (shelf === undefined || e === undefined) return undefined;
     // Most recently used last: eviction takes from the front.
-    this.entries.delete(key);
-    this.entries.set(key, e);
+    shelf.entries.delete(key);
+    shelf.entries.set(key, e);
     return e.outcome;
   }
 
   set(key: string, outcome: CachedOutcome): void {
     const size = sizeOf(outcome) + 2 * key.length;
     if (size > this.maxBytes / MAX_ENTRY_FRACTION) return;
-    const old = this.entries.get(key);
+    const name = shelfOf(key);
+    let shelf = this.shelves.get(name);
+    if (shelf === undefined) this.shelves.set(name, (shelf = { entries: new Map(), bytes: 0 }));
+    const old = shelf.entries.get(key);
     if (old) {
+      shelf.bytes -= old.size;
       this.bytes -= old.size;
-      this.entries.delete(key);
+      shelf.entries.delete(key);
     }
-    this.entries.set(key, { outcome, size });
+    shelf.entries.set(key, { outcome, size });
+    shelf.bytes += size;
     this.bytes += size;
-    for (const [k, e] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(k);
+    while (this.bytes > this.maxBytes) {
+      const victim = this.victim(shelf);
+      const oldest = victim.entries.entries().next();
+      if (oldest.done === true) break;
+      const [k, e] = oldest.value;
+      victim.entries.delete(k);
+      victim.bytes -= e.size;
       this.bytes -= e.size;
+      // An empty shelf holds no share: the others' shares grow at once.
+      if (victim.entries.size === 0) this.shelves.delete(shelfOf(k));
     }
   }
 
-  /** Entries and estimated bytes held (status and tests). */
-  stats(): { entries: number; bytes: number } {
-    return { entries: this.entries.size, bytes: this.bytes };
+  /** Who gives up an answer: the storing perimeter when over its share, else the perimeter furthest over it. */
+  private victim(storing: Shelf): Shelf {
+    const share = this.maxBytes / this.shelves.size;
+    if (storing.bytes > share) return storing;
+    let most = storing;
+    for (const sh of this.shelves.values()) if (sh.bytes > most.bytes) most = sh;
+    return most;
+  }
+
+  /** Entries and estimated bytes held (status and tests), in all or for one perimeter. */
+  stats(perimeterId?: string): { entries: number; bytes: number } {
+    if (perimeterId !== undefined) {
+      const sh = this.shelves.get(JSON.stringify(perimeterId));
+      return { entries: sh?.entries.size ?? 0, bytes: sh?.bytes ?? 0 };
+    }
+    let entries = 0;
+    for (const sh of this.shelves.values()) entries += sh.entries.size;
+    return { entries, bytes: this.bytes };
   }
 }
+
+/** The perimeter part of a key (see key()). */
+const shelfOf = (key: string): string => key.slice(0, Math.max(0, key.indexOf('\u0000')));

@@ -98,13 +98,16 @@ const MAX_TOOLSETS = 256;
 export function createToolsets(tools: readonly AnyTool[] = ALL_TOOLS): (binding: Binding) => Toolset {
   const entries = new Map<string, { entry: Record<string, unknown>; outputJson: Record<string, unknown> }>();
   const sets = new Map<string, Toolset>();
+  // Bindings are immutable and the resolver hands out one object per perimeter, branch and store revision: a repeat
+  // of the same object (every stateless request of an endpoint) skips re-running the exposure rule over every tool.
+  const ofBinding = new WeakMap<Binding, Toolset>();
   const entryOf = (tool: AnyTool, surface: View) => {
     const k = `${surface}\u0000${tool.name}`;
     let e = entries.get(k);
     if (e === undefined) entries.set(k, (e = listed(tool, surface)));
     return e;
   };
-  return (binding) => {
+  const build = (binding: Binding): Toolset => {
     const exposed = tools.filter((t) => isExposed(binding, t));
     const view = viewOf(binding);
     const key = `${view}\u0000${exposed.map((t) => t.name).join('\u0000')}`;
@@ -120,6 +123,11 @@ export function createToolsets(tools: readonly AnyTool[] = ALL_TOOLS): (binding:
     const set: Toolset = { byName, listing: Object.freeze(listing) };
     if (sets.size >= MAX_TOOLSETS) sets.clear();
     sets.set(key, set);
+    return set;
+  };
+  return (binding) => {
+    let set = ofBinding.get(binding);
+    if (set === undefined) ofBinding.set(binding, (set = build(binding)));
     return set;
   };
 }

@@ -19,9 +19,13 @@ export async function pendingOn(
   branch: string,
 ): Promise<ProposalIn[]> {
   if (proposals === undefined) return [];
-  return (await proposals.list({ status: 'pending' }))
-    .filter((p) => p.repo === repo && p.branch === branch)
-    .map((p) => ({ perimeter: p.perimeter, agent: p.agent, paths: p.facts.paths, created_at: p.created_at }));
+  // The store filters: only this branch's pending proposals are read, however many other branches hold.
+  return (await proposals.list({ status: 'pending', repo, branch })).map((p) => ({
+    perimeter: p.perimeter,
+    agent: p.agent,
+    paths: p.facts.paths,
+    created_at: p.created_at,
+  }));
 }
 
 /** Other agents' activity on the bound branch below `prefix`, as the calling agent may see it. */

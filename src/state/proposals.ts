@@ -7,6 +7,9 @@ import type { Proposal, ProposalKind, ProposalStatus, Result } from '../core/ind
 export interface ProposalFilter {
   readonly perimeter?: string;
   readonly status?: ProposalStatus;
+  /** Only proposals on this repository and/or branch (presence asks for the pending ones of one branch). */
+  readonly repo?: string;
+  readonly branch?: string;
 }
 
 /** What `insert` did. */

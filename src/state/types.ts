@@ -157,6 +157,21 @@ export interface AuditShipEntry {
   readonly verdict?: string | undefined;
 }
 
+/**
+ * How long the store keeps one instance's copy: that ledger's own retention (`--audit-keep` segments beyond the active
+ * one, never a segment whose entries are younger than `--audit-min-age`), judged on the database's clock.
+ */
+export interface AuditRetention {
+  readonly keep: number;
+  readonly minAgeMs: number;
+}
+
+/** What one retention sweep deleted: rows, and instances dropped whole (silent and entirely past their age). */
+export interface AuditSweep {
+  readonly entries: number;
+  readonly instances: number;
+}
+
 /** `moved`: the store's head for this instance is not the one the shipper continued from (nothing was written). */
 export type AuditShipOutcome =
   | { readonly kind: 'shipped'; readonly head: AuditHead }
@@ -215,7 +230,19 @@ export interface AuditCopy {
    * Appends `entries` (consecutive, continuing `after`) and moves the head, in one transaction: a restart resumes at
    * the head, so nothing is shipped twice or skipped. Refuses with `moved` when the head is no longer `after`.
    */
-  ship(instance: string, after: AuditHead | undefined, entries: readonly AuditShipEntry[]): Promise<AuditShipOutcome>;
+  ship(
+    instance: string,
+    after: AuditHead | undefined,
+    entries: readonly AuditShipEntry[],
+    retention?: AuditRetention,
+  ): Promise<AuditShipOutcome>;
+  /**
+   * Applies each instance's retention (recorded with its head; `defaults` when it recorded none) to its copy: whole
+   * segments only (the rows before a checkpoint), so every chain still starts at entry 1 or at a checkpoint and
+   * verifies. An instance that shipped nothing for `silentAfterMs` (or its own minimum age, if longer) and holds no
+   * entry younger than that is dropped whole, head included. Idempotent and safe for every instance to run at once.
+   */
+  sweep(o: { readonly defaults: AuditRetention; readonly silentAfterMs: number }): Promise<AuditSweep>;
   /** Every instance with a head or with rows. */
   instances(): Promise<readonly AuditCopyInstance[]>;
   /** Events of every instance, merged in time order. */

@@ -213,6 +213,26 @@ export function stateContract(name: string, factory: (bounds?: ProposalBounds) =
       expect((await b.proposals.list({ status: 'pending' })).length).toBe(3);
     });
 
+    it('lists by repository and branch (presence reads one branch), newest first', async () => {
+      const s = await open();
+      const pr = s.proposals;
+      const at = (n: number) => ({
+        created_at: `2026-12-01T11:00:0${n}.000Z`,
+        updated_at: `2026-12-01T11:00:0${n}.000Z`,
+      });
+      await pr.insert(proposal(11, { repo: 'acme/docs', branch: 'main', ...at(1) }));
+      await pr.insert(proposal(12, { repo: 'acme/docs', branch: 'dev', ...at(2) }));
+      await pr.insert(proposal(13, { repo: 'acme/docs', branch: 'main', perimeter: 'other', ...at(3) }));
+      const on = async (f: { repo?: string; branch?: string }) =>
+        (await pr.list({ status: 'pending', ...f })).map((p) => p.summary);
+      expect(await on({ repo: 'acme/docs', branch: 'main' })).toEqual(['change 13', 'change 11']);
+      expect(await on({ repo: 'acme/docs', branch: 'dev' })).toEqual(['change 12']);
+      expect(await on({ repo: 'acme/docs' })).toEqual(['change 13', 'change 12', 'change 11']);
+      expect(await on({ repo: 'acme/none', branch: 'main' })).toEqual([]);
+      expect((await pr.list({ status: 'approved', repo: 'acme/docs' })).length).toBe(0);
+      if (!f.shared) await s.close();
+    });
+
     it('keeps a local pull request proposal with its number (issue 22), read back by the next handle', async () => {
       const s = await open();
       const pull = proposal(5, {

@@ -1,7 +1,7 @@
 // Presence for one process: notes and leases in memory, on this process's clock. A restart forgets both (an agent's
 // lease ends with the server it was taken on; SPEC says so).
 import { randomBytes } from 'node:crypto';
-import { ACTIVITY_KEEP_MS, ACTIVITY_MAX_PER_REPO } from '../../core/index.js';
+import { ACTIVITY_KEEP_MS, ACTIVITY_MAX_PER_PERIMETER } from '../../core/index.js';
 import type { ActivityEntry, Lease, PresenceStore } from '../presence.js';
 
 /** A fresh lease id: random, so one says nothing about another. */
@@ -11,10 +11,20 @@ export function memoryPresence(now: () => number = Date.now): PresenceStore {
   const notes = new Map<string, ActivityEntry[]>(); // by repo, oldest first
   let leases: Lease[] = [];
   const live = (l: Lease): boolean => Date.parse(l.expiresAt) > now();
+  // Notes older than the keep time go, and each perimeter keeps its newest ACTIVITY_MAX_PER_PERIMETER on a repository.
   const prune = (list: ActivityEntry[]): ActivityEntry[] => {
     const cut = now() - ACTIVITY_KEEP_MS;
-    const kept = list.filter((e) => Date.parse(e.at) > cut);
-    return kept.slice(Math.max(0, kept.length - ACTIVITY_MAX_PER_REPO));
+    const per = new Map<string, number>();
+    const kept: ActivityEntry[] = [];
+    for (let i = list.length - 1; i >= 0; i--) {
+      const e = list[i];
+      if (e === undefined || Date.parse(e.at) <= cut) continue;
+      const n = per.get(e.perimeter) ?? 0;
+      if (n >= ACTIVITY_MAX_PER_PERIMETER) continue;
+      per.set(e.perimeter, n + 1);
+      kept.push(e);
+    }
+    return kept.reverse();
   };
   return {
     async note(n) {

@@ -95,7 +95,12 @@ export async function openFileProposalStore(
   return ok({
     list: async (filter = {}) =>
       (filter.perimeter === undefined ? [...all.values()] : mine(filter.perimeter))
-        .filter((p) => filter.status === undefined || p.status === filter.status)
+        .filter(
+          (p) =>
+            (filter.status === undefined || p.status === filter.status) &&
+            (filter.repo === undefined || p.repo === filter.repo) &&
+            (filter.branch === undefined || p.branch === filter.branch),
+        )
         .sort(newestFirst),
     get: async (id) => all.get(id),
     // One process per state dir (its lock): whatever is approved or applying at start was left by a previous one.

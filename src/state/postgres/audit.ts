@@ -2,6 +2,7 @@
 // after the entries are durable on that instance's disk; a batch and the head it moves commit together.
 import pg, { type Pool } from 'pg';
 import type { AuditCopy, AuditCopyEntry, AuditCopyInstance, AuditHead } from '../types.js';
+import { sweepAuditCopy } from './audit-sweep.js';
 import { withClient } from './client.js';
 import { describeStore } from './describe.js';
 
@@ -45,7 +46,7 @@ export function postgresAuditCopy(pool: Pool): AuditCopy {
       return headOf(r.rows[0]);
     },
 
-    ship: (instance, after, entries) =>
+    ship: (instance, after, entries, retention) =>
       withClient(pool, async (c) => {
         await c.query('BEGIN');
         try {
@@ -76,9 +77,11 @@ export function postgresAuditCopy(pool: Pool): AuditCopy {
             ],
           );
           await c.query(
-            `INSERT INTO gb_audit_heads (instance, seq, hash, shipped_at) VALUES ($1, $2, $3, now())
-             ON CONFLICT (instance) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, shipped_at = now()`,
-            [instance, last.seq, last.hash],
+            `INSERT INTO gb_audit_heads (instance, seq, hash, shipped_at, keep, min_age_ms) VALUES ($1, $2, $3, now(), $4, $5)
+             ON CONFLICT (instance) DO UPDATE SET seq = excluded.seq, hash = excluded.hash, shipped_at = now(),
+               keep = COALESCE(excluded.keep, gb_audit_heads.keep),
+               min_age_ms = COALESCE(excluded.min_age_ms, gb_audit_heads.min_age_ms)`,
+            [instance, last.seq, last.hash, retention?.keep ?? null, retention?.minAgeMs ?? null],
           );
           await c.query('COMMIT');
           return { kind: 'shipped', head: { seq: last.seq, hash: last.hash } };
@@ -87,6 +90,8 @@ export function postgresAuditCopy(pool: Pool): AuditCopy {
           throw e;
         }
       }),
+
+    sweep: (o) => sweepAuditCopy(pool, o),
 
     async instances() {
       const r = await pool.query<{

@@ -68,6 +68,14 @@ export const MIGRATIONS: readonly string[] = [
      branch text NOT NULL, patterns jsonb NOT NULL, write jsonb NOT NULL, expires_at timestamptz NOT NULL);
    CREATE INDEX gb_leases_branch ON gb_leases (repo, branch, expires_at);
    CREATE INDEX gb_leases_agent ON gb_leases (perimeter, agent);`,
+  // Retention of the audit copy: each instance records its ledger's retention with its head (an instance of the
+  // previous version leaves them NULL: the ledger's defaults apply), and the sweep finds segment starts by index.
+  `ALTER TABLE gb_audit_heads ADD COLUMN keep integer, ADD COLUMN min_age_ms bigint;
+   CREATE INDEX gb_audit_checkpoints ON gb_audit (instance, seq) WHERE kind = 'checkpoint';`,
+  // Presence notes are capped per repository and perimeter (one perimeter's writes never push out another's).
+  `CREATE INDEX gb_activity_perimeter ON gb_activity (repo, perimeter, at);`,
+  // Presence reads the pending proposals of one repository branch (the list filters on the body's repo and branch).
+  `CREATE INDEX gb_proposals_pending_on ON gb_proposals ((body->>'repo'), (body->>'branch')) WHERE status = 'pending';`,
 ];
 
 // Any constant both versions agree on; it only has to differ from other advisory locks taken on the same database.

@@ -1,7 +1,7 @@
 // Presence in the store: every instance sees the same notes and leases, on the database's clock.
 import { randomBytes } from 'node:crypto';
 import type { Pool } from 'pg';
-import { ACTIVITY_KEEP_MS, ACTIVITY_MAX_PER_REPO } from '../../core/index.js';
+import { ACTIVITY_KEEP_MS, ACTIVITY_MAX_PER_PERIMETER } from '../../core/index.js';
 import type { ActivityEntry, Lease, PresenceStore } from '../presence.js';
 
 interface LeaseRow {
@@ -43,11 +43,12 @@ export function postgresPresence(pool: Pool): PresenceStore {
         `INSERT INTO gb_activity (kind, perimeter, agent, repo, branch, paths) VALUES ('wrote', $1, $2, $3, $4, $5)`,
         [n.perimeter, n.agent, n.repo, n.branch, JSON.stringify(n.paths)],
       );
-      // Bounded: notes older than the keep time go, and a repository keeps its newest ACTIVITY_MAX_PER_REPO.
+      // Bounded: notes older than the keep time go, and each perimeter keeps its newest ACTIVITY_MAX_PER_PERIMETER on a
+      // repository (only the writer's own notes can be over its count, so one perimeter never pushes out another's).
       await pool.query(
         `DELETE FROM gb_activity WHERE repo = $1 AND (at < clock_timestamp() - make_interval(secs => $2)
-           OR id IN (SELECT id FROM gb_activity WHERE repo = $1 ORDER BY at DESC, id DESC OFFSET $3))`,
-        [n.repo, ACTIVITY_KEEP_MS / 1000, ACTIVITY_MAX_PER_REPO],
+           OR id IN (SELECT id FROM gb_activity WHERE repo = $1 AND perimeter = $3 ORDER BY at DESC, id DESC OFFSET $4))`,
+        [n.repo, ACTIVITY_KEEP_MS / 1000, n.perimeter, ACTIVITY_MAX_PER_PERIMETER],
       );
     },
     async recent(repo, branch, windowMs) {

@@ -97,8 +97,9 @@ export function postgresProposals(
       const r = await pool.query<{ body: unknown }>(
         // Newest first, ties by id in byte order: the file adapter's order (ISO times compare as strings there too).
         `SELECT body FROM gb_proposals WHERE ($1::text IS NULL OR perimeter = $1) AND ($2::text IS NULL OR status = $2)
+           AND ($3::text IS NULL OR body->>'repo' = $3) AND ($4::text IS NULL OR body->>'branch' = $4)
          ORDER BY created_at COLLATE "C" DESC, id COLLATE "C" ASC`,
-        [filter.perimeter ?? null, filter.status ?? null],
+        [filter.perimeter ?? null, filter.status ?? null, filter.repo ?? null, filter.branch ?? null],
       );
       return r.rows.map((x) => parse(x.body));
     },

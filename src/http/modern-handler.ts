@@ -1,0 +1,117 @@
+import type { Request, Response as ServerResponse } from 'express';
+import { toWebRequest } from '@modelcontextprotocol/node';
+import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
+
+/** What one admitted request is served with: decided by the route before the SDK sees the request. */
+export interface ModernHandler<A> {
+  /**
+   * Serves a 2026-07-28 request with the admission `a` and resolves to 'served'; resolves to 'legacy' without
+   * answering when the request belongs to the 2025 era (the caller serves it with a session).
+   */
+  serve(req: Request, res: ServerResponse, a: A): Promise<'served' | 'legacy'>;
+  close(): Promise<void>;
+}
+
+/**
+ * One SDK handler for every 2026-07-28 request of an app (its event bus, listen router and in-flight set are built
+ * once, not per request). The factory still builds a fresh server per request, from the admission the route resolved
+ * when it admitted that request: the admission is handed over keyed by the very web `Request` object the SDK gives back
+ * to the factory, never re-derived from it (the SDK rebuilds the request URL from the Host header). A request whose
+ * admission cannot be found is refused by the factory (a 500), never served with another.
+ *
+ * The request is converted to a web `Request` once and that one object is both classified (era) and served.
+ */
+export function modernHandler<A>(serverOf: (a: A) => Server): ModernHandler<A> {
+  const admitted = new WeakMap<globalThis.Request, A>();
+  const handler = createMcpHandler(
+    ({ requestInfo }) => {
+      const a = requestInfo === undefined ? undefined : admitted.get(requestInfo);
+      if (a === undefined) throw new Error('modern MCP request reached the server factory without its admission');
+      return serverOf(a);
+    },
+    { legacy: 'reject' },
+  );
+  return {
+    async serve(req, res, a) {
+      // Aborted when the client goes away before the answer is written (a listen stream's usual end).
+      const abort = new AbortController();
+      res.on('close', () => {
+        if (!res.writableEnded) abort.abort();
+      });
+      if (res.destroyed) abort.abort();
+      const parsedBody: unknown = req.body;
+      const request =
+        parsedBody === undefined
+          ? await toWebRequest(req, undefined, { signal: abort.signal })
+          : parsedRequest(req, abort.signal);
+      if (await isLegacyRequest(request, parsedBody)) return 'legacy';
+      admitted.set(request, a);
+      const response = await handler.fetch(request, parsedBody === undefined ? {} : { parsedBody });
+      await writeResponse(response, res, abort.signal);
+      return 'served';
+    },
+    close: () => handler.close(),
+  };
+}
+
+/**
+ * The web `Request` of a request whose body express has already parsed: method, headers and signal, no body. The SDK
+ * is always handed the parsed body with it and reads nothing from the request's own (re-serialising the body into a
+ * stream that nothing reads cost a few per cent of a call: bench/findings.md). Its URL is the SDK's own rebuild from the Host header,
+ * kept for fidelity: nothing routes on it.
+ */
+function parsedRequest(req: Request, signal: AbortSignal): globalThis.Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || name.startsWith(':')) continue;
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else headers.set(name, value);
+  }
+  return new globalThis.Request(`http://${req.headers.host ?? 'localhost'}${req.url}`, {
+    method: req.method,
+    headers,
+    signal,
+  });
+}
+
+/**
+ * Writes a web `Response` to a Node response. A JSON answer (every call answered without notifications) goes out in
+ * one write with its length, headers and body together; an event stream is written as it comes, waiting for `drain`
+ * when the socket is full, and stops when the client has gone.
+ */
+async function writeResponse(response: globalThis.Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  if (response.body === null) {
+    res.writeHead(response.status, headers);
+    res.end();
+    return;
+  }
+  if (!(headers['content-type'] ?? '').startsWith('text/event-stream')) {
+    const body = Buffer.from(await response.arrayBuffer());
+    delete headers['transfer-encoding'];
+    headers['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  let drained: (() => void) | undefined;
+  const release = () => {
+    drained?.();
+    drained = undefined;
+  };
+  res.on('drain', release);
+  const closed = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    for await (const chunk of response.body) {
+      if (signal.aborted) break;
+      if (!res.write(chunk)) await Promise.race([new Promise<void>((resolve) => (drained = resolve)), closed]);
+    }
+  } catch {
+    // The body stream failed or was cancelled: the client gets what was written, then the end.
+  } finally {
+    res.off('drain', release);
+  }
+  res.end();
+}
