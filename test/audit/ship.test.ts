@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger, startShipper, verifyCopy, type AuditEvent } from '../../src/audit/index.js';
 import { openAuditCopyReader, openPostgresState } from '../../src/state/postgres/index.js';
 import type { AuditCopy, SharedState } from '../../src/state/types.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
-let db: TestPostgres;
+let db: SharedPostgres;
 let url: string;
 let state: SharedState;
 let copy: AuditCopy;
@@ -30,7 +30,7 @@ const event = (i: number): AuditEvent => ({
 const salt = Buffer.alloc(32, 3);
 
 beforeAll(async () => {
-  db = await startPostgres();
+  db = await sharedPostgres();
   url = await db.database('ship');
   const opened = await openPostgresState({ url, instance: { id: 'test', version: 't' }, log: () => undefined });
   if (!opened.ok) throw new Error(opened.message);

@@ -1,5 +1,6 @@
 // Issue 11 item 1: on the local upstream, file reads, tree listings and ref resolution start no git process once a
-// repository's readers run, list_commits starts one (git log) and get_commit at most one (the reachability check).
+// repository's readers run, list_commits starts one (git log) and get_commit at most one (the reachability check,
+// once per (commit, head) pair and none for a commit a history page already listed from that head — issue 24).
 // Counted with the real spawn counter of src/gitcli, which every git process git-blinder starts goes through.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnCounts } from '../../src/gitcli/spawns.js';
@@ -78,14 +79,38 @@ describe('issue 11: local reads without a process per call', () => {
     expect(commits[0]?.files).toEqual(['a.txt']);
   });
 
-  it('gets a commit with no process, or one when reachability is asked', async () => {
+  it('gets a commit with no process; reachability is one process per new (commit, head) pair, none after', async () => {
     const head = await g.head('main');
     const plain = await spawned(() => up.getCommit(g.dir, head));
     expect(plain.n).toBe(0);
-    const reach = await spawned(() => up.getCommit(g.dir, head, 'main'));
-    expect(reach.n).toBe(1);
-    expect(reach.value).toEqual(plain.value);
     expect(plain.value.ok && plain.value.value.files.map((f) => [f.path, f.status])).toEqual([['a.txt', 'modified']]);
+    // The head reaches itself: no process.
+    const self = await spawned(() => up.getCommit(g.dir, head, 'main'));
+    expect(self.n).toBe(0);
+    expect(self.value).toEqual(plain.value);
+    // A commit below the head, on an upstream that has walked no history yet: one merge-base, then none.
+    const fresh = createLocalGitUpstream({ repos: [g.dir] });
+    try {
+      const side = await g.head('side');
+      await fresh.getCommit(g.dir, side);
+      const cold = await spawned(() => fresh.getCommit(g.dir, side, 'main'));
+      expect(cold.by).toEqual({ 'merge-base': 1 });
+      const again = await spawned(() => fresh.getCommit(g.dir, side, 'main'));
+      expect(again.n).toBe(0);
+      expect(again.value).toEqual(cold.value);
+      // Its parent is reachable through it, and the commits a history page listed from the head are too.
+      const parent = (await g.git('rev-parse', `${side}^`)).trim();
+      expect((await spawned(() => fresh.getCommit(g.dir, parent, 'main'))).n).toBe(0);
+      const page = await fresh.listCommits(g.dir, 'main', { paths: ['a.txt'], skip: 0, limit: 10 });
+      const listed = page.ok ? page.value.commits.map((c) => c.sha) : [];
+      expect(listed.length).toBeGreaterThan(1);
+      for (const sha of listed) {
+        const r = await spawned(() => fresh.getCommit(g.dir, sha, 'main'));
+        expect(r).toMatchObject({ n: 0, value: { ok: true } });
+      }
+    } finally {
+      await fresh.close();
+    }
   });
 
   it('reads a hand-made commit header exactly as git log prints it (odd identities, multi-line headers)', async () => {

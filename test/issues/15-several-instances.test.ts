@@ -11,7 +11,9 @@ import {
   modernAgent,
   roundRobin,
   startInstance,
+  startInstances,
   stopInstance,
+  stopInstances,
   type Instance,
 } from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
@@ -59,16 +61,15 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  // One at a time: the first migrates the schema; the others find it migrated (the lock test is in test/state).
-  for (let i = 0; i < 3; i++)
-    inst.push(await startInstance({ store, config, cwd: repo.dir, args: ['--store-silence', String(SILENCE)] }));
+  // The first migrates the schema; the others find it migrated (the lock test is in test/state).
+  await startInstances(3, { store, config, cwd: repo.dir, args: ['--store-silence', String(SILENCE)] }, inst);
   const issued = await api(inst[0]!.url, 'POST', '/perimeters/docs/keys');
   expect(issued.status).toBe(201);
   key = issued.json.key;
 }, 120_000);
 
 afterAll(async () => {
-  for (const i of inst) await stopInstance(i).catch(() => undefined);
+  await stopInstances(inst);
   await repo?.cleanup();
   await pg?.destroy();
 });

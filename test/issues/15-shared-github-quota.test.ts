@@ -6,17 +6,17 @@ import { openPostgresState } from '../../src/state/postgres/index.js';
 import type { SharedState } from '../../src/state/types.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
 const TOKEN = 'ghp_issue15SharedQuota0123456789abcdefgh';
-let pg: TestPostgres;
+let pg: SharedPostgres;
 let bare: GitDir;
 let emulator: Emulator;
 const states: SharedState[] = [];
 const ups: GitHubUpstream[] = [];
 
 beforeAll(async () => {
-  pg = await startPostgres();
+  pg = await sharedPostgres();
   const url = await pg.database('quota');
   bare = await makeRepo([{ message: 'init', files: { 'a.md': 'a\n' } }], { bare: true });
   emulator = await startGitHubEmulator({ token: TOKEN, repos: { 'acme/docs': bare.dir }, rateLimit: { limit: 3 } });

@@ -12,24 +12,24 @@ import {
   CLUSTER_OPS_TOKEN,
   modernAgent,
   roundRobin,
-  startInstance,
-  stopInstance,
+  startInstances,
+  stopInstances,
   type Instance,
 } from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
 const browserReady = haveChromium();
 
 describe.skipIf(!browserReady)('sign in and approve through a round-robin balancer', { timeout: 120_000 }, () => {
-  let pg: TestPostgres;
+  let pg: SharedPostgres;
   let repo: GitDir;
   let lb: Awaited<ReturnType<typeof roundRobin>>;
   let browser: Browser;
   const inst: Instance[] = [];
 
   beforeAll(async () => {
-    pg = await startPostgres();
+    pg = await sharedPostgres();
     const store = await pg.database('issue21web');
     repo = await makeRepo([{ message: 'init', files: { 'docs/readme.md': 'hello\n' } }], { bare: true });
     const config = join(repo.dir, '..', `gb-issue21-web-${Date.now()}.yaml`);
@@ -58,14 +58,14 @@ describe.skipIf(!browserReady)('sign in and approve through a round-robin balanc
       lb = await roundRobin(backends, { keepHost: true, listen: { host: name, port: 0 } });
       allowed.push('--allowed-host', lb.url);
     }
-    for (let i = 0; i < 3; i++) inst.push(await startInstance({ store, config, cwd: repo.dir, args: allowed }));
+    await startInstances(3, { store, config, cwd: repo.dir, args: allowed }, inst);
     browser = await launchBrowser();
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
     await lb?.close();
-    for (const i of inst) await stopInstance(i).catch(() => undefined);
+    await stopInstances(inst);
     await repo?.cleanup();
     await pg?.destroy();
   });

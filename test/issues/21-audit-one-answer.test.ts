@@ -10,7 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryLedger } from '../../src/audit/index.js';
 import { runBuiltCli, type CliRun } from '../support/built-cli.js';
-import { api, modernAgent, startInstance, stopInstance, type Instance } from '../support/cluster.js';
+import { api, modernAgent, startInstances, stopInstances, type Instance } from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { startPostgres, type TestPostgres } from '../support/postgres.js';
 
@@ -33,8 +33,7 @@ beforeAll(async () => {
     config,
     ['perimeters:', '  docs:', `    repo: ${repo.dir}`, '    read: ["docs/**"]', '    write: []', ''].join('\n'),
   );
-  for (let i = 0; i < 3; i++)
-    inst.push(await startInstance({ store, config, cwd: repo.dir, args: ['--store-silence', '3'] }));
+  await startInstances(3, { store, config, cwd: repo.dir, args: ['--store-silence', '3'] }, inst);
   const issued = await api(inst[0]!.url, 'POST', '/perimeters/docs/keys');
   expect(issued.status).toBe(201);
   key = issued.json.key;
@@ -43,7 +42,7 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const i of inst) await stopInstance(i).catch(() => undefined);
+  await stopInstances(inst);
   await repo?.cleanup();
   await db?.destroy();
   if (nowhere) await rm(nowhere, { recursive: true, force: true });

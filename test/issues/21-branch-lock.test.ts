@@ -11,13 +11,21 @@ import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BRANCH_LOCK } from '../../src/state/postgres/branch-lock.js';
-import { api, modernAgent, startInstance, stopInstance, type Instance } from '../support/cluster.js';
+import {
+  api,
+  modernAgent,
+  startInstance,
+  startInstances,
+  stopInstance,
+  stopInstances,
+  type Instance,
+} from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
 const run = promisify(execFile);
 
-let pgs: TestPostgres;
+let pgs: SharedPostgres;
 let store: string;
 let repo: GitDir;
 let dir: string;
@@ -26,7 +34,7 @@ let key: string;
 const inst: Instance[] = [];
 
 beforeAll(async () => {
-  pgs = await startPostgres();
+  pgs = await sharedPostgres();
   store = await pgs.database('issue21lock');
   // Not bare: `main` is checked out in repo.dir, and every landed push must move that working tree with it.
   repo = await makeRepo([{ message: 'init', files: { 'docs/readme.md': 'hello\n' } }]);
@@ -38,15 +46,14 @@ beforeAll(async () => {
       '\n',
     ),
   );
-  for (let i = 0; i < 3; i++)
-    inst.push(await startInstance({ store, config, cwd: repo.dir, args: ['--store-silence', '3'] }));
+  await startInstances(3, { store, config, cwd: repo.dir, args: ['--store-silence', '3'] }, inst);
   const issued = await api(inst[0]!.url, 'POST', '/perimeters/docs/keys');
   expect(issued.status).toBe(201);
   key = issued.json.key;
 }, 120_000);
 
 afterAll(async () => {
-  for (const i of inst) await stopInstance(i).catch(() => undefined);
+  await stopInstances(inst);
   await repo?.cleanup();
   await pgs?.destroy();
   if (dir) await rm(dir, { recursive: true, force: true });

@@ -5,16 +5,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, modernAgent, startInstance, stopInstance, type Instance } from '../support/cluster.js';
+import { api, modernAgent, startInstances, stopInstances, type Instance } from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
 import { startGitHubEmulator, type Emulator } from '../support/github-emulator/index.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
 const TOKEN = 'ghp_issue21OneBudget0123456789abcdefghijk';
 const SHARE = 10;
 const FILES = 40;
 
-let pg: TestPostgres;
+let pg: SharedPostgres;
 let store: string;
 let bare: GitDir;
 let late: GitDir;
@@ -23,7 +23,7 @@ let config: string;
 const inst: Instance[] = [];
 
 beforeAll(async () => {
-  pg = await startPostgres();
+  pg = await sharedPostgres();
   store = await pg.database('issue21budget');
   const files: Record<string, string> = {};
   for (let i = 0; i < FILES; i++) files[`docs/f${i}.md`] = `file ${i}\n`;
@@ -44,21 +44,21 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  // One at a time: the first migrates the schema.
-  for (let i = 0; i < 3; i++)
-    inst.push(
-      await startInstance({
-        store,
-        config,
-        cwd: dir,
-        args: ['--github-url', emulator.url],
-        env: { GITHUB_TOKEN: TOKEN },
-      }),
-    );
+  await startInstances(
+    3,
+    {
+      store,
+      config,
+      cwd: dir,
+      args: ['--github-url', emulator.url],
+      env: { GITHUB_TOKEN: TOKEN },
+    },
+    inst,
+  );
 }, 180_000);
 
 afterAll(async () => {
-  for (const i of inst) await stopInstance(i).catch(() => undefined);
+  await stopInstances(inst);
   await emulator?.close();
   await bare?.cleanup();
   await late?.cleanup();

@@ -10,11 +10,19 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { branchLockKey } from '../../src/core/index.js';
 import { BRANCH_LOCK, branchLockId } from '../../src/state/postgres/branch-lock.js';
-import { api, modernAgent, startInstance, stopInstance, type Instance } from '../support/cluster.js';
+import {
+  api,
+  modernAgent,
+  startInstance,
+  startInstances,
+  stopInstance,
+  stopInstances,
+  type Instance,
+} from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
-let pgs: TestPostgres;
+let pgs: SharedPostgres;
 let store: string;
 let repo: GitDir;
 let dir: string;
@@ -23,7 +31,7 @@ const inst: Instance[] = [];
 const SILENCE = 2;
 
 beforeAll(async () => {
-  pgs = await startPostgres();
+  pgs = await sharedPostgres();
   store = await pgs.database('issue21rolling');
   repo = await makeRepo([{ message: 'init', files: { 'docs/readme.md': 'hello\n' } }], { bare: true });
   dir = await mkdtemp(join(tmpdir(), 'gb-rolling-'));
@@ -40,12 +48,11 @@ beforeAll(async () => {
       '',
     ].join('\n'),
   );
-  for (let i = 0; i < 3; i++)
-    inst.push(await startInstance({ store, config, cwd: repo.dir, args: ['--store-silence', String(SILENCE)] }));
+  await startInstances(3, { store, config, cwd: repo.dir, args: ['--store-silence', String(SILENCE)] }, inst);
 }, 120_000);
 
 afterAll(async () => {
-  for (const i of inst) await stopInstance(i).catch(() => undefined);
+  await stopInstances(inst);
   await repo?.cleanup();
   await pgs?.destroy();
   if (dir) await rm(dir, { recursive: true, force: true });

@@ -11,12 +11,12 @@ import type { SharedState } from '../../src/state/types.js';
 import { createLocalGitUpstream } from '../../src/upstream/localgit/index.js';
 import type { Upstream } from '../../src/upstream/types.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
 const DAY = 24 * 60 * 60 * 1000;
 const TTL = 3_000;
 
-let pgs: TestPostgres;
+let pgs: SharedPostgres;
 let repo: GitDir;
 let upstream: Upstream;
 const states: SharedState[] = [];
@@ -40,7 +40,7 @@ async function instance(id: string, now: () => number, url: string): Promise<Pro
 }
 
 beforeAll(async () => {
-  pgs = await startPostgres();
+  pgs = await sharedPostgres();
   const url = await pgs.database('issue21clock');
   repo = await makeRepo([{ message: 'init', files: { 'docs/readme.md': 'hello\n' } }], { bare: true });
   upstream = createLocalGitUpstream({ repos: [repo.dir] });

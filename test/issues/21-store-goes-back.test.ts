@@ -10,13 +10,14 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, modernAgent, startInstance, stopInstance, type Instance } from '../support/cluster.js';
+import { api, modernAgent, startInstances, stopInstances, type Instance } from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { postgresBin, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { postgresBin } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
 const run = promisify(execFile);
 
-let pgs: TestPostgres;
+let pgs: SharedPostgres;
 let store: string;
 let repo: GitDir;
 let config: string;
@@ -27,7 +28,7 @@ const inst: Instance[] = [];
 const BOUND_MS = 2_500;
 
 beforeAll(async () => {
-  pgs = await startPostgres();
+  pgs = await sharedPostgres();
   store = await pgs.database('issue21back');
   repo = await makeRepo([{ message: 'init', files: { 'docs/readme.md': 'hello\n', 'src/secret.ts': 'hidden\n' } }], {
     bare: true,
@@ -35,12 +36,11 @@ beforeAll(async () => {
   dumps = await mkdtemp(join(tmpdir(), 'gb-dump-'));
   config = join(dumps, 'perimeters.yaml');
   await writeFile(config, ['perimeters:', '  docs:', `    repo: ${repo.dir}`, '    read: ["docs/**"]', ''].join('\n'));
-  for (let i = 0; i < 3; i++)
-    inst.push(await startInstance({ store, config, cwd: repo.dir, args: ['--store-silence', '3'] }));
+  await startInstances(3, { store, config, cwd: repo.dir, args: ['--store-silence', '3'] }, inst);
 }, 120_000);
 
 afterAll(async () => {
-  for (const i of inst) await stopInstance(i).catch(() => undefined);
+  await stopInstances(inst);
   await repo?.cleanup();
   await pgs?.destroy();
   if (dumps) await rm(dumps, { recursive: true, force: true });

@@ -8,9 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashKey } from '../../src/http/keys.js';
 import { MIGRATIONS } from '../../src/state/postgres/migrations.js';
 import { openPostgresState } from '../../src/state/postgres/index.js';
-import { api, modernAgent, startInstance, stopInstance, type Instance } from '../support/cluster.js';
+import { api, modernAgent, startInstances, stopInstances, type Instance } from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { postgresBin, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { postgresBin } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 import { startTestServer } from '../support/server.js';
 
 const OLD_KEY = 'gbk_0123456789ab_an-old-key-issued-before-agent-ids-existed';
@@ -49,16 +50,16 @@ describe('issue 23: keys issued before agent ids (file store)', { timeout: 60_00
 const havePostgres = (await postgresBin()) !== undefined;
 
 describe.skipIf(!havePostgres)('issue 23 on PostgreSQL', { timeout: 180_000 }, () => {
-  let server: TestPostgres;
+  let server: SharedPostgres;
   let repo: GitDir;
   const inst: Instance[] = [];
 
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await sharedPostgres();
     repo = await makeRepo([{ message: 'init', files: { 'docs/readme.md': 'hello\n' } }], { bare: true });
   }, 120_000);
   afterAll(async () => {
-    for (const i of inst) await stopInstance(i).catch(() => undefined);
+    await stopInstances(inst);
     await repo?.cleanup();
     await server?.destroy();
   });
@@ -131,7 +132,7 @@ describe.skipIf(!havePostgres)('issue 23 on PostgreSQL', { timeout: 180_000 }, (
         '',
       ].join('\n'),
     );
-    for (let i = 0; i < 3; i++) inst.push(await startInstance({ store, config, cwd: repo.dir }));
+    await startInstances(3, { store, config, cwd: repo.dir }, inst);
     const [i0, i1, i2] = inst as [Instance, Instance, Instance];
     const alice = (await api(i0.url, 'POST', '/perimeters/docs/keys', { agent: 'alice' })).json.key as string;
     const bob = (await api(i1.url, 'POST', '/perimeters/docs/keys', { agent: 'bob' })).json.key as string;

@@ -4,25 +4,26 @@
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, modernAgent, startInstance, stopInstance, type Instance } from '../support/cluster.js';
+import { api, modernAgent, startInstances, stopInstances, type Instance } from '../support/cluster.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { postgresBin, startPostgres, type TestPostgres } from '../support/postgres.js';
+import { postgresBin } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
 const havePostgres = (await postgresBin()) !== undefined;
 
 describe.skipIf(!havePostgres)('issue 23 presence and leases on PostgreSQL', { timeout: 180_000 }, () => {
-  let server: TestPostgres;
+  let server: SharedPostgres;
   let repo: GitDir;
   const inst: Instance[] = [];
 
   beforeAll(async () => {
-    server = await startPostgres();
+    server = await sharedPostgres();
     repo = await makeRepo([{ message: 'init', files: { 'docs/readme.md': 'hello\n', 'ops/x.txt': 'x\n' } }], {
       bare: true,
     });
   });
   afterAll(async () => {
-    for (const i of inst) await stopInstance(i).catch(() => undefined);
+    await stopInstances(inst);
     await repo?.cleanup();
     await server?.destroy();
   });
@@ -45,7 +46,7 @@ describe.skipIf(!havePostgres)('issue 23 presence and leases on PostgreSQL', { t
         '',
       ].join('\n'),
     );
-    for (let i = 0; i < 3; i++) inst.push(await startInstance({ store, config, cwd: repo.dir }));
+    await startInstances(3, { store, config, cwd: repo.dir }, inst);
     const [i0, i1, i2] = inst as [Instance, Instance, Instance];
     const alice = (await api(i0.url, 'POST', '/perimeters/docs/keys', { agent: 'alice' })).json.key as string;
     const bob = (await api(i1.url, 'POST', '/perimeters/docs/keys', { agent: 'bob' })).json.key as string;

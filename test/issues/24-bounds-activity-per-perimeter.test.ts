@@ -8,13 +8,13 @@ import { memoryPresence } from '../../src/state/file/index.js';
 import { openPostgresState } from '../../src/state/postgres/index.js';
 import type { PresenceStore } from '../../src/state/presence.js';
 import type { SharedState } from '../../src/state/types.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
-let db: TestPostgres;
+let db: SharedPostgres;
 let state: SharedState;
 
 beforeAll(async () => {
-  db = await startPostgres();
+  db = await sharedPostgres();
   const url = await db.database('bounds_activity');
   const opened = await openPostgresState({ url, instance: { id: 'test', version: 't' }, log: () => undefined });
   if (!opened.ok) throw new Error(opened.message);

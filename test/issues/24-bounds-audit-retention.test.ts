@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openLedger, startShipper, verifyCopy, type AuditEvent } from '../../src/audit/index.js';
 import { openPostgresState } from '../../src/state/postgres/index.js';
 import type { AuditCopy, SharedState } from '../../src/state/types.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 
 const DAY = 86_400_000;
-let db: TestPostgres;
+let db: SharedPostgres;
 let url: string;
 let state: SharedState;
 let copy: AuditCopy;
@@ -32,7 +32,7 @@ const event = (i: number): AuditEvent => ({
 const defaults = { defaults: { keep: 5, minAgeMs: 30 * DAY }, silentAfterMs: 30 * DAY };
 
 beforeAll(async () => {
-  db = await startPostgres();
+  db = await sharedPostgres();
   url = await db.database('bounds_audit');
   const opened = await openPostgresState({ url, instance: { id: 'test', version: 't' }, log: () => undefined });
   if (!opened.ok) throw new Error(opened.message);

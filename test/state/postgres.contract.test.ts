@@ -1,11 +1,11 @@
 import { afterAll, beforeAll } from 'vitest';
 import { openPostgresState } from '../../src/state/postgres/index.js';
-import { startPostgres, type TestPostgres } from '../support/postgres.js';
+import { sharedPostgres, type SharedPostgres } from '../support/shared-postgres.js';
 import { stateContract } from './state.contract.js';
 
-let server: TestPostgres;
+let server: SharedPostgres;
 beforeAll(async () => {
-  server = await startPostgres();
+  server = await sharedPostgres();
 }, 60_000);
 afterAll(async () => {
   await server?.destroy();

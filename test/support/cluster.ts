@@ -39,6 +39,28 @@ export async function stopInstance(i: Instance): Promise<void> {
 }
 
 /**
+ * `n` instances on one store, appended to `into` as they come up (so an afterAll stops whatever did start). The first
+ * starts alone and migrates the schema; the others then start together, as an operator's replicas do.
+ */
+export async function startInstances(
+  n: number,
+  o: Parameters<typeof startInstance>[0],
+  into: Instance[],
+): Promise<Instance[]> {
+  into.push(await startInstance(o));
+  const rest = await Promise.allSettled(Array.from({ length: n - 1 }, () => startInstance(o)));
+  for (const r of rest) if (r.status === 'fulfilled') into.push(r.value);
+  const failed = rest.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return into;
+}
+
+/** Stops every instance at once (each waits for its own shutdown), ignoring ones already gone. */
+export async function stopInstances(inst: readonly Instance[]): Promise<void> {
+  await Promise.all(inst.map((i) => stopInstance(i).catch(() => undefined)));
+}
+
+/**
  * A round-robin balancer without affinity: request n goes to backend n mod N. By default it addresses each backend by
  * its own Host; `keepHost` forwards the client's Host as nginx's `proxy_set_header Host $host` does (the backends then
  * admit the balancer's name with --allowed-host), listening on `listen` (default 127.0.0.1, a free port).

@@ -3,7 +3,7 @@
 import { streamGit } from '../../gitcli/stream.js';
 import type { GrepMatch, GrepRequest, GrepResult, UpResult } from '../types.js';
 import { fail, gitFailure, ok, type Failed } from './errors.js';
-import { runGit } from '../../gitcli/run.js';
+import { reaches } from './reachability.js';
 import type { Repo } from './repo.js';
 
 /** Bytes of a matching line kept on each side of the match (the tool cuts further). */
@@ -257,10 +257,9 @@ export async function grep(repo: Repo, commit: string, request: GrepRequest): Pr
 /** `merge-base --is-ancestor`: true when `ancestor` is `head` or behind it; unknown commits are simply false. */
 export async function isAncestor(repo: Repo, ancestor: string, head: string): Promise<UpResult<boolean>> {
   if (!FULL_SHA.test(ancestor) || !FULL_SHA.test(head)) return ok(false);
-  if (ancestor === head) return ok(true);
-  const run = await runGit(['merge-base', '--is-ancestor', ancestor, head], repo.call);
-  if (run.code === 0 || run.code === 1) return ok(run.code === 0);
+  const reach = await reaches(repo, ancestor, head);
+  if (reach.ok) return ok(reach.value);
   // 128: one of the commits is gone (history rewritten and pruned): not an ancestor.
-  if (run.code === 128) return ok(false);
-  return gitFailure(run, 'comparing commits', repo.log);
+  if (reach.run.code === 128) return ok(false);
+  return gitFailure(reach.run, 'comparing commits', repo.log);
 }

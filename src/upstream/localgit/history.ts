@@ -8,6 +8,7 @@ import { logSummaries, readSummary } from './log.js';
 import type { Repo } from './repo.js';
 import { isFullId } from './refs.js';
 import { isTreePath } from './paths.js';
+import { reaches } from './reachability.js';
 
 /** Most commits a comparison lists (GitHub's limit too); counts stay exact. */
 export const MAX_COMPARE_COMMITS = 250;
@@ -26,25 +27,18 @@ export async function listCommits(
   const prefixes = query.paths.filter((p) => isTreePath(p));
   if (prefixes.length === 0) return ok({ commits: [], hasMore: false });
   const specs = prefixes.includes('') ? [] : ['--', ...new Set(prefixes)];
+  const plain = repo.reach.plain();
   const page = await logSummaries(
     repo,
     [`--skip=${skip}`, `--max-count=${limit + 1}`, commit, ...(specs.length ? specs : ['--'])],
     true,
   );
   if (!page.ok) return page;
+  // Every listed commit (and each parent git printed) is reachable from `commit`: a later get_commit of one of
+  // them against this head needs no reachability process.
+  const listed = page.value.flatMap((c) => [c.sha, ...c.parents]);
+  if (plain) repo.reach.reached(commit, listed);
   return ok({ commits: page.value.slice(0, limit), hasMore: page.value.length > limit });
-}
-
-/** True when `ancestor` is reachable from `descendant`. */
-async function isAncestor(
-  repo: Repo,
-  ancestor: string,
-  descendant: string,
-): Promise<{ ok: true; value: boolean } | Failed> {
-  const run = await runGit(['merge-base', '--is-ancestor', ancestor, descendant], repo.call);
-  if (run.code === 0) return ok(true);
-  if (run.code === 1) return ok(false);
-  return gitFailure(run, 'checking reachability', repo.log);
 }
 
 /** A commit by full id, its files against the first parent; `reachableFrom` (a resolved commit) must reach it. */
@@ -60,8 +54,8 @@ export async function getCommit(
   const [kind] = await repo.reader.info([sha]);
   if (!kind?.found || kind.type !== 'commit') return notFound;
   if (reachableFrom !== undefined) {
-    const reach = await isAncestor(repo, sha, reachableFrom);
-    if (!reach.ok) return reach;
+    const reach = await reaches(repo, sha, reachableFrom);
+    if (!reach.ok) return gitFailure(reach.run, 'checking reachability', repo.log);
     if (!reach.value) return notFound;
   }
   let summary = await readSummary(repo, sha);
@@ -71,6 +65,8 @@ export async function getCommit(
     summary = header.value[0];
   }
   if (!summary) throw new Error('git log printed no commit for an existing commit id');
+  // A commit reachable from the head has its parents reachable too: walking back one get_commit at a time is free.
+  if (reachableFrom !== undefined) repo.reach.reached(reachableFrom, summary.parents);
   const files = await diffFiles(repo, summary.parents[0] ?? null, sha);
   if (!files.ok) return files;
   return ok({

@@ -3,6 +3,7 @@
 // probe for commits by prefix.
 import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
+import type { ObjectInfo } from '../../gitcli/object-reader.js';
 import type { Repo } from './repo.js';
 
 /** git-blinder's own refs (restore points of workspace writes): never resolved for a caller. */
@@ -58,7 +59,8 @@ function dwimFallbacks(name: string): string[] {
 /**
  * Looks up full ref names (or full ids) exactly, each peeled with `peel` (e.g. `^{commit}`), in one round trip of
  * the object reader; git reads loose and packed refs afresh for every request. Undefined when git would have had
- * to guess (a ref named like a DWIM expansion of another exists): the caller then asks a one-shot command.
+ * to guess (a ref named like a DWIM expansion of another exists): the caller then asks a one-shot command. (A ref
+ * that exists answers for itself — DWIM tries the name first — so the expansions matter only for a missing one.)
  */
 async function exactLookup(
   repo: Repo,
@@ -66,13 +68,14 @@ async function exactLookup(
   peel: string,
 ): Promise<(string | undefined)[] | undefined> {
   const refs = names.filter((n) => !isFullId(n));
-  const fallbacks = refs.flatMap(dwimFallbacks);
-  const infos = await repo.reader.info([...names.map((n) => `${n}${peel}`), ...fallbacks]);
+  const asked = names.map((n) => `${n}${peel}`);
+  const found = (infos: readonly ObjectInfo[]) => names.map((_, k) => (infos[k]?.found ? infos[k].sha : undefined));
+  if (refs.length === 0) return found(await repo.reader.info(asked));
+  // One line per name when no DWIM expansion of a `refs/…` name exists, proven before the line goes out.
+  if (refs.every((n) => n.startsWith('refs/')) && repo.shadows.clear()) return found(await repo.reader.info(asked));
+  const infos = await repo.reader.info([...asked, ...refs.flatMap(dwimFallbacks)]);
   if (infos.slice(names.length).some((i) => i.found)) return undefined;
-  return names.map((_, k) => {
-    const i = infos[k]!;
-    return i.found ? i.sha : undefined;
-  });
+  return found(infos);
 }
 
 /** The id `name` (a full ref name) points at, read exactly by `show-ref --verify`; undefined when missing. */

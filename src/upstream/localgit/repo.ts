@@ -7,6 +7,8 @@ import { createObjectReader, type ObjectReader } from '../../gitcli/object-reade
 import { createTreeReader, type TreeReader } from '../../gitcli/tree-objects.js';
 import { createDiffReader, type DiffReader } from '../../gitcli/diff-reader.js';
 import { createListingCache, type ListingCache } from './listing-cache.js';
+import { createReachCache, type ReachCache } from './reachability.js';
+import { createShadowProof, type ShadowProof } from './ref-shadows.js';
 import { DIFF_READER_ARGS, MAX_DIFF_BYTES } from './diff.js';
 
 /** An opened repository. Reads run with GIT_DIR set, so a working tree is never consulted. */
@@ -27,6 +29,10 @@ export interface Repo {
   readonly listings: ListingCache;
   /** The repository's long-lived tree-to-tree diff process (started on first use). */
   readonly diffs: DiffReader;
+  /** Whether a ref could stand in for an exact ref name under git's DWIM rules (re-checked per lookup). */
+  readonly shadows: ShadowProof;
+  /** Reachability answers by commit-id pair (kept only while the commit graph is git's plain one). */
+  readonly reach: ReachCache;
 }
 
 /** Ends a repository's long-lived processes (it was dropped, or the upstream is closing). */
@@ -80,5 +86,7 @@ export async function openRepo(path: string, log: Log): Promise<{ ok: true; valu
     trees: createTreeReader(reader),
     listings: createListingCache(),
     diffs: createDiffReader(gitDir, DIFF_READER_ARGS, MAX_DIFF_BYTES),
+    shadows: createShadowProof(commonDir),
+    reach: createReachCache(commonDir),
   });
 }
