@@ -1,6 +1,7 @@
 import type { CommitDetail, CommitFile, CommitStats, CommitSummary, TreeEntry } from './model.js';
-import { isWithin, parentOf } from './path.js';
-import type { Scope } from './scope.js';
+import { isWithin } from './path.js';
+import { readerIn, type Scope } from './scope.js';
+import type { PathTest } from './glob.js';
 import type { WholeChange } from './wholefile.js';
 import { linkKey, type LinkSide } from './commitlinks.js';
 
@@ -12,10 +13,49 @@ import { linkKey, type LinkSide } from './commitlinks.js';
  * One pass judges the files; a directory's verdict is settled once (the first readable file below it marks it and
  * every ancestor up to `base`, and the walk up stops at the first ancestor already marked). A one-level listing only
  * needs to know whether each child directory has some readable file, so once one is found the rest of that subtree is
- * not judged at all.
+ * not judged at all. Files are judged with `readerIn`: what a directory decides for all its files is settled once
+ * per directory and call, so most files cost a test of their name.
  */
 export function filterTree(entries: readonly TreeEntry[], scope: Scope, base: string, recursive: boolean): TreeEntry[] {
-  return recursive ? filterTreeRecursive(entries, scope, base) : filterTreeOneLevel(entries, scope, base);
+  const judges = new DirJudges(scope);
+  return recursive ? filterTreeRecursive(entries, judges, base) : filterTreeOneLevel(entries, judges, base);
+}
+
+/**
+ * `scope.canRead` through per-directory tests (`readerIn`), memoised for one listing. Listings come grouped by
+ * directory, so the directory of the previous file is checked first, without slicing the path.
+ */
+class DirJudges {
+  private readonly scope: Scope;
+  private readonly byDir = new Map<string, PathTest>();
+  /** The directory of the last file judged, and its test. */
+  private dir = '';
+  private test: PathTest;
+  /** True when the last `canRead` moved to another directory than the file before. */
+  moved = true;
+
+  constructor(scope: Scope) {
+    this.scope = scope;
+    this.test = readerIn(scope, '');
+    this.byDir.set('', this.test);
+  }
+
+  /** `scope.canRead(path)`, where `parentEnd` is `path.lastIndexOf('/')`. */
+  canRead(path: string, parentEnd: number): boolean {
+    const end = parentEnd < 0 ? 0 : parentEnd;
+    this.moved = end !== this.dir.length || !path.startsWith(this.dir);
+    if (this.moved) {
+      const dir = path.slice(0, end);
+      let test = this.byDir.get(dir);
+      if (test === undefined) {
+        test = readerIn(this.scope, dir);
+        this.byDir.set(dir, test);
+      }
+      this.dir = dir;
+      this.test = test;
+    }
+    return this.test(path);
+  }
 }
 
 // The position after which a `/` separates a path below `base` from its parent chain (the root has no prefix).
@@ -23,21 +63,23 @@ function baseEnd(base: string): number {
   return base === '' ? 0 : base.length;
 }
 
-function filterTreeRecursive(entries: readonly TreeEntry[], scope: Scope, base: string): TreeEntry[] {
+function filterTreeRecursive(entries: readonly TreeEntry[], judges: DirJudges, base: string): TreeEntry[] {
   const stop = baseEnd(base);
   const visibleDirs = new Set<string>();
   const kept = new Uint8Array(entries.length);
-  // The parent last marked visible: listings come grouped by directory, so most files need no slice or lookup.
-  let lastParent = '';
+  // True once the current directory's ancestors are marked: the files after it in the same directory need nothing.
+  let marked = false;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as TreeEntry;
     const path = e.path;
     if (e.type === 'dir' || !isWithin(path, base) || path === base) continue;
-    if (!scope.canRead(path)) continue;
-    kept[i] = 1;
     const parentEnd = path.lastIndexOf('/');
-    if (parentEnd > stop && parentEnd === lastParent.length && path.startsWith(lastParent)) continue;
-    if (parentEnd > stop) lastParent = path.slice(0, parentEnd);
+    const readable = judges.canRead(path, parentEnd);
+    if (judges.moved) marked = false;
+    if (!readable) continue;
+    kept[i] = 1;
+    if (marked) continue;
+    marked = true;
     // Every ancestor strictly between `base` and the file, nearest first (what repeated `parentOf` yields).
     for (let end = parentEnd; end > stop; end = path.lastIndexOf('/', end - 1)) {
       const d = path.slice(0, end);
@@ -53,31 +95,53 @@ function filterTreeRecursive(entries: readonly TreeEntry[], scope: Scope, base: 
   return out;
 }
 
-function filterTreeOneLevel(entries: readonly TreeEntry[], scope: Scope, base: string): TreeEntry[] {
+function filterTreeOneLevel(entries: readonly TreeEntry[], judges: DirJudges, base: string): TreeEntry[] {
   const stop = baseEnd(base);
   const visibleChildren = new Set<string>();
-  const kept = new Uint8Array(entries.length);
+  // 1: a readable file directly in `base`; 2: a directory directly in `base` (shown when it holds a readable file).
+  const mark = new Uint8Array(entries.length);
+  // The child of `base` the previous file lay in, and whether it is known visible: files come grouped by child.
+  let child = '';
+  let childVisible = false;
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as TreeEntry;
     const path = e.path;
-    if (e.type === 'dir' || !isWithin(path, base) || path === base) continue;
-    // The first `/` past `base` ends the child of `base` this file lies in; none means the file is a direct child.
-    const cut = path.indexOf('/', stop + 1);
-    if (cut < 0) {
-      if (scope.canRead(path)) kept[i] = 1;
+    if (e.type === 'dir') {
+      if (isChildOf(path, base)) mark[i] = 2;
       continue;
     }
-    const child = path.slice(0, cut);
-    if (visibleChildren.has(child)) continue;
-    if (scope.canRead(path)) visibleChildren.add(child);
+    if (!isWithin(path, base) || path === base) continue;
+    // Still in the previous file's child directory: nothing to learn unless it is not yet known visible.
+    const same = child !== '' && path.startsWith(child) && path.charCodeAt(child.length) === 0x2f;
+    if (same && childVisible) continue;
+    // The first `/` past `base` ends the child of `base` this file lies in; none means the file is a direct child.
+    const cut = same ? child.length : path.indexOf('/', stop + 1);
+    if (cut < 0) {
+      if (judges.canRead(path, path.lastIndexOf('/'))) mark[i] = 1;
+      continue;
+    }
+    if (!same) {
+      child = path.slice(0, cut);
+      childVisible = visibleChildren.has(child);
+      if (childVisible) continue;
+    }
+    if (judges.canRead(path, path.lastIndexOf('/'))) {
+      visibleChildren.add(child);
+      childVisible = true;
+    }
   }
   const out: TreeEntry[] = [];
   for (let i = 0; i < entries.length; i++) {
     const e = entries[i] as TreeEntry;
-    if (parentOf(e.path) !== base) continue;
-    if (kept[i] === 1 || (e.type === 'dir' && visibleChildren.has(e.path))) out.push(e);
+    if (mark[i] === 1 || (mark[i] === 2 && visibleChildren.has(e.path))) out.push(e);
   }
   return out;
+}
+
+/** `parentOf(path) === base`, without slicing. */
+function isChildOf(path: string, base: string): boolean {
+  const i = path.lastIndexOf('/');
+  return i < 0 ? base === '' : i === base.length && path.startsWith(base);
 }
 
 /** The result of cutting a commit to a scope. */

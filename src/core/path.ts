@@ -18,28 +18,33 @@ const ENCODED_SEPARATOR = /%(2f|5c|2e|00)/i;
  * The repository root is the empty string.
  */
 export function normalizePath(input: unknown): Result<string, 'invalid_path'> {
-  if (typeof input !== 'string') return fail('invalid_path', 'A path must be a string.');
-  if (input === '') return ok('');
+  const problem = pathProblem(input);
+  return problem === undefined ? ok(input as string) : fail('invalid_path', problem);
+}
+
+/**
+ * What `normalizePath` refuses `input` for, or undefined when it accepts it (then the path is `input` itself, a
+ * string). For hot callers that only need the verdict: nothing is allocated for an accepted path.
+ */
+export function pathProblem(input: unknown): string | undefined {
+  if (typeof input !== 'string') return 'A path must be a string.';
+  if (input === '') return undefined;
   // Every policy decision starts here: the common plain-ASCII path is accepted in one scan; anything else (and every
   // refusal, so its message stays the one below) takes the full checks.
-  if (isPlainAcceptedPath(input)) return ok(input);
-  if (input.length > MAX_PATH_LENGTH) return fail('invalid_path', `Path is longer than ${MAX_PATH_LENGTH} characters.`);
-  if (FORBIDDEN_CHARS.test(input)) return fail('invalid_path', 'Path contains control or invisible characters.');
-  if (input.includes('\\')) return fail('invalid_path', 'Use "/" as the path separator, not "\\".');
-  if (input.startsWith('/'))
-    return fail('invalid_path', 'Paths are relative to the repository root: remove the leading "/".');
-  if (/^[A-Za-z]:/.test(input))
-    return fail('invalid_path', 'Paths are relative to the repository root: remove the drive letter.');
-  if (ENCODED_SEPARATOR.test(input))
-    return fail('invalid_path', 'Path contains a percent-encoded separator or dot; send it decoded.');
-  if (input.endsWith('/')) return fail('invalid_path', 'Remove the trailing "/" from the path.');
+  if (isPlainAcceptedPath(input)) return undefined;
+  if (input.length > MAX_PATH_LENGTH) return `Path is longer than ${MAX_PATH_LENGTH} characters.`;
+  if (FORBIDDEN_CHARS.test(input)) return 'Path contains control or invisible characters.';
+  if (input.includes('\\')) return 'Use "/" as the path separator, not "\\".';
+  if (input.startsWith('/')) return 'Paths are relative to the repository root: remove the leading "/".';
+  if (/^[A-Za-z]:/.test(input)) return 'Paths are relative to the repository root: remove the drive letter.';
+  if (ENCODED_SEPARATOR.test(input)) return 'Path contains a percent-encoded separator or dot; send it decoded.';
+  if (input.endsWith('/')) return 'Remove the trailing "/" from the path.';
   for (const segment of input.split('/')) {
-    if (segment === '') return fail('invalid_path', 'Path contains an empty segment ("//").');
-    if (segment === '.' || segment === '..') return fail('invalid_path', 'Path segments "." and ".." are not allowed.');
-    if (segment.length > MAX_SEGMENT_LENGTH)
-      return fail('invalid_path', `A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`);
+    if (segment === '') return 'Path contains an empty segment ("//").';
+    if (segment === '.' || segment === '..') return 'Path segments "." and ".." are not allowed.';
+    if (segment.length > MAX_SEGMENT_LENGTH) return `A path segment is longer than ${MAX_SEGMENT_LENGTH} characters.`;
   }
-  return ok(input);
+  return undefined;
 }
 
 /**

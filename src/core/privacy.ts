@@ -1,6 +1,16 @@
 import * as z from 'zod/v4';
-import { compileGlobs, compileSegmentTest, expandBraces, isLiteralSegment, validateGlob } from './glob.js';
-import type { Scope } from './scope.js';
+import {
+  compileGlobs,
+  compileNameTest,
+  compileSegmentTest,
+  expandBraces,
+  isLiteralSegment,
+  validateGlob,
+  type NameTest,
+  type PathTest,
+  type SegmentTest,
+} from './glob.js';
+import { canReadNormalized, readerIn, withReadForms, type Scope } from './scope.js';
 
 /**
  * Built-in privacy zones: secret and data files that are never served, even inside a read glob.
@@ -98,6 +108,11 @@ export interface PrivacyZones {
   isPrivate(path: string): boolean;
   /** True when every path at or below `dir` is private, so the directory itself must look missing. */
   hidesDir(dir: string): boolean;
+  /**
+   * `isPrivate`, settled once for the files directly inside `dir`: the test answers `isPrivate(path)` for every `path`
+   * whose parent is `dir`, judging only the name when the patterns allow it (for another path it means nothing).
+   */
+  inDir(dir: string): PathTest;
 }
 
 /** Extra privacy patterns, in the perimeter glob dialect: a perimeter's own, the server's, or both concatenated. */
@@ -127,20 +142,24 @@ export function compilePrivacy(extra: PrivacyExtras = {}): PrivacyZones {
   const env = compileZoneMatcher([EXEMPTED_RULE]);
   const exempt = compileZoneMatcher(ENV_TEMPLATE_EXEMPTIONS);
 
-  const fileOne = (p: string): boolean => plain.file(p) || (env.file(p) && !exempt.file(p));
+  // The last segment of `p` starts at `start`; the three matchers test it in place.
+  const fileOne = (p: string, start: number): boolean =>
+    plain.file(p, start) || (env.file(p, start) && !exempt.file(p, start));
+  const fileOfPath = (p: string): boolean => fileOne(p, p.lastIndexOf('/') + 1);
   const dirOne = (d: string): boolean => plain.dir(d);
 
+  const isPrivate = (path: string): boolean => {
+    if (path === '') return false;
+    const folded = path.toLowerCase();
+    // Windows drops trailing dots and spaces from names (`.env.` opens `.env`): judge both spellings, so this
+    // can only ever hide more.
+    if (fileOfPath(folded)) return true;
+    const trimmed = trimSegments(folded);
+    return trimmed !== folded && fileOfPath(trimmed);
+  };
   return {
     patterns,
-    isPrivate(path) {
-      if (path === '') return false;
-      const folded = path.toLowerCase();
-      // Windows drops trailing dots and spaces from names (`.env.` opens `.env`): judge both spellings, so this
-      // can only ever hide more.
-      if (fileOne(folded)) return true;
-      const trimmed = trimSegments(folded);
-      return trimmed !== folded && fileOne(trimmed);
-    },
+    isPrivate,
     hidesDir(dir) {
       if (dir === '') return false;
       const folded = dir.toLowerCase();
@@ -148,14 +167,61 @@ export function compilePrivacy(extra: PrivacyExtras = {}): PrivacyZones {
       const trimmed = trimSegments(folded);
       return trimmed !== folded && dirOne(trimmed);
     },
+    inDir(dir) {
+      if (dir === '') return isPrivate;
+      // Case folding does not cross a `/` (it is neither cased nor case-ignorable), so the folded path is the folded
+      // directory, `/`, the folded name. With no directory segment ending in a dot or a space, the trimmed spelling
+      // differs only in its name; otherwise (rare) whole paths are judged.
+      const folded = dir.toLowerCase();
+      if (endsASegmentWithDotOrSpace(folded)) return isPrivate;
+      const p = plain.inDir(folded);
+      const e = env.inDir(folded);
+      const x = exempt.inDir(folded);
+      if (p === undefined || e === undefined || x === undefined) return isPrivate;
+      const one = (path: string, start: number): boolean => p(path, start) || (e(path, start) && !x(path, start));
+      const start = dir.length + 1;
+      return (path) => {
+        // Below, only the name (from `start`) is looked at, so the directory part need not be folded.
+        if (!isFolded(path, start)) {
+          const name = path.slice(start).toLowerCase();
+          if (one(name, 0)) return true;
+          const trimmed = trimSegment(name);
+          return trimmed !== name && one(trimmed, 0);
+        }
+        if (one(path, start)) return true;
+        const last = path.charCodeAt(path.length - 1);
+        if (path.length === start || (last !== 0x2e && last !== 0x20)) return false;
+        const name = path.slice(start);
+        const trimmed = trimSegment(name);
+        return trimmed !== name && one(trimmed, 0);
+      };
+    },
   };
 }
 
+// True when `toLowerCase` leaves `path` from `start` as it is: ASCII without capitals (anything else is folded).
+function isFolded(path: string, start: number): boolean {
+  for (let i = start; i < path.length; i++) {
+    const c = path.charCodeAt(i);
+    if ((c >= 0x41 && c <= 0x5a) || c >= 0x80) return false;
+  }
+  return true;
+}
+
 interface ZoneMatcher {
-  /** The path (already case-folded) is matched by a pattern, or is the directory a `X/**` pattern hides. */
-  file(path: string): boolean;
+  /**
+   * The path (already case-folded; its last segment starts at `start`) is matched by a pattern, or is the directory
+   * a `X/**` pattern hides.
+   */
+  file(path: string, start: number): boolean;
   /** Every path at or below the directory is matched. */
   dir(dir: string): boolean;
+  /**
+   * `file` for the paths directly inside `dir` (case-folded, not the root), as a test of their folded name alone (a
+   * `NameTest`: it looks at nothing before `start`); or undefined when some pattern needs more of the path than the
+   * name and the directory (whole-path patterns, non-literal tails).
+   */
+  inDir(dir: string): NameTest | undefined;
 }
 
 /**
@@ -207,7 +273,8 @@ function compileZoneMatcher(globs: readonly string[]): ZoneMatcher {
     } else if (g.endsWith('/**')) wholeDirs.push(g);
     else whole.push(g);
   }
-  const name = anySegment(names);
+  const nameGlob = braced(names);
+  const name = nameGlob === undefined ? undefined : compileNameTest(nameGlob);
   const segment = literalSegments(segments) ?? anySegment(segments);
   const suffix = [...suffixes].map(([k, list]) => [k, literalSuffixes(list, k) ?? anyPath(list)] as const);
   const wholeSet = compileGlobs(whole);
@@ -216,15 +283,19 @@ function compileZoneMatcher(globs: readonly string[]): ZoneMatcher {
   const hasWhole = whole.length > 0;
   const hasDirs = wholeDirs.length > 0;
 
-  const dir = (d: string): boolean =>
-    (segment !== undefined && (typeof segment === 'function' ? anySegmentOf(d, segment) : segment.in(d))) ||
-    (hasDirs && (dirSet.matches(d) || stemSet.matches(d)));
+  const inSegments = (path: string): boolean =>
+    segment !== undefined && (typeof segment === 'function' ? anySegmentOf(path, segment) : segment.in(path, 0));
+  // The segment test on the last segment alone (from `start`).
+  const lastSegment = (path: string, start: number): boolean =>
+    segment !== undefined && (typeof segment === 'function' ? segment(path.slice(start)) : segment.in(path, start));
+  const dir = (d: string): boolean => inSegments(d) || (hasDirs && (dirSet.matches(d) || stemSet.matches(d)));
+  const byName = suffix.every(([, test]) => typeof test !== 'function');
   return {
-    file(path) {
-      if (name !== undefined && name(path.slice(path.lastIndexOf('/') + 1))) return true;
+    file(path, start) {
+      if (name !== undefined && name(path, start)) return true;
       for (const [k, test] of suffix) {
         if (typeof test !== 'function') {
-          if (test.in(path)) return true;
+          if (test.in(path, 0)) return true;
           continue;
         }
         const tail = lastSegments(path, k);
@@ -233,12 +304,32 @@ function compileZoneMatcher(globs: readonly string[]): ZoneMatcher {
       return (hasWhole && wholeSet.matches(path)) || dir(path);
     },
     dir,
+    inDir(d) {
+      // Whole-path patterns and non-literal tails would need the whole path: not settled per directory.
+      if (hasWhole || hasDirs || !byName) return undefined;
+      // A directory segment matched by a `**/N/**` pattern hides every file inside.
+      if (inSegments(d)) return () => true;
+      // The literal tails whose leading segments are the directory's last ones leave only their last segment.
+      const tailNames = new Set<string>();
+      for (const [, test] of suffix) if (typeof test !== 'function') for (const n of test.namesIn(d)) tailNames.add(n);
+      const tails = tailNames.size > 0;
+      return (path, start) =>
+        (name !== undefined && name(path, start)) ||
+        (tails && tailNames.has(path.slice(start))) ||
+        lastSegment(path, start);
+    },
   };
 }
 
 /** A test over the whole path that needs no slicing (literal alternatives only). */
 interface LiteralScan {
-  in(path: string): boolean;
+  /** Looks at the path from `from` on (0, or just after a `/`). */
+  in(path: string, from: number): boolean;
+}
+
+/** Literal tails: also the last segments they accept for the files directly inside a directory. */
+interface LiteralTails extends LiteralScan {
+  namesIn(dir: string): string[];
 }
 
 // Plain names only (what `compileGlobs` would compare with `===`), none empty.
@@ -252,17 +343,30 @@ function allLiteral(alternatives: readonly string[], k: number): string[] | unde
   return plain ? unique : undefined;
 }
 
-/** `**\/N/**` with literal names: some `/`-separated segment equals one of them (found without splitting). */
+/**
+ * `**\/N/**` with literal names: some `/`-separated segment equals one of them (found without splitting). Names are
+ * grouped by their first character and only the places holding it are visited: the built-in ones all start with `.`,
+ * which most paths hold once or twice.
+ */
 function literalSegments(alternatives: readonly string[]): LiteralScan | undefined {
   const names = allLiteral(alternatives, 1);
   if (names === undefined) return undefined;
+  const groups = new Map<string, string[]>();
+  for (const n of names) {
+    const list = groups.get(n.charAt(0)) ?? [];
+    groups.set(n.charAt(0), list);
+    list.push(n);
+  }
+  const byFirst = [...groups];
   return {
-    in(path) {
-      for (const n of names) {
-        for (let i = path.indexOf(n); i >= 0; i = path.indexOf(n, i + 1)) {
-          const end = i + n.length;
-          if ((i === 0 || path.charCodeAt(i - 1) === 0x2f) && (end === path.length || path.charCodeAt(end) === 0x2f))
-            return true;
+    in(path, from) {
+      for (const [first, list] of byFirst) {
+        for (let i = path.indexOf(first, from); i >= 0; i = path.indexOf(first, i + 1)) {
+          if (i !== from && path.charCodeAt(i - 1) !== 0x2f) continue;
+          for (const n of list) {
+            const end = i + n.length;
+            if ((end === path.length || path.charCodeAt(end) === 0x2f) && path.startsWith(n, i)) return true;
+          }
         }
       }
       return false;
@@ -271,16 +375,30 @@ function literalSegments(alternatives: readonly string[]): LiteralScan | undefin
 }
 
 /** `**\/a/b` with literal segments: the path is `a/b` or ends with `/a/b` (its last k segments are exactly that). */
-function literalSuffixes(alternatives: readonly string[], k: number): LiteralScan | undefined {
+function literalSuffixes(alternatives: readonly string[], k: number): LiteralTails | undefined {
   const tails = allLiteral(alternatives, k);
   if (tails === undefined) return undefined;
+  // Each tail as its leading segments and its last one: `dir/name` ends with the tail exactly when the name is the
+  // last segment and the directory is, or ends with `/` and, the leading ones.
+  const split = tails.map((t) => {
+    const cut = t.lastIndexOf('/');
+    return { lead: t.slice(0, cut), last: t.slice(cut + 1) };
+  });
   return {
-    in(path) {
+    in(path, from) {
       for (const t of tails) {
-        if (path.endsWith(t) && (path.length === t.length || path.charCodeAt(path.length - t.length - 1) === 0x2f))
-          return true;
+        const at = path.length - t.length;
+        if (at >= from && path.endsWith(t) && (at === from || path.charCodeAt(at - 1) === 0x2f)) return true;
       }
       return false;
+    },
+    namesIn(dir) {
+      const out: string[] = [];
+      for (const { lead, last } of split) {
+        if (!dir.endsWith(lead)) continue;
+        if (dir.length === lead.length || dir.charCodeAt(dir.length - lead.length - 1) === 0x2f) out.push(last);
+      }
+      return out;
     },
   };
 }
@@ -314,7 +432,7 @@ function braced(alternatives: readonly string[]): string | undefined {
 }
 
 /** One test of a single segment against any of the alternatives (undefined when there are none). */
-function anySegment(alternatives: readonly string[]): ((s: string) => boolean) | undefined {
+function anySegment(alternatives: readonly string[]): SegmentTest | undefined {
   const glob = braced(alternatives);
   return glob === undefined ? undefined : compileSegmentTest(glob);
 }
@@ -346,8 +464,16 @@ export interface WithPrivacyOptions {
  */
 export function withPrivacy(scope: Scope, zones: PrivacyZones, options: WithPrivacyOptions = {}): Scope {
   const grant = options.writeGrant ?? (() => false);
+  const canRead = (p: string): boolean => scope.canRead(p) && !zones.isPrivate(p);
   return {
-    canRead: (p) => scope.canRead(p) && !zones.isPrivate(p),
+    canRead: withReadForms(canRead, {
+      inDir: (dir) => {
+        const base = readerIn(scope, dir);
+        const hidden = zones.inDir(dir);
+        return (p) => base(p) && !hidden(p);
+      },
+      normalized: (p) => canReadNormalized(scope, p) && !zones.isPrivate(p),
+    }),
     canList: (d) => scope.canList(d) && !zones.hidesDir(d),
     canWrite: (p) => scope.canWrite(p) && (!zones.isPrivate(p) || grant(p)),
   };
@@ -357,22 +483,24 @@ export function withPrivacy(scope: Scope, zones: PrivacyZones, options: WithPriv
 // no segment ending in either, and come back as they are without being split.
 function trimSegments(path: string): string {
   if (!endsASegmentWithDotOrSpace(path)) return path;
-  return path
-    .split('/')
-    .map((s) => {
-      let end = s.length;
-      while (end > 0 && (s[end - 1] === '.' || s[end - 1] === ' ')) end--;
-      return end === 0 ? s : s.slice(0, end);
-    })
-    .join('/');
+  return path.split('/').map(trimSegment).join('/');
+}
+
+// One segment without its trailing dots and spaces; a segment of nothing else is kept as it is.
+function trimSegment(s: string): string {
+  let end = s.length;
+  while (end > 0 && (s.charCodeAt(end - 1) === 0x2e || s.charCodeAt(end - 1) === 0x20)) end--;
+  return end === 0 || end === s.length ? s : s.slice(0, end);
 }
 
 function endsASegmentWithDotOrSpace(path: string): boolean {
-  for (let i = 0; i < path.length; i++) {
-    const c = path.charCodeAt(i);
-    if (c !== 0x2e && c !== 0x20) continue;
-    const next = i + 1 < path.length ? path.charCodeAt(i + 1) : 0x2f;
-    if (next === 0x2f) return true;
+  return endsASegmentWith(path, '.') || endsASegmentWith(path, ' ');
+}
+
+// Visits only the places holding `c` (a dot is in most paths once or twice, a space rarely).
+function endsASegmentWith(path: string, c: string): boolean {
+  for (let i = path.indexOf(c); i >= 0; i = path.indexOf(c, i + 1)) {
+    if (i + 1 === path.length || path.charCodeAt(i + 1) === 0x2f) return true;
   }
   return false;
 }

@@ -1,6 +1,7 @@
 import { assertNever } from './result.js';
 import { isExposed, type Binding, type Requirement, type Surface } from './binding.js';
-import { normalizePath } from './path.js';
+import { pathProblem } from './path.js';
+import { canReadNormalized } from './scope.js';
 
 /** How a path in a tool's arguments is used. */
 export type PathRole = 'file' | 'dir' | 'write';
@@ -58,31 +59,30 @@ export function decide<A>(binding: Binding, tool: ToolPolicy<A>, args: A): Verdi
   if (!isExposed(binding, tool)) return { kind: 'invisible' };
 
   const refs = tool.paths(args);
-  // Hot path: one pass that validates, and nothing allocated beyond the normalized list unless a write or a hidden
-  // path shows up (a read with privacy zones must cost about a microsecond).
-  const paths: { path: string; role: PathRole }[] = [];
+  // Hot path (a read with privacy zones must cost well under a microsecond): one pass validates, allocating nothing;
+  // an accepted path is the agent's string itself (normalizePath never rewrites), so the passes below judge
+  // `ref.path` as it is, through the scope's form for normalized paths.
   let hasWrite = false;
   for (const ref of refs) {
-    const n = normalizePath(ref.path);
-    if (!n.ok) return { kind: 'invalid', message: n.message };
-    paths.push({ path: n.value, role: ref.role });
+    const problem = pathProblem(ref.path);
+    if (problem !== undefined) return { kind: 'invalid', message: problem };
     if (ref.role === 'write') hasWrite = true;
   }
 
-  const target = binding.surface === 'root' ? tool.rootTarget(args) : { repo: binding.repo, ref: binding.branch };
-  if (binding.surface === 'root') return { kind: 'allow', target, hidden: NONE };
+  if (binding.surface === 'root') return { kind: 'allow', target: tool.rootTarget(args), hidden: NONE };
+  const target = { repo: binding.repo, ref: binding.branch };
 
   const { scope } = binding;
   if (hasWrite) {
-    const refused = paths.filter((p) => p.role === 'write' && !scope.canWrite(p.path));
+    const writes = refs.filter((p) => p.role === 'write').map((p) => p.path as string);
+    const refused = writes.filter((p) => !scope.canWrite(p));
     if (refused.length > 0) {
-      const list = refused.map((p) => `"${p.path}"`).join(', ');
+      const list = refused.map((p) => `"${p}"`).join(', ');
       return {
         kind: 'deny',
         reason: `${tool.name} refused: ${list} ${refused.length === 1 ? 'is' : 'are'} outside this perimeter's write scope. Nothing was written; change only files you are allowed to write.`,
       };
     }
-    const writes = paths.filter((p) => p.role === 'write').map((p) => p.path);
     for (const guard of binding.writeGuards) {
       const refusal = guard(writes);
       if (refusal !== undefined) return { kind: 'deny', reason: refusal };
@@ -90,18 +90,19 @@ export function decide<A>(binding: Binding, tool: ToolPolicy<A>, args: A): Verdi
   }
 
   let hidden: Set<string> | undefined;
-  for (const { path, role } of paths) {
-    switch (role) {
+  for (const ref of refs) {
+    const path = ref.path as string;
+    switch (ref.role) {
       case 'write':
         break;
       case 'file':
-        if (!scope.canRead(path)) (hidden ??= new Set()).add(path);
+        if (!canReadNormalized(scope, path)) (hidden ??= new Set()).add(path);
         break;
       case 'dir':
         if (!scope.canList(path)) (hidden ??= new Set()).add(path);
         break;
       default:
-        assertNever(role, 'path role');
+        assertNever(ref.role, 'path role');
     }
   }
   if (hidden === undefined) return { kind: 'allow', target, hidden: NONE };

@@ -4,7 +4,9 @@ import fc from 'fast-check';
 import { Minimatch, type MinimatchOptions } from 'minimatch';
 import { describe, expect, it } from 'vitest';
 import {
+  canReadNormalized,
   compileGlobs,
+  compileNameTest,
   compilePrivacy,
   compileSegmentTest,
   DEFAULT_PRIVACY_PATTERNS,
@@ -15,6 +17,7 @@ import {
   MAX_SEGMENT_LENGTH,
   normalizePath,
   parentOf,
+  readerIn,
   validateGlob,
   withPrivacy,
   scopeOf,
@@ -210,6 +213,10 @@ const NAME_SEGMENTS = [
   'Secrets.YAML',
   'a.db',
   'a.sqlite3',
+  'x.SQLite-wal',
+  '.sqlite',
+  'a..b',
+  'a.b-c',
   'a-wal',
   'a-journal',
   '.npmrc',
@@ -287,6 +294,12 @@ const GLOB_SEGMENTS = [
   '*.',
   '*.*',
   '*a*',
+  // Stars around a plain middle (`**/*.sqlite*`): tested as "holds the middle", never for `.` and `..`.
+  '*.sqlite*',
+  '*..*',
+  '**a.**',
+  '*-*',
+  '*.b*',
   // Alternatives of different lengths: the zones group patterns by segment count after expansion.
   '{a,b/c}',
   '{.git/x,y}',
@@ -523,6 +536,135 @@ describe('property: normalizePath answers what the full checks answer', () => {
         expect(fast.ok ? { ok: true, value: fast.value } : { ok: false, message: fast.message }).toEqual(slow);
       }),
       { numRuns: 3000 },
+    );
+  });
+});
+
+// Session 3 of issue 24: faster forms of the same predicates (per-directory tests for listings, the normalized-path
+// form decide uses, name tests on a path in place). Each must answer exactly what the predicate it speeds up answers.
+describe('property: the faster forms answer what the predicates answer', () => {
+  // A directory and a name in it (the name may be odd: empty, `.`, `..`, trailing dots or spaces, any case).
+  const inDirCase = fc.tuple(fc.oneof(fc.constant(''), somePath, fc.constantFrom('a', 'a/b', 'src', 'src/a')), segment);
+  // Globs whose fast shapes (`head/**`, `head/**\/tail`) the directories above satisfy, besides random ones.
+  const dirGlobs = fc.oneof(
+    globs,
+    fc.constantFrom(['a/**'], ['a/**/x.md'], ['a/**', 'src/**/*.md'], ['src/a/b', 'a/b/**/*.MD'], ['**/a', 'src/*']),
+  );
+  const join = (dir: string, name: string): string => (dir === '' ? name : `${dir}/${name}`);
+
+  it('a glob set settled per directory (`inDir`) and for normalized paths (`matchesNormalized`)', () => {
+    fc.assert(
+      fc.property(dirGlobs, fc.array(inDirCase, { minLength: 1, maxLength: 8 }), (gs, cases) => {
+        const fast = compileGlobs(gs);
+        const slow = refGlobs(gs);
+        for (const [dir, name] of cases) {
+          const path = join(dir, name);
+          expect([gs, dir, path, fast.inDir(dir)(path)]).toEqual([gs, dir, path, slow.matches(path)]);
+          if (normalizePath(path).ok)
+            expect([gs, path, fast.matchesNormalized(path)]).toEqual([gs, path, slow.matches(path)]);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('privacy zones settled per directory (`inDir`), with and without extra patterns', () => {
+    fc.assert(
+      fc.property(zoneExtras, fc.array(inDirCase, { minLength: 1, maxLength: 8 }), (extras, cases) => {
+        const fast = compilePrivacy({ patterns: extras });
+        const slow = refPrivacy(extras);
+        for (const [dir, name] of cases) {
+          const path = join(dir, name);
+          expect([extras, dir, path, fast.inDir(dir)(path)]).toEqual([extras, dir, path, slow.isPrivate(path)]);
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('a scope with zones: `readerIn` and `canReadNormalized` answer `canRead`, a replaced `canRead` loses them', () => {
+    fc.assert(
+      fc.property(validGlobs, zoneExtras, fc.array(inDirCase, { minLength: 1, maxLength: 8 }), (gs, extras, cases) => {
+        const scope = withPrivacy(scopeOf({ read: gs, write: [] }), compilePrivacy({ patterns: extras }));
+        const read = refGlobs(gs);
+        const zones = refPrivacy(extras);
+        const ref = (p: string): boolean => p !== '' && read.matches(p) && !zones.isPrivate(p);
+        // What history's narrowed scope does: spread, and replace canRead.
+        const narrowed: Scope = { ...scope, canRead: (p) => !p.startsWith('a') && scope.canRead(p) };
+        for (const [dir, name] of cases) {
+          const path = join(dir, name);
+          expect([gs, extras, path, readerIn(scope, dir)(path)]).toEqual([gs, extras, path, ref(path)]);
+          expect([path, readerIn(narrowed, dir)(path)]).toEqual([path, !path.startsWith('a') && ref(path)]);
+          if (normalizePath(path).ok) {
+            expect([gs, extras, path, canReadNormalized(scope, path)]).toEqual([gs, extras, path, ref(path)]);
+            expect([path, canReadNormalized(narrowed, path)]).toEqual([path, !path.startsWith('a') && ref(path)]);
+          }
+        }
+      }),
+      RUNS,
+    );
+  });
+
+  it('a name test on the last segment of a path, in place, answers the segment test', () => {
+    const one = fc
+      .array(fc.constantFrom(...GLOB_SEGMENTS.filter((g) => g !== '**')), { minLength: 1, maxLength: 3 })
+      .map((s) => (s.length === 1 ? (s[0] ?? '') : `{${s.join(',')}}`));
+    fc.assert(
+      fc.property(
+        one,
+        fc.oneof(fc.constant(''), cleanPath),
+        fc.array(segment, { minLength: 1, maxLength: 8 }),
+        (g, dir, segs) => {
+          const fast = compileNameTest(g);
+          const slow = refGlobs([g]);
+          for (const s of segs) {
+            const path = join(dir, s);
+            const start = dir === '' ? 0 : dir.length + 1;
+            expect([g, path, fast(path, start)]).toEqual([g, path, slow.matches(s)]);
+          }
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it('filterTree over many files in few directories, and with a replaced canRead, answers the two-pass filter', () => {
+    const dirs = fc.array(
+      fc.array(cleanSegment, { minLength: 0, maxLength: 3 }).map((s) => s.join('/')),
+      {
+        minLength: 1,
+        maxLength: 4,
+      },
+    );
+    const files = fc.array(fc.tuple(fc.nat(), segment), { minLength: 0, maxLength: 40 });
+    fc.assert(
+      fc.property(validGlobs, zoneExtras, dirs, files, fc.boolean(), (gs, extras, ds, fs, recursive) => {
+        const entries: TreeEntry[] = [];
+        const seen = new Set<string>();
+        for (const [k, name] of fs) {
+          const dir = ds[k % ds.length] ?? '';
+          const parts = dir === '' ? [] : dir.split('/');
+          for (let i = 1; i <= parts.length; i++) {
+            const d = parts.slice(0, i).join('/');
+            if (!seen.has(d)) {
+              seen.add(d);
+              entries.push({ path: d, type: 'dir', sha: 'd' });
+            }
+          }
+          entries.push({ path: join(dir, name), type: 'file', sha: 'f', size: 1 });
+        }
+        // Sorted like a git listing most of the time (runs of one directory), as generated otherwise.
+        if (recursive) entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+        const scope = withPrivacy(scopeOf({ read: gs, write: [] }), compilePrivacy({ patterns: extras }));
+        const narrowed: Scope = { ...scope, canRead: (p) => p.length % 3 !== 0 && scope.canRead(p) };
+        for (const base of ['', ds[0] ?? '']) {
+          for (const s of [scope, narrowed]) {
+            expect(filterTree(entries, s, base, true)).toEqual(refFilterTree(entries, s, base, true));
+            expect(filterTree(entries, s, base, false)).toEqual(refFilterTree(entries, s, base, false));
+          }
+        }
+      }),
+      RUNS,
     );
   });
 });
