@@ -79,8 +79,10 @@ export const getPullRequest = defineTool<Args, Raw | undefined, PullDetailOut>({
     if (!seen.ok) return seen;
     return { ok: true, value: { cut: cut.value, ...seen.value } };
   },
-  filter: (raw) =>
-    raw === undefined ? { kind: 'not_found' } : { kind: 'ok', value: pullDetail(raw.cut, raw.reviews) },
+  filter: (raw, _a, ctx) =>
+    raw === undefined
+      ? { kind: 'not_found' }
+      : { kind: 'ok', value: pullDetail(raw.cut, raw.reviews, ctx.upstream.kind) },
   notFound: pullNotFound,
   render: renderPull,
 });
