@@ -238,6 +238,8 @@ export function createObjectReader(opts: ObjectReaderOptions): ObjectReader {
     pool.push(p);
     return p;
   };
+  /** Whether a request sent now would start at once: a live process is idle, or the pool may start one. */
+  const idle = (): boolean => pool.length < max || pool.some((p) => !p.dead && p.load === 0);
 
   // Requests made in the same turn of the event loop go out together: one write to one process, each distinct line
   // once (two calls resolving the same branch at the same moment share the answer; both were made before it was
@@ -293,7 +295,11 @@ export function createObjectReader(opts: ObjectReaderOptions): ObjectReader {
         asks.push({ command, names, resolve: resolve as (answers: (ObjectInfo | ObjectRead)[]) => void, reject });
         if (!scheduled) {
           scheduled = true;
-          setImmediate(flush);
+          // A process with nothing in flight answers at once: waiting for the turn to end would only add the rest of
+          // the turn's work to this read (a sequential caller's whole wait). Asks made in this same synchronous run
+          // still go together. When every process is busy, the turn's asks are gathered into one write.
+          if (idle()) queueMicrotask(flush);
+          else setImmediate(flush);
         }
       });
     try {
