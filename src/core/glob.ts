@@ -229,7 +229,8 @@ function fastShape(parts: readonly Part[]): FastShape | undefined {
   const headText = head.length === 0 ? '' : `${head.join('/')}/`;
   if (head.some((p) => p === '' || p === '.' || p === '..')) return undefined;
   const t = parts[star + 1];
-  if (t === undefined) return head.length === 0 ? undefined : { head: headText, tail: undefined };
+  // `**` alone (no head) is every clean path: the commonest read glob, so it must not take the split route.
+  if (t === undefined) return { head: headText, tail: undefined };
   if (t === GLOBSTAR || t === '') return undefined;
   return { head: headText, tail: tailTest(t) };
 }
