@@ -108,6 +108,9 @@ export interface Ledger {
 
 const MiB = 1024 * 1024;
 
+/** Resolves in the next turn of the event loop, after what the current one still has to do (answers included). */
+const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** Opens (creating if needed) a ledger. Rejects on bad configuration, above all a configured key that cannot sign. */
 export async function openLedger(o: LedgerOptions): Promise<Ledger> {
   const fileName = o.fileName ?? 'audit.jsonl';
@@ -299,11 +302,15 @@ export async function openLedger(o: LedgerOptions): Promise<Ledger> {
       for (const w of batch) w.resolve();
     }
   };
+  // The batch starts after the current turn: the call that queued an entry is answered first (sealing and the lock
+  // are synchronous work that would otherwise run before its answer), and the entries of one turn share the batch.
   const kick = (): void => {
-    draining ??= drain().finally(() => {
-      draining = undefined;
-      if (calls.length + bulk.length > 0) kick();
-    });
+    draining ??= nextTurn()
+      .then(drain)
+      .finally(() => {
+        draining = undefined;
+        if (calls.length + bulk.length > 0) kick();
+      });
   };
 
   const enqueueCall = (stamped: AuditEvent, share: string): Waiting | undefined => {

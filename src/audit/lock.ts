@@ -1,7 +1,8 @@
 // One lock file serialises appenders across processes: created with `wx`, holding {pid, host, token, at}.
 // A lock is stale when its holder's pid is gone (same host) or it is older than staleMs.
 import { randomUUID } from 'node:crypto';
-import { link, open, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { link, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -66,20 +67,32 @@ async function breakStale(path: string, judged: string): Promise<void> {
   await unlink(aside);
 }
 
-async function tryCreate(path: string, holder: Holder): Promise<boolean> {
-  let fh;
+// Taking and releasing the lock are a few metadata calls on a small local file, once per batch of the ledger: done
+// synchronously, they cost microseconds where each trip through the thread pool cost a wake-up and a callback (the
+// sequential call path paid about a dozen of them per entry; issue 24). Waiting and breaking a stale lock stay async.
+function tryCreate(path: string, holder: Holder): boolean {
+  let fd: number;
   try {
-    fh = await open(path, 'wx', 0o600);
+    fd = openSync(path, 'wx', 0o600);
   } catch (e) {
     if (errno(e) === 'EEXIST') return false;
     throw e;
   }
   try {
-    await fh.writeFile(JSON.stringify(holder));
+    writeSync(fd, JSON.stringify(holder));
   } finally {
-    await fh.close();
+    closeSync(fd);
   }
   return true;
+}
+
+/** The lock's text, or undefined when it is gone (or unreadable: then it is not ours to remove). */
+function readLock(path: string): string | undefined {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs fn while holding the lock file at `path`; rejects when the lock cannot be had within timeoutMs. */
@@ -87,7 +100,7 @@ export async function withFileLock<T>(path: string, timing: LockTiming, fn: () =
   const holder: Holder = { pid: process.pid, host: hostname(), token: randomUUID(), at: Date.now() };
   const deadline = Date.now() + timing.timeoutMs;
   for (;;) {
-    if (await tryCreate(path, holder)) break;
+    if (tryCreate(path, holder)) break;
     let text: string | undefined;
     try {
       text = await readFile(path, 'utf8');
@@ -106,7 +119,13 @@ export async function withFileLock<T>(path: string, timing: LockTiming, fn: () =
     return await fn();
   } finally {
     // Only remove our own lock: if it was judged stale and broken, the file now belongs to someone else.
-    const text = await readFile(path, 'utf8').catch(() => undefined);
-    if (text !== undefined && parseHolder(text)?.token === holder.token) await unlink(path).catch(() => undefined);
+    const text = readLock(path);
+    if (text !== undefined && parseHolder(text)?.token === holder.token) {
+      try {
+        unlinkSync(path);
+      } catch {
+        // Already gone: nothing of ours is left behind.
+      }
+    }
   }
 }

@@ -5,8 +5,8 @@
 // A batch resolves only after its fdatasync: nothing is reported written before it is durable, and the next batch
 // chains on a durable head. Rotation renames the full file, starts a new one with a checkpoint, then prunes segments
 // beyond `keep` — but never one whose newest entry is younger than `minAgeMs` (the ledger grows instead).
-import { constants } from 'node:fs';
-import { lstat, open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
+import { constants, fstatSync, lstatSync, type Stats } from 'node:fs';
+import { open, rename, stat, unlink, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { canonicalJson } from './canonical.js';
 import {
@@ -81,6 +81,15 @@ const parseObject = (text: string): Record<string, unknown> | undefined => {
     return undefined;
   }
 };
+
+/** The path's own stat (a link is not followed), or undefined when it cannot be had. */
+function lstatOrNothing(path: string): Stats | undefined {
+  try {
+    return lstatSync(path);
+  } catch {
+    return undefined;
+  }
+}
 
 const headOf = (text: string, where: string): Head => {
   const r = parseObject(text);
@@ -199,7 +208,7 @@ export class Writer {
     await flush();
     await fh.datasync();
     if (head.kind === 'head') {
-      const st = await fh.stat();
+      const st = fstatSync(fh.fd);
       this.cache = { ino: st.ino, size: st.size, seq: head.seq, hash: head.hash, lastKind: head.lastKind };
     }
     return seqs;
@@ -219,16 +228,20 @@ export class Writer {
   /** The open active file and its head: from memory when the file is the one we left, else read from disk. */
   private async current(): Promise<{ fh: FileHandle; head: HeadState }> {
     let fh = this.fh;
+    // The checks of every batch are synchronous metadata calls (microseconds on the local state disk), not trips
+    // through the thread pool; the write and its fdatasync stay asynchronous.
+    let st: Stats | undefined;
     if (fh !== undefined) {
-      const [own, named] = await Promise.all([fh.stat(), lstat(this.active).catch(() => undefined)]);
+      const own = fstatSync(fh.fd);
+      const named = lstatOrNothing(this.active);
       // Another process rotated (or someone replaced) the file: our handle points at a segment now.
       if (named === undefined || named.ino !== own.ino || named.dev !== own.dev) {
         await this.close();
         fh = undefined;
-      }
+      } else st = own;
     }
     fh ??= await this.openActive();
-    const st = await fh.stat();
+    st ??= fstatSync(fh.fd);
     if (!st.isFile() || st.nlink !== 1) throw new Error('the active file must be a regular file with one link');
     const c = this.cache;
     if (c !== undefined && c.ino === st.ino && c.size === st.size) {
