@@ -238,8 +238,12 @@ export function createObjectReader(opts: ObjectReaderOptions): ObjectReader {
     pool.push(p);
     return p;
   };
-  /** Whether a request sent now would start at once: a live process is idle, or the pool may start one. */
-  const idle = (): boolean => pool.length < max || pool.some((p) => !p.dead && p.load === 0);
+  /**
+   * Whether a request sent now would start at once on a process already running and idle (or on the first one). A
+   * busy pool gathers the turn's asks instead: under load one write per turn beats one per ask (and a second process
+   * is started only when the turn's batch finds every running one busy).
+   */
+  const idle = (): boolean => pool.length === 0 || pool.some((p) => !p.dead && p.load === 0);
 
   // Requests made in the same turn of the event loop go out together: one write to one process, each distinct line
   // once (two calls resolving the same branch at the same moment share the answer; both were made before it was

@@ -42,8 +42,7 @@ describe('issue 24: a one-file push runs the plumbing’s own processes', () => 
     git(['update-ref', 'refs/heads/main', commit]);
     rmSync(join(g.dir, 'tmp-index'));
     up = createLocalGitUpstream({ repos: [g.dir] });
-    // Opens the repository and starts its object reader once (a loose branch head is read without it).
-    expect((await up.getTree(g.dir, 'main', '')).ok).toBe(true);
+    await up.branchHead(g.dir, 'main'); // opens the repository and starts its reader once
   });
   afterAll(async () => {
     await up?.close?.();

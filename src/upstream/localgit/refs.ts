@@ -4,7 +4,6 @@
 import { fail, gitFailure, ok, type Failed } from './errors.js';
 import { runGit } from '../../gitcli/run.js';
 import type { ObjectInfo } from '../../gitcli/object-reader.js';
-import { readLooseRef } from './loose-ref.js';
 import type { Repo } from './repo.js';
 
 /** git-blinder's own refs (restore points of workspace writes): never resolved for a caller. */
@@ -122,8 +121,6 @@ export async function checkBranchName(repo: Repo, branch: string): Promise<{ ok:
 export async function branchHead(repo: Repo, branch: string): Promise<{ ok: true; value: string } | Failed> {
   // The same rules as `git check-ref-format` (isRefName is that subset), without a process.
   if (!isRefName(branch) || branch === 'HEAD') return fail('invalid', `Not a valid branch name: ${branch}`);
-  const loose = readLooseRef(repo.commonDir, `refs/heads/${branch}`);
-  if (loose !== undefined) return ok(loose);
   const exact = await exactLookup(repo, [`refs/heads/${branch}`], '');
   if (exact?.[0] !== undefined) return ok(exact[0]);
   if (!exact) {
