@@ -115,8 +115,8 @@ export function createShadowProof(commonDir: string): ShadowProof {
       return false;
     }
   };
-  // Lookups of one event-loop turn share one proof: their lines go to git together after this turn (the object
-  // reader's batching), so the proof is still taken before any of them is read.
+  // Lookups of one event-loop turn share one proof: every line of the turn is written after it (at once to an idle
+  // reader, or with the turn's batch to a busy one), so the proof is still taken before any of them is read.
   let turn: boolean | undefined;
   return {
     clear() {
