@@ -86,7 +86,10 @@ export function mcpRoute(deps: McpRouteDeps): {
   // identity admitted below (the SDK's view of the request URL is rebuilt from the Host header, so nothing may be
   // routed from it). One request, one binding: the one resolved when it was admitted (a session resolves again at
   // each call).
-  const modern = modernHandler<ModernAdmission>((a) => serverFor(a.ep, a.worktree, a.who, () => a.binding));
+  const modern = modernHandler<ModernAdmission>(
+    (a) => serverFor(a.ep, a.worktree, a.who, () => a.binding),
+    (a) => a.who.owner,
+  );
 
   const handle = async (req: Request, res: Response): Promise<void> => {
     // The one place the endpoint is read: from the request path, which the guard has checked is origin-form.

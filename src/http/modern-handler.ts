@@ -2,6 +2,9 @@ import type { Request, Response as ServerResponse } from 'express';
 import { toWebRequest } from '@modelcontextprotocol/node';
 import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextprotocol/server';
 
+/** Open `subscriptions/listen` streams one owner (an agent key) may hold, like its cap of 2025 sessions. */
+export const MAX_LISTENS_PER_OWNER = 32;
+
 /** What one admitted request is served with: decided by the route before the SDK sees the request. */
 export interface ModernHandler<A> {
   /**
@@ -13,24 +16,34 @@ export interface ModernHandler<A> {
 }
 
 /**
- * One SDK handler for every 2026-07-28 request of an app (its event bus, listen router and in-flight set are built
- * once, not per request). The factory still builds a fresh server per request, from the admission the route resolved
+ * One SDK handler per owner for every 2026-07-28 request of an app (its event bus, listen router and in-flight set
+ * are built once, not per request). The factory still builds a fresh server per request, from the admission the route resolved
  * when it admitted that request: the admission is handed over keyed by the very web `Request` object the SDK gives back
  * to the factory, never re-derived from it (the SDK rebuilds the request URL from the Host header). A request whose
  * admission cannot be found is refused by the factory (a 500), never served with another.
  *
  * The request is converted to a web `Request` once and that one object is both classified (era) and served.
  */
-export function modernHandler<A>(serverOf: (a: A) => Server): ModernHandler<A> {
+export function modernHandler<A>(serverOf: (a: A) => Server, ownerOf: (a: A) => string): ModernHandler<A> {
   const admitted = new WeakMap<globalThis.Request, A>();
-  const handler = createMcpHandler(
-    ({ requestInfo }) => {
-      const a = requestInfo === undefined ? undefined : admitted.get(requestInfo);
-      if (a === undefined) throw new Error('modern MCP request reached the server factory without its admission');
-      return serverOf(a);
-    },
-    { legacy: 'reject' },
-  );
+  const factory = ({ requestInfo }: { requestInfo?: globalThis.Request | undefined }): Server => {
+    const a = requestInfo === undefined ? undefined : admitted.get(requestInfo);
+    if (a === undefined) throw new Error('modern MCP request reached the server factory without its admission');
+    return serverOf(a);
+  };
+  // One handler per owner (an agent key, an open perimeter, the operator): a handler's listen router caps the open
+  // `subscriptions/listen` streams and its event bus reaches every listener, so sharing one across owners would let
+  // one agent's streams refuse another's (a refusal that depends on other perimeters) and one day carry one
+  // perimeter's notification to all. Owners are configured (keys, perimeters), so the map is bounded.
+  const handlers = new Map<string, ReturnType<typeof createMcpHandler>>();
+  const handlerOf = (owner: string): ReturnType<typeof createMcpHandler> => {
+    let h = handlers.get(owner);
+    if (h === undefined) {
+      h = createMcpHandler(factory, { legacy: 'reject', maxSubscriptions: MAX_LISTENS_PER_OWNER });
+      handlers.set(owner, h);
+    }
+    return h;
+  };
   return {
     async serve(req, res, a) {
       // Aborted when the client goes away before the answer is written (a listen stream's usual end).
@@ -46,11 +59,14 @@ export function modernHandler<A>(serverOf: (a: A) => Server): ModernHandler<A> {
           : parsedRequest(req, abort.signal);
       if (await isLegacyRequest(request, parsedBody)) return 'legacy';
       admitted.set(request, a);
-      const response = await handler.fetch(request, parsedBody === undefined ? {} : { parsedBody });
+      const response = await handlerOf(ownerOf(a)).fetch(request, parsedBody === undefined ? {} : { parsedBody });
       await writeResponse(response, res, abort.signal);
       return 'served';
     },
-    close: () => handler.close(),
+    close: async () => {
+      await Promise.all([...handlers.values()].map((h) => h.close()));
+      handlers.clear();
+    },
   };
 }
 
