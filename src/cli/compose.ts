@@ -110,7 +110,7 @@ export async function compose(o: ComposeOptions): Promise<Composed> {
       ...(o.counters ? { counters: o.counters } : {}),
       ...(o.limiter ? { limiter: o.limiter } : {}),
       ...(o.gate ? { gate: o.gate } : {}),
-      ...(o.answers === null ? {} : { answers: o.answers ?? new AnswerCache() }),
+      ...(o.answers === null ? {} : { answers: o.answers ?? new AnswerCache(() => store.list().map((p) => p.id)) }),
       ...(o.record ? { record: o.record } : {}),
       ...(o.upstreams.workspace ? { workspace: o.upstreams.workspace } : {}),
       ...(proposals ? { proposals } : {}),

@@ -13,11 +13,8 @@ import type { CallOutcome } from './outcome.js';
 /** What is kept: an allowed answer, or the tool's own not-found (both fixed for a commit id). */
 export type CachedOutcome = Extract<CallOutcome, { kind: 'allow' } | { kind: 'missing' }>;
 
-/** Default budget: answers are kept until their estimated size passes this many bytes (oldest dropped first). */
+/** Default budget: answers are kept until their estimated size passes this many bytes, shared out by perimeter. */
 export const DEFAULT_ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
-
-/** Largest single answer kept: a huge answer would push out many small ones for a rare repeat. */
-const MAX_ENTRY_FRACTION = 8;
 
 /** Rough bytes an outcome holds in memory: its text and its value (JSON of about the same size), UTF-16. */
 const sizeOf = (o: CachedOutcome): number =>
@@ -35,13 +32,22 @@ interface Shelf {
 }
 
 /**
+ * The least quota of a perimeter: a 3,000-entry recursive listing (about 1 MB as estimated) still fits, so a server
+ * with many perimeters keeps each one's large answers, at up to this much memory per configured perimeter.
+ */
+export const MIN_QUOTA_BYTES = 2 * 1024 * 1024;
+
+/** The shelf of the operator's surface (its keys lead with `null`, see key()). */
+const ROOT_SHELF = 'null';
+
+/**
  * A bounded cache of answers, keyed by binding object, tool, repository, commit and arguments, with one
- * least-recently-used shelf per perimeter inside one budget. While the budget has room nothing is evicted; once it is
- * full, the perimeter storing an answer gives up its own oldest answers if it holds more than an equal share (the
- * budget divided among the perimeters holding answers), and otherwise the perimeter furthest over its share does. So
- * a perimeter within its share never loses an answer to another's flood of distinct reads, and whether its repeat is
- * served from the cache depends only on its own reads. (What one above its share can notice is that other perimeters
- * hold answers at all: never which, nor what.)
+ * least-recently-used shelf per perimeter. Each shelf has a fixed quota: the budget divided by the configured
+ * perimeters (and one shelf for the operator's surface), never less than MIN_QUOTA_BYTES. A perimeter storing an answer evicts only its own oldest
+ * answers, and nothing another perimeter does changes its quota, so whether its repeat is served from the cache is a
+ * function of its own reads and of the operator's configuration only. (A share that shrank as other perimeters
+ * started caching let one perimeter count, by timing its repeats, the bytes another one cached: the sizes of files it
+ * may not read.)
  */
 export class AnswerCache {
   private readonly shelves = new Map<string, Shelf>();
@@ -49,9 +55,17 @@ export class AnswerCache {
   private nextId = 1;
   private bytes = 0;
   private readonly maxBytes: number;
+  private readonly perimeters: () => Iterable<string>;
+  private readonly minQuota: number;
 
-  constructor(maxBytes = DEFAULT_ANSWER_CACHE_BYTES) {
+  /**
+   * `perimeters`: the ids of the configured perimeters, asked when an answer is stored (the operator's, not an
+   * agent's); `minQuota`: the least quota of one perimeter (tests lower it to overflow a small budget).
+   */
+  constructor(perimeters: () => Iterable<string>, maxBytes = DEFAULT_ANSWER_CACHE_BYTES, minQuota = MIN_QUOTA_BYTES) {
+    this.perimeters = perimeters;
     this.maxBytes = maxBytes;
+    this.minQuota = minQuota;
   }
 
   /** The key of one call; `commit` is a full commit id, `args` the validated arguments. */
@@ -75,40 +89,39 @@ export class AnswerCache {
   }
 
   set(key: string, outcome: CachedOutcome): void {
-    const size = sizeOf(outcome) + 2 * key.length;
-    if (size > this.maxBytes / MAX_ENTRY_FRACTION) return;
+    const configured = new Set<string>();
+    for (const id of this.perimeters()) configured.add(JSON.stringify(id));
+    const quota = Math.max(this.minQuota, this.maxBytes / (configured.size + 1));
     const name = shelfOf(key);
+    // Shelves of perimeters that were removed hold answers no binding can reach any more: dropped whole (an
+    // operator's change, not an agent's).
+    for (const [other, sh] of this.shelves)
+      if (other !== ROOT_SHELF && other !== name && !configured.has(other)) {
+        this.bytes -= sh.bytes;
+        this.shelves.delete(other);
+      }
+    const size = sizeOf(outcome) + 2 * key.length;
+    // An answer larger than the perimeter's whole quota is not kept (it would push out every other of its answers).
+    if (size > quota) return;
     let shelf = this.shelves.get(name);
     if (shelf === undefined) this.shelves.set(name, (shelf = { entries: new Map(), bytes: 0 }));
     const old = shelf.entries.get(key);
-    if (old) {
-      shelf.bytes -= old.size;
-      this.bytes -= old.size;
-      shelf.entries.delete(key);
+    if (old) this.drop(shelf, key, old);
+    // Only this perimeter's own oldest answers make room (also after its quota shrank when perimeters were added).
+    while (shelf.bytes + size > quota) {
+      const oldest = shelf.entries.entries().next();
+      if (oldest.done === true) break;
+      this.drop(shelf, oldest.value[0], oldest.value[1]);
     }
     shelf.entries.set(key, { outcome, size });
     shelf.bytes += size;
     this.bytes += size;
-    while (this.bytes > this.maxBytes) {
-      const victim = this.victim(shelf);
-      const oldest = victim.entries.entries().next();
-      if (oldest.done === true) break;
-      const [k, e] = oldest.value;
-      victim.entries.delete(k);
-      victim.bytes -= e.size;
-      this.bytes -= e.size;
-      // An empty shelf holds no share: the others' shares grow at once.
-      if (victim.entries.size === 0) this.shelves.delete(shelfOf(k));
-    }
   }
 
-  /** Who gives up an answer: the storing perimeter when over its share, else the perimeter furthest over it. */
-  private victim(storing: Shelf): Shelf {
-    const share = this.maxBytes / this.shelves.size;
-    if (storing.bytes > share) return storing;
-    let most = storing;
-    for (const sh of this.shelves.values()) if (sh.bytes > most.bytes) most = sh;
-    return most;
+  private drop(shelf: Shelf, key: string, e: Held): void {
+    shelf.entries.delete(key);
+    shelf.bytes -= e.size;
+    this.bytes -= e.size;
   }
 
   /** Entries and estimated bytes held (status and tests), in all or for one perimeter. */

@@ -11,7 +11,7 @@ import { startTestServer, type Agent, type TestServer } from '../support/server.
 
 let repo: GitDir;
 let srv: TestServer;
-const answers = new AnswerCache();
+const answers = new AnswerCache(() => ['wide', 'narrow']);
 let head = '';
 
 beforeAll(async () => {

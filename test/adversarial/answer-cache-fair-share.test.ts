@@ -1,7 +1,8 @@
 // Bounds review, item 2: the answer cache was one LRU shared by every perimeter, so one perimeter flooding distinct
 // reads pushed every other perimeter's answers out (starvation, and a timing channel: another perimeter could tell
-// from its own repeat getting slower that someone else was busy). Now each perimeter has a fair share of the budget.
-// Real server, real MCP clients, a small cache so the flood really overflows it.
+// from its own repeat getting slower that someone else was busy). A share that shrank as more perimeters cached still
+// let one perimeter count the bytes another cached (the next review). Now each configured perimeter has a fixed quota
+// and only its own answers make room. Real server, real MCP clients, a small cache so the flood really overflows it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bindAgent, materialize, PerimeterSpec } from '../../src/core/index.js';
 import { AnswerCache } from '../../src/mcp/index.js';
@@ -12,7 +13,7 @@ import { startTestServer, type TestServer } from '../support/server.js';
 const FILES = 60;
 let repo: GitDir;
 let srv: TestServer;
-const answers = new AnswerCache(64 * 1024);
+const answers = new AnswerCache(() => ['floodera', 'quietbbb'], 64 * 1024, 0);
 
 beforeAll(async () => {
   const files: Record<string, string> = { 'b/keep.md': 'the answer perimeter B cached\n' };
@@ -27,7 +28,7 @@ afterAll(async () => {
   await repo?.cleanup();
 });
 
-describe('answer cache: a fair share per perimeter', () => {
+describe('answer cache: a fixed quota per perimeter', () => {
   it("a flood of distinct reads from perimeter A leaves perimeter B's cached answer in place", async () => {
     const b = await srv.connect('/mcp/quietbbb');
     const first = await b.call('get_file', { path: 'b/keep.md' });
@@ -49,29 +50,59 @@ describe('answer cache: a fair share per perimeter', () => {
     await b.close();
   });
 
+  const bind = (id: string) => {
+    const spec = PerimeterSpec.parse({ id, repo: '/nowhere', read: ['**'], write: [] });
+    const b = bindAgent(materialize(spec, 'main'), undefined);
+    if (!b.ok) throw new Error('no binding');
+    return b.value;
+  };
+  const allow = (text: string): CachedOutcome => ({ kind: 'allow', text, value: {}, bytes: text.length });
+  const at = (cache: AnswerCache, b: ReturnType<typeof bind>, path: string) =>
+    cache.key(b, 'get_file', '/r', 'c'.repeat(40), { path });
+
   it('keeps the answer under its own key: a flood through other bindings never reaches it', () => {
-    const cache = new AnswerCache(16 * 1024);
-    const bind = (id: string) => {
-      const spec = PerimeterSpec.parse({ id, repo: '/nowhere', read: ['**'], write: [] });
-      const b = bindAgent(materialize(spec, 'main'), undefined);
-      if (!b.ok) throw new Error('no binding');
-      return b.value;
-    };
+    const cache = new AnswerCache(() => ['quietbbb', 'floodera'], 16 * 1024, 0);
     const quiet = bind('quietbbb');
     const loud = bind('floodera');
-    const key = cache.key(quiet, 'get_file', '/r', 'c'.repeat(40), { path: 'x' });
-    const allow = (text: string): CachedOutcome => ({ kind: 'allow', text, value: {}, bytes: text.length });
+    const key = at(cache, quiet, 'x');
     const answer = allow('kept');
     cache.set(key, answer);
-    for (let i = 0; i < 1000; i++)
-      cache.set(cache.key(loud, 'get_file', '/r', 'c'.repeat(40), { path: `p${i}` }), allow('x'.repeat(200)));
+    for (let i = 0; i < 1000; i++) cache.set(at(cache, loud, `p${i}`), allow('x'.repeat(200)));
     expect(cache.get(key)).toBe(answer);
     expect(cache.stats().bytes).toBeLessThanOrEqual(16 * 1024);
-    // Once B itself holds more than its share, its own oldest answers go first, not A's.
-    for (let i = 0; i < 1000; i++)
-      cache.set(cache.key(quiet, 'get_file', '/r', 'c'.repeat(40), { path: `q${i}` }), allow('y'.repeat(200)));
+    const loudHeld = cache.stats('floodera');
+    expect(loudHeld.bytes).toBeGreaterThan(4 * 1024);
+    // Once B itself holds more than its quota, its own oldest answers go, and A's are untouched.
+    for (let i = 0; i < 1000; i++) cache.set(at(cache, quiet, `q${i}`), allow('y'.repeat(200)));
     expect(cache.get(key)).toBeUndefined();
-    expect(cache.stats('floodera').bytes).toBeGreaterThan(6 * 1024);
+    expect(cache.stats('floodera')).toEqual(loudHeld);
     expect(cache.stats().bytes).toBeLessThanOrEqual(16 * 1024);
+  });
+
+  it("another perimeter starting to cache changes nothing of what a perimeter keeps (no count of others' bytes)", () => {
+    const cache = new AnswerCache(() => ['watcher', 'other'], 16 * 1024, 0);
+    const watcher = bind('watcher');
+    const other = bind('other');
+    // The watcher fills its quota, then notes which of its answers are still held.
+    for (let i = 0; i < 100; i++) cache.set(at(cache, watcher, `w${i}`), allow('w'.repeat(150)));
+    const held = Array.from({ length: 100 }, (_, i) => cache.get(at(cache, watcher, `w${i}`)) !== undefined);
+    const before = cache.stats('watcher');
+    expect(held.some(Boolean)).toBe(true);
+    expect(held.every(Boolean)).toBe(false);
+    // The other perimeter caches answers of various sizes: none of them moves the watcher's quota or evicts its answers.
+    for (let i = 0; i < 50; i++) cache.set(at(cache, other, `o${i}`), allow('o'.repeat(20 + 37 * i)));
+    expect(cache.stats('watcher')).toEqual(before);
+    expect(Array.from({ length: 100 }, (_, i) => cache.get(at(cache, watcher, `w${i}`)) !== undefined)).toEqual(held);
+  });
+
+  it("drops a removed perimeter's shelf, and shares the budget among the perimeters configured now", () => {
+    let ids = ['gone', 'stays'];
+    const cache = new AnswerCache(() => ids, 12 * 1024, 0);
+    for (let i = 0; i < 40; i++) cache.set(at(cache, bind('gone'), `g${i}`), allow('g'.repeat(150)));
+    expect(cache.stats('gone').entries).toBeGreaterThan(0);
+    ids = ['stays'];
+    cache.set(at(cache, bind('stays'), 's'), allow('s'));
+    expect(cache.stats('gone')).toEqual({ entries: 0, bytes: 0 });
+    expect(cache.stats().bytes).toBe(cache.stats('stays').bytes);
   });
 });
