@@ -127,3 +127,21 @@ export function cutReviews<R extends { readonly id: number; readonly body: strin
   const has = new Set(kept.map((c) => c.review_id));
   return reviews.filter((r) => r.body.trim() !== '' || !had.has(r.id) || has.has(r.id));
 }
+
+/** The times of a PR an agent can place: when it was opened, closed and merged (each visible in the view). */
+export interface PullTimes {
+  readonly created_at: string;
+  readonly closed_at: string | null;
+  readonly merged_at: string | null;
+}
+
+/**
+ * The PR's `updated_at` as an agent reads it: the latest of its opening, closing and merge. The host's own moves with
+ * any activity on the PR — a push or a comment touching only hidden files too — so passing it through would tell an
+ * agent when hidden work happened.
+ */
+export function windowUpdatedAt(p: PullTimes): string {
+  let latest = p.created_at;
+  for (const t of [p.closed_at, p.merged_at]) if (t !== null && Date.parse(t) > Date.parse(latest)) latest = t;
+  return latest;
+}
