@@ -70,6 +70,8 @@ async function breakStale(path: string, judged: string): Promise<void> {
 // Taking and releasing the lock are a few metadata calls on a small local file, once per batch of the ledger: done
 // synchronously, they cost microseconds where each trip through the thread pool cost a wake-up and a callback (the
 // sequential call path paid about a dozen of them per entry; issue 24). Waiting and breaking a stale lock stay async.
+// This assumes the audit dir is on a local disk (the state dir's place): on a network mount that stalls, these calls
+// would stall the whole process, not only the ledger.
 function tryCreate(path: string, holder: Holder): boolean {
   let fd: number;
   try {
@@ -80,9 +82,17 @@ function tryCreate(path: string, holder: Holder): boolean {
   }
   try {
     writeSync(fd, JSON.stringify(holder));
-  } finally {
+  } catch (e) {
+    // A lock that could not say who holds it would only be broken as stale, 30 s later: it is not left behind.
     closeSync(fd);
+    try {
+      unlinkSync(path);
+    } catch {
+      // Gone already.
+    }
+    throw e;
   }
+  closeSync(fd);
   return true;
 }
 

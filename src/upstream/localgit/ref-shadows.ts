@@ -14,8 +14,12 @@ import { join } from 'node:path';
 /** The prefixes every DWIM expansion of a `refs/…` name starts with. */
 const SHADOW_PREFIXES = ['refs/refs/', 'refs/tags/refs/', 'refs/heads/refs/', 'refs/remotes/refs/'] as const;
 
-/** A packed-refs larger than this is not scanned (the lookup asks git the long way instead). */
-const MAX_PACKED_REFS_BYTES = 64 * 1024 * 1024;
+/**
+ * A packed-refs larger than this is not scanned (the lookup asks git the long way instead). The scan is synchronous,
+ * on the event loop, each time the file changes: a few MiB is a few milliseconds, tens of MiB would stall every
+ * perimeter that long.
+ */
+const MAX_PACKED_REFS_BYTES = 4 * 1024 * 1024;
 
 /** Answers whether a DWIM shadow of some `refs/…` name could exist in one repository right now. */
 export interface ShadowProof {
