@@ -1,6 +1,7 @@
 // The cut for pull requests (issue 22): which PRs an agent may read at all, what a PR's net change lets it open, and
 // which reviews, comments and annotations it sees. Pure, like the rest of core: the tools read, this decides. Every
 // count an agent gets is taken after the cut (ARCHITECTURE habit 15).
+import { assertNever } from './result.js';
 import type { AgentBinding } from './binding.js';
 import type { Scope } from './scope.js';
 
@@ -144,4 +145,25 @@ export function windowUpdatedAt(p: PullTimes): string {
   let latest = p.created_at;
   for (const t of [p.closed_at, p.merged_at]) if (t !== null && Date.parse(t) > Date.parse(latest)) latest = t;
   return latest;
+}
+
+/** Where a PR is kept: a host that computes mergeability over the whole repository, or our own merge proposals. */
+export type PullHost = 'local' | 'github';
+
+/**
+ * The mergeability an agent is told. GitHub computes `mergeable_state` over every file, commit, check and rule of the
+ * repository, hidden ones included (a conflict in a hidden file reads `dirty`, a base commit touching only hidden files
+ * `behind`, a rule about hidden paths `blocked`), so from GitHub only what the PR's own draft flag says is passed and
+ * everything else reads `unknown` (the twin check caught `dirty` against `unstable`). The local upstream's value is a
+ * function of the PR's state alone (`blocked` while it waits for a person), so it is kept.
+ */
+export function windowMergeable<S extends string>(state: S, draft: boolean, host: PullHost): S | 'draft' | 'unknown' {
+  switch (host) {
+    case 'local':
+      return state;
+    case 'github':
+      return draft ? 'draft' : 'unknown';
+    default:
+      return assertNever(host, 'pull host');
+  }
 }

@@ -3,7 +3,6 @@
 // exactly like a number that does not exist: `undefined` here, the tool's not-found message there.
 import * as z from 'zod/v4';
 import {
-  assertNever,
   contentCap,
   filterCommit,
   linkCandidates,
@@ -11,6 +10,7 @@ import {
   pullInWindow,
   reviewDecision,
   unpairedSides,
+  windowMergeable,
   windowUpdatedAt,
   type AgentBinding,
   type CommitDetail,
@@ -19,7 +19,6 @@ import {
   type Result,
 } from '../../core/index.js';
 import type {
-  MergeableState,
   PullFiles,
   PullRequest,
   PullRequests,
@@ -182,31 +181,17 @@ export function pullView(c: CutPull<PullSummary>): PullOut {
   };
 }
 
-/**
- * The mergeability an agent is told. GitHub computes `mergeable_state` over every file, commit, check and rule of the
- * repository, hidden ones included (a conflict in a hidden file reads `dirty`, a base commit touching only hidden files
- * `behind`, a rule about hidden paths `blocked`), so from GitHub only what the PR's own draft flag says is passed and
- * everything else reads `unknown` (the twin check caught `dirty` against `unstable`). The local upstream's value is a
- * function of the PR's state alone (`blocked` while it waits for a person), so it is kept.
- */
-function windowMergeable(pull: PullRequest, host: Upstream['kind']): MergeableState {
-  switch (host) {
-    case 'local':
-      return pull.mergeable_state;
-    case 'github':
-      return pull.draft ? 'draft' : 'unknown';
-    default:
-      return assertNever(host, 'upstream kind');
-  }
-}
-
 /** The single-PR view: the review decision is taken over the reviews the agent can see. */
 export function pullDetail(
   c: CutPull,
   reviews: readonly { author: string | null; state: string }[],
   host: Upstream['kind'],
 ): PullDetailOut {
-  return { ...pullView(c), mergeable_state: windowMergeable(c.pull, host), review_decision: reviewDecision(reviews) };
+  return {
+    ...pullView(c),
+    mergeable_state: windowMergeable(c.pull.mergeable_state, c.pull.draft, host),
+    review_decision: reviewDecision(reviews),
+  };
 }
 
 /** One line per PR: `#n state [draft] base <- head +a -d files by author updated`; the title fenced below it. */
