@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { MAX_LISTENS_PER_OWNER } from '../../src/http/modern-handler.js';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { startTestServer, type Agent, type TestServer } from '../support/server.js';
+import { bearer, perimeterWithKey, startTestServer, type Agent, type TestServer } from '../support/server.js';
 
 let source: GitDir;
 let srv: TestServer;
@@ -18,20 +18,14 @@ beforeAll(async () => {
   for (const [side, dir] of [
     ['flood', 'a'],
     ['quiet', 'b'],
-  ] as const) {
-    await srv.perimeter({ id: side, repo: source.dir, read: [`${dir}/**`], write: [] });
-    const issued = await srv.api('POST', `/api/perimeters/${side}/keys`, { agent: `${side}-agent` });
-    expect(issued.status).toBe(201);
-    keys[side] = issued.json.key as string;
-  }
+  ] as const)
+    keys[side] = await perimeterWithKey(srv, { id: side, repo: source.dir, read: [`${dir}/**`] }, `${side}-agent`);
 }, 60_000);
 
 afterAll(async () => {
   await srv?.close();
   await source?.cleanup();
 });
-
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 it('caps listen streams per key: a flood past its own cap is refused, another perimeter still listens', async () => {
   const flood = await srv.connect('/mcp/flood', 'auto', bearer(keys.flood));

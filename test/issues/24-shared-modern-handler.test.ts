@@ -5,7 +5,14 @@
 // agent. Real server, real repository, real SDK clients.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeRepo, type GitDir } from '../support/gitdir.js';
-import { OPS_TOKEN, startTestServer, type Agent, type TestServer } from '../support/server.js';
+import {
+  bearer,
+  OPS_TOKEN,
+  perimeterWithKey,
+  startTestServer,
+  type Agent,
+  type TestServer,
+} from '../support/server.js';
 
 let source: GitDir;
 let srv: TestServer;
@@ -23,20 +30,14 @@ beforeAll(async () => {
     },
   ]);
   srv = await startTestServer({ openPerimeters: false });
-  for (const side of ['left', 'right'] as const) {
-    await srv.perimeter({ id: side, repo: source.dir, read: [`${side}/**`], write: [] });
-    const issued = await srv.api('POST', `/api/perimeters/${side}/keys`, { agent: `${side}-agent` });
-    expect(issued.status).toBe(201);
-    keys[side] = issued.json.key as string;
-  }
+  for (const side of ['left', 'right'] as const)
+    keys[side] = await perimeterWithKey(srv, { id: side, repo: source.dir, read: [`${side}/**`] }, `${side}-agent`);
 }, 60_000);
 
 afterAll(async () => {
   await srv?.close();
   await source?.cleanup();
 });
-
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
 describe('one shared 2026-07-28 handler', () => {
   it('answers each of many interleaved requests with the window it was admitted for', async () => {

@@ -204,3 +204,14 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
     },
   };
 }
+
+/** The header an agent presents its key with. */
+export const bearer = (key: string): Record<string, string> => ({ authorization: `Bearer ${key}` });
+
+/** Adds a read-only perimeter (`spec` as `perimeter()` takes it) and issues one key for `agent`; resolves to the key. */
+export async function perimeterWithKey(srv: TestServer, spec: Record<string, unknown>, agent: string): Promise<string> {
+  await srv.perimeter({ write: [], ...spec });
+  const issued = await srv.api('POST', `/api/perimeters/${String(spec.id)}/keys`, { agent });
+  if (issued.status !== 201) throw new Error(`key for ${String(spec.id)} answered ${issued.status}`);
+  return issued.json.key as string;
+}
