@@ -59,6 +59,20 @@ export interface Mention {
 export const ACTIVITY_KEEP_MS = 60 * 60 * 1000;
 export const ACTIVITY_MAX_PER_PERIMETER = 1000;
 
+/** The most `wrote` notes any perimeter keeps on a repository, whatever its budget (memory bound). */
+export const ACTIVITY_KEEP_CEILING = 100_000;
+
+/**
+ * How many `wrote` notes a perimeter keeps on a repository: twice what its `commits_per_hour` allows (a counter's window
+ * may start inside the hour the notes are kept), never fewer than ACTIVITY_MAX_PER_PERIMETER. Within its budget a
+ * perimeter then never loses a note to its own later writes, so another perimeter watching its visible notes can
+ * never count the hidden ones (when old notes were evicted by count, their early disappearance did). Only a budget
+ * above ACTIVITY_KEEP_CEILING / 2 per hour brings eviction back.
+ */
+export function activityKeep(commitsPerHour: number): number {
+  return Math.max(ACTIVITY_MAX_PER_PERIMETER, Math.min(2 * commitsPerHour, ACTIVITY_KEEP_CEILING));
+}
+
 /** What "recent" means for presence: the last 15 minutes. */
 export const PRESENCE_RECENT_MS = 15 * 60 * 1000;
 

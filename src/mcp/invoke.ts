@@ -1,4 +1,5 @@
 import {
+  activityKeep,
   agentAuthor,
   ANONYMOUS_AGENT,
   answerCap,
@@ -564,7 +565,15 @@ function noteSeen(deps: InvokeDeps, b: AgentBinding, agent: string): void {
 function noteWrote(deps: InvokeDeps, b: AgentBinding, agent: string, paths: readonly string[]): void {
   if (!deps.presence || paths.length === 0) return;
   void deps.presence
-    .note({ kind: 'wrote', perimeter: b.perimeterId, agent, repo: b.repo, branch: b.branch, paths })
+    .note({
+      kind: 'wrote',
+      perimeter: b.perimeterId,
+      agent,
+      repo: b.repo,
+      branch: b.branch,
+      paths,
+      keep: activityKeep(limitOf(b, 'commits_per_hour')),
+    })
     .catch((err: unknown) => deps.log('warn', 'presence note failed', { error: String(err) }));
 }
 

@@ -11,6 +11,11 @@ export interface ActivityNote {
   readonly branch: string;
   /** Paths written (`wrote`); empty for `seen`. */
   readonly paths: readonly string[];
+  /**
+   * The most `wrote` notes the noting perimeter keeps on the repository (`activityKeep`: at least what its write budget
+   * allows within the keep time); ACTIVITY_MAX_PER_PERIMETER when absent.
+   */
+  readonly keep?: number;
 }
 
 /** A note as stored, stamped with the store's clock (ISO). */

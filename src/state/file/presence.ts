@@ -11,17 +11,22 @@ export function memoryPresence(now: () => number = Date.now): PresenceStore {
   const notes = new Map<string, ActivityEntry[]>(); // by repo, oldest first
   let leases: Lease[] = [];
   const live = (l: Lease): boolean => Date.parse(l.expiresAt) > now();
-  // Notes older than the keep time go, and each perimeter keeps its newest ACTIVITY_MAX_PER_PERIMETER on a repository.
+  // Notes older than the keep time go, and each perimeter keeps its newest `wrote` notes on a repository up to the
+  // `keep` its latest note carried (its write budget; `seen` notes replace each other and are not counted).
   const prune = (list: ActivityEntry[]): ActivityEntry[] => {
     const cut = now() - ACTIVITY_KEEP_MS;
+    const keepOf = new Map<string, number>();
     const per = new Map<string, number>();
     const kept: ActivityEntry[] = [];
     for (let i = list.length - 1; i >= 0; i--) {
       const e = list[i];
       if (e === undefined || Date.parse(e.at) <= cut) continue;
-      const n = per.get(e.perimeter) ?? 0;
-      if (n >= ACTIVITY_MAX_PER_PERIMETER) continue;
-      per.set(e.perimeter, n + 1);
+      if (e.kind === 'wrote') {
+        if (!keepOf.has(e.perimeter)) keepOf.set(e.perimeter, e.keep ?? ACTIVITY_MAX_PER_PERIMETER);
+        const n = per.get(e.perimeter) ?? 0;
+        if (n >= (keepOf.get(e.perimeter) ?? ACTIVITY_MAX_PER_PERIMETER)) continue;
+        per.set(e.perimeter, n + 1);
+      }
       kept.push(e);
     }
     return kept.reverse();
@@ -38,7 +43,11 @@ export function memoryPresence(now: () => number = Date.now): PresenceStore {
     },
     async recent(repo, branch, windowMs) {
       const cut = now() - windowMs;
-      return (notes.get(repo) ?? []).filter((e) => e.branch === branch && Date.parse(e.at) > cut).reverse();
+      // A note's `keep` is its perimeter's budget (operator configuration): it stays in the store.
+      return (notes.get(repo) ?? [])
+        .filter((e) => e.branch === branch && Date.parse(e.at) > cut)
+        .map(({ keep: _keep, ...e }) => e)
+        .reverse();
     },
     async acquire(r) {
       leases = leases.filter(live);

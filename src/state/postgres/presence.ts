@@ -43,12 +43,14 @@ export function postgresPresence(pool: Pool): PresenceStore {
         `INSERT INTO gb_activity (kind, perimeter, agent, repo, branch, paths) VALUES ('wrote', $1, $2, $3, $4, $5)`,
         [n.perimeter, n.agent, n.repo, n.branch, JSON.stringify(n.paths)],
       );
-      // Bounded: notes older than the keep time go, and each perimeter keeps its newest ACTIVITY_MAX_PER_PERIMETER on a
-      // repository (only the writer's own notes can be over its count, so one perimeter never pushes out another's).
+      // Bounded: notes older than the keep time go, and each perimeter keeps its newest `wrote` notes on a repository up
+      // to its `keep` (its write budget: only the writer's own notes can be over it, so one perimeter never pushes out
+      // another's, and within its budget none of its own go either; `seen` notes replace each other).
       await pool.query(
         `DELETE FROM gb_activity WHERE repo = $1 AND (at < clock_timestamp() - make_interval(secs => $2)
-           OR id IN (SELECT id FROM gb_activity WHERE repo = $1 AND perimeter = $3 ORDER BY at DESC, id DESC OFFSET $4))`,
-        [n.repo, ACTIVITY_KEEP_MS / 1000, n.perimeter, ACTIVITY_MAX_PER_PERIMETER],
+           OR id IN (SELECT id FROM gb_activity WHERE repo = $1 AND perimeter = $3 AND kind = 'wrote'
+                     ORDER BY at DESC, id DESC OFFSET $4))`,
+        [n.repo, ACTIVITY_KEEP_MS / 1000, n.perimeter, n.keep ?? ACTIVITY_MAX_PER_PERIMETER],
       );
     },
     async recent(repo, branch, windowMs) {
