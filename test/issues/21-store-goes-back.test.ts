@@ -53,16 +53,21 @@ async function dump(name: string): Promise<string> {
   return file;
 }
 
-/** Puts the dump back into the live database in one transaction, the instances still connected. */
+/**
+ * Puts the dump back into the live database in one transaction, the instances still connected. Their own writes
+ * (heartbeats, shipped audit heads) can deadlock with the restore's DROPs; PostgreSQL then aborts the restore's one
+ * transaction whole, so it is simply run again (a fresh-clone CI run saw one such deadlock).
+ */
 async function restore(file: string): Promise<void> {
-  await run(join((await postgresBin())!, 'pg_restore'), [
-    '--clean',
-    '--if-exists',
-    '--single-transaction',
-    '-d',
-    store,
-    file,
-  ]);
+  const args = ['--clean', '--if-exists', '--single-transaction', '-d', store, file];
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await run(join((await postgresBin())!, 'pg_restore'), args);
+      return;
+    } catch (err) {
+      if (attempt >= 5 || !/deadlock detected/.test(String((err as { stderr?: unknown }).stderr ?? err))) throw err;
+    }
+  }
 }
 
 async function revision(): Promise<number> {
