@@ -16,6 +16,7 @@ import {
   type CommitDetail,
   type CommitFile,
   type CommitStats,
+  type PullHost,
   type Result,
 } from '../../core/index.js';
 import type {
@@ -24,7 +25,6 @@ import type {
   PullRequests,
   PullSummary,
   UpResult,
-  Upstream,
   UpstreamError,
 } from '../../upstream/types.js';
 import { localPulls } from '../local-pulls.js';
@@ -185,7 +185,7 @@ export function pullView(c: CutPull<PullSummary>): PullOut {
 export function pullDetail(
   c: CutPull,
   reviews: readonly { author: string | null; state: string }[],
-  host: Upstream['kind'],
+  host: PullHost,
 ): PullDetailOut {
   return {
     ...pullView(c),

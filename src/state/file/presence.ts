@@ -22,9 +22,11 @@ export function memoryPresence(now: () => number = Date.now): PresenceStore {
       const e = list[i];
       if (e === undefined || Date.parse(e.at) <= cut) continue;
       if (e.kind === 'wrote') {
-        if (!keepOf.has(e.perimeter)) keepOf.set(e.perimeter, e.keep ?? ACTIVITY_MAX_PER_PERIMETER);
+        // The newest note of a perimeter (met first, walking back) carries its current budget.
+        let keep = keepOf.get(e.perimeter);
+        if (keep === undefined) keepOf.set(e.perimeter, (keep = e.keep ?? ACTIVITY_MAX_PER_PERIMETER));
         const n = per.get(e.perimeter) ?? 0;
-        if (n >= (keepOf.get(e.perimeter) ?? ACTIVITY_MAX_PER_PERIMETER)) continue;
+        if (n >= keep) continue;
         per.set(e.perimeter, n + 1);
       }
       kept.push(e);
