@@ -73,7 +73,10 @@ export async function visibleHistory(
     return r;
   };
   while (more && visible.length < want && scanned < MAX_SCAN) {
-    const page = await upstream.listCommits(q.repo, q.ref, { paths, skip: scanned, limit: BATCH });
+    // The first ask is the page's own size: with nothing hidden it fills the page, and a listing twice as long
+    // costs local git nearly twice the time (each commit's files are diffed). Later asks take whole batches.
+    const limit = Math.min(scanned === 0 ? want : BATCH, BATCH, MAX_SCAN - scanned);
+    const page = await upstream.listCommits(q.repo, q.ref, { paths, skip: scanned, limit });
     if (!page.ok) return page;
     scanned += page.value.commits.length;
     more = page.value.hasMore && page.value.commits.length > 0;
