@@ -5,6 +5,9 @@ import { createMcpHandler, isLegacyRequest, type Server } from '@modelcontextpro
 /** Open `subscriptions/listen` streams one owner (an agent key) may hold, like its cap of 2025 sessions. */
 export const MAX_LISTENS_PER_OWNER = 32;
 
+/** Handlers kept for owners with nothing in flight (the most recently used), so a steady client reuses its own. */
+export const MAX_IDLE_HANDLERS = 256;
+
 /** What one admitted request is served with: decided by the route before the SDK sees the request. */
 export interface ModernHandler<A> {
   /**
@@ -13,6 +16,8 @@ export interface ModernHandler<A> {
    */
   serve(req: Request, res: ServerResponse, a: A): Promise<'served' | 'legacy'>;
   close(): Promise<void>;
+  /** Owners holding a handler now (diagnostics and tests). */
+  owners(): string[];
 }
 
 /**
@@ -24,7 +29,12 @@ export interface ModernHandler<A> {
  *
  * The request is converted to a web `Request` once and that one object is both classified (era) and served.
  */
-export function modernHandler<A>(serverOf: (a: A) => Server, ownerOf: (a: A) => string): ModernHandler<A> {
+export function modernHandler<A>(
+  serverOf: (a: A) => Server,
+  ownerOf: (a: A) => string,
+  opts: { readonly maxIdle?: number } = {},
+): ModernHandler<A> {
+  const maxIdle = opts.maxIdle ?? MAX_IDLE_HANDLERS;
   const admitted = new WeakMap<globalThis.Request, A>();
   const factory = ({ requestInfo }: { requestInfo?: globalThis.Request | undefined }): Server => {
     const a = requestInfo === undefined ? undefined : admitted.get(requestInfo);
@@ -34,15 +44,41 @@ export function modernHandler<A>(serverOf: (a: A) => Server, ownerOf: (a: A) => 
   // One handler per owner (an agent key, an open perimeter, the operator): a handler's listen router caps the open
   // `subscriptions/listen` streams and its event bus reaches every listener, so sharing one across owners would let
   // one agent's streams refuse another's (a refusal that depends on other perimeters) and one day carry one
-  // perimeter's notification to all. Owners are configured (keys, perimeters), so the map is bounded.
-  const handlers = new Map<string, ReturnType<typeof createMcpHandler>>();
-  const handlerOf = (owner: string): ReturnType<typeof createMcpHandler> => {
-    let h = handlers.get(owner);
-    if (h === undefined) {
-      h = createMcpHandler(factory, { legacy: 'reject', maxSubscriptions: MAX_LISTENS_PER_OWNER });
-      handlers.set(owner, h);
+  // perimeter's notification to all.
+  //
+  // Keys come and go (an orchestrator may issue one per agent run), so handlers must not live as long as the process:
+  // an owner's handler is in use while any of its requests runs (a listen stream is a request that stays open), and
+  // only the `maxIdle` most recently used idle ones are kept. An idle handler holds nothing: its listeners and in-flight
+  // set are empty, so dropping it changes no answer, cap or refusal; a later request of that owner gets a fresh one.
+  type Held = { readonly handler: ReturnType<typeof createMcpHandler>; active: number };
+  // Map order is recency of use: an owner is moved to the end each time it takes its handler.
+  const handlers = new Map<string, Held>();
+  let busyOwners = 0;
+  const take = (owner: string): Held => {
+    let held = handlers.get(owner);
+    if (held === undefined) {
+      held = {
+        handler: createMcpHandler(factory, { legacy: 'reject', maxSubscriptions: MAX_LISTENS_PER_OWNER }),
+        active: 0,
+      };
+    } else {
+      handlers.delete(owner);
     }
-    return h;
+    handlers.set(owner, held);
+    if (held.active++ === 0) busyOwners++;
+    return held;
+  };
+  const give = (held: Held): void => {
+    if (--held.active > 0) return;
+    busyOwners--;
+    let over = handlers.size - busyOwners - maxIdle;
+    for (const [owner, h] of handlers) {
+      if (over <= 0) break;
+      if (h.active > 0) continue;
+      handlers.delete(owner);
+      over--;
+      void h.handler.close().catch(() => undefined);
+    }
   };
   return {
     async serve(req, res, a) {
@@ -59,14 +95,21 @@ export function modernHandler<A>(serverOf: (a: A) => Server, ownerOf: (a: A) => 
           : parsedRequest(req, abort.signal);
       if (await isLegacyRequest(request, parsedBody)) return 'legacy';
       admitted.set(request, a);
-      const response = await handlerOf(ownerOf(a)).fetch(request, parsedBody === undefined ? {} : { parsedBody });
-      await writeResponse(response, res, abort.signal);
+      const held = take(ownerOf(a));
+      try {
+        const response = await held.handler.fetch(request, parsedBody === undefined ? {} : { parsedBody });
+        await writeResponse(response, res, abort.signal);
+      } finally {
+        give(held);
+      }
       return 'served';
     },
     close: async () => {
-      await Promise.all([...handlers.values()].map((h) => h.close()));
+      await Promise.all([...handlers.values()].map((h) => h.handler.close()));
       handlers.clear();
+      busyOwners = 0;
     },
+    owners: () => [...handlers.keys()],
   };
 }
 
