@@ -22,7 +22,7 @@ export type Raw =
   | { readonly kind: 'pull'; readonly cut: CutPull<PullSummary>; readonly existing: boolean }
   | { readonly kind: 'refused'; readonly message: string };
 
-/** Most host pages of open PRs read to count the perimeter's (100 each). */
+/** Most host pages of one branch's open PRs read (100 each; a branch has one open PR per base). */
 const MAX_HOST_PAGES = 10;
 
 export const refused = (message: string): UpResult<Raw> => ({ ok: true, value: { kind: 'refused', message } });
@@ -34,7 +34,11 @@ export function baseOf(a: Args, b: AgentBinding): string | undefined {
   return base !== undefined && bases.includes(base) ? base : undefined;
 }
 
-/** The perimeter's open PRs (its branches into its bases) and, among them, this branch's into `base`. */
+/**
+ * The perimeter's open PRs (its branches into its bases) and, among them, this branch's into `base`. Asked branch by
+ * branch: one listing of the repository's open PRs pages through hidden ones too, so under a page cap the perimeter's
+ * own PRs were counted (and this branch's found) only while few others were open.
+ */
 export async function openPulls(
   pulls: PullRequests,
   b: AgentBinding,
@@ -43,15 +47,17 @@ export async function openPulls(
   let count = 0;
   let mine: PullSummary | undefined;
   const bases = b.pulls?.bases ?? [];
-  for (let page = 1; page <= MAX_HOST_PAGES; page++) {
-    const listed = await pulls.list(b.repo, { state: 'open', page });
-    if (!listed.ok) return listed;
-    for (const p of listed.value.pulls) {
-      if (!b.branches.includes(p.head_ref) || !bases.includes(p.base_ref)) continue;
-      count++;
-      if (p.head_ref === b.branch && p.base_ref === base) mine ??= p;
+  for (const head of b.branches) {
+    for (let page = 1; page <= MAX_HOST_PAGES; page++) {
+      const listed = await pulls.list(b.repo, { head, state: 'open', page });
+      if (!listed.ok) return listed;
+      for (const p of listed.value.pulls) {
+        if (p.head_ref !== head || !bases.includes(p.base_ref)) continue;
+        count++;
+        if (head === b.branch && p.base_ref === base) mine ??= p;
+      }
+      if (!listed.value.hasMore) break;
     }
-    if (!listed.value.hasMore) break;
   }
   return { ok: true, value: { count, mine } };
 }
