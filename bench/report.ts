@@ -251,7 +251,11 @@ function context(c: R): string {
     '',
     `Perimeter reads ${c.perimeter.read.map((g: string) => `\`${g}\``).join(', ')}, writes \`src/**\` (${c.tools_list.tools} agent tools), on the clone of this repository. ${c.note}.`,
     '',
-    `tools/list: ${c.tools_list.tools} tools, **${c.tools_list.bytes} bytes** (~${c.tools_list.tokens_est} tokens); target ≤ 6 KB: ${yes(c.tools_list.met)}.`,
+    `tools/list: ${c.tools_list.tools} tools, **${c.tools_list.bytes} bytes** (~${c.tools_list.tokens_est} tokens); the ${c.tools_list.budgeted?.tools ?? '?'} read, write and edit tools ${c.tools_list.budgeted?.bytes ?? 'n/a'} bytes, target ≤ 9 KB (the budget test/issues/11 holds): ${yes(c.tools_list.met)}. Per tool: ${Object.entries(
+      c.tools_list.per_tool ?? {},
+    )
+      .map(([k, v]) => `${k} ${v}`)
+      .join(', ')}.`,
     '',
     table(
       [

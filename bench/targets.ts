@@ -203,12 +203,12 @@ export function targetRows(s: R): TargetRow[] {
   rows.push(
     c
       ? {
-          measure: `tools/list, ${c.tools_list.tools} agent tools`,
-          now: `${c.tools_list.bytes} B`,
-          target: '≤ 6 KB (6,144 B)',
-          met: c.tools_list.bytes <= 6144,
+          measure: `tools/list: the ${c.tools_list.budgeted?.tools ?? '?'} read, write and edit tools (of ${c.tools_list.tools} agent tools)`,
+          now: `${c.tools_list.budgeted?.bytes ?? 'n/a'} B (all ${c.tools_list.tools}: ${c.tools_list.bytes} B)`,
+          target: '≤ 9 KB (9,216 B; issue 11 gave the first eight 6 KB, issue 23 the two edit tools 2.5 KB)',
+          met: c.tools_list.met === true,
         }
-      : none('tools/list, six agent tools', '≤ 6 KB', 'section context did not run'),
+      : none('tools/list, agent tools', '≤ 9 KB', 'section context did not run'),
   );
   if (c) {
     const want = (c.answers as R[]).filter((a) =>
