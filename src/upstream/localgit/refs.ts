@@ -88,6 +88,22 @@ async function exactRef(repo: Repo, name: string): Promise<string | undefined | 
 
 /** Resolves a branch, tag or full commit id to a commit id; `not_found` (or `empty_repository`) otherwise. */
 export async function resolveCommit(repo: Repo, ref: string): Promise<{ ok: true; value: string } | Failed> {
+  // A full id (a branch head the caller read, most often): kept, or peeled to its commit and tree in one round trip.
+  if (isFullId(ref)) {
+    const kept = repo.commits.get(ref);
+    if (kept) return ok(kept.commit);
+    const [commit, tree] = await repo.reader.info([`${ref}^{commit}`, `${ref}^{tree}`]);
+    if (commit?.found) {
+      if (tree?.found && tree.type === 'tree') {
+        const pair = { commit: commit.sha, tree: tree.sha };
+        repo.commits.set(ref, pair);
+        if (commit.sha !== ref) repo.commits.set(commit.sha, pair);
+      }
+      return ok(commit.sha);
+    }
+    if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
+    return fail('not_found', `Ref not found: ${ref}`);
+  }
   const names = candidates(ref);
   const exact = names.length > 0 ? await exactLookup(repo, names, '^{commit}') : [];
   if (exact) {

@@ -7,6 +7,7 @@ import { createObjectReader, type ObjectReader } from '../../gitcli/object-reade
 import { createTreeReader, type TreeReader } from '../../gitcli/tree-objects.js';
 import { createDiffReader, type DiffReader } from '../../gitcli/diff-reader.js';
 import { createListingCache, type ListingCache } from './listing-cache.js';
+import { createCommitTrees, type CommitTrees } from './commit-trees.js';
 import { createReachCache, type ReachCache } from './reachability.js';
 import { createShadowProof, type ShadowProof } from './ref-shadows.js';
 import { DIFF_READER_ARGS, MAX_DIFF_BYTES } from './diff.js';
@@ -27,6 +28,8 @@ export interface Repo {
   readonly trees: TreeReader;
   /** Recursive listings by tree id (immutable, so never stale). */
   readonly listings: ListingCache;
+  /** Full ids already peeled to a commit, with its root tree (immutable, so never stale). */
+  readonly commits: CommitTrees;
   /** The repository's long-lived tree-to-tree diff process (started on first use). */
   readonly diffs: DiffReader;
   /** Whether a ref could stand in for an exact ref name under git's DWIM rules (re-checked per lookup). */
@@ -85,6 +88,7 @@ export async function openRepo(path: string, log: Log): Promise<{ ok: true; valu
     reader,
     trees: createTreeReader(reader),
     listings: createListingCache(),
+    commits: createCommitTrees(),
     diffs: createDiffReader(gitDir, DIFF_READER_ARGS, MAX_DIFF_BYTES),
     shadows: createShadowProof(commonDir),
     reach: createReachCache(commonDir),

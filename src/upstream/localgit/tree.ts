@@ -51,6 +51,8 @@ export function toTreeEntry(e: RawEntry): TreeEntry {
 
 /** The root tree of a commit through the object reader; undefined when `commit` names no commit. */
 export async function rootTree(repo: Repo, commit: string): Promise<string | undefined> {
+  const kept = repo.commits.get(commit);
+  if (kept) return kept.tree;
   const [info] = await repo.reader.info([`${commit}^{tree}`]);
   return info?.found && info.type === 'tree' ? info.sha : undefined;
 }
