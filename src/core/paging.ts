@@ -32,12 +32,18 @@ export function pageOf(sizes: readonly number[], budget: number, page: number): 
   }
 }
 
+/** Strings JSON.stringify writes unchanged, one byte per character: printable ASCII but `"` and `\`. */
+const PLAIN_JSON = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+
 /**
  * Bytes of `JSON.stringify(s)` encoded as UTF-8, without building it: quotes, two-byte escapes, six-byte `\u00XX`
  * escapes for other control characters, and UTF-8 widths (a lone surrogate is escaped as `\uXXXX`, as
  * well-formed JSON.stringify does).
  */
 export function jsonStringBytes(s: string): number {
+  // Most strings (paths, ids) are printable ASCII without a quote or backslash: one byte per character. The native
+  // test is a few times faster than the loop below over a listing's 100,000 paths and ids.
+  if (PLAIN_JSON.test(s)) return s.length + 2;
   let n = 2;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);

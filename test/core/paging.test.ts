@@ -1,5 +1,6 @@
 // Byte-bounded pages (issue 11 item 6) and the JSON byte count they rely on.
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { jsonStringBytes, pageOf } from '../../src/core/index.js';
 
 describe('pageOf', () => {
@@ -45,5 +46,17 @@ describe('jsonStringBytes', () => {
       'a\u2028b',
     ];
     for (const s of samples) expect(jsonStringBytes(s), JSON.stringify(s)).toBe(Buffer.byteLength(JSON.stringify(s)));
+  });
+
+  it('agrees with JSON.stringify on any string, plain ASCII or not', () => {
+    const anyString = fc.oneof(
+      fc.string({ unit: 'binary' }),
+      fc.string({ unit: fc.integer({ min: 0, max: 0x7f }).map((c) => String.fromCharCode(c)) }),
+      fc.string({ unit: fc.constantFrom('a', '/', '"', '\\', ' ', '~', '\x7f', '\x1f', 'é', '\ud800') }),
+    );
+    fc.assert(
+      fc.property(anyString, (s) => jsonStringBytes(s) === Buffer.byteLength(JSON.stringify(s))),
+      { numRuns: 2000 },
+    );
   });
 });
