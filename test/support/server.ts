@@ -200,6 +200,9 @@ export async function startTestServer(opts: TestServerOptions = {}): Promise<Tes
       await app.close();
       server.closeAllConnections();
       await new Promise<void>((r) => server.close(() => r()));
+      // The file state writes its record of key uses a moment after a use: written now, it cannot land in the
+      // directory while it is being removed (an ENOTEMPTY under load).
+      await state.close();
       await rm(stateDir, { recursive: true, force: true });
     },
   };
