@@ -5,23 +5,13 @@
 // agent how many hidden PRs were open. The perimeter's PRs are now listed branch by branch. GitHub emulator over real
 // git, the real server, a real MCP client.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serveBoth, type Served } from '../support/both-upstreams.js';
+import type { Served } from '../support/both-upstreams.js';
+import { unfence } from '../support/fence.js';
+import { servePullWindow } from '../support/pull-window.js';
 
 let s: Served;
 beforeAll(async () => {
-  s = await serveBoth('github', [
-    { message: 'init', files: { 'infra/main.tf': 'm\n', 'secret/key.txt': 'k\n' } },
-    { message: 'aws', branch: 'feat-aws', files: { 'infra/aws.tf': 'aws\n' } },
-    { message: 'other', branch: 'other-team', files: { 'secret/theirs.txt': 't\n' } },
-  ]);
-  await s.srv.perimeter({
-    id: 'infra',
-    repo: s.repo,
-    read: ['infra/**'],
-    write: ['infra/**'],
-    branches: ['feat-aws'],
-    pulls: { base: 'main' },
-  });
+  s = await servePullWindow([{ message: 'other', branch: 'other-team', files: { 'secret/theirs.txt': 't\n' } }]);
 }, 60_000);
 afterAll(async () => s?.close());
 
@@ -43,7 +33,7 @@ it("finds the agent's own open PR however many hidden PRs were opened after it",
     );
   const after = await a.call('create_pull_request', { title: 'AWS', body: '' });
   // The same answer, but for the fence around untrusted text (random per answer).
-  const unfenced = (r: typeof again) => ({ ...r, text: r.text.replace(/untrusted-[0-9a-f]+/g, 'untrusted-F') });
+  const unfenced = (r: typeof again) => ({ ...r, text: unfence(r.text) });
   expect(unfenced(after)).toEqual(unfenced(again));
   em.clock(undefined);
 }, 120_000);

@@ -3,22 +3,12 @@
 // the host's time). An agent now reads the latest of the PR's opening, closing and merge only. GitHub emulator over
 // real git, the real server, a real MCP client.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { serveBoth, type Served } from '../support/both-upstreams.js';
+import type { Served } from '../support/both-upstreams.js';
+import { servePullWindow } from '../support/pull-window.js';
 
 let s: Served;
 beforeAll(async () => {
-  s = await serveBoth('github', [
-    { message: 'init', files: { 'infra/main.tf': 'm\n', 'secret/key.txt': 'k\n' } },
-    { message: 'aws', branch: 'feat-aws', files: { 'infra/aws.tf': 'aws\n' } },
-  ]);
-  await s.srv.perimeter({
-    id: 'infra',
-    repo: s.repo,
-    read: ['infra/**'],
-    write: ['infra/**'],
-    branches: ['feat-aws'],
-    pulls: { base: 'main' },
-  });
+  s = await servePullWindow();
 }, 60_000);
 afterAll(async () => s?.close());
 
