@@ -26,6 +26,22 @@ type Call = { tool: Tool; args: Record<string, unknown> };
 const PERIMETERS = 4;
 const load = (): number => round(loadavg()[0]!, 2);
 
+/** Runs of one server in one cell as one result: calls over the total time; p99 the worst run's; runs' rates kept. */
+function combined(runs: readonly DriverResult[]): DriverResult & { runs_per_s: number[] } {
+  const calls = runs.reduce((n, r) => n + r.calls, 0);
+  const seconds = runs.reduce((n, r) => n + r.seconds, 0);
+  return {
+    calls,
+    seconds: round(seconds, 3),
+    per_s: round(calls / seconds, 1),
+    p50_ms: round(runs.reduce((n, r) => n + r.p50_ms, 0) / runs.length, 3),
+    p99_ms: Math.max(...runs.map((r) => r.p99_ms)),
+    errors: runs.reduce((n, r) => n + r.errors, 0),
+    samples: runs.flatMap((r) => r.samples).slice(0, 3),
+    runs_per_s: runs.map((r) => r.per_s),
+  };
+}
+
 async function runDriver(plan: DriverPlan): Promise<DriverResult> {
   const { stdout } = await exec(
     process.execPath,
@@ -119,9 +135,12 @@ export async function benchCapacity(smoke: boolean): Promise<Record<string, unkn
           });
           const l0 = load();
           flip = !flip;
+          // Two runs per server, in mirrored order (a b, b a), so a load swing during the cell hits both alike.
           const order = flip ? [...sidesOf] : [...sidesOf].reverse();
-          const got: Record<string, DriverResult> = {};
-          for (const side of order) got[side] = await runDriver(plan(urlsOf[side]));
+          const runs: Record<string, DriverResult[]> = {};
+          for (const side of [...order, ...[...order].reverse()])
+            (runs[side] ??= []).push(await runDriver(plan(urlsOf[side])));
+          const got = Object.fromEntries(Object.entries(runs).map(([side, r]) => [side, combined(r)]));
           const b = got.blinder!;
           const f = got.floor!;
           rows.push({
@@ -181,7 +200,9 @@ export function capacitySection(r: R): string {
   const rows = (r.rows as R[]).map((x) => {
     const t = CAPACITY_TARGETS[x.tool as Tool];
     const target = t.ratio !== undefined ? `≥ ${t.ratio}×` : `≥ ${t.per_s}/s`;
-    return `| ${x.era === 'legacy' ? '2025 sessions' : '2026-07-28'} | ${x.sessions} | ${x.tool} | ${x.blinder.per_s} | ${x.floor.per_s} | ${x.ratio} | ${x.blinder.p50_ms} / ${x.blinder.p99_ms} | ${x.floor.p50_ms} / ${x.floor.p99_ms} | ${x.blinder.errors} / ${x.floor.errors} | ${target} | ${capacityMet(x) ? 'met' : '**missed**'} | ${x.load.join(' → ')} |`;
+    const runs = (r: R) =>
+      r.runs_per_s ? ` (${(r.runs_per_s as number[]).map((n) => Math.round(n)).join(', ')})` : '';
+    return `| ${x.era === 'legacy' ? '2025 sessions' : '2026-07-28'} | ${x.sessions} | ${x.tool} | ${x.blinder.per_s}${runs(x.blinder)} | ${x.floor.per_s}${runs(x.floor)} | ${x.ratio} | ${x.blinder.p50_ms} / ${x.blinder.p99_ms} | ${x.floor.p50_ms} / ${x.floor.p99_ms} | ${x.blinder.errors} / ${x.floor.errors} | ${target} | ${capacityMet(x) ? 'met' : '**missed**'} | ${x.load.join(' → ')} |`;
   });
   const before = (r.rows as R[]).some((x) => x.baseline)
     ? [
@@ -199,7 +220,7 @@ export function capacitySection(r: R): string {
   return [
     '## Capacity: one process against the protocol floor (issue 24)',
     '',
-    `Repository: ${r.repository.files} files, ${r.repository.commits} commits (generated). \`bin/git-blinder serve\` with four perimeters reading \`**\` (operator defaults apart from the call rate; sessions shared out between them, a key holding at most 32) against \`bench/floor-server.ts\` (the official SDK server answering the same texts, precomputed from git-blinder's own answers). Load from \`bench/capacity-driver.ts\`: raw HTTP JSON-RPC over keep-alive, one socket per session, in a process of its own; ${r.seconds_per_run} s per run after a warm-up (one untimed 1 s run per era, tool and server before the first cell, then 3 calls per session before each run), the servers alternating run by run (a single 4 s run per cell and server: at the load of this machine a cell can swing 2× between runs, so read the table as a whole). Calls cycled per tool: ${Object.entries(
+    `Repository: ${r.repository.files} files, ${r.repository.commits} commits (generated). \`bin/git-blinder serve\` with four perimeters reading \`**\` (operator defaults apart from the call rate; sessions shared out between them, a key holding at most 32) against \`bench/floor-server.ts\` (the official SDK server answering the same texts, precomputed from git-blinder's own answers). Load from \`bench/capacity-driver.ts\`: raw HTTP JSON-RPC over keep-alive, one socket per session, in a process of its own; ${r.seconds_per_run} s per run after a warm-up (one untimed 1 s run per era, tool and server before the first cell, then 3 calls per session before each run), two runs per server and cell in mirrored order (rate = calls over the two runs' time; each run's rate in parentheses; p50 their mean, p99 the worse), the servers alternating run by run (at the load of this machine one run can swing 20–40 % from the next, so read the table as a whole). Calls cycled per tool: ${Object.entries(
       r.calls_per_tool,
     )
       .map(([k, v]) => `${k} ${v}`)
