@@ -2,6 +2,7 @@
 // objects are off, and a grafts or shallow file changes parents, never trees), so a kept pair is exact for as long as
 // it is kept: a branch head read once needs no round trip to be checked as a commit and none to find its tree.
 // Bounded (oldest first out); the pairs are facts about objects, not answers, like the tree cache beside them.
+import { createLru, type Lru } from './lru.js';
 
 /** A full id's commit and root tree. */
 export interface CommitTree {
@@ -9,30 +10,9 @@ export interface CommitTree {
   readonly tree: string;
 }
 
-export interface CommitTrees {
-  get(id: string): CommitTree | undefined;
-  set(id: string, value: CommitTree): void;
-}
+export type CommitTrees = Lru<CommitTree>;
 
 /** Creates a cache of at most `max` ids. */
 export function createCommitTrees(max = 4096): CommitTrees {
-  const kept = new Map<string, CommitTree>();
-  return {
-    get(id) {
-      const hit = kept.get(id);
-      if (hit) {
-        kept.delete(id);
-        kept.set(id, hit);
-      }
-      return hit;
-    },
-    set(id, value) {
-      kept.delete(id);
-      kept.set(id, value);
-      for (const k of kept.keys()) {
-        if (kept.size <= max) break;
-        kept.delete(k);
-      }
-    },
-  };
+  return createLru<CommitTree>(max);
 }

@@ -6,6 +6,7 @@
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { runGit, type GitRun } from '../../gitcli/run.js';
+import { createLru } from './lru.js';
 import type { Repo } from './repo.js';
 
 /** Reachability answers by (commit, head) for one repository, bounded, oldest use dropped first. */
@@ -25,7 +26,7 @@ const MAX_ANSWERS = 4_096;
 
 /** Creates the cache of the repository whose common git dir is `commonDir` (where shallow and grafts live). */
 export function createReachCache(commonDir: string, max = MAX_ANSWERS): ReachCache {
-  const kept = new Map<string, boolean>();
+  const kept = createLru<boolean>(max);
   const altered = [join(commonDir, 'shallow'), join(commonDir, 'info', 'grafts')];
   const plain = (): boolean => {
     try {
@@ -34,25 +35,15 @@ export function createReachCache(commonDir: string, max = MAX_ANSWERS): ReachCac
       return false;
     }
   };
-  const put = (key: string, value: boolean): void => {
-    kept.delete(key);
-    kept.set(key, value);
-    if (kept.size > max) kept.delete(kept.keys().next().value!);
-  };
   return {
     plain,
-    get(ancestor, head) {
-      const key = `${ancestor} ${head}`;
-      const hit = kept.get(key);
-      if (hit !== undefined) put(key, hit);
-      return hit;
-    },
+    get: (ancestor, head) => kept.get(`${ancestor} ${head}`),
     set(ancestor, head, value) {
-      if (plain()) put(`${ancestor} ${head}`, value);
+      if (plain()) kept.set(`${ancestor} ${head}`, value);
     },
     reached(head, ids) {
       if (!plain()) return;
-      for (const id of ids) if (id !== head) put(`${id} ${head}`, true);
+      for (const id of ids) if (id !== head) kept.set(`${id} ${head}`, true);
     },
   };
 }

@@ -26,7 +26,6 @@ export function isRefName(name: string): boolean {
 
 /** The refs a name may mean, in the order git's DWIM would try them. */
 function candidates(ref: string): string[] {
-  if (isFullId(ref)) return [ref];
   if (!isRefName(ref)) return [];
   if (ref === 'HEAD') return ['HEAD'];
   // Restore points are the operator's: no caller of this upstream resolves them, so they read as nonexistent.
@@ -57,7 +56,7 @@ function dwimFallbacks(name: string): string[] {
 }
 
 /**
- * Looks up full ref names (or full ids) exactly, each peeled with `peel` (e.g. `^{commit}`), in one round trip of
+ * Looks up full ref names exactly, each peeled with `peel` (e.g. `^{commit}`), in one round trip of
  * the object reader; git reads loose and packed refs afresh for every request. Undefined when git would have had
  * to guess (a ref named like a DWIM expansion of another exists): the caller then asks a one-shot command. (A ref
  * that exists answers for itself — DWIM tries the name first — so the expansions matter only for a missing one.)
@@ -67,13 +66,11 @@ async function exactLookup(
   names: readonly string[],
   peel: string,
 ): Promise<(string | undefined)[] | undefined> {
-  const refs = names.filter((n) => !isFullId(n));
   const asked = names.map((n) => `${n}${peel}`);
   const found = (infos: readonly ObjectInfo[]) => names.map((_, k) => (infos[k]?.found ? infos[k].sha : undefined));
-  if (refs.length === 0) return found(await repo.reader.info(asked));
   // One line per name when no DWIM expansion of a `refs/…` name exists, proven before the line goes out.
-  if (refs.every((n) => n.startsWith('refs/')) && repo.shadows.clear()) return found(await repo.reader.info(asked));
-  const infos = await repo.reader.info([...asked, ...refs.flatMap(dwimFallbacks)]);
+  if (names.every((n) => n.startsWith('refs/')) && repo.shadows.clear()) return found(await repo.reader.info(asked));
+  const infos = await repo.reader.info([...asked, ...names.flatMap(dwimFallbacks)]);
   if (infos.slice(names.length).some((i) => i.found)) return undefined;
   return found(infos);
 }
@@ -86,39 +83,46 @@ async function exactRef(repo: Repo, name: string): Promise<string | undefined | 
   return undefined;
 }
 
+/**
+ * A full id's commit: kept by id once peeled, else peeled to its commit and tree in one round trip (the pair is then
+ * kept for the id and its commit). Undefined when the id names no commit.
+ */
+async function peelFullId(repo: Repo, id: string): Promise<string | undefined> {
+  const kept = repo.commits.get(id);
+  if (kept) return kept.commit;
+  const [commit, tree] = await repo.reader.info([`${id}^{commit}`, `${id}^{tree}`]);
+  if (!commit?.found) return undefined;
+  if (tree?.found && tree.type === 'tree') {
+    const pair = { commit: commit.sha, tree: tree.sha };
+    repo.commits.set(id, pair);
+    if (commit.sha !== id) repo.commits.set(commit.sha, pair);
+  }
+  return commit.sha;
+}
+
+/** The commit a branch or tag name means, taken exactly; undefined when none. */
+async function namedCommit(repo: Repo, ref: string): Promise<string | undefined | Failed> {
+  const names = candidates(ref);
+  if (names.length === 0) return undefined;
+  const exact = await exactLookup(repo, names, '^{commit}');
+  if (exact) return exact.find((s) => s !== undefined);
+  // `show-ref --verify` takes the name exactly (rev-parse would DWIM it too); the reader then peels the id.
+  for (const c of names) {
+    const id = await exactRef(repo, c);
+    if (typeof id === 'object') return id;
+    if (id === undefined) continue;
+    const [peeled] = await repo.reader.info([`${id}^{commit}`]);
+    if (peeled?.found) return peeled.sha;
+  }
+  return undefined;
+}
+
 /** Resolves a branch, tag or full commit id to a commit id; `not_found` (or `empty_repository`) otherwise. */
 export async function resolveCommit(repo: Repo, ref: string): Promise<{ ok: true; value: string } | Failed> {
-  // A full id (a branch head the caller read, most often): kept, or peeled to its commit and tree in one round trip.
-  if (isFullId(ref)) {
-    const kept = repo.commits.get(ref);
-    if (kept) return ok(kept.commit);
-    const [commit, tree] = await repo.reader.info([`${ref}^{commit}`, `${ref}^{tree}`]);
-    if (commit?.found) {
-      if (tree?.found && tree.type === 'tree') {
-        const pair = { commit: commit.sha, tree: tree.sha };
-        repo.commits.set(ref, pair);
-        if (commit.sha !== ref) repo.commits.set(commit.sha, pair);
-      }
-      return ok(commit.sha);
-    }
-    if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
-    return fail('not_found', `Ref not found: ${ref}`);
-  }
-  const names = candidates(ref);
-  const exact = names.length > 0 ? await exactLookup(repo, names, '^{commit}') : [];
-  if (exact) {
-    const hit = exact.find((s) => s !== undefined);
-    if (hit) return ok(hit);
-  } else {
-    // `show-ref --verify` takes the name exactly (rev-parse would DWIM it too); the reader then peels the id.
-    for (const c of names) {
-      const id = isFullId(c) ? c : await exactRef(repo, c);
-      if (typeof id === 'object') return id;
-      if (id === undefined) continue;
-      const [peeled] = await repo.reader.info([`${id}^{commit}`]);
-      if (peeled?.found) return ok(peeled.sha);
-    }
-  }
+  // A full id is most often a branch head the caller has just read.
+  const hit = isFullId(ref) ? await peelFullId(repo, ref) : await namedCommit(repo, ref);
+  if (typeof hit === 'object') return hit;
+  if (hit !== undefined) return ok(hit);
   if (await isEmpty(repo)) return fail('empty_repository', 'The repository has no commits yet.');
   return fail('not_found', `Ref not found: ${ref}`);
 }
